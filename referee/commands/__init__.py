@@ -1,0 +1,1 @@
+"""Subcommands of truco-referee, one module each."""
