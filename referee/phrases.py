@@ -1,0 +1,185 @@
+"""The one phrase table: every phrase the referee knows, what call it is, and its look-alikes.
+
+The recognizers' grammars and lexicons and the transcript parser are all built from these tables,
+so a phrase added here is heard, parsed and shown everywhere.  The rules count only the exact
+official words: a look-alike ("turco", "embudo", "bueno", "vale") is listed as a decoy so that a
+recognizer can hear it as itself and the referee can reject it with a reason, instead of forcing
+it onto the nearest call.  An official call inside any sentence still counts ("¿tenés envido?").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.events import Call
+
+# Phrase (as spoken, with accents) -> the calls it carries, in order.
+CALL_PHRASES: dict[str, tuple[Call, ...]] = {
+    "truco": (Call.TRUCO,),
+    "retruco": (Call.RETRUCO,),
+    "vale cuatro": (Call.VALE_CUATRO,),
+    "quiero": (Call.QUIERO,),
+    "no quiero": (Call.NO_QUIERO,),
+    "envido": (Call.ENVIDO,),
+    "real envido": (Call.REAL_ENVIDO,),
+    "falta envido": (Call.FALTA_ENVIDO,),
+    "flor": (Call.FLOR,),
+    "contraflor": (Call.CONTRAFLOR,),
+    "contra flor": (Call.CONTRAFLOR,),
+    "contraflor al resto": (Call.CONTRAFLOR_AL_RESTO,),
+    "contra flor al resto": (Call.CONTRAFLOR_AL_RESTO,),
+    "con flor quiero": (Call.CON_FLOR_QUIERO,),
+    "con flor me achico": (Call.CON_FLOR_ME_ACHICO,),
+    "son buenas": (Call.SON_BUENAS,),
+    "me voy al mazo": (Call.MAZO,),
+}
+
+# Look-alike (as spoken) -> the call it only sounds like.  Heard, shown, never applied.
+DECOYS: dict[str, Call] = {
+    "turco": Call.TRUCO,
+    "trucha": Call.TRUCO,
+    "truquito": Call.TRUCO,
+    "retrato": Call.RETRUCO,
+    "vale": Call.VALE_CUATRO,
+    "bueno": Call.QUIERO,
+    "quieto": Call.QUIERO,
+    "cuero": Call.QUIERO,
+    "dale": Call.QUIERO,
+    "embudo": Call.ENVIDO,
+    "envidia": Call.ENVIDO,
+    "tenés puntos": Call.ENVIDO,
+    "tienes puntos": Call.ENVIDO,
+    "floro": Call.FLOR,
+    "mazo": Call.MAZO,
+}
+
+UNITS = ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve",
+         "diez", "once", "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete",
+         "dieciocho", "diecinueve", "veinte", "veintiuno", "veintidós", "veintitrés",
+         "veinticuatro", "veinticinco", "veintiséis", "veintisiete", "veintiocho", "veintinueve",
+         "treinta")
+
+
+def _number_words() -> dict[str, int]:
+    words = {w: n for n, w in enumerate(UNITS)}
+    for n in range(1, 9):
+        words[f"treinta y {UNITS[n]}"] = 30 + n
+    words["veintiún"] = 21
+    words["treinta y un"] = 31
+    return words
+
+
+# Envido and flor numbers, 0-38, in words.  Whether a number is a possible envido is the
+# engine's question (8-19 never are); the parser only reads it.
+NUMBER_WORDS: dict[str, int] = _number_words()
+MAX_NUMBER = 38
+
+
+def normalize(text: str) -> str:
+    """Lowercase, drop accents and punctuation, collapse spaces: the form phrases are matched in."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    plain = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
+    return " ".join(re.sub(r"[^a-z0-9ñ\[\]]+", " ", plain).split())
+
+
+Kind = Literal["call", "points", "decoy"]
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One thing found in a transcript: an official call, an envido number, or a look-alike."""
+
+    kind: Kind
+    text: str                     # the words as matched (normalized)
+    start: int                    # token span in the normalized transcript
+    end: int
+    call: Call | None = None      # the call (kind "call"), or the call a decoy resembles
+    points: int | None = None     # kind "points"
+
+    @property
+    def label(self) -> str:
+        """The canonical name a listener prints: the call, "puntos", or the decoy's words."""
+        if self.kind == "call":
+            assert self.call is not None
+            return self.call.value
+        return "puntos" if self.kind == "points" else self.text
+
+
+def _build_matcher() -> dict[tuple[str, ...], tuple[Kind, object]]:
+    table: dict[tuple[str, ...], tuple[Kind, object]] = {}
+    for phrase, calls in CALL_PHRASES.items():
+        table[tuple(normalize(phrase).split())] = ("call", calls)
+    for phrase, call in DECOYS.items():
+        table[tuple(normalize(phrase).split())] = ("decoy", call)
+    for phrase, number in NUMBER_WORDS.items():
+        table[tuple(normalize(phrase).split())] = ("points", number)
+    return table
+
+
+_MATCHER = _build_matcher()
+_LONGEST = max(len(k) for k in _MATCHER)
+
+
+def _match_at(tokens: list[str], i: int) -> tuple[int, Kind, object] | None:
+    for length in range(min(_LONGEST, len(tokens) - i), 0, -1):
+        hit = _MATCHER.get(tuple(tokens[i:i + length]))
+        if hit:
+            return length, hit[0], hit[1]
+    token = tokens[i]
+    if token.isdigit() and int(token) <= MAX_NUMBER:
+        return 1, "points", int(token)
+    return None
+
+
+def parse(text: str) -> list[Heard]:
+    """Every call, number and look-alike in a transcript, left to right, longest phrase first.
+
+    >>> [h.label for h in parse("¿Y si te canto truco?")]
+    ['truco']
+    >>> [h.label for h in parse("quiero retruco")]
+    ['quiero', 'retruco']
+    >>> [h.label for h in parse("vale la pena")]
+    ['vale']
+    """
+    tokens = normalize(text).split()
+    found: list[Heard] = []
+    i = 0
+    while i < len(tokens):
+        hit = _match_at(tokens, i)
+        if hit is None:
+            i += 1
+            continue
+        length, kind, value = hit
+        words = " ".join(tokens[i:i + length])
+        if kind == "call":
+            for call in value:  # type: ignore[attr-defined]
+                found.append(Heard("call", words, i, i + length, call=call))
+        elif kind == "decoy":
+            found.append(Heard("decoy", words, i, i + length, call=value))  # type: ignore[arg-type]
+        else:
+            found.append(Heard("points", words, i, i + length, points=value))  # type: ignore[arg-type]
+        i += length
+    return found
+
+
+def grammar_phrases() -> list[str]:
+    """Every phrase a recognizer may output: calls, numbers and decoys, as spoken (with accents)."""
+    phrases = list(CALL_PHRASES) + list(NUMBER_WORDS) + list(DECOYS)
+    # Envido numbers are also said with a lead-in; keep the common ones whole.
+    phrases += [f"tengo {w}" for w in NUMBER_WORDS] + [f"{w} son mejores" for w in NUMBER_WORDS]
+    phrases += ["quiero retruco", "quiero vale cuatro", "envido envido"]
+    return sorted(set(phrases))
+
+
+def vocabulary() -> list[str]:
+    """Every word of every phrase (with accents), for lexicons."""
+    return sorted({word for phrase in grammar_phrases() for word in phrase.split()})
+
+
+def decoy_reason(heard: Heard) -> str:
+    """Why a look-alike is not a call, as the scoreboard shows it: «turco» no es truco."""
+    assert heard.call is not None
+    return f"«{heard.text}» no es {heard.call.value}"
