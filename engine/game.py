@@ -1,0 +1,264 @@
+"""A game of Truco as a referee keeps it: the event log, the score, and the hand in play.
+
+The state is a pure function of the log: ``undo`` replays the log without its last event.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.errors import IllegalEvent, InvalidEvent
+from engine.events import (TEAMS, Adjust, Call, Declare, EnvidoResult, Event, HandResult,
+                           NewHand, Play, RoundResult, Say, SetRule, Show, Team)
+from engine.hand import Hand
+from engine.settings import Settings
+
+TRUCO = (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO)
+ENVIDO = (Call.ENVIDO, Call.REAL_ENVIDO, Call.FALTA_ENVIDO)
+ANSWERS = (Call.QUIERO, Call.NO_QUIERO)
+FLOR = (Call.FLOR, Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_QUIERO,
+        Call.CON_FLOR_ME_ACHICO)
+
+
+def pica_pica_duels(seats: tuple[str, ...], mano: str) -> list[tuple[tuple[str, str], str]]:
+    """The three one-against-one duels of a pica-pica hand (each seat against the one facing it),
+    each with its mano: the duel's seat that comes first from the hand's mano."""
+    n = len(seats)
+    start = seats.index(mano)
+    rank = {seats[(start + k) % n]: k for k in range(n)}
+    duels = []
+    for i in range(n // 2):
+        pair = (seats[i], seats[i + n // 2])
+        duels.append((pair, min(pair, key=rank.__getitem__)))
+    return duels
+
+
+class Game:
+    """One game (or a match of chicos) to 15 or 30 points."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.initial_settings = settings or Settings()
+        self.events: list[Event] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self.settings = self.initial_settings
+        self._score: dict[Team, int] = {"A": 0, "B": 0}
+        self.chicos: dict[Team, int] = {"A": 0, "B": 0}
+        self.deals: list[list[Hand]] = []   # one hand each, or three duels in pica-pica
+        self.hand_count = 0
+
+    # -- the ledger a hand writes into -----------------------------------------------------------
+    @property
+    def score(self) -> dict[Team, int]:
+        return self._score
+
+    def credit(self, team: Team, points: int) -> None:
+        self._score[team] += points
+
+    # -- results ---------------------------------------------------------------------------------------
+    def chico_winner(self) -> Team | None:
+        """The team that reached the target in the chico being played."""
+        target = self.settings.points
+        reached = [t for t in TEAMS if self._score[t] >= target]
+        if not reached:
+            return None
+        return max(reached, key=self._score.__getitem__)
+
+    @property
+    def winner(self) -> Team | None:
+        chico = self.chico_winner()
+        if not self.settings.match:
+            return chico
+        for team in TEAMS:
+            if self.chicos[team] + (chico == team) >= 2:
+                return team
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def deal(self) -> list[Hand]:
+        return self.deals[-1] if self.deals else []
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand in play (in pica-pica, the first duel still going, else the last one)."""
+        deal = self.deal
+        return next((h for h in deal if not h.over), deal[-1] if deal else None)
+
+    @property
+    def deal_over(self) -> bool:
+        return all(h.over for h in self.deal)
+
+    # -- events -------------------------------------------------------------------------------------
+    def is_legal(self, event: Event) -> bool:
+        try:
+            self.check(event)
+        except (IllegalEvent, InvalidEvent):
+            return False
+        return True
+
+    def check(self, event: Event) -> None:
+        """Raise ``IllegalEvent`` (or ``InvalidEvent``) with the reason if the event is refused."""
+        self._dispatch(event, commit=False)
+
+    def apply(self, event: Event) -> None:
+        """Apply one event, or raise with the reason and leave the state exactly as it was."""
+        try:
+            self._dispatch(event, commit=True)
+        except (IllegalEvent, InvalidEvent):
+            raise
+        except Exception:
+            self._rebuild(self.events)
+            raise
+        self.events.append(event)
+
+    def undo(self) -> Event:
+        """Take back the last event; the state becomes what it was before it."""
+        if not self.events:
+            raise IllegalEvent("no hay nada para deshacer")
+        last = self.events[-1]
+        self._rebuild(self.events[:-1])
+        return last
+
+    def _rebuild(self, events: list[Event]) -> None:
+        self._reset()
+        self.events = []
+        for event in events:
+            self._dispatch(event, commit=True)
+            self.events.append(event)
+
+    def _dispatch(self, event: Event, commit: bool) -> None:
+        handler: Callable[[Event, bool], None] | None = _HANDLERS.get(type(event))  # type: ignore[assignment]
+        if handler is None:
+            raise InvalidEvent(f"unknown event {event!r}")
+        handler(self, event, commit)  # type: ignore[call-arg]
+
+    # -- handlers ------------------------------------------------------------------------------------
+    def _seat_hand(self, seat: str, what: str) -> Hand:
+        if seat not in self.settings.seats:
+            raise InvalidEvent(f"{what}: no hay asiento {seat} en una mesa de "
+                               f"{self.settings.players} ({' '.join(self.settings.seats)})")
+        self._require_playing(what)
+        return next(h for h in self.deal if seat in h.seats)
+
+    def _require_playing(self, what: str) -> None:
+        if self.over:
+            raise IllegalEvent(f"{what}: la partida terminó")
+        if not self.deals:
+            raise IllegalEvent(f"{what}: todavía no se repartió (falta «hand»)")
+
+    def _say(self, event: Say, commit: bool) -> None:
+        hand = self._seat_hand(event.seat, str(event))
+        call = event.call
+        if call in TRUCO:
+            hand.call_truco(event.seat, call, commit)
+        elif call in ENVIDO:
+            hand.call_envido(event.seat, call, commit)
+        elif call in ANSWERS:
+            hand.answer(event.seat, call, commit)
+        elif call in FLOR:
+            hand.flor_call(event.seat, call, commit)
+        elif call is Call.SON_BUENAS:
+            hand.declare(event.seat, None, commit)
+        else:
+            hand.mazo(event.seat, commit)
+
+    def _declare(self, event: Declare, commit: bool) -> None:
+        self._seat_hand(event.seat, str(event)).declare(event.seat, event.points, commit)
+
+    def _play(self, event: Play, commit: bool) -> None:
+        self._seat_hand(event.seat, str(event)).play(event.seat, event.card, commit)
+
+    def _show(self, event: Show, commit: bool) -> None:
+        if event.seat not in self.settings.seats or not self.deals:
+            raise IllegalEvent(f"{event}: no hay mano para mostrar")
+        next(h for h in self.deal if event.seat in h.seats).show(event.seat, event.cards, commit)
+
+    def _reported_hand(self, seat: str | None, what: str,
+                       wanted: Callable[[Hand], bool]) -> Hand:
+        self._require_playing(what)
+        if seat is not None:
+            return self._seat_hand(seat, what)
+        candidates = [h for h in self.deal if wanted(h)]
+        if len(self.deal) > 1 and len(candidates) > 1:
+            raise IllegalEvent(f"{what}: decí de qué duelo (un asiento, p. ej. «{what} A1»)")
+        return candidates[0] if candidates else self.deal[-1]
+
+    def _round(self, event: RoundResult, commit: bool) -> None:
+        hand = self._reported_hand(event.seat, str(event), lambda h: not h.over)
+        hand.report_round(event.winner, commit)
+
+    def _hand_result(self, event: HandResult, commit: bool) -> None:
+        hand = self._reported_hand(event.seat, str(event), lambda h: not h.over)
+        hand.report_hand(event.winner, commit)
+
+    def _envido_result(self, event: EnvidoResult, commit: bool) -> None:
+        hand = self._reported_hand(event.seat, str(event), lambda h: h.declaring())
+        hand.report_envido(event.winner, commit)
+
+    def _new_hand(self, event: NewHand, commit: bool) -> None:
+        if self.over:
+            raise IllegalEvent("hand: la partida terminó")
+        if self.deals and not self.deal_over:
+            raise IllegalEvent("hand: la mano anterior no terminó")
+        if not commit:
+            return
+        chico = self.chico_winner()
+        if chico is not None:  # a match goes on with a new chico
+            self.chicos[chico] += 1
+            self._score = {"A": 0, "B": 0}
+        seats = self.settings.seats
+        mano = seats[self.hand_count % len(seats)]
+        self.hand_count += 1
+        if self._pica_pica_now():
+            deal = [Hand(self, pair, duel_mano, self.hand_count)
+                    for pair, duel_mano in pica_pica_duels(seats, mano)]
+        else:
+            deal = [Hand(self, seats, mano, self.hand_count)]
+        self.deals.append(deal)
+
+    def _pica_pica_now(self) -> bool:
+        """Pica-pica hands alternate with full-table hands while the leader is between 5 and 25
+        (in a 30-point game; 2 and 13 in a 15-point game)."""
+        if not self.settings.pica_pica:
+            return False
+        low = self.settings.points // 6
+        lead = max(self._score.values())
+        previous_was = bool(self.deals) and len(self.deal) > 1
+        return low <= lead < self.settings.points - low and not previous_was
+
+    def _adjust(self, event: Adjust, commit: bool) -> None:
+        if event.delta == 0 or abs(event.delta) > self.settings.points:
+            raise InvalidEvent(f"{event}: corregí entre -{self.settings.points} y "
+                               f"+{self.settings.points}, sin cero")
+        if self._score[event.team] + event.delta < 0:
+            raise IllegalEvent(f"{event}: el puntaje no puede quedar negativo")
+        if commit:
+            self.credit(event.team, event.delta)
+
+    def _set_rule(self, event: SetRule, commit: bool) -> None:
+        if self.deals and not self.deal_over:
+            raise IllegalEvent(f"{event}: las reglas se cambian entre manos")
+        settings = self.settings.with_rule(event.name, event.value)
+        if self.deals and settings.players != self.settings.players:
+            raise IllegalEvent(f"{event}: la cantidad de jugadores se elige antes de empezar")
+        if commit:
+            self.settings = settings
+
+
+_HANDLERS = {
+    Say: Game._say,
+    Declare: Game._declare,
+    Play: Game._play,
+    Show: Game._show,
+    RoundResult: Game._round,
+    HandResult: Game._hand_result,
+    EnvidoResult: Game._envido_result,
+    NewHand: Game._new_hand,
+    Adjust: Game._adjust,
+    SetRule: Game._set_rule,
+}

@@ -1,0 +1,230 @@
+"""One hand of Truco (or one pica-pica duel): its rounds, its bets, and who scored what.
+
+Every handler takes ``commit``: with ``commit=False`` it only checks the event and raises
+``IllegalEvent`` with the reason; with ``commit=True`` it checks first and then changes state, so
+a refused event never leaves anything half-applied.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine.cards import Card
+from engine.errors import IllegalEvent
+from engine.events import TEAMS, Call, Team, other, team_of
+from engine.hand_envido import EnvidoRules
+from engine.hand_flor import FlorRules
+from engine.hand_truco import TrucoRules
+from engine.rounds import PARDA, RoundWinner, hand_winner, round_winner
+from engine.settings import Settings
+
+CATEGORIES = ("envido", "flor", "truco")
+
+
+class Ledger(Protocol):
+    """What a hand needs from its game: the rules, the score, and a way to credit points."""
+
+    settings: Settings
+
+    @property
+    def score(self) -> dict[Team, int]: ...
+
+    def credit(self, team: Team, points: int) -> None: ...
+
+
+class Round:
+    __slots__ = ("plays", "result", "leader")
+
+    def __init__(self, leader: str | None) -> None:
+        self.plays: list[tuple[str, Card]] = []
+        self.result: RoundWinner | None = None
+        self.leader = leader  # who plays first; None when not known (the last round was told)
+
+
+class Hand(TrucoRules, EnvidoRules, FlorRules):
+    """The state of one hand among ``seats`` (table order), with ``mano`` first to play."""
+
+    def __init__(self, ledger: Ledger, seats: tuple[str, ...], mano: str, number: int) -> None:
+        self.ledger = ledger
+        self.seats = seats
+        self.mano = mano
+        self.number = number
+        i = seats.index(mano)
+        self.order: tuple[str, ...] = seats[i:] + seats[:i]
+        self.rounds: list[Round] = [Round(mano)]
+        self.played_first: set[str] = set()
+        self.winner: Team | None = None
+        self.over = False
+        self.points: dict[str, dict[Team, int]] = {c: {"A": 0, "B": 0} for c in CATEGORIES}
+        self.notes: list[str] = []
+        self.deferred: list[tuple[str, Team, int]] = []
+        self.init_truco()
+        self.init_envido()
+        self.init_flor()
+
+    # -- shared helpers ------------------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        return self.ledger.settings
+
+    @property
+    def mano_team(self) -> Team:
+        return team_of(self.mano)
+
+    @property
+    def in_first_round(self) -> bool:
+        return len(self.rounds) == 1 and self.rounds[0].result is None
+
+    def require(self, ok: bool, reason: str) -> None:
+        if not ok:
+            raise IllegalEvent(reason)
+
+    def require_open(self, what: str) -> None:
+        self.require(not self.over, f"{what}: la mano ya terminó")
+
+    def score_points(self, category: str, team: Team, points: int, note: str,
+                     deferred: bool = False) -> None:
+        """Record points for a team in this hand and credit them now or at the end of the hand."""
+        self.points[category][team] += points
+        self.notes.append(f"{note}: {team} +{points}")
+        if deferred and not self.over:
+            self.deferred.append((category, team, points))
+        else:
+            self.ledger.credit(team, points)
+
+    def blocking(self) -> str | None:
+        """What must be answered before cards, results or truco can go on, or None."""
+        return self.flor_blocking() or self.envido_blocking() or self.truco_blocking()
+
+    def require_unblocked(self, what: str) -> None:
+        reason = self.blocking()
+        self.require(reason is None, f"{what}: {reason}")
+
+    # -- cards and rounds ----------------------------------------------------------------------
+    @property
+    def current_round(self) -> Round:
+        return self.rounds[-1]
+
+    def turn(self) -> str | None:
+        """The seat expected to play next, or None when any seat may start the round."""
+        if self.over:
+            return None
+        rnd = self.current_round
+        first = rnd.plays[0][0] if rnd.plays else rnd.leader
+        if first is None:
+            return None
+        i = self.order.index(first)
+        rotation = self.order[i:] + self.order[:i]
+        return rotation[len(rnd.plays)] if len(rnd.plays) < len(rotation) else None
+
+    def play(self, seat: str, card: Card, commit: bool) -> None:
+        what = f"{seat} juega {card}"
+        self.require_open(what)
+        self.require_unblocked(what)
+        self.require(all(card != c for r in self.rounds for _, c in r.plays),
+                     f"{what}: esa carta ya está en la mesa")
+        rnd = self.current_round
+        self.require(all(s != seat for s, _ in rnd.plays), f"{what}: ya jugó en esta vuelta")
+        expected = self.turn()
+        self.require(expected is None or expected == seat, f"{what}: le toca a {expected}")
+        if not commit:
+            return
+        rnd.plays.append((seat, card))
+        if len(self.rounds) == 1:
+            self.played_first.add(seat)
+        if len(rnd.plays) == len(self.seats):
+            result, lead = round_winner(rnd.plays)
+            self.end_round(result, lead if lead else rnd.plays[0][0])
+        else:
+            self.close_flor_if_unanswered()
+
+    def report_round(self, winner: Team | None, commit: bool) -> None:
+        what = f"vuelta para {winner or 'parda'}"
+        self.require_open(what)
+        self.require_unblocked(what)
+        if not commit:
+            return
+        rnd = self.current_round
+        result: RoundWinner = winner or PARDA  # type: ignore[assignment]
+        team_seats = [s for s in self.seats if team_of(s) == winner]
+        lead = team_seats[0] if len(team_seats) == 1 else None
+        self.end_round(result, lead if winner else rnd.leader)
+
+    def end_round(self, result: RoundWinner, next_leader: str | None) -> None:
+        self.current_round.result = result
+        if len(self.rounds) == 1:
+            self.close_flor_if_unanswered(force=True)
+        results = [r.result for r in self.rounds if r.result is not None]
+        winner = hand_winner(results, self.mano_team)  # type: ignore[arg-type]
+        if winner is not None:
+            self.finish(winner, self.truco_value(), "truco" if self.truco_level > 1 else "la mano")
+        else:
+            self.rounds.append(Round(next_leader))
+
+    def report_hand(self, winner: Team, commit: bool) -> None:
+        what = f"mano para {winner}"
+        self.require_open(what)
+        self.require_unblocked(what)
+        if commit:
+            self.finish(winner, self.truco_value(), "truco" if self.truco_level > 1 else "la mano")
+
+    # -- leaving and ending ----------------------------------------------------------------------
+    def mazo(self, seat: str, commit: bool) -> None:
+        team = team_of(seat)
+        what = f"{seat} se va al mazo"
+        self.require_open(what)
+        self.require(not self.declaring(), f"{what}: primero se dicen los tantos")
+        self.require(self.own_bet_pending(team) is None,
+                     f"{what}: {self.own_bet_pending(team)} espera respuesta")
+        if not commit:
+            return
+        winner = other(team)
+        self.refuse_pending_bets(winner)
+        if self.settings.mazo_extra and self.in_first_round and self.bets_untouched():
+            self.score_points("envido", winner, 1, "mazo sin envido en primera")
+        self.finish(winner, self.truco_value(), f"{seat} se fue al mazo")
+
+    def finish(self, winner: Team, truco_points: int, why: str) -> None:
+        """End the hand: the open flor, then envido credited at hand end, then the truco."""
+        self.close_flor_if_unanswered(force=True)
+        self.over = True
+        self.winner = winner
+        self.truco_pending = None
+        for _, team, points in self.deferred:
+            self.ledger.credit(team, points)
+        self.deferred = []
+        self.score_points("truco", winner, truco_points, why)
+
+    # -- answers shared by the bets ------------------------------------------------------------------
+    def answer(self, seat: str, call: Call, commit: bool) -> None:
+        """Quiero / no quiero: answers the innermost pending bet (envido before truco)."""
+        what = f"{seat}: {call.value}"
+        self.require_open(what)
+        if self.envido_status == "pending":
+            return self.answer_envido(seat, call, commit)
+        self.require(self.flor_status != "pending",
+                     f"{what}: a la contraflor se contesta con flor quiero o con flor me achico")
+        self.require(not self.declaring(), f"{what}: primero se dicen los tantos")
+        return self.answer_truco(seat, call, commit)
+
+    def declaring(self) -> bool:
+        return self.flor_declaring() or self.envido_declaring()
+
+    def own_bet_pending(self, team: Team) -> str | None:
+        """A bet of this team that the other team has not answered yet."""
+        if self.envido_status == "pending" and self.envido_by == team:
+            return "el envido"
+        if self.flor_status == "pending" and self.flor_by == team:
+            return "la contraflor"
+        if self.truco_pending and self.truco_pending[1] == team:
+            return "el truco"
+        return None
+
+    def refuse_pending_bets(self, winner: Team) -> None:
+        if self.envido_status == "pending":
+            self.refuse_envido()
+        if self.flor_status == "pending":
+            self.refuse_flor()
+
+    def points_total(self) -> dict[Team, int]:
+        return {t: sum(self.points[c][t] for c in CATEGORIES) for t in TEAMS}

@@ -1,0 +1,182 @@
+"""Flor (when the table plays it): singing it, the answers, the contest, and the proof."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.betting import flor_level_points
+from engine.cards import Card, flor_value, has_flor
+from engine.declarations import Declarations
+from engine.events import Call, Team, other, team_of
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+# open: sung, the other team may still answer; pending: a contraflor waits for an answer;
+# accepted: declaring; decided: settled.
+FLOR_STATUSES = ("none", "open", "pending", "accepted", "decided")
+
+
+class FlorRules:
+    """Mixed into ``Hand``: the flor."""
+
+    flor_sung: list[str]
+    flor_chain: tuple[Call, ...]
+    flor_by: Team | None
+    flor_status: str
+    flor_decl: Declarations | None
+    flor_winner: Team | None
+    flor_worth: int
+    flor_shown: bool | None
+
+    def init_flor(self) -> None:
+        self.flor_sung = []
+        self.flor_chain = ()        # contraflor, contraflor al resto
+        self.flor_by = None         # the team that sang or raised last
+        self.flor_status = "none"
+        self.flor_decl = None
+        self.flor_winner = None
+        self.flor_worth = 0
+        self.flor_shown = None
+
+    def flor_declaring(self) -> bool:
+        return self.flor_status == "accepted"
+
+    def flor_blocking(self) -> str | None:
+        if self.flor_status == "pending":
+            return f"{other(self.flor_by)} tiene que contestar la {self.flor_chain[-1].value}"  # type: ignore[arg-type]
+        if self.flor_status == "accepted":
+            return "faltan los tantos de la flor"
+        return None
+
+    def bets_untouched(self) -> bool:
+        return self.envido_status == "none" and self.flor_status == "none"  # type: ignore[attr-defined]
+
+    def _require_can_sing(self: "Hand", seat: str, what: str) -> None:
+        self.require_open(what)
+        self.require(self.settings.flor, f"{what}: se juega sin flor")
+        self.require(self.in_first_round, f"{what}: la flor se canta en la primera vuelta")
+        self.require(seat not in self.played_first, f"{what}: ya jugó su primera carta")
+        self.require(seat not in self.flor_sung, f"{what}: ya cantó flor")
+        self.require(self.envido_status in ("none", "pending"), f"{what}: el envido ya se jugó")
+
+    def flor_call(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+        handler = {
+            Call.FLOR: self._sing_flor,
+            Call.CONTRAFLOR: self._raise_flor,
+            Call.CONTRAFLOR_AL_RESTO: self._raise_flor,
+            Call.CON_FLOR_QUIERO: self._accept_flor,
+            Call.CON_FLOR_ME_ACHICO: self._achicarse,
+        }[call]
+        handler(seat, call, commit)
+
+    def _sing_flor(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+        team = team_of(seat)
+        what = f"{seat}: flor"
+        self._require_can_sing(seat, what)
+        self.require(self.flor_status in ("none", "open"), f"{what}: la flor ya está en juego")
+        if self.flor_status == "none":
+            self.require(self.envido_in_time(team), f"{what}: el truco ya fue querido")
+        if not commit:
+            return
+        if self.envido_status == "pending":
+            self.envido_status = "cancelled"
+            self.notes.append("la flor anuló el envido")
+        self.flor_sung.append(seat)
+        if self.flor_status == "none":
+            self.flor_status, self.flor_by = "open", team
+        elif self.flor_by != team:  # flor against flor: the better flor takes 3 per flor
+            self._open_contest()
+
+    def _raise_flor(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+        team = team_of(seat)
+        what = f"{seat}: {call.value}"
+        self.require_open(what)
+        self.require(self.settings.flor, f"{what}: se juega sin flor")
+        self.require(self.flor_status in ("open", "pending") and self.flor_by != team,
+                     f"{what}: se contesta a una flor del otro equipo")
+        if self.flor_status == "pending":
+            self.require(self.flor_chain == (Call.CONTRAFLOR,) and call is Call.CONTRAFLOR_AL_RESTO,
+                         f"{what}: a la {self.flor_chain[-1].value} se contesta con flor quiero"
+                         " o con flor me achico")
+        elif seat not in self.flor_sung:
+            self._require_can_sing(seat, what)
+        if not commit:
+            return
+        if seat not in self.flor_sung:
+            self.flor_sung.append(seat)
+        self.flor_chain += (call,)
+        self.flor_status, self.flor_by = "pending", team
+
+    def _accept_flor(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+        what = f"{seat}: con flor quiero"
+        self.require_open(what)
+        self.require(self.flor_status == "pending" and self.flor_by != team_of(seat),
+                     f"{what}: no hay contraflor para querer")
+        if commit:
+            self.notes.append(f"{team_of(seat)} quiso la {self.flor_chain[-1].value}")
+            self._open_contest()
+
+    def _achicarse(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+        team = team_of(seat)
+        what = f"{seat}: con flor me achico"
+        self.require_open(what)
+        self.require(self.flor_status in ("open", "pending") and self.flor_by != team,
+                     f"{what}: no hay flor del otro equipo")
+        if not commit:
+            return
+        if self.flor_status == "open":  # has a flor too, but gives the contest away
+            self.flor_sung.append(seat)
+        self.refuse_flor()
+
+    def refuse_flor(self: "Hand") -> None:
+        """The flor goes to the team that sang or raised last, at the level before the raise."""
+        assert self.flor_by is not None
+        previous = self.flor_chain[-2] if len(self.flor_chain) >= 2 else None
+        level = previous if self.flor_status == "pending" else None
+        self._settle_flor(self.flor_by, level, "con flor me achico")
+
+    def _open_contest(self: "Hand") -> None:
+        self.flor_status = "accepted"
+        self.flor_decl = Declarations(tuple(s for s in self.order if s in self.flor_sung))
+
+    def settle_flor_if_decided(self: "Hand") -> None:
+        decl = self.flor_decl
+        if decl is None or not decl.decided:
+            return
+        winner = decl.winner()
+        assert winner is not None
+        level = self.flor_chain[-1] if self.flor_chain else None
+        self._settle_flor(winner, level, f"{level.value if level else 'flor'} ganada")
+
+    def close_flor_if_unanswered(self: "Hand", force: bool = False) -> None:
+        """An open flor nobody answered goes to its team: when the first round ends, or when
+        every seat of the other team has played its first card."""
+        if self.flor_status != "open":
+            return
+        rivals = [s for s in self.seats if team_of(s) != self.flor_by]
+        if force or all(s in self.played_first for s in rivals):
+            assert self.flor_by is not None
+            self._settle_flor(self.flor_by, None, "flor")
+
+    def _settle_flor(self: "Hand", winner: Team, level: Call | None, why: str) -> None:
+        self.flor_worth = flor_level_points(self.settings, level, len(self.flor_sung),
+                                            self.ledger.score, winner)
+        self.flor_status, self.flor_winner = "decided", winner
+        self.score_points("flor", winner, self.flor_worth, why, self.credit_deferred())
+
+    def show_flor(self: "Hand", seat: str, cards: tuple[Card, ...], commit: bool) -> None:
+        what = f"{seat} muestra {' '.join(map(str, cards))}"
+        decl = self.flor_decl
+        winning = decl.winning_seat() if decl else None
+        allowed = seat == winning if winning else (
+            seat in self.flor_sung and team_of(seat) == self.flor_winner)
+        self.require(allowed, f"{what}: muestra quien ganó la flor")
+        self.require(len(cards) == 3, f"{what}: la flor se muestra con tres cartas")
+        self.require_cards_not_elsewhere(seat, cards, what)
+        if not commit:
+            return
+        declared = decl.declared_by(seat) if decl and winning else None
+        self.flor_shown = has_flor(cards) and (declared is None or flor_value(cards) == declared)
+        if not self.flor_shown:
+            self.give_away("flor", f"{seat} cantó flor y no la tenía")

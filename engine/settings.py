@@ -1,0 +1,90 @@
+"""Rule settings: where Truco tables differ, each choice is a setting with a documented default."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from engine.errors import InvalidEvent
+
+FALTA_FORMULAS = ("leader", "malas", "dos-faltas", "winner")
+ENVIDO_CREDIT = ("settled", "hand-end")
+RESTO_FORMULAS = ("falta+flores", "falta")
+
+# The seats in table order for each table size; team A holds the seats named A.
+SEATS = {
+    2: ("A1", "B1"),
+    4: ("A1", "B1", "A2", "B2"),
+    6: ("A1", "B1", "A2", "B2", "A3", "B3"),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The rules a game is played with (see docs/rules.md for each default and its source)."""
+
+    players: int = 2
+    points: int = 30
+    flor: bool = False
+    falta: str = "leader"
+    envido_credit: str = "settled"
+    mazo_extra: bool = False
+    pica_pica: bool = False
+    match: bool = False
+    contraflor_points: int = 6
+    resto: str = "falta+flores"
+
+    def __post_init__(self) -> None:
+        checks = (
+            (self.players in SEATS, "players must be 2, 4 or 6"),
+            (self.points in (15, 30), "points must be 15 or 30"),
+            (self.falta in FALTA_FORMULAS, f"falta must be one of {', '.join(FALTA_FORMULAS)}"),
+            (self.envido_credit in ENVIDO_CREDIT, f"envido_credit must be {' or '.join(ENVIDO_CREDIT)}"),
+            (self.resto in RESTO_FORMULAS, f"resto must be {' or '.join(RESTO_FORMULAS)}"),
+            (self.contraflor_points > 0, "contraflor_points must be positive"),
+            (not self.pica_pica or self.players == 6, "pica-pica is played with 6 players"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise InvalidEvent(f"invalid setting: {message}")
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return SEATS[self.players]
+
+    @property
+    def buenas(self) -> int | None:
+        """Where malas end and buenas begin (15 in a 30-point game; none in a 15-point game)."""
+        return self.points // 2 if self.points == 30 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Settings":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def with_rule(self, name: str, value: str) -> "Settings":
+        """A copy with one rule changed from its log text (``set flor on``, ``set players 4``)."""
+        key = name.replace("-", "_")
+        field = next((f for f in fields(self) if f.name == key), None)
+        if field is None:
+            raise InvalidEvent(f"unknown setting {name!r}")
+        return replace(self, **{key: _parse_value(name, value, type(getattr(self, key)))})
+
+
+def _parse_value(name: str, text: str, kind: type) -> Any:
+    text = text.strip().lower()
+    if kind is bool:
+        if text in ("on", "si", "sí", "yes", "true", "1"):
+            return True
+        if text in ("off", "no", "false", "0"):
+            return False
+        raise InvalidEvent(f"invalid value {text!r} for {name}: write on or off")
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidEvent(f"invalid value {text!r} for {name}: write a number") from None
+    return text
