@@ -1,0 +1,115 @@
+"""The table-log notation: one event per line, as ``truco-referee replay`` reads it.
+
+    set players 4          hand               round A | round parda      hand A
+    A1: envido             A1 plays 7o        A1 shows 7o 1o             envido B
+    points A +2            # comments
+
+Spoken lines (``SEAT: words``) are not turned into events here: their words go through the
+phrase interpretation (``referee.interpret``) like anything the microphone hears.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine import (Adjust, Card, EnvidoResult, Event, HandResult, InvalidEvent, NewHand, Play,
+                    RoundResult, SetRule, Show, parse_cards)
+from engine.cards import InvalidCard
+
+SEAT_RE = r"[AB][1-3]"
+_TEAM = {"a": "A", "b": "B"}
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """A line of words said by a seat, still to be interpreted."""
+
+    seat: str
+    text: str
+
+
+def strip_comment(line: str) -> str:
+    return line.split("#", 1)[0].strip()
+
+
+def parse_line(line: str) -> Event | Spoken | None:
+    """One log line -> an event, a spoken line, or None for a blank or comment line.
+
+    Raises ``InvalidEvent`` with the reason when the line is not in the notation.
+    """
+    text = strip_comment(line)
+    if not text:
+        return None
+    spoken = re.fullmatch(rf"({SEAT_RE})\s*:\s*(.*)", text, re.IGNORECASE)
+    if spoken:
+        return Spoken(spoken.group(1).upper(), spoken.group(2).strip())
+    words = text.split()
+    head = words[0].lower()
+    try:
+        if re.fullmatch(SEAT_RE, words[0], re.IGNORECASE) and len(words) >= 3:
+            return _seat_action(words[0].upper(), words[1].lower(), words[2:])
+        parser = _TABLE_ACTIONS.get(head)
+        if parser:
+            return parser(words[1:])
+    except InvalidCard as err:
+        raise InvalidEvent(f"{text!r}: {err}") from None
+    raise InvalidEvent(f"{text!r}: no entiendo la línea (ver el formato en docs/replay.md)")
+
+
+def _seat_action(seat: str, verb: str, rest: list[str]) -> Event:
+    if verb in ("plays", "juega") and len(rest) == 1:
+        return Play(seat, Card.parse(rest[0]))
+    if verb in ("shows", "muestra") and 2 <= len(rest) <= 3:
+        return Show(seat, parse_cards(rest))
+    raise InvalidEvent(f"{seat} {verb}: write «{seat} plays 7o» or «{seat} shows 7o 1o»")
+
+
+def _team(word: str) -> str:
+    team = _TEAM.get(word.lower())
+    if team is None:
+        raise InvalidEvent(f"team {word!r}: write A or B")
+    return team
+
+
+def _seat(words: list[str]) -> str | None:
+    if not words:
+        return None
+    if len(words) > 1 or not re.fullmatch(SEAT_RE, words[0], re.IGNORECASE):
+        raise InvalidEvent(f"{' '.join(words)!r}: after the result only a seat may follow")
+    return words[0].upper()
+
+
+def _hand(args: list[str]) -> Event:
+    if not args:
+        return NewHand()
+    return HandResult(_team(args[0]), _seat(args[1:]))  # type: ignore[arg-type]
+
+
+def _round(args: list[str]) -> Event:
+    if not args:
+        raise InvalidEvent("round: write round A, round B or round parda")
+    winner = None if args[0].lower() == "parda" else _team(args[0])
+    return RoundResult(winner, _seat(args[1:]))  # type: ignore[arg-type]
+
+
+def _envido(args: list[str]) -> Event:
+    if not args:
+        raise InvalidEvent("envido: write envido A or envido B (the winner)")
+    return EnvidoResult(_team(args[0]), _seat(args[1:]))  # type: ignore[arg-type]
+
+
+def _points(args: list[str]) -> Event:
+    if len(args) != 2 or not re.fullmatch(r"[+-]?\d+", args[1]):
+        raise InvalidEvent("points: write points A +2 or points B -1")
+    return Adjust(_team(args[0]), int(args[1]))  # type: ignore[arg-type]
+
+
+def _set(args: list[str]) -> Event:
+    if len(args) != 2:
+        raise InvalidEvent("set: write set NAME VALUE, e.g. set flor on")
+    return SetRule(args[0].lower(), args[1])
+
+
+_TABLE_ACTIONS = {"hand": _hand, "mano": _hand, "round": _round, "vuelta": _round,
+                  "envido": _envido, "points": _points, "puntos": _points, "set": _set}
