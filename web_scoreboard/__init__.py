@@ -1,1 +1,6 @@
-"""truco-referee."""
+"""The tablet scoreboard: a live web page fed by the referee, backed by a SQLite log."""
+
+from web_scoreboard.app import create_app
+from web_scoreboard.service import ActionError, Heard, TableService
+
+__all__ = ["ActionError", "Heard", "TableService", "create_app"]

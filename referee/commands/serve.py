@@ -1,0 +1,118 @@
+"""Start the tablet scoreboard (and, when available, the referee that listens to the table).
+
+Open the address it prints on the tablet's browser; anyone can watch, and changing the score
+needs the table PIN it shows.  The game in progress is kept on disk: stopping the program (even
+pulling the plug) and starting it again brings back the same score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+FALTA_CHOICES = ("leader", "malas", "dos-faltas", "winner")
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "truco-referee"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-mic", action="store_true",
+                        help="no escuchar: llevar los puntos sólo con los botones de la pantalla")
+    parser.add_argument("--port", type=int, default=8080,
+                        help="puerto de la página (por defecto 8080)")
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="dirección donde escuchar (por defecto toda la red local)")
+    parser.add_argument("--pin", help="PIN de la mesa, de 4 a 8 cifras (si no, se inventa uno "
+                        "la primera vez y se guarda)")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help=f"carpeta de la base de datos (por defecto {default_data_dir()})")
+    rules = parser.add_argument_group("reglas de una partida nueva (si difieren de la partida "
+                                      "en curso, empieza una nueva)")
+    rules.add_argument("--players", type=int, choices=(2, 4, 6), help="jugadores: 2, 4 o 6")
+    rules.add_argument("--points", type=int, choices=(15, 30), help="a cuántos puntos: 15 o 30")
+    rules.add_argument("--flor", action=argparse.BooleanOptionalAction, default=None,
+                       help="se juega con flor (o --no-flor)")
+    rules.add_argument("--falta", choices=FALTA_CHOICES,
+                       help="cuánto vale la falta envido: leader = lo que le falta al que va "
+                       "ganando; malas = en malas, el partido; dos-faltas; winner = lo que le "
+                       "falta al que gana el envido")
+
+
+def rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The rule settings written on the command line (the others are left to the game)."""
+    names = ("players", "points", "flor", "falta")
+    return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def print_banner(url: str, pin: str, game: dict[str, Any], listening: str) -> None:
+    score = game.get("score") or {}
+    print("truco-referee — anotador de la mesa", flush=False)
+    print(f"  abrí en la tablet:  {url}")
+    print(f"  PIN de la mesa:     {pin}")
+    print(f"  partida #{game.get('game_id')}: {score.get('A', 0)} a {score.get('B', 0)}")
+    print(f"  micrófono:          {listening}")
+    _print_qr(url)
+    print("  (Ctrl+C para terminar; la partida queda guardada)", flush=True)
+
+
+def _print_qr(url: str) -> None:
+    try:
+        import qrcode
+    except ImportError:
+        return
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(url)
+    try:
+        qr.print_ascii(out=sys.stdout, invert=True)
+    except (UnicodeEncodeError, OSError):
+        pass
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from engine.settings import Settings
+    from web_scoreboard.app import DB_NAME, create_app
+    from web_scoreboard.store import Store
+
+    data_dir: Path = args.data_dir or default_data_dir()
+    wanted = rule_options(args)
+    try:
+        settings = Settings.from_dict(wanted)
+        store = Store(data_dir / DB_NAME)
+        app = create_app(settings, store, pin=args.pin)
+    except ValueError as err:
+        print(f"truco-referee serve: {err}", file=sys.stderr)
+        return 2
+    service = app.state.service
+    current = service.snapshot().get("settings") or {}
+    if any(current.get(k) != v for k, v in wanted.items()):
+        service.new_game(wanted)
+    listening = ("apagado (--no-mic): se anota con los botones de la pantalla" if args.no_mic
+                 else "la escucha no está disponible en este programa; se anota con los botones")
+    host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    print_banner(f"http://{host}:{args.port}/", app.state.guard.pin, service.snapshot(), listening)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        store.close()
+    return 0

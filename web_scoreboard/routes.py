@@ -1,0 +1,251 @@
+"""HTTP and WebSocket routes: reading is open to all, changing needs the table PIN."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Depends, Header, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from web_scoreboard import schemas
+from web_scoreboard.access import PinGuard, RateLimiter
+from web_scoreboard.hub import Hub
+from web_scoreboard.service import ActionError, TableService
+
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+
+
+def describe_errors(errors: list[Any]) -> ActionError:
+    """Turn pydantic errors into one clear, coded error."""
+    kinds = {e.get("type") for e in errors}
+    if "json_invalid" in kinds or "json_type" in kinds:
+        return ActionError("malformed-json", "el mensaje no es JSON válido", 400)
+    if "union_tag_invalid" in kinds:
+        return ActionError("unknown-action", "acción desconocida; las válidas son: "
+                           + ", ".join(schemas.ACTIONS), 400)
+    if "union_tag_not_found" in kinds:
+        return ActionError("missing-action", "falta «action» en el mensaje", 400)
+    parts = [f"{'.'.join(str(x) for x in e.get('loc', ()) if x != 'body') or 'mensaje'}: "
+             f"{e.get('msg', 'inválido')}" for e in errors[:3]]
+    return ActionError("invalid", "mensaje inválido — " + "; ".join(parts), 422)
+
+
+def run_command(service: TableService, cmd: Any, origin: str) -> dict[str, Any]:
+    """Carry out one validated command; the new snapshot."""
+    if isinstance(cmd, schemas.EventMsg):
+        return service.submit_line(cmd.line, origin)
+    if isinstance(cmd, schemas.UndoMsg):
+        return service.undo(origin)
+    if isinstance(cmd, schemas.FlipMsg):
+        return service.flip_last(origin)
+    if isinstance(cmd, schemas.NamesMsg):
+        return service.set_names(cmd.names.model_dump())
+    if isinstance(cmd, schemas.NewGameMsg):
+        settings = cmd.settings.given() if cmd.settings else None
+        names = cmd.names.model_dump() if cmd.names else None
+        return service.new_game(settings, names)
+    if isinstance(cmd, schemas.OpenGameMsg):
+        return service.open_game(cmd.game_id)
+    if isinstance(cmd, schemas.ConfirmMsg):
+        return service.confirm_heard(cmd.heard_id, origin)
+    if isinstance(cmd, schemas.DismissMsg):
+        return service.dismiss_heard(cmd.heard_id)
+    raise ActionError("unknown-action", f"acción desconocida: {cmd!r}", 400)
+
+
+class MessageHandler:
+    """Checks and carries out one raw message (WebSocket or /api/actions)."""
+
+    def __init__(self, service: TableService, guard: PinGuard, limiter: RateLimiter,
+                 max_bytes: int) -> None:
+        self.service, self.guard, self.limiter, self.max_bytes = service, guard, limiter, max_bytes
+
+    async def handle(self, raw: str | bytes, client: str, header_pin: str | None = None,
+                     origin: str = "page") -> dict[str, Any]:
+        try:
+            cmd = self.check(raw, client, header_pin)
+            snap = await run_in_threadpool(run_command, self.service, cmd, origin)
+        except ActionError as err:
+            return {**err.to_dict(), "id": _message_id(raw), "status": err.status}
+        return {"ok": True, "id": cmd.id, "seq": snap.get("seq")}
+
+    def check(self, raw: str | bytes, client: str, header_pin: str | None) -> Any:
+        size = len(raw.encode() if isinstance(raw, str) else raw)
+        if size > self.max_bytes:
+            raise ActionError("too-large", f"mensaje demasiado largo ({size} bytes; "
+                              f"máximo {self.max_bytes})", 413)
+        if not self.limiter.allow(client):
+            raise ActionError("rate-limited", "demasiados mensajes seguidos; esperá un momento",
+                              429)
+        try:
+            cmd = schemas.COMMAND.validate_json(raw)
+        except ValidationError as err:
+            raise describe_errors(err.errors()) from err
+        if not self.guard.check(cmd.pin or header_pin):
+            raise _pin_error(cmd.pin or header_pin)
+        return cmd
+
+
+def _pin_error(given: str | None) -> ActionError:
+    if not given:
+        return ActionError("pin-required", "hace falta el PIN de la mesa para cambiar algo", 401)
+    return ActionError("wrong-pin", "PIN incorrecto", 403)
+
+
+def _message_id(raw: str | bytes) -> Any:
+    try:
+        data = json.loads(raw)
+    except (ValueError, TypeError):
+        return None
+    return data.get("id") if isinstance(data, dict) else None
+
+
+def _client(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def build_router(service: TableService, hub: Hub, guard: PinGuard, limiter: RateLimiter,
+                 max_bytes: int) -> APIRouter:
+    router = APIRouter()
+    handler = MessageHandler(service, guard, limiter, max_bytes)
+
+    def authorised(request: Request, x_table_pin: str | None = Header(default=None)) -> None:
+        if not limiter.allow(f"http:{_client(request)}"):
+            raise ActionError("rate-limited", "demasiados cambios seguidos; esperá un momento",
+                              429)
+        if not guard.check(x_table_pin):
+            raise _pin_error(x_table_pin)
+
+    auth = [Depends(authorised)]
+    _read_routes(router, service, guard)
+    _change_routes(router, service, guard, auth)
+
+    @router.post("/api/actions")
+    async def action(request: Request, x_table_pin: str | None = Header(default=None)) -> Any:
+        reply = await handler.handle(await request.body(), f"http:{_client(request)}",
+                                     x_table_pin)
+        if "error" not in reply:
+            return JSONResponse(service.snapshot())
+        return JSONResponse({"error": reply["error"]}, status_code=reply["status"])
+
+    @router.websocket("/ws")
+    async def websocket(ws: WebSocket) -> None:
+        await _serve_page(ws, service, hub, handler, limiter)
+
+    return router
+
+
+def _read_routes(router: APIRouter, service: TableService, guard: PinGuard) -> None:
+    @router.get("/api/state")
+    def state() -> Any:
+        return Response(service.current()[1], media_type="application/json")
+
+    @router.get("/api/games")
+    def games() -> Any:
+        return {"games": service.list_games(), "current": service.game_id}
+
+    @router.get("/api/games/{game_id}/log")
+    def game_log(game_id: int) -> Any:
+        return {"game_id": game_id, "log": service.game_log(game_id)}
+
+    @router.get("/api/heard")
+    def heard() -> Any:
+        return {"heard": service.snapshot().get("heard", [])}
+
+    @router.get("/api/clips/{clip_id}")
+    def clip(clip_id: str) -> Any:
+        found = service.clip(clip_id)
+        if found is None:
+            raise ActionError("no-such-clip", f"no hay audio con el id {clip_id!r}", 404)
+        data, mime = found
+        return Response(data, media_type=mime,
+                        headers={"Content-Disposition": f'inline; filename="{clip_id}.wav"'})
+
+    @router.get("/api/pin")
+    def host_pin(request: Request) -> Any:
+        if _client(request) not in LOOPBACK:
+            raise ActionError("host-only", "el PIN sólo se muestra en la máquina que sirve", 403)
+        return {"pin": guard.pin}
+
+
+def _change_routes(router: APIRouter, service: TableService, guard: PinGuard,
+                   auth: list[Any]) -> None:
+    def snap(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
+        return JSONResponse(fn())
+
+    @router.post("/api/events", dependencies=auth)
+    def event(body: schemas.EventIn) -> Any:
+        return snap(lambda: service.submit_line(body.line, "page"))
+
+    @router.post("/api/undo", dependencies=auth)
+    def undo() -> Any:
+        return snap(lambda: service.undo("page"))
+
+    @router.post("/api/flip", dependencies=auth)
+    def flip() -> Any:
+        return snap(lambda: service.flip_last("page"))
+
+    @router.put("/api/names", dependencies=auth)
+    def names(body: schemas.NamesIn) -> Any:
+        return snap(lambda: service.set_names(body.model_dump()))
+
+    @router.post("/api/settings", dependencies=auth)
+    def settings(body: schemas.SettingsIn) -> Any:
+        return snap(lambda: service.new_game(body.given()))
+
+    @router.post("/api/games", dependencies=auth)
+    def new_game(body: schemas.NewGameIn | None = None) -> Any:
+        settings = body.settings.given() if body and body.settings else None
+        names = body.names.model_dump() if body and body.names else None
+        return snap(lambda: service.new_game(settings, names))
+
+    @router.post("/api/games/{game_id}/open", dependencies=auth)
+    def open_game(game_id: int) -> Any:
+        return snap(lambda: service.open_game(game_id))
+
+    @router.post("/api/heard/{heard_id}/confirm", dependencies=auth)
+    def confirm(heard_id: int) -> Any:
+        return snap(lambda: service.confirm_heard(heard_id, "confirm"))
+
+    @router.post("/api/heard/{heard_id}/dismiss", dependencies=auth)
+    def dismiss(heard_id: int) -> Any:
+        return snap(lambda: service.dismiss_heard(heard_id))
+
+    @router.post("/api/pin/check", dependencies=auth)
+    def check_pin() -> Any:
+        return {"ok": True}
+
+    @router.put("/api/pin", dependencies=auth)
+    def change_pin(body: schemas.PinIn) -> Any:
+        guard.change(body.pin)
+        return {"ok": True}
+
+
+async def _serve_page(ws: WebSocket, service: TableService, hub: Hub, handler: MessageHandler,
+                      limiter: RateLimiter) -> None:
+    """Send the page every snapshot; answer the commands it sends."""
+    await ws.accept()
+    seq, text = service.current()
+    sub = hub.subscribe(ws.send_text, seq, text)
+    sender = asyncio.create_task(sub.run())
+    key = f"ws:{id(ws)}"
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            reply = await handler.handle(raw, key)
+            reply.pop("status", None)
+            sub.reply(json.dumps(reply, ensure_ascii=False))
+    finally:
+        hub.unsubscribe(sub)
+        limiter.forget(key)
+        sender.cancel()

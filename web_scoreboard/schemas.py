@@ -1,0 +1,106 @@
+"""What a page may send: every request body and WebSocket message, validated by pydantic."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+Line = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+Pin = Annotated[str, StringConstraints(pattern=r"^\d{4,8}$")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EventIn(Strict):
+    """One event in the replay-log notation, e.g. ``{"line": "A1: truco"}``."""
+
+    line: Line
+
+
+class NamesIn(Strict):
+    A: Name
+    B: Name
+
+
+class SettingsIn(Strict):
+    """Rule settings for a new game; what is left out is kept from the current game."""
+
+    players: Literal[2, 4, 6] | None = None
+    points: Literal[15, 30] | None = None
+    flor: bool | None = None
+    falta: Literal["leader", "malas", "dos-faltas", "winner"] | None = None
+    envido_credit: Literal["settled", "hand-end"] | None = None
+    mazo_extra: bool | None = None
+    pica_pica: bool | None = None
+    match: bool | None = None
+    contraflor_points: int | None = Field(default=None, ge=1, le=30)
+    resto: Literal["falta+flores", "falta"] | None = None
+
+    def given(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
+
+
+class NewGameIn(Strict):
+    settings: SettingsIn | None = None
+    names: NamesIn | None = None
+
+
+class PinIn(Strict):
+    pin: Pin
+
+
+# -- WebSocket (and /api/actions) messages: {"action": ..., "pin": ..., "id": ...} -------------
+class Message(Strict):
+    pin: str | None = Field(default=None, max_length=16)
+    id: int | str | None = None
+
+
+class EventMsg(Message):
+    action: Literal["event"]
+    line: Line
+
+
+class UndoMsg(Message):
+    action: Literal["undo"]
+
+
+class FlipMsg(Message):
+    action: Literal["flip"]
+
+
+class NamesMsg(Message):
+    action: Literal["names"]
+    names: NamesIn
+
+
+class NewGameMsg(Message):
+    action: Literal["new-game"]
+    settings: SettingsIn | None = None
+    names: NamesIn | None = None
+
+
+class OpenGameMsg(Message):
+    action: Literal["open-game"]
+    game_id: int
+
+
+class ConfirmMsg(Message):
+    action: Literal["confirm"]
+    heard_id: int
+
+
+class DismissMsg(Message):
+    action: Literal["dismiss"]
+    heard_id: int
+
+
+Command = Annotated[
+    Union[EventMsg, UndoMsg, FlipMsg, NamesMsg, NewGameMsg, OpenGameMsg, ConfirmMsg, DismissMsg],
+    Field(discriminator="action"),
+]
+COMMAND = TypeAdapter(Command)
+ACTIONS = ("event", "undo", "flip", "names", "new-game", "open-game", "confirm", "dismiss")

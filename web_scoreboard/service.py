@@ -1,0 +1,324 @@
+"""The table service: one Table, its store and the broadcast hub, behind a few thread-safe calls.
+
+The HTTP routes, the WebSocket, the voice listener and the camera all change the game through
+this object (``submit_line``, ``record_heard``, ``undo``...).  Each change is applied to the Table,
+committed to the store, and only then published to the pages as a full snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from web_scoreboard.hub import Hub
+from web_scoreboard.store import HeardRow, LogEntry, Store
+
+DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
+HeardStatus = Literal["accepted", "unsure", "rejected"]
+_SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
+
+
+class SettingsLike(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class TableLike(Protocol):
+    lines: list[str]
+
+    def apply_line(self, line: str) -> list[str]: ...
+
+    def undo(self) -> str: ...
+
+    def snapshot(self) -> dict[str, Any]: ...
+
+
+class ActionError(ValueError):
+    """A refused change, with a code for programs and a message for the people at the table."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+@dataclass(frozen=True)
+class Heard:
+    """Something the voice referee heard, as the listener reports it.
+
+    ``accepted`` items carry the ``line`` to apply (``record_heard`` applies it); ``unsure`` ones
+    carry the line a person can confirm with one tap; ``rejected`` ones carry the ``reason``.
+    ``clip`` is the utterance as a WAV file, kept as evidence.
+    """
+
+    text: str
+    status: HeardStatus
+    line: str | None = None
+    reason: str | None = None
+    team: str | None = None
+    clip: bytes | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def flip_line(line: str) -> str | None:
+    """The same call said by the other team's seat (``A1: truco`` -> ``B1: truco``), if a call."""
+    match = _SEAT_CALL.match(line)
+    if not match:
+        return None
+    team, number, rest = match.groups()
+    return f"{'B' if team == 'A' else 'A'}{number}: {rest}"
+
+
+class TableService:
+    """Owns the current game; every method is safe to call from any thread."""
+
+    def __init__(self, store: Store, hub: Hub, settings: SettingsLike, *,
+                 table_factory: Callable[[Any], TableLike],
+                 settings_from_dict: Callable[[dict[str, Any]], SettingsLike],
+                 rejected_error: type[Exception] = ValueError,
+                 heard_limit: int = 30, log_limit: int = 200) -> None:
+        self.store = store
+        self.hub = hub
+        self.default_settings = settings
+        self._make_table = table_factory
+        self._settings_from_dict = settings_from_dict
+        self._rejected = rejected_error
+        self._heard_limit = heard_limit
+        self._log_limit = log_limit
+        self._lock = threading.RLock()
+        self._seq = 0
+        self._boot = secrets.token_hex(4)
+        self._game_id = 0
+        self._names: dict[str, str] = dict(DEFAULT_NAMES)
+        self._table: TableLike = table_factory(settings)
+        self._heard: deque[dict[str, Any]] = deque(maxlen=heard_limit)
+        self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def game_id(self) -> int:
+        return self._game_id
+
+    @property
+    def table(self) -> TableLike:
+        return self._table
+
+    def snapshot(self) -> dict[str, Any]:
+        return self._current[2]
+
+    def current(self) -> tuple[int, str]:
+        """The latest snapshot's sequence number and JSON text."""
+        seq, text, _ = self._current
+        return seq, text
+
+    def list_games(self) -> list[dict[str, Any]]:
+        return [g.to_dict() for g in self.store.games()]
+
+    def game_log(self, game_id: int) -> list[dict[str, str]]:
+        if self.store.game(game_id) is None:
+            raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
+        return [{"action": e.action, "line": e.line, "origin": e.origin}
+                for e in self.store.log(game_id)]
+
+    def clip(self, clip_id: str) -> tuple[bytes, str] | None:
+        return self.store.clip(clip_id)
+
+    # -- start and games ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Reopen the game that was in progress, or start the first one."""
+        with self._lock:
+            game_id = self.store.current_game_id()
+            if game_id is None:
+                game_id = self.store.create_game(self.default_settings.to_dict(), DEFAULT_NAMES)
+            self._load(game_id)
+            self._publish()
+
+    def new_game(self, settings: dict[str, Any] | None = None,
+                 names: dict[str, str] | None = None) -> dict[str, Any]:
+        """Start a new game; settings not given are kept from the current game."""
+        with self._lock:
+            merged = {**self._table_settings(), **(settings or {})}
+            try:
+                rules = self._settings_from_dict(merged)
+            except (ValueError, TypeError, KeyError) as err:
+                raise ActionError("bad-settings", f"reglas inválidas: {err}", 422) from err
+            game_id = self.store.create_game(rules.to_dict(), names or self._names)
+            self._load(game_id)
+            return self._publish()
+
+    def open_game(self, game_id: int) -> dict[str, Any]:
+        with self._lock:
+            if self.store.game(game_id) is None:
+                raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
+            self.store.set_current_game(game_id)
+            self._load(game_id)
+            return self._publish()
+
+    def set_names(self, names: dict[str, str]) -> dict[str, Any]:
+        with self._lock:
+            self._names = {"A": names["A"], "B": names["B"]}
+            self.store.set_names(self._game_id, self._names)
+            return self._publish()
+
+    # -- events -------------------------------------------------------------------------------
+    def submit_line(self, line: str, origin: str = "manual") -> dict[str, Any]:
+        """Apply one replay-log line (``"A1: truco"``); the new snapshot, or ActionError."""
+        with self._lock:
+            self._apply(line, origin)
+            return self._publish()
+
+    def undo(self, origin: str = "manual") -> dict[str, Any]:
+        with self._lock:
+            if not self._table.lines:
+                raise ActionError("nothing-to-undo", "no hay nada para deshacer")
+            line = self._table.undo()
+            self._persist([LogEntry("undo", line, origin)], rollback=lambda: self._reapply([line]))
+            return self._publish()
+
+    def flip_last(self, origin: str = "manual") -> dict[str, Any]:
+        """Give the last call to the other team (the referee heard the wrong side)."""
+        with self._lock:
+            last = self._table.lines[-1] if self._table.lines else ""
+            flipped = flip_line(last)
+            if flipped is None:
+                raise ActionError("nothing-to-flip", "lo último no fue un canto de un equipo")
+            self._table.undo()
+            try:
+                applied = self._apply_to_table(flipped)
+            except ActionError:
+                self._reapply([last])
+                raise
+            entries = [LogEntry("undo", last, origin)]
+            entries += [LogEntry("apply", x, origin) for x in applied]
+            self._persist(entries, rollback=lambda: self._rollback(len(applied), [last]))
+            return self._publish()
+
+    # -- heard --------------------------------------------------------------------------------
+    def record_heard(self, item: Heard) -> dict[str, Any]:
+        """Store what the listener heard (applying it if accepted) and show it on the pages."""
+        with self._lock:
+            status, reason = item.status, item.reason
+            if status == "accepted" and item.line:
+                try:
+                    self._apply(item.line, "voice")
+                except ActionError as err:
+                    status, reason = "rejected", err.message
+            clip_id = None
+            if item.clip:
+                clip_id = secrets.token_hex(8)
+                self.store.put_clip(clip_id, item.clip)
+            row = self.store.add_heard(self._game_id, status, item.text, line=item.line,
+                                       reason=reason, team=item.team, clip_id=clip_id,
+                                       extra=item.extra)
+            self._heard.appendleft(row.to_dict())
+            self._publish()
+            return row.to_dict()
+
+    def confirm_heard(self, heard_id: int, origin: str = "confirm") -> dict[str, Any]:
+        """Apply an "unsure" heard call after a person confirmed it."""
+        with self._lock:
+            row = self._unsure(heard_id)
+            if not row.line:
+                raise ActionError("nothing-to-confirm", "no se sabe qué canto confirmar")
+            self._apply(row.line, origin)
+            self._set_heard_status(heard_id, "accepted", "confirmado a mano")
+            return self._publish()
+
+    def dismiss_heard(self, heard_id: int) -> dict[str, Any]:
+        with self._lock:
+            self._unsure(heard_id)
+            self._set_heard_status(heard_id, "rejected", "descartado a mano")
+            return self._publish()
+
+    # -- internals ----------------------------------------------------------------------------
+    def _unsure(self, heard_id: int) -> HeardRow:
+        row = self.store.heard_item(heard_id)
+        if row is None or row.game_id != self._game_id:
+            raise ActionError("no-such-heard", f"no hay nada oído con el número {heard_id}", 404)
+        if row.status != "unsure":
+            raise ActionError("not-unsure", "eso ya fue decidido")
+        return row
+
+    def _set_heard_status(self, heard_id: int, status: str, reason: str) -> None:
+        self.store.set_heard_status(heard_id, status, reason)
+        for item in self._heard:
+            if item["id"] == heard_id:
+                item.update(status=status, reason=reason)
+
+    def _apply(self, line: str, origin: str) -> None:
+        applied = self._apply_to_table(line)
+        entries = [LogEntry("apply", x, origin) for x in applied]
+        self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
+
+    def _apply_to_table(self, line: str) -> list[str]:
+        before = len(self._table.lines)
+        try:
+            self._table.apply_line(line)
+        except self._rejected as err:
+            reason = getattr(err, "reason", None) or str(err)
+            raise ActionError("line-rejected", reason, 422) from err
+        return list(self._table.lines[before:])
+
+    def _persist(self, entries: list[LogEntry], rollback: Callable[[], None]) -> None:
+        """Commit log rows; if the disk refuses, put the Table back as it was."""
+        snap = self._table.snapshot()
+        try:
+            self.store.append(self._game_id, entries, snap.get("score", {}), snap.get("winner"))
+        except Exception as err:
+            rollback()
+            raise ActionError("store-failed", f"no se pudo guardar: {err}", 503) from err
+
+    def _rollback(self, undo_count: int, reapply: Iterable[str]) -> None:
+        for _ in range(undo_count):
+            self._table.undo()
+        self._reapply(reapply)
+
+    def _reapply(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self._table.apply_line(line)
+
+    def _load(self, game_id: int) -> None:
+        """Rebuild a game's Table by replaying its stored log."""
+        row = self.store.game(game_id)
+        if row is None:
+            raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
+        table = self._make_table(self._settings_from_dict(row.settings))
+        for line in self.store.effective_lines(game_id):
+            table.apply_line(line)
+        self._table, self._game_id = table, game_id
+        self._names = {**DEFAULT_NAMES, **row.names}
+        self._heard.clear()
+        self._heard.extend(h.to_dict() for h in self.store.heard(game_id, self._heard_limit))
+
+    def _table_settings(self) -> dict[str, Any]:
+        settings = self._table.snapshot().get("settings")
+        return dict(settings) if isinstance(settings, dict) else self.default_settings.to_dict()
+
+    def _build_snapshot(self) -> dict[str, Any]:
+        snap = dict(self._table.snapshot())
+        log = list(snap.get("log") or self._table.lines)
+        last = self._table.lines[-1] if self._table.lines else None
+        snap.update(
+            seq=self._seq, boot=self._boot, game_id=self._game_id, names=dict(self._names),
+            heard=[dict(h) for h in self._heard], pin_required=True,
+            log=log[-self._log_limit:], log_total=len(log), last_line=last,
+            can_undo=last is not None, can_flip=last is not None and flip_line(last) is not None,
+        )
+        return snap
+
+    def _publish(self) -> dict[str, Any]:
+        self._seq += 1
+        snap = self._build_snapshot()
+        text = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
+        self._current = (self._seq, text, snap)
+        self.hub.publish(self._seq, text)
+        return snap

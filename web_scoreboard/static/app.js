@@ -1,0 +1,282 @@
+/* The scoreboard page: live snapshots over /ws, changes through the HTTP API with the table PIN. */
+"use strict";
+
+const CALLS = [
+  "truco", "retruco", "vale cuatro", "quiero", "no quiero", "envido", "real envido",
+  "falta envido", "flor", "contraflor", "contraflor al resto", "con flor quiero",
+  "con flor me achico", "me voy al mazo",
+];
+const PIN_KEY = "truco-referee-pin";
+const $ = (sel) => document.querySelector(sel);
+const $$ = (sel) => Array.from(document.querySelectorAll(sel));
+
+const state = {
+  snap: {}, seat: "A1", socket: null, retry: 250, dismissedGameOver: null,
+  pin: localStorage.getItem(PIN_KEY) || "", hostPin: false,
+};
+window.scoreboard = { renders: [], get snapshot() { return state.snap; } };
+
+/* -- live updates ------------------------------------------------------------------------- */
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws`);
+  state.socket = ws;
+  ws.onopen = () => { state.retry = 250; setConnected(true); };
+  ws.onmessage = (event) => {
+    let data;
+    try { data = JSON.parse(event.data); } catch { return; }
+    if (data.error) toast(data.error.message);
+    else if (!data.ok) render(data);
+  };
+  ws.onclose = () => {
+    setConnected(false);
+    setTimeout(connect, state.retry);
+    state.retry = Math.min(state.retry * 2, 3000);
+  };
+  ws.onerror = () => ws.close();
+}
+
+function setConnected(on) {
+  const el = $("#conn");
+  el.classList.toggle("on", on);
+  el.classList.toggle("off", !on);
+  el.textContent = on ? "en vivo" : "sin conexión — reconectando…";
+}
+
+function render(snap) {
+  if (typeof snap.seq === "number" && typeof state.snap.seq === "number" &&
+      snap.seq <= state.snap.seq && snap.boot === state.snap.boot) return;
+  state.snap = snap;
+  Render.teams(snap);
+  Render.hand(snap);
+  Render.heard(snap);
+  renderControls(snap);
+  renderGameOver(snap);
+  if ($("#dlg-history").open) $("#history").innerHTML = Render.history(snap);
+  const settings = snap.settings || {};
+  $("#game-label").textContent = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
+    `${settings.flor ? " · con flor" : ""}`;
+  $("#btn-undo").disabled = snap.can_undo === false;
+  document.body.dataset.seq = String(snap.seq ?? "");
+  window.scoreboard.renders.push({ seq: snap.seq, at: performance.timeOrigin + performance.now() });
+  if (window.scoreboard.renders.length > 500) window.scoreboard.renders.splice(0, 250);
+}
+
+/* -- changes (with the PIN) --------------------------------------------------------------- */
+async function send(method, path, body) {
+  if (!state.pin && !(await askPin())) return null;
+  const response = await fetch(path, {
+    method, headers: { "Content-Type": "application/json", "X-Table-PIN": state.pin },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = {};
+  try { data = await response.json(); } catch { /* empty answer */ }
+  if (response.status === 401 || response.status === 403) {
+    setPin("");
+    if (await askPin((data.error || {}).message)) return send(method, path, body);
+    return null;
+  }
+  if (!response.ok) { toast((data.error || {}).message || `error ${response.status}`); return null; }
+  if (data && typeof data.seq === "number") render(data);
+  return data;
+}
+
+const applyLine = (line) => send("POST", "/api/events", { line });
+
+function setPin(pin) {
+  state.pin = pin;
+  if (pin) localStorage.setItem(PIN_KEY, pin); else localStorage.removeItem(PIN_KEY);
+  const button = $("#btn-pin");
+  button.classList.toggle("unlocked", Boolean(pin));
+  button.textContent = pin ? (state.hostPin ? `🔓 PIN ${pin}` : "🔓 PIN") : "🔒 PIN";
+  $("#pin-show").textContent = pin ? `PIN en uso en esta pantalla: ${pin}` : "Esta pantalla todavía no tiene el PIN.";
+}
+
+function askPin(message) {
+  const dialog = $("#dlg-pin");
+  $("#pin-msg").textContent = message || "Para anotar hace falta el PIN que muestra la compu que sirve la página.";
+  $("#pin-input").value = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", async () => {
+      const pin = $("#pin-input").value.trim();
+      if (dialog.returnValue !== "ok" || !pin) { resolve(false); return; }
+      const check = await fetch("/api/pin/check", { method: "POST", headers: { "X-Table-PIN": pin } });
+      if (check.ok) { setPin(pin); resolve(true); return; }
+      const data = await check.json().catch(() => ({}));
+      resolve(await askPin((data.error || {}).message || "PIN incorrecto"));
+    }, { once: true });
+  });
+}
+
+async function fetchHostPin() {
+  try {
+    const response = await fetch("/api/pin");
+    if (!response.ok) return;
+    state.hostPin = true;
+    setPin((await response.json()).pin);
+  } catch { /* not the host */ }
+}
+
+/* -- manual controls ---------------------------------------------------------------------- */
+function renderControls(snap) {
+  const seats = snap.seats && snap.seats.length ? snap.seats : ["A1", "B1"];
+  if (!seats.includes(state.seat)) state.seat = seats[0];
+  $("#seat-buttons").innerHTML = seats.map((seat) => {
+    const team = Render.teamOf(seat).toLowerCase();
+    const sel = seat === state.seat ? " sel" : "";
+    return `<button class="btn team-${team}${sel}" type="button" data-seat="${seat}">${Render.esc(Render.seatName(snap, seat))} (${seat})</button>`;
+  }).join("");
+  const A = Render.esc(Render.teamName(snap, "A")), B = Render.esc(Render.teamName(snap, "B"));
+  $("#result-buttons").innerHTML =
+    `<span class="ctl-label">Ronda</span><button class="btn team-a" type="button" data-line="round A">${A}</button>` +
+    `<button class="btn" type="button" data-line="round parda">Parda</button>` +
+    `<button class="btn team-b" type="button" data-line="round B">${B}</button>` +
+    `<span class="ctl-label">Mano</span><button class="btn team-a" type="button" data-line="hand A">${A}</button>` +
+    `<button class="btn team-b" type="button" data-line="hand B">${B}</button>` +
+    `<span class="ctl-label">Envido</span><button class="btn team-a" type="button" data-line="envido A">${A}</button>` +
+    `<button class="btn team-b" type="button" data-line="envido B">${B}</button>`;
+  $("#btn-flip").disabled = snap.can_flip === false;
+  $("#btn-undo2").disabled = snap.can_undo === false;
+}
+
+function buildCallButtons() {
+  $("#call-buttons").innerHTML = CALLS.map((call) =>
+    `<button class="btn" type="button" data-call="${call}">${call[0].toUpperCase()}${call.slice(1)}</button>`).join("");
+}
+
+function toggleControls(open) {
+  $("#controls").hidden = !open;
+  $("#btn-controls").setAttribute("aria-expanded", String(open));
+}
+
+/* -- game over, history, settings --------------------------------------------------------- */
+function renderGameOver(snap) {
+  const over = Boolean(snap.winner);
+  const key = `${snap.game_id}`;
+  $("#gameover").hidden = !over || state.dismissedGameOver === key;
+  if (!over) return;
+  const score = snap.score || {};
+  $("#gameover-title").textContent = `¡Ganó ${Render.teamName(snap, snap.winner)}!`;
+  $("#gameover-score").textContent = `${Render.teamName(snap, "A")} ${score.A ?? 0} — ${score.B ?? 0} ${Render.teamName(snap, "B")}`;
+}
+
+function openHistory() {
+  $("#history").innerHTML = Render.history(state.snap);
+  $("#dlg-history").showModal();
+}
+
+async function openSettings() {
+  const form = $("#settings-form");
+  const s = state.snap.settings || {};
+  form.nameA.value = Render.teamName(state.snap, "A");
+  form.nameB.value = Render.teamName(state.snap, "B");
+  form.players.value = String(s.players || 2);
+  form.points.value = String(s.points || 30);
+  form.flor.checked = Boolean(s.flor);
+  form.match.checked = Boolean(s.match);
+  form.falta.value = s.falta || "leader";
+  $("#dlg-settings").showModal();
+  await listGames();
+}
+
+async function listGames() {
+  const data = await (await fetch("/api/games")).json();
+  $("#games-list").innerHTML = (data.games || []).map((g) => {
+    const when = new Date(g.created_at * 1000).toLocaleString("es-AR", { dateStyle: "short", timeStyle: "short" });
+    const names = g.names || {};
+    const current = g.id === data.current ? " (en curso)" : ` <button class="btn" type="button" data-open-game="${g.id}">Abrir</button>`;
+    return `<li>#${g.id} · ${when} · ${Render.esc(names.A || "A")} ${g.score.A} — ${g.score.B} ${Render.esc(names.B || "B")}${g.winner ? " · terminada" : ""}${current}</li>`;
+  }).join("");
+}
+
+function settingsFromForm() {
+  const form = $("#settings-form");
+  return {
+    settings: {
+      players: Number(form.players.value), points: Number(form.points.value),
+      flor: form.flor.checked, match: form.match.checked, falta: form.falta.value,
+    },
+    names: { A: form.nameA.value.trim() || "Nosotros", B: form.nameB.value.trim() || "Ellos" },
+  };
+}
+
+async function newGame(body) {
+  if (!confirm("¿Empezamos una partida nueva? La de ahora queda guardada en «Partidas anteriores».")) return;
+  if (await send("POST", "/api/games", body || {})) state.dismissedGameOver = null;
+}
+
+function toast(message, info) {
+  const el = $("#toast");
+  el.textContent = message;
+  el.classList.toggle("info", Boolean(info));
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
+}
+
+/* -- wiring ------------------------------------------------------------------------------- */
+function onClick(event) {
+  const target = event.target.closest("button");
+  if (!target) return;
+  const d = target.dataset;
+  if (d.line) applyLine(d.line);
+  else if (d.call) applyLine(`${state.seat}: ${d.call}`);
+  else if (d.seat) { state.seat = d.seat; renderControls(state.snap); }
+  else if (d.confirm) send("POST", `/api/heard/${d.confirm}/confirm`);
+  else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
+  else if (d.clip) new Audio(`/api/clips/${encodeURIComponent(d.clip)}`).play().catch(() => toast("No se pudo reproducir el audio"));
+  else if (d.openGame) send("POST", `/api/games/${d.openGame}/open`).then((ok) => ok && $("#dlg-settings").close());
+  else if ("close" in d) target.closest("dialog").close();
+}
+
+const BUTTONS = {
+  "#btn-undo": () => send("POST", "/api/undo"),
+  "#btn-undo2": () => send("POST", "/api/undo"),
+  "#btn-flip": () => send("POST", "/api/flip"),
+  "#btn-controls": () => toggleControls($("#controls").hidden),
+  "#btn-controls-close": () => toggleControls(false),
+  "#btn-history": openHistory,
+  "#btn-settings": openSettings,
+  "#btn-pin": () => (state.pin ? openSettings() : askPin()),
+  "#btn-new-game": () => newGame({ names: state.snap.names }),
+  "#btn-declare": () => applyLine(`${state.seat}: ${Number($("#declare-points").value)}`),
+  "#btn-go-close": () => { state.dismissedGameOver = `${state.snap.game_id}`; renderGameOver(state.snap); },
+  "#btn-go-history": openHistory,
+  "#btn-go-again": () => newGame({ names: state.snap.names }),
+  "#btn-save-names": () => send("PUT", "/api/names", settingsFromForm().names).then((ok) => ok && toast("Nombres guardados", true)),
+  "#btn-apply-rules": () => newGame(settingsFromForm()).then(() => $("#dlg-settings").close()),
+  "#btn-change-pin": changePin,
+};
+
+async function changePin() {
+  const pin = $("#settings-form").newpin.value.trim();
+  if (!/^\d{4,8}$/.test(pin)) { toast("El PIN tiene que tener de 4 a 8 números"); return; }
+  if (await send("PUT", "/api/pin", { pin })) { setPin(pin); toast("PIN cambiado", true); }
+}
+
+function wire() {
+  buildCallButtons();
+  document.addEventListener("click", onClick);
+  for (const [sel, fn] of Object.entries(BUTTONS)) {
+    $(sel).addEventListener("click", (event) => { event.stopPropagation(); fn(); });
+  }
+  $("#line-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const line = $("#line-input").value.trim();
+    if (line) applyLine(line).then((ok) => { if (ok) $("#line-input").value = ""; });
+  });
+  for (const input of $$(".name")) {
+    input.addEventListener("change", () => {
+      const names = { ...(state.snap.names || { A: "Nosotros", B: "Ellos" }) };
+      names[input.dataset.team] = input.value.trim() || names[input.dataset.team];
+      send("PUT", "/api/names", names);
+    });
+    input.addEventListener("keydown", (event) => { if (event.key === "Enter") input.blur(); });
+  }
+}
+
+wire();
+setPin(state.pin);
+fetchHostPin();
+connect();

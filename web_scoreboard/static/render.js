@@ -1,0 +1,177 @@
+/* Draws a scoreboard snapshot into the page.  Every key may be missing: render what is there. */
+"use strict";
+
+const Render = (() => {
+  const SUITS = { o: "oro", c: "copa", e: "espada", b: "basto" };
+  const STATUS = {
+    pending: "¿quiero?", accepted: "querido", refused: "no querido",
+    decided: "decidido", cancelled: "anulado", none: "",
+  };
+  const TRUCO_NAMES = { 1: "sin cantar", 2: "truco", 3: "retruco", 4: "vale cuatro" };
+
+  const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => (
+    { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  const $ = (sel) => document.querySelector(sel);
+  const teamOf = (seat) => (String(seat || "")[0] === "B" ? "B" : "A");
+
+  function teamName(snap, team) {
+    const names = snap.names || {};
+    return names[team] || (team === "A" ? "Nosotros" : "Ellos");
+  }
+
+  function seatName(snap, seat) {
+    if (!seat) return "";
+    const seats = snap.seats || [];
+    const name = teamName(snap, teamOf(seat));
+    return seats.length > 2 ? `${name} ${String(seat).slice(1)}` : name;
+  }
+
+  const tag = (snap, team, text) => `<span class="t-${team === "B" ? "B" : "A"}">${esc(text ?? teamName(snap, team))}</span>`;
+  const seatTag = (snap, seat) => tag(snap, teamOf(seat), seatName(snap, seat));
+
+  function card(text) {
+    const m = /^(\d+)([ocebOCEB])$/.exec(String(text || ""));
+    return m ? `${m[1]} de ${SUITS[m[2].toLowerCase()]}` : esc(text);
+  }
+
+  /* -- team panels ------------------------------------------------------------------------ */
+  function teams(snap) {
+    const score = snap.score || {};
+    const target = Number(snap.target || (snap.settings || {}).points || 30);
+    const settings = snap.settings || {};
+    for (const team of ["A", "B"]) {
+      const points = Number(score[team] || 0);
+      $(`[data-score="${team}"]`).textContent = String(points);
+      Tally.draw($(`[data-tally="${team}"]`), points, target);
+      const zone = $(`[data-zone="${team}"]`);
+      const buenas = target === 30 && points >= 15;
+      zone.textContent = target === 30 ? (buenas ? "buenas" : "malas") : "";
+      zone.classList.toggle("buenas", buenas);
+      const input = $(`.name[data-team="${team}"]`);
+      if (document.activeElement !== input) input.value = teamName(snap, team);
+      const chicos = $(`[data-chicos="${team}"]`);
+      chicos.hidden = !settings.match;
+      chicos.textContent = `chicos: ${(snap.chicos || {})[team] || 0}`;
+    }
+  }
+
+  /* -- the hand --------------------------------------------------------------------------- */
+  function pendingOf(snap) {
+    const hand = snap.hand || {};
+    return hand.pending || snap.pending || null;
+  }
+
+  function banner(snap) {
+    const el = $("#banner");
+    const p = pendingOf(snap);
+    if (!p) { el.hidden = true; el.innerHTML = ""; return; }
+    const text = p.banner || `¡${String(p.call || "").toUpperCase()}! — ¿quiero?`;
+    const who = p.answer_by ? `contesta ${esc(teamName(snap, p.answer_by))}` : "";
+    el.innerHTML = `${esc(text)}${who ? `<small>${who}</small>` : ""}`;
+    el.hidden = false;
+  }
+
+  function trucoFact(snap, t) {
+    if (!t) return "";
+    const level = Number(t.level || 1);
+    const value = t.value ?? level;
+    const call = t.call || TRUCO_NAMES[level] || "";
+    const holder = t.holder ? ` · el quiero lo tiene ${tag(snap, t.holder)}` : "";
+    const p = t.pending ? ` · <b>cantado</b>${esc(t.pending.call)} por ${tag(snap, t.pending.by)}` : "";
+    return `<div class="fact" data-fact="truco"><b>Truco</b><span class="big">${esc(call)}</span>` +
+      ` · vale ${esc(value)}${holder}${p}</div>`;
+  }
+
+  function declarations(snap, list) {
+    return (list || []).map((d) => `${seatTag(snap, d.seat)} ${d.points == null ? "son buenas" : esc(d.points)}`).join(" · ");
+  }
+
+  function envidoFact(snap, e, label, key) {
+    if (!e || ((!e.chain || !e.chain.length) && !(e.sung || []).length && (!e.status || e.status === "none"))) return "";
+    const chain = (e.chain || []).join(" + ") || (e.sung || []).map((s) => seatName(snap, s)).join(", ");
+    const status = STATUS[e.status] ?? esc(e.status || "");
+    const stake = e.status === "pending" ? ` · quiero ${esc(e.quiero ?? "?")} / no quiero ${esc(e.no_quiero ?? "?")}` : "";
+    const decl = declarations(snap, e.declarations);
+    const next = e.next_declarer ? ` · le toca a ${seatTag(snap, e.next_declarer)}` : "";
+    const won = e.winner ? ` · ganó ${tag(snap, e.winner)}${e.points != null ? ` (+${esc(e.points)})` : ""}` : "";
+    return `<div class="fact" data-fact="${key}"><b>${label}</b>${esc(chain)} ${status ? `· ${status}` : ""}` +
+      `${stake}${decl ? `<br>${decl}` : ""}${next}${won}</div>`;
+  }
+
+  function rounds(snap, list) {
+    const cells = [0, 1, 2].map((i) => {
+      const r = (list || [])[i] || {};
+      const win = r.winner === "parda" ? "parda" : r.winner ? tag(snap, r.winner) : "—";
+      const plays = (r.plays || []).map((p) => `${esc(p.seat)} ${card(p.card)}`).join("<br>");
+      return `<div class="round" data-round="${i + 1}"><div class="r-title">${i + 1}ª</div>` +
+        `<div class="r-win">${win}</div><div class="cards">${plays}</div></div>`;
+    });
+    return `<div class="rounds">${cells.join("")}</div>`;
+  }
+
+  function handPoints(snap, points) {
+    if (!points) return "";
+    const parts = [];
+    for (const [kind, byTeam] of Object.entries(points)) {
+      for (const team of ["A", "B"]) {
+        if (byTeam && byTeam[team]) parts.push(`${esc(kind)}: ${tag(snap, team)} +${esc(byTeam[team])}`);
+      }
+    }
+    return parts.length ? `<div class="fact" data-fact="points"><b>En esta mano</b>${parts.join(" · ")}</div>` : "";
+  }
+
+  function hand(snap) {
+    const h = snap.hand;
+    banner(snap);
+    if (!h) {
+      $("#hand-head").innerHTML = "Sin mano en juego";
+      $("#hand-body").innerHTML = `<div class="empty-hand">Tocá «Anotar» → «Mano nueva» o cantá.</div>`;
+      return;
+    }
+    const turn = h.turn ? ` · <span class="muted">juega</span> ${seatTag(snap, h.turn)}` : "";
+    const over = h.over ? ` · <span class="muted">terminada</span>${h.winner ? ` ${tag(snap, h.winner)}` : ""}` : "";
+    $("#hand-head").innerHTML = `Mano ${esc(h.number ?? "")} · <span class="muted">es mano</span> ` +
+      `${seatTag(snap, h.mano)}${turn}${over}`;
+    $("#hand-body").innerHTML = trucoFact(snap, h.truco) +
+      envidoFact(snap, h.envido, "Envido", "envido") + envidoFact(snap, h.flor, "Flor", "flor") +
+      rounds(snap, h.rounds) + handPoints(snap, h.points);
+  }
+
+  /* -- heard strip ------------------------------------------------------------------------ */
+  function heard(snap) {
+    const items = snap.heard || [];
+    const icons = { accepted: "✔", unsure: "?", rejected: "✖" };
+    $("#heard-list").innerHTML = items.map((h) => {
+      const status = icons[h.status] ? h.status : "rejected";
+      const why = h.reason || (h.line ? `→ ${h.line}` : "");
+      const play = h.clip_id ? `<button class="btn" type="button" data-clip="${esc(h.clip_id)}" aria-label="Escuchar">▶</button>` : "";
+      const confirm = status === "unsure" ?
+        `<button class="btn" type="button" data-confirm="${esc(h.id)}">Confirmar</button>` +
+        `<button class="btn" type="button" data-dismiss="${esc(h.id)}">✕</button>` : "";
+      const team = h.team ? `${tag(snap, h.team)} ` : "";
+      return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon">${icons[status]}</span>` +
+        `<span>${team}<span class="said">«${esc(h.text)}»</span><br><span class="why">${esc(why)}</span></span>` +
+        `${confirm}${play}</li>`;
+    }).join("");
+  }
+
+  /* -- history ---------------------------------------------------------------------------- */
+  function pointsCell(snap, points, kind) {
+    const byTeam = (points || {})[kind] || {};
+    return ["A", "B"].filter((t) => byTeam[t]).map((t) => `${tag(snap, t)} +${esc(byTeam[t])}`).join("<br>") || "—";
+  }
+
+  function history(snap) {
+    const rows = (snap.hands || []).map((h) => `<tr><td>${esc(h.number)}</td><td>${seatTag(snap, h.mano)}</td>` +
+      ["envido", "flor", "truco"].map((k) => `<td class="pts">${pointsCell(snap, h.points, k)}</td>`).join("") +
+      `<td class="notes">${(h.notes || []).map(esc).join("<br>")}</td></tr>`).join("");
+    const table = rows ? `<table class="hist"><thead><tr><th>#</th><th>Mano</th><th>Envido</th><th>Flor</th>` +
+      `<th>Truco</th><th>Por qué</th></tr></thead><tbody>${rows}</tbody></table>` :
+      `<p class="muted">Todavía no se terminó ninguna mano.</p>`;
+    const log = (snap.log || []).map((l) => `<div>${esc(l)}</div>`).join("");
+    const more = (snap.log_total || 0) > (snap.log || []).length ? `<p class="muted">(últimos ${(snap.log || []).length} de ${snap.log_total})</p>` : "";
+    return `${table}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
+  }
+
+  return { teams, hand, heard, history, teamName, seatName, esc, teamOf };
+})();

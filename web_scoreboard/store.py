@@ -1,0 +1,280 @@
+"""The scoreboard's SQLite store: games, their event logs, what the referee heard, and audio clips.
+
+Every write is committed (WAL, ``synchronous=FULL``) before the caller broadcasts it, so a
+``kill -9`` at any moment loses nothing that a page has already shown.  A game's state is never
+stored: it is rebuilt by replaying the game's log.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+Action = Literal["apply", "undo"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    settings TEXT NOT NULL,
+    names TEXT NOT NULL,
+    score_a INTEGER NOT NULL DEFAULT 0,
+    score_b INTEGER NOT NULL DEFAULT 0,
+    winner TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    action TEXT NOT NULL CHECK (action IN ('apply', 'undo')),
+    line TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_game ON events(game_id, id);
+CREATE TABLE IF NOT EXISTS heard (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    status TEXT NOT NULL,
+    text TEXT NOT NULL,
+    line TEXT,
+    reason TEXT,
+    team TEXT,
+    clip_id TEXT,
+    extra TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS heard_game ON heard(game_id, id);
+CREATE TABLE IF NOT EXISTS clips (
+    id TEXT PRIMARY KEY,
+    mime TEXT NOT NULL,
+    data BLOB NOT NULL,
+    at REAL NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One stored game, as listed on the page."""
+
+    id: int
+    created_at: float
+    updated_at: float
+    settings: dict[str, Any]
+    names: dict[str, str]
+    score: dict[str, int]
+    winner: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "created_at": self.created_at, "updated_at": self.updated_at,
+            "settings": self.settings, "names": self.names, "score": self.score,
+            "winner": self.winner,
+        }
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One row of a game's log: a canonical line applied, or the last one undone."""
+
+    action: Action
+    line: str
+    origin: str
+
+
+@dataclass(frozen=True)
+class HeardRow:
+    """What the voice referee heard, with its verdict and the id of its audio clip."""
+
+    id: int
+    game_id: int
+    at: float
+    status: str
+    text: str
+    line: str | None
+    reason: str | None
+    team: str | None
+    clip_id: str | None
+    extra: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "at": self.at, "status": self.status, "text": self.text,
+            "line": self.line, "reason": self.reason, "team": self.team,
+            "clip_id": self.clip_id, **({"extra": self.extra} if self.extra else {}),
+        }
+
+
+class Store:
+    """A thread-safe SQLite store; one connection, serialised by a lock."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- meta ---------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # -- games --------------------------------------------------------------------------------
+    def create_game(self, settings: dict[str, Any], names: dict[str, str]) -> int:
+        now = time.time()
+        with self._transaction() as db:
+            cur = db.execute(
+                "INSERT INTO games (created_at, updated_at, settings, names) VALUES (?, ?, ?, ?)",
+                (now, now, json.dumps(settings), json.dumps(names)),
+            )
+            game_id = int(cur.lastrowid or 0)
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)",
+                       (str(game_id),))
+        return game_id
+
+    def game(self, game_id: int) -> GameRow | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else _game_row(row)
+
+    def games(self, limit: int = 100) -> list[GameRow]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM games ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [_game_row(r) for r in rows]
+
+    def current_game_id(self) -> int | None:
+        value = self.get_meta("current_game")
+        return int(value) if value is not None and self.game(int(value)) else None
+
+    def set_current_game(self, game_id: int) -> None:
+        self.set_meta("current_game", str(game_id))
+
+    def set_names(self, game_id: int, names: dict[str, str]) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE games SET names = ?, updated_at = ? WHERE id = ?",
+                       (json.dumps(names), time.time(), game_id))
+
+    # -- events -------------------------------------------------------------------------------
+    def append(self, game_id: int, entries: Iterable[LogEntry],
+               score: dict[str, int], winner: str | None) -> None:
+        """Store log rows and the game's resulting score in one committed transaction."""
+        now = time.time()
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT INTO events (game_id, action, line, origin, at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, e.action, e.line, e.origin, now) for e in entries],
+            )
+            db.execute(
+                "UPDATE games SET score_a = ?, score_b = ?, winner = ?, updated_at = ? WHERE id = ?",
+                (score.get("A", 0), score.get("B", 0), winner, now, game_id),
+            )
+
+    def log(self, game_id: int) -> list[LogEntry]:
+        """The full record of a game, undos included."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT action, line, origin FROM events WHERE game_id = ? ORDER BY id",
+                (game_id,)).fetchall()
+        return [LogEntry(r[0], r[1], r[2]) for r in rows]
+
+    def effective_lines(self, game_id: int) -> list[str]:
+        """The canonical lines that make up the game now: applied lines minus undone ones."""
+        lines: list[str] = []
+        for entry in self.log(game_id):
+            if entry.action == "apply":
+                lines.append(entry.line)
+            elif lines:
+                lines.pop()
+        return lines
+
+    # -- heard and clips ----------------------------------------------------------------------
+    def add_heard(self, game_id: int, status: str, text: str, *, line: str | None = None,
+                  reason: str | None = None, team: str | None = None,
+                  clip_id: str | None = None, extra: dict[str, Any] | None = None) -> HeardRow:
+        now = time.time()
+        with self._transaction() as db:
+            cur = db.execute(
+                "INSERT INTO heard (game_id, at, status, text, line, reason, team, clip_id, extra)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, now, status, text, line, reason, team, clip_id,
+                 json.dumps(extra or {})),
+            )
+            heard_id = int(cur.lastrowid or 0)
+        return HeardRow(heard_id, game_id, now, status, text, line, reason, team, clip_id,
+                        extra or {})
+
+    def heard_item(self, heard_id: int) -> HeardRow | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM heard WHERE id = ?", (heard_id,)).fetchone()
+        return None if row is None else _heard_row(row)
+
+    def heard(self, game_id: int, limit: int = 30) -> list[HeardRow]:
+        """The latest heard items of a game, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM heard WHERE game_id = ? ORDER BY id DESC LIMIT ?",
+                (game_id, limit)).fetchall()
+        return [_heard_row(r) for r in rows]
+
+    def set_heard_status(self, heard_id: int, status: str, reason: str | None = None) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE heard SET status = ?, reason = ? WHERE id = ?",
+                       (status, reason, heard_id))
+
+    def put_clip(self, clip_id: str, data: bytes, mime: str = "audio/wav") -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO clips (id, mime, data, at) VALUES (?, ?, ?, ?)",
+                       (clip_id, mime, data, time.time()))
+
+    def clip(self, clip_id: str) -> tuple[bytes, str] | None:
+        with self._lock:
+            row = self._db.execute("SELECT data, mime FROM clips WHERE id = ?",
+                                   (clip_id,)).fetchone()
+        return None if row is None else (bytes(row[0]), str(row[1]))
+
+
+def _game_row(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
+    gid, created, updated, settings, names, score_a, score_b, winner = row
+    return GameRow(int(gid), float(created), float(updated), json.loads(settings),
+                   json.loads(names), {"A": int(score_a), "B": int(score_b)}, winner)
+
+
+def _heard_row(row: sqlite3.Row | tuple[Any, ...]) -> HeardRow:
+    hid, game_id, at, status, text, line, reason, team, clip_id, extra = row
+    return HeardRow(int(hid), int(game_id), float(at), status, text, line, reason, team,
+                    clip_id, json.loads(extra or "{}"))
