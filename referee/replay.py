@@ -45,5 +45,5 @@ def replay(lines: Iterable[str], settings: Settings | None = None) -> ReplayResu
         try:
             result.table.apply_line(raw)
         except LineRejected as err:
-            result.rejected.append(Rejection(number, raw.rstrip("\n"), err.reason))
+            result.rejected.append(Rejection(number, strip_comment(raw), err.reason))
     return result

@@ -44,7 +44,7 @@ def summary(result: ReplayResult) -> str:
                         for team, pts in hand[cat].items() if pts)
         lines.append(f"mano {hand['number']} (es mano {hand['mano'] or 'pica-pica'}): {got or 'sin puntos'}")
     for r in result.rejected:
-        lines.append(f"línea {r.line} rechazada: {r.text.strip()!r} — {r.reason}")
+        lines.append(f"línea {r.line} rechazada: «{r.text}» — {r.reason}")
     winner = data["winner"]
     lines.append(f"tanteador: A {score['A']} — B {score['B']}"
                  + (f"; ganó {winner}" if winner else "; la partida sigue"))

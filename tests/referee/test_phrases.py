@@ -1,0 +1,89 @@
+"""The phrase table: exact calls count anywhere in a sentence, look-alikes never do."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Call
+from referee.phrases import (CALL_PHRASES, DECOYS, NUMBER_WORDS, decoy_reason, grammar_phrases,
+                             normalize, parse, vocabulary)
+
+
+def labels(text: str) -> list[str]:
+    return [h.label for h in parse(text) if h.kind != "decoy"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("truco", ["truco"]),
+    ("retruco", ["retruco"]),
+    ("vale cuatro", ["vale cuatro"]),
+    ("quiero", ["quiero"]),
+    ("no quiero", ["no quiero"]),
+    ("envido", ["envido"]),
+    ("real envido", ["real envido"]),
+    ("falta envido", ["falta envido"]),
+    ("envido envido", ["envido", "envido"]),
+    ("flor", ["flor"]),
+    ("contraflor", ["contraflor"]),
+    ("contra flor al resto", ["contraflor al resto"]),
+    ("con flor quiero", ["con flor quiero"]),
+    ("con flor me achico", ["con flor me achico"]),
+    ("son buenas", ["son buenas"]),
+    ("me voy al mazo", ["me voy al mazo"]),
+    ("quiero retruco", ["quiero", "retruco"]),
+    ("quiero vale cuatro", ["quiero", "vale cuatro"]),
+    ("¿tenés envido?", ["envido"]),
+    ("¿Y si te canto TRUCO?", ["truco"]),
+    ("no, no quiero, andá", ["no quiero"]),
+    ("bueno, te digo truco", ["truco"]),
+    ("y bueno, me voy al mazo", ["me voy al mazo"]),
+    ("treinta y tres son mejores", ["puntos"]),
+])
+def test_calls_are_found_in_any_sentence(text: str, expected: list[str]) -> None:
+    assert labels(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "turco", "bueno", "vale", "embudo", "tenés puntos", "¿tienes puntos vos?", "quieto", "cuero",
+    "envidia", "retrato", "trucha", "floro", "mazo", "vale, vale", "vale la pena esperar",
+    "qué turco este", "qué embudo de jugada", "bueno, bueno, tranquilo", "pasame el mate",
+    "¿alguien quiere más café?", "la próxima la gano yo", "no sé, no sé",
+])
+def test_lookalikes_and_chatter_carry_no_call(text: str) -> None:
+    assert labels(text) == []
+
+
+@pytest.mark.parametrize("word, call", [("turco", Call.TRUCO), ("embudo", Call.ENVIDO),
+                                        ("bueno", Call.QUIERO), ("vale", Call.VALE_CUATRO)])
+def test_a_lookalike_is_heard_as_itself_with_the_call_it_resembles(word: str, call: Call) -> None:
+    [heard] = parse(word)
+    assert heard.kind == "decoy" and heard.call is call
+    assert decoy_reason(heard) == f"«{word}» no es {call.value}"
+
+
+@pytest.mark.parametrize("text, points", [
+    ("cero", 0), ("siete", 7), ("veinte", 20), ("veintiuno", 21), ("veintidós", 22),
+    ("veintisiete", 27), ("treinta", 30), ("treinta y tres", 33), ("tengo veintiocho", 28),
+    ("treinta y ocho", 38), ("28", 28), ("veintiséis", 26),
+])
+def test_envido_numbers_in_words(text: str, points: int) -> None:
+    [heard] = [h for h in parse(text) if h.kind == "points"]
+    assert heard.points == points
+
+
+def test_every_number_from_0_to_38_has_words() -> None:
+    assert sorted(set(NUMBER_WORDS.values())) == list(range(39))
+
+
+def test_one_table_feeds_the_grammar() -> None:
+    phrases = grammar_phrases()
+    for phrase in list(CALL_PHRASES) + list(DECOYS) + list(NUMBER_WORDS):
+        assert phrase in phrases
+    words = set(vocabulary())
+    assert {"truco", "envido", "veintidós", "turco", "embudo", "achico"} <= words
+    for phrase in phrases:  # every phrase of the grammar parses to something
+        assert parse(phrase), phrase
+
+
+def test_normalize_drops_accents_case_and_punctuation() -> None:
+    assert normalize("¡VEINTIDÓS, Tenés!") == "veintidos tenes"

@@ -1,0 +1,117 @@
+"""The table: log lines and heard words reach the engine through one interpretation."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Settings
+from referee.table import LineRejected, Table
+
+
+def table_with(*lines: str, settings: Settings | None = None) -> Table:
+    table = Table(settings)
+    for line in lines:
+        table.apply_line(line)
+    return table
+
+
+def test_spoken_lines_apply_calls_and_numbers() -> None:
+    table = table_with("hand", "A1: envido", "B1: quiero", "A1: tengo veintiocho", "B1: son buenas")
+    assert table.snapshot()["score"] == {"A": 2, "B": 0}
+    assert table.lines[-2:] == ["A1: 28", "B1: son buenas"]
+
+
+def test_a_refused_line_changes_nothing() -> None:
+    table = table_with("hand", "A1: truco")
+    before = table.snapshot()
+    for line in ["A1: retruco", "B1: turco", "B1: hola", "B1 plays 9x", "round C", "A3: truco"]:
+        with pytest.raises(LineRejected):
+            table.apply_line(line)
+        assert table.snapshot() == before
+
+
+def test_a_line_with_two_calls_is_whole_or_nothing() -> None:
+    table = table_with("hand", "A1: truco", "B1: quiero retruco")
+    assert table.snapshot()["hand"]["truco"]["pending"]["call"] == "retruco"
+    table = table_with("hand")
+    before = table.snapshot()
+    with pytest.raises(LineRejected, match="nada cantado"):
+        table.apply_line("B1: quiero retruco")
+    assert table.snapshot() == before
+
+
+def test_lines_rebuild_the_same_table() -> None:
+    table = table_with("set flor on", "hand", "A1: flor", "B1: contraflor", "A1: con flor quiero",
+                       "A1: 33", "B1: son buenas", "A1 plays 7e", "B1 plays 1e", "round A", "round A", "hand")
+    again = table_with(*table.lines)
+    assert again.snapshot() == table.snapshot()
+
+
+def test_heard_answers_are_attributed_to_the_challenged_team() -> None:
+    table = table_with("hand", "A1: truco")
+    [item] = table.hear("quiero")
+    assert item.accepted and item.seat == "B1" and not item.ambiguous
+
+
+def test_heard_raise_goes_to_the_team_holding_the_quiero() -> None:
+    table = table_with("hand", "A1: truco", "B1: quiero")
+    [item] = table.hear("retruco")
+    assert item.accepted and item.seat == "B1"
+
+
+def test_heard_declarations_follow_the_fixed_order() -> None:
+    table = table_with("set players 4", "hand", "A1: envido", "B2: quiero")
+    seats = [table.hear(words)[0].seat for words in ("veintiséis", "veintiocho", "treinta")]
+    assert seats == ["A1", "B1", "A2"]
+
+
+def test_a_first_call_either_team_could_make_is_marked_ambiguous() -> None:
+    table = table_with("hand")
+    [item] = table.hear("¿tenés envido?")
+    assert item.accepted and item.seat == "A1" and item.ambiguous
+
+
+def test_a_team_hint_picks_the_team() -> None:
+    table = table_with("hand")
+    [item] = table.hear("truco", team="B")
+    assert item.seat == "B1"
+
+
+def test_lookalikes_are_heard_and_rejected_with_a_reason() -> None:
+    table = table_with("hand", "A1: truco")
+    items = table.hear("bueno, bueno")
+    assert [i.reason for i in items] == ["«bueno» no es quiero"] * 2
+    assert table.snapshot()["hand"]["truco"]["pending"] is not None
+
+
+def test_a_call_heard_after_the_hand_ended_deals_the_next_hand() -> None:
+    table = table_with("hand", "A1: truco", "B1: no quiero")
+    [item] = table.hear("envido")
+    assert item.accepted and table.snapshot()["hand"]["number"] == 2
+
+
+def test_impossible_envido_numbers_are_refused() -> None:
+    table = table_with("hand", "A1: envido", "B1: quiero")
+    [item] = table.hear("diez")
+    assert not item.accepted and "no es un envido posible" in item.reason
+
+
+def test_interpret_does_not_change_the_game() -> None:
+    table = table_with("hand", "A1: truco")
+    before = table.snapshot()
+    items = table.interpret("quiero retruco")
+    assert [i.line for i in items] == ["B1: quiero", "B1: retruco"]
+    assert table.snapshot() == before
+
+
+def test_flip_last_gives_the_call_to_the_other_team() -> None:
+    table = table_with("hand")
+    table.hear("truco")                    # guessed A1 (mano)
+    assert table.flip_last() == "B1: truco"
+    assert table.snapshot()["hand"]["truco"]["pending"]["by"] == "B"
+
+
+def test_undo_takes_back_the_last_event() -> None:
+    table = table_with("hand", "A1: truco", "B1: no quiero")
+    assert table.undo() == "B1: no quiero"
+    assert table.snapshot()["score"] == {"A": 0, "B": 0}
