@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 Sender = Callable[[str], Awaitable[None]]
 
 
-@dataclass
+@dataclass(eq=False)
 class Subscriber:
     """One open page: its pending messages and the sequence number of the last one queued."""
 

@@ -78,6 +78,11 @@ def flip_line(line: str) -> str | None:
     return f"{'B' if team == 'A' else 'A'}{number}: {rest}"
 
 
+def _is_call(line: str) -> bool:
+    """A seat's call or declaration (``A1: truco``, ``B1: 27``): what "flip" can move."""
+    return _SEAT_CALL.match(line) is not None
+
+
 class TableService:
     """Owns the current game; every method is safe to call from any thread."""
 
@@ -187,20 +192,36 @@ class TableService:
     def flip_last(self, origin: str = "manual") -> dict[str, Any]:
         """Give the last call to the other team (the referee heard the wrong side)."""
         with self._lock:
-            last = self._table.lines[-1] if self._table.lines else ""
+            before = list(self._table.lines)
+            if not before:
+                raise ActionError("nothing-to-flip", "no hay ningún canto para cambiar de equipo")
+            self._flip_table(before[-1])
+            after = list(self._table.lines)
+            added = after[len(before) - 1:]
+            entries = [LogEntry("undo", before[-1], origin)]
+            entries += [LogEntry("apply", x, origin) for x in added]
+            self._persist(entries, rollback=lambda: self._rollback(len(added), [before[-1]]))
+            return self._publish()
+
+    def _flip_table(self, last: str) -> None:
+        """Flip on the Table itself; it knows which rival seat may have said it."""
+        flip = getattr(self._table, "flip_last", None)
+        try:
+            if flip is not None:
+                flip()
+                return
             flipped = flip_line(last)
             if flipped is None:
-                raise ActionError("nothing-to-flip", "lo último no fue un canto de un equipo")
+                raise ActionError("nothing-to-flip", "lo último no fue un canto")
             self._table.undo()
             try:
-                applied = self._apply_to_table(flipped)
-            except ActionError:
-                self._reapply([last])
+                self._table.apply_line(flipped)
+            except self._rejected:
+                self._table.apply_line(last)
                 raise
-            entries = [LogEntry("undo", last, origin)]
-            entries += [LogEntry("apply", x, origin) for x in applied]
-            self._persist(entries, rollback=lambda: self._rollback(len(applied), [last]))
-            return self._publish()
+        except self._rejected as err:
+            reason = getattr(err, "reason", None) or str(err)
+            raise ActionError("flip-refused", reason) from err
 
     # -- heard --------------------------------------------------------------------------------
     def record_heard(self, item: Heard) -> dict[str, Any]:
@@ -311,7 +332,7 @@ class TableService:
             seq=self._seq, boot=self._boot, game_id=self._game_id, names=dict(self._names),
             heard=[dict(h) for h in self._heard], pin_required=True,
             log=log[-self._log_limit:], log_total=len(log), last_line=last,
-            can_undo=last is not None, can_flip=last is not None and flip_line(last) is not None,
+            can_undo=last is not None, can_flip=last is not None and _is_call(last),
         )
         return snap
 

@@ -88,7 +88,7 @@ function setPin(pin) {
   if (pin) localStorage.setItem(PIN_KEY, pin); else localStorage.removeItem(PIN_KEY);
   const button = $("#btn-pin");
   button.classList.toggle("unlocked", Boolean(pin));
-  button.textContent = pin ? (state.hostPin ? `🔓 PIN ${pin}` : "🔓 PIN") : "🔒 PIN";
+  button.textContent = pin ? (state.hostPin ? `PIN ${pin} ✓` : "PIN ✓") : "Ingresar PIN";
   $("#pin-show").textContent = pin ? `PIN en uso en esta pantalla: ${pin}` : "Esta pantalla todavía no tiene el PIN.";
 }
 

@@ -75,11 +75,15 @@ const Render = (() => {
     if (!t) return "";
     const level = Number(t.level || 1);
     const value = t.value ?? level;
-    const call = t.call || TRUCO_NAMES[level] || "";
+    if (t.pending) {
+      const p = t.pending;
+      return `<div class="fact" data-fact="truco"><b>Truco</b><span class="big">${esc(p.call)}</span>` +
+        ` cantado por ${tag(snap, p.by)} · quiero ${esc(p.quiero ?? "?")} / no quiero ${esc(p.no_quiero ?? "?")}</div>`;
+    }
+    const call = level > 1 ? `${t.call || TRUCO_NAMES[level]} querido` : "sin cantar";
     const holder = t.holder ? ` · el quiero lo tiene ${tag(snap, t.holder)}` : "";
-    const p = t.pending ? ` · <b>cantado</b>${esc(t.pending.call)} por ${tag(snap, t.pending.by)}` : "";
     return `<div class="fact" data-fact="truco"><b>Truco</b><span class="big">${esc(call)}</span>` +
-      ` · vale ${esc(value)}${holder}${p}</div>`;
+      ` · vale ${esc(value)}${holder}</div>`;
   }
 
   function declarations(snap, list) {
@@ -134,7 +138,8 @@ const Render = (() => {
       `${seatTag(snap, h.mano)}${turn}${over}`;
     $("#hand-body").innerHTML = trucoFact(snap, h.truco) +
       envidoFact(snap, h.envido, "Envido", "envido") + envidoFact(snap, h.flor, "Flor", "flor") +
-      rounds(snap, h.rounds) + handPoints(snap, h.points);
+      rounds(snap, h.rounds) + handPoints(snap, h.points) +
+      ((h.notes || []).length ? `<ul class="notes">${h.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "");
   }
 
   /* -- heard strip ------------------------------------------------------------------------ */
