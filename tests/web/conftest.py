@@ -1,0 +1,77 @@
+"""Scoreboard fixtures: an app on a fresh store with the real Table, and a client that knows the PIN."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from engine import Settings
+from web_scoreboard import create_app
+from web_scoreboard.access import RateLimit
+from web_scoreboard.store import Store
+
+PIN = "2468"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    store = Store(tmp_path / "scoreboard.sqlite3")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def make_app(store: Store) -> Callable[..., FastAPI]:
+    def make(settings: Settings | None = None, **options: Any) -> FastAPI:
+        options.setdefault("pin", PIN)
+        options.setdefault("rate_limit", RateLimit(per_second=1000, burst=1000))
+        return create_app(settings or Settings(), store, **options)
+
+    return make
+
+
+@pytest.fixture
+def app(make_app: Callable[..., FastAPI]) -> FastAPI:
+    return make_app()
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+def post() -> Callable[..., httpx.Response]:
+    """POST one log line the way the page does: ``post(client, "A1: truco")``."""
+
+    def post_line(client: TestClient, line: str, pin: str | None = PIN) -> httpx.Response:
+        headers = {"X-Table-PIN": pin} if pin is not None else {}
+        return client.post("/api/events", json={"line": line}, headers=headers)
+
+    return post_line
+
+
+@pytest.fixture
+def example() -> Callable[[str], tuple[list[tuple[int, str]], dict[str, Any]]]:
+    """An example log's event lines with their line numbers, and its ``# expect:`` result."""
+
+    def read(name: str) -> tuple[list[tuple[int, str]], dict[str, Any]]:
+        lines, expect = [], {}
+        for number, text in enumerate((REPO / "examples" / name).read_text().splitlines(), 1):
+            if text.startswith("# expect:"):
+                expect = json.loads(text.split(":", 1)[1])
+            line = text.split("#", 1)[0].strip()
+            if line:
+                lines.append((number, line))
+        return lines, expect
+
+    return read

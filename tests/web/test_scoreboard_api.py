@@ -1,0 +1,259 @@
+"""The scoreboard's HTTP API: events in the log notation, corrections, games, heard calls, access."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from engine import Settings
+from web_scoreboard import Heard
+from web_scoreboard.access import RateLimit
+
+PIN = "2468"
+AUTH = {"X-Table-PIN": PIN}
+Post = Callable[..., httpx.Response]
+
+
+def state(client: TestClient) -> dict[str, Any]:
+    response = client.get("/api/state")
+    assert response.status_code == 200
+    return dict(response.json())
+
+
+def test_state_has_score_names_settings_and_hand(client: TestClient) -> None:
+    snap = state(client)
+    assert snap["score"] == {"A": 0, "B": 0}
+    assert snap["winner"] is None
+    assert snap["names"] == {"A": "Nosotros", "B": "Ellos"}
+    assert snap["settings"]["points"] == 30
+    assert "hand" in snap and snap["pin_required"] is True
+
+
+def test_a_hand_scored_event_by_event(client: TestClient, post: Post) -> None:
+    steps = [
+        ("hand", {"A": 0, "B": 0}),
+        ("A1: envido", {"A": 0, "B": 0}),
+        ("B1: quiero", {"A": 0, "B": 0}),
+        ("A1: veintiocho", {"A": 0, "B": 0}),
+        ("B1: 27", {"A": 2, "B": 0}),
+        ("B1: truco", {"A": 2, "B": 0}),
+        ("A1: quiero", {"A": 2, "B": 0}),
+        ("round B", {"A": 2, "B": 0}),
+        ("round B", {"A": 2, "B": 2}),
+    ]
+    for line, score in steps:
+        response = post(client, line)
+        assert response.status_code == 200, response.text
+        assert response.json()["score"] == score, line
+    snap = state(client)
+    assert snap["log"][-1] == "round B" and snap["hand"]["over"] is True
+    assert snap["hands"][0]["points"]["truco"] == {"A": 0, "B": 2}
+
+
+def test_an_example_game_gives_its_expected_score(client: TestClient, post: Post,
+                                                  example: Callable[..., Any]) -> None:
+    lines, expect = example("dos-jugadores.log")
+    rejected = []
+    for number, line in lines:
+        before = state(client)
+        response = post(client, line)
+        if response.status_code != 200:
+            assert response.status_code == 422
+            assert response.json()["error"]["message"]
+            assert state(client)["log"] == before["log"]
+            rejected.append(number)
+    snap = state(client)
+    assert snap["score"] == expect["score"] and snap["winner"] == expect["winner"]
+    assert rejected == expect["rejected"]
+
+
+def test_a_refused_line_answers_the_reason_and_changes_nothing(client: TestClient,
+                                                               post: Post) -> None:
+    post(client, "hand")
+    before = state(client)
+    response = post(client, "A1: turco")
+    assert response.status_code == 422
+    assert response.json()["error"] == {"code": "line-rejected", "message": "«turco» no es truco"}
+    assert state(client)["seq"] == before["seq"]
+
+
+def test_wrong_or_missing_pin_changes_nothing(client: TestClient, post: Post) -> None:
+    before = state(client)
+    wrong = post(client, "hand", pin="0000")
+    assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "wrong-pin"
+    missing = post(client, "hand", pin=None)
+    assert missing.status_code == 401 and missing.json()["error"]["code"] == "pin-required"
+    assert client.post("/api/undo", headers={"X-Table-PIN": "9999"}).status_code == 403
+    assert state(client) == before
+
+
+def test_malformed_json_changes_nothing(client: TestClient) -> None:
+    before = state(client)
+    response = client.post("/api/events", content=b'{"line": "hand"',
+                           headers={**AUTH, "Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "malformed-json"
+    assert state(client) == before
+
+
+def test_unknown_action_changes_nothing(client: TestClient) -> None:
+    before = state(client)
+    response = client.post("/api/actions", json={"action": "steal-points", "team": "A"},
+                           headers=AUTH)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "unknown-action" and "event" in error["message"]
+    assert state(client) == before
+
+
+def test_oversized_message_changes_nothing(client: TestClient) -> None:
+    before = state(client)
+    response = client.post("/api/events", json={"line": "hand", "pad": "x" * 5000}, headers=AUTH)
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "too-large"
+    assert state(client) == before
+
+
+def test_invalid_fields_are_named(client: TestClient) -> None:
+    before = state(client)
+    for body in ({"line": ""}, {"line": "x" * 300}, {"line": "hand", "extra": 1}, {}):
+        response = client.post("/api/events", json=body, headers=AUTH)
+        assert response.status_code == 422, body
+        assert response.json()["error"]["code"] == "invalid"
+    assert state(client) == before
+
+
+def test_actions_endpoint_takes_the_same_commands(client: TestClient) -> None:
+    response = client.post("/api/actions", json={"action": "event", "line": "hand"}, headers=AUTH)
+    assert response.status_code == 200 and response.json()["log"] == ["hand"]
+    body = {"action": "undo", "pin": PIN}
+    assert client.post("/api/actions", json=body).json()["log"] == []
+
+
+def test_undo_and_flip_the_last_call(client: TestClient, post: Post) -> None:
+    post(client, "hand")
+    post(client, "A1: truco")
+    flipped = client.post("/api/flip", headers=AUTH)
+    assert flipped.status_code == 200
+    assert flipped.json()["log"][-1] == "B1: truco"
+    assert flipped.json()["hand"]["truco"]["pending"]["by"] == "B"
+    assert client.post("/api/undo", headers=AUTH).json()["log"] == ["hand"]
+    refused = client.post("/api/flip", headers=AUTH)
+    assert refused.status_code == 409 and refused.json()["error"]["message"]
+    assert client.post("/api/undo", headers=AUTH).json()["log"] == []
+    assert client.post("/api/undo", headers=AUTH).json()["error"]["code"] == "nothing-to-undo"
+
+
+def test_manual_points_and_a_finished_game(client: TestClient, post: Post) -> None:
+    assert post(client, "points A +29").json()["score"] == {"A": 29, "B": 0}
+    assert post(client, "points B +3").json()["score"] == {"A": 29, "B": 3}
+    snap = post(client, "points A +1").json()
+    assert snap["winner"] == "A"
+    games = client.get("/api/games").json()["games"]
+    assert games[0]["score"] == {"A": 30, "B": 3} and games[0]["winner"] == "A"
+
+
+def test_names_new_game_and_reopening_a_past_game(client: TestClient, post: Post) -> None:
+    names = client.put("/api/names", json={"A": "Los de acá", "B": "Visitantes"}, headers=AUTH)
+    assert names.json()["names"] == {"A": "Los de acá", "B": "Visitantes"}
+    post(client, "points B +5")
+    first = state(client)["game_id"]
+    fresh = client.post("/api/games", json={"settings": {"points": 15, "flor": True}},
+                        headers=AUTH).json()
+    assert fresh["game_id"] != first and fresh["score"] == {"A": 0, "B": 0}
+    assert fresh["settings"]["points"] == 15 and fresh["settings"]["flor"] is True
+    assert fresh["names"] == {"A": "Los de acá", "B": "Visitantes"}
+    listed = client.get("/api/games").json()
+    assert [g["id"] for g in listed["games"]] == [fresh["game_id"], first]
+    reopened = client.post(f"/api/games/{first}/open", headers=AUTH).json()
+    assert reopened["game_id"] == first and reopened["score"] == {"A": 0, "B": 5}
+    assert reopened["settings"]["points"] == 30
+    assert client.post("/api/games/999/open", headers=AUTH).status_code == 404
+
+
+def test_settings_start_a_new_game_and_bad_settings_are_refused(client: TestClient) -> None:
+    snap = client.post("/api/settings", json={"players": 4, "falta": "malas"}, headers=AUTH)
+    assert snap.json()["seats"] == ["A1", "B1", "A2", "B2"]
+    assert snap.json()["settings"]["falta"] == "malas"
+    before = state(client)
+    bad = client.post("/api/settings", json={"players": 6, "pica_pica": True, "points": 20},
+                      headers=AUTH)
+    assert bad.status_code == 422
+    assert state(client) == before
+
+
+def test_heard_items_accepted_unsure_and_rejected(app: FastAPI, client: TestClient,
+                                                  post: Post) -> None:
+    service = app.state.service
+    post(client, "hand")
+    wav = b"RIFF\x24\x00\x00\x00WAVEfmt "
+    accepted = service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A",
+                                          clip=wav))
+    assert accepted["status"] == "accepted" and accepted["clip_id"]
+    assert state(client)["log"][-1] == "A1: truco"
+    lookalike = service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco"))
+    unsure = service.record_heard(Heard("kiero", "unsure", line="B1: quiero", team="B"))
+    illegal = service.record_heard(Heard("vale cuatro", "accepted", line="B1: vale cuatro"))
+    assert illegal["status"] == "rejected" and illegal["reason"]
+    heard = state(client)["heard"]
+    assert [h["id"] for h in heard] == [illegal["id"], unsure["id"], lookalike["id"],
+                                        accepted["id"]]
+    clip = client.get(f"/api/clips/{accepted['clip_id']}")
+    assert clip.status_code == 200 and clip.content == wav
+    assert clip.headers["content-type"] == "audio/wav"
+    assert client.get("/api/clips/nope").status_code == 404
+    assert client.post(f"/api/heard/{unsure['id']}/confirm").status_code == 401
+    confirmed = client.post(f"/api/heard/{unsure['id']}/confirm", headers=AUTH).json()
+    assert confirmed["log"][-1] == "B1: quiero"
+    assert confirmed["heard"][1]["status"] == "accepted"
+    again = client.post(f"/api/heard/{unsure['id']}/confirm", headers=AUTH)
+    assert again.status_code == 409 and state(client)["log"][-1] == "B1: quiero"
+
+
+def test_dismissing_an_unsure_call(app: FastAPI, client: TestClient) -> None:
+    unsure = app.state.service.record_heard(Heard("truco?", "unsure", line="A1: truco"))
+    snap = client.post(f"/api/heard/{unsure['id']}/dismiss", headers=AUTH).json()
+    assert snap["heard"][0]["status"] == "rejected" and snap["log"] == []
+
+
+def test_rate_limit_per_client(make_app: Callable[..., FastAPI], post: Post) -> None:
+    app = make_app(rate_limit=RateLimit(per_second=0.01, burst=3))
+    with TestClient(app) as client:
+        codes = [post(client, f"points A +{n}").status_code for n in (1, 2, 3)]
+        before = state(client)
+        limited = post(client, "points A +4")
+        assert codes == [200, 200, 200]
+        assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate-limited"
+        assert state(client) == before
+
+
+def test_pin_is_shown_to_the_host_only_and_can_change(app: FastAPI) -> None:
+    with TestClient(app, client=("127.0.0.1", 5000)) as host:
+        assert host.get("/api/pin").json() == {"pin": PIN}
+        assert host.put("/api/pin", json={"pin": "12"}, headers=AUTH).status_code == 422
+        assert host.put("/api/pin", json={"pin": "13579"}, headers=AUTH).status_code == 200
+        assert host.post("/api/pin/check", headers={"X-Table-PIN": "13579"}).status_code == 200
+        assert host.post("/api/pin/check", headers=AUTH).status_code == 403
+    with TestClient(app, client=("192.168.1.20", 5000)) as guest:
+        assert guest.get("/api/pin").status_code == 403
+        assert guest.get("/api/state").status_code == 200
+
+
+def test_the_page_and_its_assets_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "Anotador de truco" in page.text
+    for asset in ("style.css", "app.js", "render.js", "tally.js"):
+        assert client.get(f"/static/{asset}").status_code == 200
+    assert "http://" not in page.text and "https://" not in page.text
+
+
+def test_settings_given_to_create_app_rule_the_first_game(
+        make_app: Callable[..., FastAPI]) -> None:
+    app = make_app(Settings(players=4, points=15))
+    with TestClient(app) as client:
+        snap = state(client)
+        assert snap["seats"] == ["A1", "B1", "A2", "B2"] and snap["target"] == 15
