@@ -160,8 +160,9 @@ class EnvidoRules:
                      f"{what}: no hay envido ganado para mostrar")
         assert self.envido_decl is not None
         self.require(self.envido_shown is None, f"{what}: el envido ya se mostró")
-        self.require(self.envido_decl.winning_seat() == seat,
-                     f"{what}: muestra quien ganó el envido ({self.envido_decl.winning_seat()})")
+        winning = self.envido_decl.winning_seat()
+        self.require(winning is not None, f"{what}: el envido se dio por resultado, sin tantos")
+        self.require(winning == seat, f"{what}: muestra quien ganó el envido ({winning})")
         self.require(2 <= len(cards) <= 3, f"{what}: se muestran dos o tres cartas")
         self.require_cards_not_elsewhere(seat, cards, what)
         if not commit:

@@ -1,0 +1,81 @@
+"""The deck and the truco ranking: every pair of steps of the ranking line, in a played round."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from engine import DECK, Card, Game, Play, Settings
+from engine.cards import InvalidCard
+from engine.rounds import round_winner
+from engine_steps import new_game, step
+
+# The ranking as issue and rule texts state it, from the highest; cards on one step tie.
+RANKING_LINE: list[list[str]] = [
+    ["1e"], ["1b"], ["7e"], ["7o"],
+    ["3e", "3b", "3o", "3c"],
+    ["2e", "2b", "2o", "2c"],
+    ["1c", "1o"],
+    ["12e", "12b", "12o", "12c"],
+    ["11e", "11b", "11o", "11c"],
+    ["10e", "10b", "10o", "10c"],
+    ["7c", "7b"],
+    ["6e", "6b", "6o", "6c"],
+    ["5e", "5b", "5o", "5c"],
+    ["4e", "4b", "4o", "4c"],
+]
+
+
+def test_the_ranking_line_is_the_whole_deck() -> None:
+    listed = [Card.parse(c) for step_ in RANKING_LINE for c in step_]
+    assert sorted(map(str, listed)) == sorted(map(str, DECK))
+    assert len(set(DECK)) == 40
+
+
+@pytest.mark.parametrize(("higher", "lower"), [
+    (RANKING_LINE[i], RANKING_LINE[j])
+    for i, j in itertools.combinations(range(len(RANKING_LINE)), 2)])
+def test_higher_step_wins_the_round_whoever_plays_first(higher: list[str],
+                                                         lower: list[str]) -> None:
+    for hi, lo in itertools.product(map(Card.parse, higher), map(Card.parse, lower)):
+        assert hi.power > lo.power
+        assert round_winner([("A1", hi), ("B1", lo)]) == ("A", "A1")
+        assert round_winner([("A1", lo), ("B1", hi)]) == ("B", "B1")
+
+
+@pytest.mark.parametrize("same_step", [s for s in RANKING_LINE if len(s) > 1])
+def test_cards_on_one_step_tie(same_step: list[str]) -> None:
+    for a, b in itertools.combinations(same_step, 2):
+        assert round_winner([("A1", Card.parse(a)), ("B1", Card.parse(b))]) == ("parda", None)
+
+
+def test_ranking_in_a_played_hand() -> None:
+    game = new_game()
+    step(game, "A1 plays 7o")
+    step(game, "B1 plays 7e")       # 7 espadas beats 7 oros
+    assert game.hand is not None and game.hand.rounds[0].result == "B"
+    step(game, "B1 plays 1o")
+    step(game, "A1 plays 2c")       # a 2 beats the false ace
+    step(game, "A1 plays 12c")
+    step(game, "B1 plays 7c", expect=(1, 0))  # a figure beats a false seven: A wins 2 of 3
+
+
+@pytest.mark.parametrize(("text", "rank", "suit"), [
+    ("7o", 7, "o"), ("12b", 12, "b"), ("1e", 1, "e"), ("10c", 10, "c"), ("07-oros", 7, "o")])
+def test_card_parse_and_str(text: str, rank: int, suit: str) -> None:
+    card = Card.parse(text)
+    assert (card.rank, card.suit.value) == (rank, suit)
+    assert Card.parse(str(card)) == card
+
+
+@pytest.mark.parametrize("text", ["8o", "9e", "13b", "7x", "", "o7"])
+def test_not_a_card(text: str) -> None:
+    with pytest.raises(InvalidCard):
+        Card.parse(text)
+
+
+def test_a_card_not_in_the_deck_cannot_be_played() -> None:
+    game = Game(Settings())
+    with pytest.raises(ValueError):
+        game.apply(Play("A1", Card.parse("9o")))
