@@ -1,0 +1,1 @@
+"""Camera: find Spanish-deck cards in a frame, read them, and check shown envidos."""

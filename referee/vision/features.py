@@ -1,0 +1,37 @@
+"""Descriptors of a flattened card: a colour thumbnail and a gradient histogram, both illumination-normalised."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+THUMB = (12, 18)
+HOG_SIZE = (48, 72)
+_HOG = cv2.HOGDescriptor(HOG_SIZE, (16, 16), (8, 8), (8, 8), 9)
+COLOUR_WEIGHT = 0.55
+
+
+def normalise(card: np.ndarray) -> np.ndarray:
+    """White-balance and flatten the lighting of a canonical card image (float32, paper ≈ 1)."""
+    img = card.astype(np.float32) + 1.0
+    gray = img.mean(axis=2)
+    paper = cv2.dilate(gray, np.ones((9, 9), np.uint8))
+    paper = cv2.GaussianBlur(paper, (0, 0), 12)
+    img = img / paper[..., None]
+    white = np.percentile(img.reshape(-1, 3), 90, axis=0)
+    return np.clip(img / np.maximum(white, 1e-3), 0, 1.2)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = v - v.mean()
+    return v / (np.linalg.norm(v) + 1e-6)
+
+
+def describe(card: np.ndarray) -> np.ndarray:
+    """One unit-length descriptor for a canonical (CANON_W × CANON_H) BGR card image."""
+    norm = normalise(card)
+    thumb = cv2.resize(norm, THUMB, interpolation=cv2.INTER_AREA)
+    gray = cv2.resize(norm.mean(axis=2), HOG_SIZE, interpolation=cv2.INTER_AREA)
+    hog = _HOG.compute(np.clip(gray * 200, 0, 255).astype(np.uint8)).ravel()
+    vec = np.concatenate([COLOUR_WEIGHT * _unit(thumb.ravel()), (1 - COLOUR_WEIGHT) * _unit(hog)])
+    return (vec / (np.linalg.norm(vec) + 1e-6)).astype(np.float32)

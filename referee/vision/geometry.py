@@ -1,0 +1,100 @@
+"""Quadrilateral helpers: fit four corners to a card outline, order them, flatten the card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.vision.faces import CANON_H, CANON_W
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Corners clockwise (in image coordinates) starting so the first side is a short side."""
+    pts = quad.reshape(4, 2).astype(np.float32)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]
+    sides = [np.linalg.norm(pts[(i + 1) % 4] - pts[i]) for i in range(4)]
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        pts = np.roll(pts, -1, axis=0)
+    # Start at the corner nearest the image top-left among the two short-side starts, for stable output.
+    if pts[2].sum() < pts[0].sum():
+        pts = np.roll(pts, -2, axis=0)
+    return pts
+
+
+def _intersect(p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, p4: np.ndarray) -> np.ndarray | None:
+    d1, d2 = p2 - p1, p4 - p3
+    den = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(den) < 1e-6:
+        return None
+    t = ((p3[0] - p1[0]) * d2[1] - (p3[1] - p1[1]) * d2[0]) / den
+    return p1 + t * d1
+
+
+def _drop_shortest(poly: np.ndarray) -> np.ndarray | None:
+    """Remove the shortest side by extending its two neighbours until they meet (a cut-off corner)."""
+    n = len(poly)
+    lengths = [float(np.linalg.norm(poly[(i + 1) % n] - poly[i])) for i in range(n)]
+    p = np.roll(poly, 1 - int(np.argmin(lengths)), axis=0)  # shortest side is now p1-p2
+    meet = _intersect(p[0], p[1], p[3 % n], p[2])
+    if meet is None or np.linalg.norm(meet - p[1]) > 0.6 * max(lengths):
+        return None
+    return np.array([p[0], meet, *p[3:]], np.float32)
+
+
+def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Corners from straight lines fitted to the outline near the middle of each side.
+
+    Rounded card corners and fingers over a corner pull polygon vertices inwards; the sides stay
+    straight, so their intersections give the true corners."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 1:
+            return quad
+        u = d / length
+        rel = points - a
+        along = rel @ u
+        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = points[(along > 0.15 * length) & (along < 0.85 * length) & (across < 0.04 * length + 2)]
+        if len(near) < 5:
+            lines.append((a, b))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        p0 = np.array([x0, y0], np.float32)
+        lines.append((p0, p0 + np.array([vx, vy], np.float32)))
+    out = []
+    for i in range(4):
+        meet = _intersect(*lines[(i - 1) % 4], *lines[i])
+        if meet is None or np.linalg.norm(meet - quad[i]) > 0.2 * np.linalg.norm(quad[1] - quad[0]) + 4:
+            return quad
+        out.append(meet)
+    return np.array(out, np.float32)
+
+
+def fit_quad(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners of a card outline, recovering corners rounded off or hidden by fingers."""
+    hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.03, 0.045):
+        poly = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float32)
+        while 4 < len(poly) <= 8:
+            nxt = _drop_shortest(poly)
+            if nxt is None:
+                break
+            poly = nxt
+        if len(poly) == 4 and cv2.isContourConvex(poly.reshape(-1, 1, 2)):
+            quad = order_corners(poly)
+            return order_corners(refine_quad(contour.reshape(-1, 2).astype(np.float32), quad))
+    return None
+
+
+def flatten(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card inside the corners, warped to the canonical portrait size."""
+    dst = np.array([[0, 0], [CANON_W - 1, 0], [CANON_W - 1, CANON_H - 1], [0, CANON_H - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(frame, m, (CANON_W, CANON_H), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
