@@ -54,13 +54,15 @@ class FlorRules:
 
     def _require_can_sing(self: "Hand", seat: str, what: str) -> None:
         self.require_open(what)
-        self.require(self.settings.flor, f"{what}: se juega sin flor")
         self.require(self.in_first_round, f"{what}: la flor se canta en la primera vuelta")
         self.require(seat not in self.played_first, f"{what}: ya jugó su primera carta")
         self.require(seat not in self.flor_sung, f"{what}: ya cantó flor")
         self.require(self.envido_status in ("none", "pending"), f"{what}: el envido ya se jugó")
 
     def flor_call(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+        what = f"{seat}: {call.value}"
+        self.require_open(what)
+        self.require(self.settings.flor, f"{what}: se juega sin flor")
         handler = {
             Call.FLOR: self._sing_flor,
             Call.CONTRAFLOR: self._raise_flor,
@@ -92,7 +94,6 @@ class FlorRules:
         team = team_of(seat)
         what = f"{seat}: {call.value}"
         self.require_open(what)
-        self.require(self.settings.flor, f"{what}: se juega sin flor")
         self.require(self.flor_status in ("open", "pending") and self.flor_by != team,
                      f"{what}: se contesta a una flor del otro equipo")
         if self.flor_status == "pending":

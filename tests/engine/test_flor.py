@@ -1,0 +1,166 @@
+"""Flor (setting on): when it is sung, what it cancels, its answers and their values."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine_steps import hand_points, new_game, refused, score, step, steps
+
+FLOR_CALLS = ["flor", "contraflor", "contraflor al resto", "con flor quiero", "con flor me achico"]
+
+
+@pytest.mark.parametrize("call", FLOR_CALLS)
+def test_flor_off_refuses_every_flor_call(call: str) -> None:
+    game = new_game()
+    refused(game, f"A1: {call}", "se juega sin flor")
+
+
+def test_unanswered_flor_is_three_when_the_first_round_ends() -> None:
+    game = new_game(flor=True)
+    step(game, "A1: flor", expect=(0, 0))
+    steps(game, "A1 plays 4c", "B1 plays 5c", expect=(3, 0))
+    assert hand_points(game, "flor") == (3, 0)
+
+
+def test_unanswered_flor_closes_when_every_rival_has_played() -> None:
+    game = new_game(flor=True, players=4)
+    steps(game, "hand A", "hand")                   # mano B1: order B1 A2 B2 A1
+    step(game, "A2: flor")
+    steps(game, "B1 plays 4c", "A2 plays 5c", expect=(1, 0))
+    step(game, "B2 plays 6c", expect=(4, 0))        # B1 and B2 have played; A1 has not
+    assert game.hand is not None and game.hand.rounds[0].result is None
+
+
+def test_flor_only_before_the_first_card() -> None:
+    game = new_game(flor=True)
+    step(game, "A1 plays 4c")
+    refused(game, "A1: flor", "ya jugó su primera carta")
+    step(game, "B1: flor")
+
+
+def test_flor_only_in_the_first_round() -> None:
+    game = new_game(flor=True, players=4)
+    steps(game, "A1 plays 4c", "B1 plays 5c", "A2 plays 6c", "B2 plays 7c")
+    refused(game, "B2: flor", "la flor se canta en la primera vuelta")
+
+
+def test_flor_cancels_a_pending_envido() -> None:
+    game = new_game(flor=True)
+    step(game, "A1: envido")
+    step(game, "B1: flor")
+    assert game.hand is not None and game.hand.envido_status == "cancelled"
+    refused(game, "B1: quiero", "no hay nada cantado")
+    refused(game, "A1: envido", "con flor no hay envido")
+    steps(game, "A1 plays 4c", expect=(0, 3))       # every rival (A1) has played
+
+
+def test_no_flor_after_an_envido_is_accepted() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: envido", "B1: quiero")
+    refused(game, "B1: flor", "el envido ya se jugó")
+
+
+def test_flor_against_flor_the_better_takes_three_per_flor() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: flor")
+    refused(game, "A1 plays 4c", "faltan los tantos de la flor")
+    refused(game, "B1: 30", "le toca decir a A1")
+    steps(game, "A1: 35", "B1: 36", expect=(0, 6))
+
+
+def test_flor_against_flor_son_buenas() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: flor", "A1: 38", "B1: son buenas", expect=(6, 0))
+
+
+def test_two_flors_of_one_team_are_three_each() -> None:
+    game = new_game(flor=True, players=4)
+    steps(game, "A1: flor", "A2: flor")
+    steps(game, "A1 plays 4c", "B1 plays 5c", "A2 plays 6c", "B2 plays 7c", expect=(6, 0))
+
+
+def test_contraflor_accepted_is_worth_contraflor_points() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: contraflor")
+    refused(game, "A1: quiero", "se contesta con flor quiero o con flor me achico")
+    refused(game, "A1: contraflor", "a la contraflor se contesta con flor quiero")
+    step(game, "A1: con flor quiero")
+    steps(game, "A1: 30", "B1: 32", expect=(0, 6))
+
+
+def test_contraflor_points_is_a_setting() -> None:
+    game = new_game(flor=True, contraflor_points=4)
+    steps(game, "A1: flor", "B1: contraflor", "A1: con flor quiero", "A1: 33", "B1: son buenas",
+          expect=(4, 0))
+
+
+def test_contraflor_refused_gives_the_flors() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: contraflor", "A1: con flor me achico", expect=(0, 6))
+
+
+def test_con_flor_me_achico_to_a_flor() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: con flor me achico", expect=(6, 0))
+
+
+def test_contraflor_al_resto_accepted() -> None:
+    game = new_game(hand=False, flor=True)
+    steps(game, "points A 20", "points B 10", "hand")
+    steps(game, "A1: flor", "B1: contraflor al resto")
+    refused(game, "A1: contraflor", "a la contraflor al resto se contesta con flor quiero")
+    refused(game, "A1: contraflor al resto", "a la contraflor al resto se contesta")
+    steps(game, "A1: con flor quiero", "A1: 30", "B1: 25")
+    assert score(game) == (20 + 10 + 6, 10)          # the falta (10) plus 3 per flor
+    assert game.winner == "A"
+
+
+def test_contraflor_al_resto_with_resto_falta_only() -> None:
+    game = new_game(hand=False, flor=True, resto="falta")
+    steps(game, "points A 20", "points B 10", "hand")
+    steps(game, "A1: flor", "B1: contraflor al resto", "A1: con flor quiero", "A1: 20", "B1: 25",
+          expect=(20, 20))
+
+
+def test_contraflor_raised_to_al_resto_and_refused() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: contraflor", "A1: contraflor al resto")
+    refused(game, "A1: con flor me achico", "no hay flor del otro equipo")
+    step(game, "B1: con flor me achico", expect=(6, 0))  # the contraflor, accepted by raising
+
+
+def test_con_flor_quiero_needs_a_contraflor() -> None:
+    game = new_game(flor=True)
+    step(game, "A1: flor")
+    refused(game, "B1: con flor quiero", "no hay contraflor para querer")
+
+
+def test_a_truco_waits_for_the_flor_contest() -> None:
+    game = new_game(flor=True)
+    step(game, "A1: truco")
+    step(game, "B1: flor")                          # the flor is first too
+    step(game, "A1: flor")
+    refused(game, "B1: quiero", "primero se dicen los tantos")
+    steps(game, "A1: 25", "B1: 31", expect=(0, 6))
+    step(game, "B1: quiero")
+    step(game, "hand B", expect=(0, 8))
+
+
+def test_a_false_flor_shown_gives_the_points_away() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "A1 plays 4c", "B1 plays 5c", expect=(3, 0))
+    step(game, "A1 shows 4c 7o 1o", expect=(0, 3))
+
+
+def test_a_true_flor_shown_is_confirmed() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: flor", "A1: 28", "B1: son buenas", expect=(6, 0))
+    refused(game, "B1 shows 7e 6e 5e", "muestra quien ganó la flor")
+    step(game, "A1 shows 7o 1o 12o", expect=(6, 0))
+    assert game.hand is not None and game.hand.flor_shown is True
+
+
+def test_a_flor_shown_with_another_value_gives_the_points_away() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: flor", "A1: 33", "B1: son buenas", expect=(6, 0))
+    step(game, "A1 shows 7o 1o 12o", expect=(0, 6))   # a flor of 28, not 33
