@@ -1,0 +1,97 @@
+"""The game ends the moment a team reaches 30 (or 15); a match is the best of three chicos."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Game, snapshot
+from engine_steps import new_game, refused, score, step, steps
+
+
+def game_at(a: int, b: int, **settings: object) -> Game:
+    game = new_game(hand=False, **settings)
+    for team, value in (("A", a), ("B", b)):
+        if value:
+            step(game, f"points {team} {value}")
+    step(game, "hand")
+    return game
+
+
+@pytest.mark.parametrize("points", [30, 15])
+def test_envido_ends_the_game_in_the_middle_of_a_hand(points: int) -> None:
+    game = game_at(points - 2, 0, points=points)
+    steps(game, "A1: envido", "B1: quiero", "A1: 30")
+    assert not game.over
+    step(game, "B1: son buenas", expect=(points, 0))
+    assert game.over and game.winner == "A"
+    assert game.hand is not None and not game.hand.over   # the hand was not finished
+    snap = snapshot(game)
+    assert snap["winner"] == "A" and snap["score"] == {"A": points, "B": 0}
+
+
+@pytest.mark.parametrize("points", [30, 15])
+def test_truco_ends_the_game(points: int) -> None:
+    game = game_at(points - 2, points - 1, points=points)
+    steps(game, "B1: truco", "A1: quiero")
+    step(game, "hand B", expect=(points - 2, points + 1))
+    assert game.winner == "B"
+
+
+def test_one_short_is_not_the_end() -> None:
+    game = game_at(28, 0)
+    step(game, "hand A", expect=(29, 0))
+    assert not game.over
+    step(game, "hand")
+
+
+@pytest.mark.parametrize("event", [
+    "hand", "B1: truco", "A1: envido", "A1 plays 4c", "round A", "hand B", "B1: me voy al mazo",
+    "A1: 30"])
+def test_nothing_after_the_game_ended(event: str) -> None:
+    game = game_at(28, 0)
+    steps(game, "A1: envido", "B1: quiero", "A1: 30", "B1: son buenas")
+    assert game.over
+    refused(game, event, "la partida terminó")
+
+
+def test_a_refused_envido_can_end_the_game() -> None:
+    game = game_at(0, 29)
+    steps(game, "A1: truco", "B1: envido", "A1: no quiero", expect=(0, 30))
+    assert game.winner == "B"
+    refused(game, "B1: quiero", "la partida terminó")
+
+
+def win_chico(game: Game, team: str) -> None:
+    """Bring ``team`` to the target with a correction and one hand."""
+    need = game.settings.points - game.score[team] - 1  # type: ignore[index]
+    if need:
+        step(game, f"points {team} {need}")
+    step(game, "hand")
+    step(game, f"hand {team}")
+
+
+def test_a_match_is_the_best_of_three_chicos() -> None:
+    game = new_game(hand=False, match=True)
+    win_chico(game, "A")
+    assert game.chico_winner() == "A" and game.winner is None
+    step(game, "hand", expect=(0, 0))                 # a new chico starts from zero
+    assert game.chicos == {"A": 1, "B": 0}
+    step(game, "hand B")
+    win_chico(game, "B")
+    assert game.winner is None
+    step(game, "hand", expect=(0, 0))
+    assert game.chicos == {"A": 1, "B": 1}
+    step(game, "hand A")
+    win_chico(game, "A")
+    assert game.winner == "A" and game.over
+    assert snapshot(game)["chicos"] == {"A": 1, "B": 1}
+    assert score(game) == (30, 0)
+    refused(game, "hand", "la partida terminó")
+
+
+def test_a_match_ends_two_chicos_to_nothing() -> None:
+    game = new_game(hand=False, match=True, points=15)
+    win_chico(game, "B")
+    steps(game, "hand", "hand B", expect=(0, 1))
+    win_chico(game, "B")
+    assert game.winner == "B" and game.chicos == {"A": 0, "B": 1}

@@ -1,0 +1,81 @@
+"""Illegal events are refused with a plain reason and leave the state exactly as it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Adjust, Game, IllegalEvent, InvalidEvent, SetRule, Settings, snapshot
+from engine_steps import new_game, refused, steps
+
+# (events before, the refused event, part of the reason)
+ILLEGAL: list[tuple[tuple[str, ...], str, str]] = [
+    ((), "A1: truco", "todavía no se repartió"),
+    ((), "A1 plays 4c", "todavía no se repartió"),
+    (("hand",), "hand", "la mano anterior no terminó"),
+    (("hand", "A1: truco", "B1: quiero"), "A1: retruco", "solo puede subir B"),
+    (("hand", "A1: truco"), "A1: retruco", "A ya cantó, falta la respuesta de B"),
+    (("hand", "A1 plays 4c", "B1 plays 5c"), "B1: envido", "solo en la primera vuelta"),
+    (("hand",), "B1: quiero", "no hay nada cantado para contestar"),
+    (("hand",), "A1: no quiero", "no hay nada cantado para contestar"),
+    (("hand",), "B1 plays 4c", "le toca a A1"),
+    (("hand", "A1 plays 4c"), "B1 plays 4c", "esa carta ya está en la mesa"),
+    (("hand", "A1 plays 4c"), "A1 plays 5c", "ya jugó en esta vuelta"),
+    (("hand",), "A1: 28", "no hay tantos para decir ahora"),
+    (("hand",), "A1: son buenas", "no hay tantos para decir ahora"),
+    (("hand", "A1: envido", "B1: quiero"), "A1: 12", "12 no es un envido posible"),
+    (("hand", "A1: envido", "B1: quiero"), "B1: 28", "le toca decir a A1"),
+    (("hand", "A1: envido", "B1: quiero"), "A1: truco", "faltan los tantos del envido"),
+    (("hand", "A1: envido", "B1: quiero"), "round A", "faltan los tantos del envido"),
+    (("hand", "A1: envido", "B1: quiero"), "hand A", "faltan los tantos del envido"),
+    (("hand", "A1: truco"), "hand A", "B tiene que contestar el truco"),
+    (("hand", "A1: truco"), "round B", "B tiene que contestar el truco"),
+    (("hand",), "envido A", "no hay tantos por decidir"),
+    (("hand",), "A1 shows 7o 6o", "no hay envido ganado para mostrar"),
+    (("hand", "hand A"), "B1: truco", "la mano ya terminó"),
+    (("hand", "hand A"), "round A", "la mano ya terminó"),
+    (("hand", "hand A"), "A1: me voy al mazo", "la mano ya terminó"),
+    (("hand", "A1: envido", "B1: no quiero"), "A1: envido", "el envido ya se jugó"),
+    (("hand",), "A1: vale cuatro", "primero va el truco"),
+    (("points A 29", "hand", "hand A"), "hand", "la partida terminó"),
+    (("hand",), "points A -1", "el puntaje no puede quedar negativo"),
+]
+
+
+@pytest.mark.parametrize(("before", "event", "reason"), ILLEGAL)
+def test_refused_and_nothing_changes(before: tuple[str, ...], event: str, reason: str) -> None:
+    game = new_game(hand=False)
+    steps(game, *before)
+    refused(game, event, reason)
+
+
+def test_rules_change_only_between_hands() -> None:
+    game = new_game()
+    refused(game, SetRule("flor", "on"), "las reglas se cambian entre manos")
+    steps(game, "hand A")
+    game.apply(SetRule("flor", "on"))
+    assert game.settings.flor
+    refused(game, SetRule("players", "4"), "la cantidad de jugadores se elige antes de empezar")
+
+
+@pytest.mark.parametrize(("rule", "value"), [("players", "3"), ("points", "20"), ("falta", "x"),
+                                             ("flor", "maybe"), ("color", "red")])
+def test_invalid_settings_are_refused(rule: str, value: str) -> None:
+    game = Game(Settings())
+    before = snapshot(game)
+    with pytest.raises(InvalidEvent):
+        game.apply(SetRule(rule, value))
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("delta", [0, 31, -31])
+def test_invalid_corrections_are_refused(delta: int) -> None:
+    game = new_game()
+    before = snapshot(game)
+    with pytest.raises(InvalidEvent):
+        game.apply(Adjust("A", delta))
+    assert snapshot(game) == before
+
+
+def test_undo_with_nothing_to_undo() -> None:
+    with pytest.raises(IllegalEvent, match="no hay nada para deshacer"):
+        Game().undo()
