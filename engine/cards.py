@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 
@@ -36,10 +36,19 @@ class Card:
 
     rank: int
     suit: Suit
+    # Derived once: cards are compared, hashed and printed on every event the engine checks.
+    text: str = field(init=False, repr=False, compare=False)
+    power: int = field(init=False, repr=False, compare=False)
+    """Truco strength: higher beats lower, equal powers tie (parda)."""
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
             raise InvalidCard(f"invalid card rank {self.rank}: the Spanish deck has 1-7, 10, 11, 12")
+        object.__setattr__(self, "text", f"{self.rank}{self.suit.value}")
+        object.__setattr__(self, "power", _POWER[(self.rank, self.suit)])
+
+    def __hash__(self) -> int:
+        return hash(self.text)
 
     @classmethod
     def parse(cls, text: str) -> "Card":
@@ -56,15 +65,10 @@ class Card:
             raise InvalidCard(f"invalid card {text!r}: write number + suit letter, e.g. 7o, 1e, 12b") from err
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit.value}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
-
-    @property
-    def power(self) -> int:
-        """Truco strength: higher beats lower, equal powers tie (parda)."""
-        return _POWER[(self.rank, self.suit)]
 
     @property
     def envido_points(self) -> int:

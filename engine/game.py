@@ -59,11 +59,10 @@ class Game:
     # -- results ---------------------------------------------------------------------------------------
     def chico_winner(self) -> Team | None:
         """The team that reached the target in the chico being played."""
-        target = self.settings.points
-        reached = [t for t in TEAMS if self._score[t] >= target]
-        if not reached:
+        a, b = self._score["A"], self._score["B"]
+        if max(a, b) < self.settings.points:
             return None
-        return max(reached, key=self._score.__getitem__)
+        return "A" if a >= b else "B"
 
     @property
     def winner(self) -> Team | None:
@@ -138,21 +137,22 @@ class Game:
         handler(self, event, commit)  # type: ignore[call-arg]
 
     # -- handlers ------------------------------------------------------------------------------------
-    def _seat_hand(self, seat: str, what: str) -> Hand:
+    def _seat_hand(self, seat: str, event: Event) -> Hand:
         if seat not in self.settings.seats:
-            raise InvalidEvent(f"{what}: no hay asiento {seat} en una mesa de "
+            raise InvalidEvent(f"{event}: no hay asiento {seat} en una mesa de "
                                f"{self.settings.players} ({' '.join(self.settings.seats)})")
-        self._require_playing(what)
-        return next(h for h in self.deal if seat in h.seats)
+        self._require_playing(event)
+        deal = self.deals[-1]
+        return deal[0] if len(deal) == 1 else next(h for h in deal if seat in h.seats)
 
-    def _require_playing(self, what: str) -> None:
+    def _require_playing(self, event: Event) -> None:
         if self.over:
-            raise IllegalEvent(f"{what}: la partida terminó")
+            raise IllegalEvent(f"{event}: la partida terminó")
         if not self.deals:
-            raise IllegalEvent(f"{what}: todavía no se repartió (falta «hand»)")
+            raise IllegalEvent(f"{event}: todavía no se repartió (falta «hand»)")
 
     def _say(self, event: Say, commit: bool) -> None:
-        hand = self._seat_hand(event.seat, str(event))
+        hand = self._seat_hand(event.seat, event)
         call = event.call
         if call in TRUCO:
             hand.call_truco(event.seat, call, commit)
@@ -168,36 +168,36 @@ class Game:
             hand.mazo(event.seat, commit)
 
     def _declare(self, event: Declare, commit: bool) -> None:
-        self._seat_hand(event.seat, str(event)).declare(event.seat, event.points, commit)
+        self._seat_hand(event.seat, event).declare(event.seat, event.points, commit)
 
     def _play(self, event: Play, commit: bool) -> None:
-        self._seat_hand(event.seat, str(event)).play(event.seat, event.card, commit)
+        self._seat_hand(event.seat, event).play(event.seat, event.card, commit)
 
     def _show(self, event: Show, commit: bool) -> None:
         if event.seat not in self.settings.seats or not self.deals:
             raise IllegalEvent(f"{event}: no hay mano para mostrar")
         next(h for h in self.deal if event.seat in h.seats).show(event.seat, event.cards, commit)
 
-    def _reported_hand(self, seat: str | None, what: str,
+    def _reported_hand(self, seat: str | None, event: Event,
                        wanted: Callable[[Hand], bool]) -> Hand:
-        self._require_playing(what)
+        self._require_playing(event)
         if seat is not None:
-            return self._seat_hand(seat, what)
+            return self._seat_hand(seat, event)
         candidates = [h for h in self.deal if wanted(h)]
         if len(self.deal) > 1 and len(candidates) > 1:
-            raise IllegalEvent(f"{what}: decí de qué duelo (un asiento, p. ej. «{what} A1»)")
+            raise IllegalEvent(f"{event}: decí de qué duelo (un asiento, p. ej. «{event} A1»)")
         return candidates[0] if candidates else self.deal[-1]
 
     def _round(self, event: RoundResult, commit: bool) -> None:
-        hand = self._reported_hand(event.seat, str(event), lambda h: not h.over)
+        hand = self._reported_hand(event.seat, event, lambda h: not h.over)
         hand.report_round(event.winner, commit)
 
     def _hand_result(self, event: HandResult, commit: bool) -> None:
-        hand = self._reported_hand(event.seat, str(event), lambda h: not h.over)
+        hand = self._reported_hand(event.seat, event, lambda h: not h.over)
         hand.report_hand(event.winner, commit)
 
     def _envido_result(self, event: EnvidoResult, commit: bool) -> None:
-        hand = self._reported_hand(event.seat, str(event), lambda h: h.declaring())
+        hand = self._reported_hand(event.seat, event, lambda h: h.declaring())
         hand.report_envido(event.winner, commit)
 
     def _new_hand(self, event: NewHand, commit: bool) -> None:

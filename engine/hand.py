@@ -52,6 +52,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         i = seats.index(mano)
         self.order: tuple[str, ...] = seats[i:] + seats[:i]
         self.rounds: list[Round] = [Round(mano)]
+        self.on_table: set[Card] = set()
         self.played_first: set[str] = set()
         self.winner: Team | None = None
         self.over = False
@@ -111,18 +112,16 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
             return None
         rnd = self.current_round
         first = rnd.plays[0][0] if rnd.plays else rnd.leader
-        if first is None:
+        played = len(rnd.plays)
+        if first is None or played >= len(self.order):
             return None
-        i = self.order.index(first)
-        rotation = self.order[i:] + self.order[:i]
-        return rotation[len(rnd.plays)] if len(rnd.plays) < len(rotation) else None
+        return self.order[(self.order.index(first) + played) % len(self.order)]
 
     def play(self, seat: str, card: Card, commit: bool) -> None:
         what = f"{seat} juega {card}"
         self.require_open(what)
         self.require_unblocked(what)
-        self.require(all(card != c for r in self.rounds for _, c in r.plays),
-                     f"{what}: esa carta ya está en la mesa")
+        self.require(card not in self.on_table, f"{what}: esa carta ya está en la mesa")
         rnd = self.current_round
         self.require(all(s != seat for s, _ in rnd.plays), f"{what}: ya jugó en esta vuelta")
         expected = self.turn()
@@ -130,6 +129,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         if not commit:
             return
         rnd.plays.append((seat, card))
+        self.on_table.add(card)
         if len(self.rounds) == 1:
             self.played_first.add(seat)
         if len(rnd.plays) == len(self.seats):

@@ -12,7 +12,7 @@ import random
 from typing import Callable, Iterator
 
 from engine.betting import TRUCO_NAME
-from engine.cards import DECK, Card, envido_value, flor_value, has_flor
+from engine.cards import DECK, Card, Suit, envido_value, flor_value, has_flor
 from engine.declarations import Declarations
 from engine.events import (TEAMS, Call, Declare, EnvidoResult, Event, HandResult, NewHand, Play,
                            RoundResult, Say, Show, Team, other, team_of)
@@ -20,7 +20,8 @@ from engine.game import Game
 from engine.hand import Hand
 from engine.settings import Settings
 
-ENVIDO_CALLS = (Call.ENVIDO, Call.REAL_ENVIDO, Call.FALTA_ENVIDO)
+# Envido calls, weighted: the falta envido is the rarest.
+ENVIDO_CALLS = (Call.ENVIDO,) * 5 + (Call.REAL_ENVIDO,) * 2 + (Call.FALTA_ENVIDO,)
 FLOR_ANSWERS = (Call.FLOR, Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO)
 CONTRAFLOR_ANSWERS = (Call.CON_FLOR_QUIERO, Call.CON_FLOR_ME_ACHICO, Call.CONTRAFLOR_AL_RESTO)
 MAX_EVENTS = 5000  # a game that long is stuck: the engine offers no way forward
@@ -34,11 +35,13 @@ class Simulation:
     """One random game; ``cards`` holds what each seat was dealt in the hand in play."""
 
     def __init__(self, settings: Settings, rng: random.Random, lies: float = 0.05,
-                 reports: float = 0.03) -> None:
+                 reports: float = 0.03, calls: float = 0.12, flors: float = 0.2) -> None:
         self.game = Game(settings)
         self.rng = rng
         self.lies = lies          # how often a declaration (or a flor) is false
         self.reports = reports    # how often a result is told instead of played
+        self.calls = calls        # how often a seat about to play calls truco (and envido)
+        self.flors = flors        # with flor on, how often a deal gives two seats a flor
         self.cards: dict[str, tuple[Card, ...]] = {}
 
     # -- driving --------------------------------------------------------------------------------
@@ -60,14 +63,20 @@ class Simulation:
         return self.game
 
     def deal(self) -> None:
-        seats = self.game.settings.seats
-        drawn = self.rng.sample(DECK, 3 * len(seats))
+        """Three cards per seat; with flor on, now and then two seats get a flor each."""
+        rng, seats = self.rng, self.game.settings.seats
+        drawn = rng.sample(DECK, len(DECK))
+        if self.game.settings.flor and rng.random() < self.flors:
+            first, second = rng.sample(list(Suit), 2)
+            flors = [c for c in drawn if c.suit is first][:3] + \
+                [c for c in drawn if c.suit is second][:3]
+            drawn = flors + [c for c in drawn if c not in flors]
+            seats = tuple(rng.sample(seats, len(seats)))
         self.cards = {seat: tuple(drawn[3 * i:3 * i + 3]) for i, seat in enumerate(seats)}
 
     def pick(self) -> Event:
-        """A random legal event for the state."""
+        """The first legal event among the candidates, which come in order of preference."""
         candidates = self.candidates()
-        self.rng.shuffle(candidates)
         is_legal = self.game.is_legal
         for event in candidates:
             if is_legal(event):
@@ -75,80 +84,109 @@ class Simulation:
         raise StuckGame(f"no legal event among {[str(e) for e in candidates]} after "
                         f"{[str(e) for e in self.game.events[-8:]]}")
 
-    # -- candidates -------------------------------------------------------------------------------
+    # -- candidates, the preferred first -----------------------------------------------------------
     def candidates(self) -> list[Event]:
-        game = self.game
+        game, rng = self.game, self.rng
         if not game.deals:
             return [NewHand()]
-        open_hands = [h for h in game.deal if not h.over]
+        deal = game.deal
+        open_hands = [h for h in deal if not h.over]
         if not open_hands:
-            return [NewHand(), *self.shows(game.deal)]
-        hand = self.rng.choice(open_hands)
+            return (self.shows(deal) if rng.random() < 0.3 else []) + [NewHand()]
+        hand = open_hands[0] if len(open_hands) == 1 else rng.choice(open_hands)
         events = self.hand_candidates(hand)
-        if self.rng.random() < 0.1:
-            events += self.shows(game.deal)
-        return events
+        return self.shows(deal) + events if rng.random() < 0.02 else events
 
     def hand_candidates(self, hand: Hand) -> list[Event]:
-        rng = self.rng
         if hand.flor_status == "pending":
-            seat = rng.choice(self.team_seats(hand, other(hand.flor_by)))  # type: ignore[arg-type]
-            return [Say(seat, c) for c in CONTRAFLOR_ANSWERS] + [Say(seat, Call.MAZO)]
+            seat = self.rival_seat(hand, hand.flor_by)  # type: ignore[arg-type]
+            return self.rotated([Say(seat, c) for c in CONTRAFLOR_ANSWERS]) + [Say(seat, Call.MAZO)]
         if hand.flor_status == "accepted":
             return self.declarations(hand, hand.flor_decl, flor=True)  # type: ignore[arg-type]
         if hand.envido_status == "pending":
-            seat = rng.choice(self.team_seats(hand, other(hand.envido_by)))  # type: ignore[arg-type]
-            return [Say(seat, c) for c in (Call.QUIERO, Call.NO_QUIERO, *ENVIDO_CALLS, Call.MAZO)] \
-                + self.flor_candidates(hand, seat)
+            seat = self.rival_seat(hand, hand.envido_by)  # type: ignore[arg-type]
+            answers = [Say(seat, Call.QUIERO), Say(seat, Call.NO_QUIERO),
+                       Say(seat, self.rng.choice(ENVIDO_CALLS))]
+            return self.flor_candidates(seat) + self.rotated(answers) + [Say(seat, Call.MAZO)]
         if hand.envido_status == "accepted":
             return self.declarations(hand, hand.envido_decl, flor=False)  # type: ignore[arg-type]
         if hand.truco_pending is not None:
             level, team, _ = hand.truco_pending
-            seat = rng.choice(self.team_seats(hand, other(team)))
-            events: list[Event] = [Say(seat, Call.QUIERO), Say(seat, Call.QUIERO),
-                                   Say(seat, Call.NO_QUIERO), Say(seat, Call.MAZO)]
+            seat = self.rival_seat(hand, team)
+            answers = [Say(seat, Call.QUIERO), Say(seat, Call.NO_QUIERO)]
             if level < 4:
-                events.append(Say(seat, TRUCO_NAME[level + 1]))
-            return events + self.bet_openings(hand, seat)
+                answers.append(Say(seat, TRUCO_NAME[level + 1]))
+            first = self.bet_openings(hand, seat) if self.rng.random() < 0.3 else []
+            return first + self.rotated(answers) + [Say(seat, Call.MAZO)]
         return self.play_candidates(hand)
 
     def play_candidates(self, hand: Hand) -> list[Event]:
+        """Mostly a card of the seat whose turn it is; sometimes a call, the mazo or a result."""
         rng = self.rng
         seat = hand.turn() or rng.choice(hand.seats)
-        played = {c for r in hand.rounds for _, c in r.plays}
-        events: list[Event] = [Play(seat, c) for c in self.cards[seat] if c not in played] * 3
-        caller = rng.choice(hand.seats)
-        if hand.truco_level < 4 and rng.random() < 0.3:
-            events.append(Say(caller, TRUCO_NAME[hand.truco_level + 1]))
-        events += self.bet_openings(hand, seat)
-        if rng.random() < 0.05:
-            events.append(Say(caller, Call.MAZO))
-        if hand.flor_status == "open":
-            rival = rng.choice(self.team_seats(hand, other(hand.flor_by)))  # type: ignore[arg-type]
-            events += self.flor_candidates(hand, rival, FLOR_ANSWERS)
-        if rng.random() < self.reports:
-            winner = rng.choice(TEAMS)
-            duel_seat = hand.seats[0] if len(self.game.deal) > 1 else None
-            events.append(rng.choice([RoundResult(winner, duel_seat), RoundResult(None, duel_seat),
-                                      HandResult(winner, duel_seat)]))
-        return events
+        plays: list[Event] = [Play(seat, c) for c in self.cards[seat] if c not in hand.on_table]
+        first: list[Event] = []
+        r = rng.random()
+        if r < self.calls:
+            if hand.truco_level < 4:
+                team = hand.truco_holder or rng.choice(TEAMS)
+                first.append(Say(rng.choice(self.team_seats(hand, team)),
+                                 TRUCO_NAME[hand.truco_level + 1]))
+        elif r < 2 * self.calls:
+            first = self.bet_openings(hand, seat)
+        elif r < 2 * self.calls + 0.01:
+            first.append(Say(rng.choice(hand.seats), Call.MAZO))
+        elif r < 2 * self.calls + 0.01 + self.reports:
+            first.append(self.result(hand))
+        if self.game.settings.flor and rng.random() < 0.8:
+            first = self.flor_answers(hand) + self.flor_openings(hand, seat) + first
+        return first + self.rotated(plays)
+
+    def flor_openings(self, hand: Hand, seat: str) -> list[Event]:
+        """A seat with flor sings it before its first card (players must)."""
+        if hand.in_first_round and seat not in hand.played_first and seat not in hand.flor_sung:
+            return self.flor_candidates(seat)
+        return []
+
+    def flor_answers(self, hand: Hand) -> list[Event]:
+        """A rival with flor answers an open flor: flor, contraflor, al resto, me achico."""
+        if hand.flor_status != "open":
+            return []
+        rivals = self.team_seats(hand, other(hand.flor_by))  # type: ignore[arg-type]
+        with_flor = [s for s in rivals if has_flor(self.cards[s]) and s not in hand.flor_sung]
+        return self.flor_candidates(self.rng.choice(with_flor or rivals), FLOR_ANSWERS)
+
+    def result(self, hand: Hand) -> Event:
+        """A round or hand result told to the referee (naming the duel in pica-pica)."""
+        rng = self.rng
+        seat = hand.seats[0] if len(self.game.deal) > 1 else None
+        winner = rng.choice(TEAMS)
+        return rng.choice((RoundResult(winner, seat), RoundResult(None, seat),
+                           HandResult(winner, seat)))
 
     def bet_openings(self, hand: Hand, seat: str) -> list[Event]:
-        """Envido calls and the flor for a seat that has not played its first card."""
+        """The flor (when the seat has one) or an envido call, before the seat's first card."""
         if not hand.in_first_round or seat in hand.played_first:
             return []
-        events: list[Event] = []
-        if self.rng.random() < 0.4:
-            events.append(Say(seat, self.rng.choice(ENVIDO_CALLS)))
-        return events + self.flor_candidates(hand, seat)
+        return self.flor_candidates(seat) + [Say(seat, self.rng.choice(ENVIDO_CALLS))]
 
-    def flor_candidates(self, hand: Hand, seat: str,
-                        calls: tuple[Call, ...] = (Call.FLOR,)) -> list[Event]:
+    def flor_candidates(self, seat: str, calls: tuple[Call, ...] = (Call.FLOR,)) -> list[Event]:
+        """Flor calls for a seat with flor (and, now and then, for one that lies)."""
         if not self.game.settings.flor:
             return []
         if has_flor(self.cards[seat]) or self.rng.random() < self.lies:
-            return [Say(seat, c) for c in calls] * 2
+            return self.rotated([Say(seat, c) for c in calls])
         return []
+
+    def rotated(self, events: list[Event]) -> list[Event]:
+        """The events from a random one on: a cheap random preference with every fallback."""
+        if len(events) < 2:
+            return events
+        i = self.rng.randrange(len(events))
+        return events[i:] + events[:i]
+
+    def rival_seat(self, hand: Hand, team: Team) -> str:
+        return self.rng.choice(self.team_seats(hand, other(team)))
 
     def declarations(self, hand: Hand, decl: Declarations, flor: bool) -> list[Event]:
         rng = self.rng
@@ -167,10 +205,10 @@ class Simulation:
         events: list[Event] = [Declare(seat, points)]
         best = decl.best()
         if best is not None and (best[1] > true or (best[1] == true and rng.random() < 0.5)):
-            events = [Say(seat, Call.SON_BUENAS)] * 3 + events
+            events.insert(0, Say(seat, Call.SON_BUENAS))
         if rng.random() < self.reports:
             duel_seat = hand.seats[0] if len(self.game.deal) > 1 else None
-            events.append(EnvidoResult(rng.choice(TEAMS), duel_seat))
+            events.insert(0, EnvidoResult(rng.choice(TEAMS), duel_seat))
         return events
 
     def shows(self, deal: list[Hand]) -> list[Event]:
