@@ -36,14 +36,23 @@ def _paper_mask(small: np.ndarray) -> np.ndarray:
     return filled
 
 
-def _edge_regions(small: np.ndarray) -> np.ndarray:
-    """Regions enclosed by edges in lightness or colour (a finger on cream paper differs in hue)."""
+def _edges(small: np.ndarray) -> np.ndarray:
+    """Edges in lightness or colour (a finger on cream paper differs mostly in hue)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
     edges = cv2.Canny(lab[:, :, 0], 25, 70)
     for ch in (1, 2):
         edges |= cv2.Canny(lab[:, :, ch], 12, 30)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    return cv2.bitwise_not(edges)
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+def _edge_support(quad: np.ndarray, near_edges: np.ndarray) -> float:
+    """Share of the quad's outline that runs along an image edge."""
+    h, w = near_edges.shape
+    t = np.linspace(0.08, 0.92, 24)[:, None]
+    pts = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    x = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
+    y = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
+    return float((near_edges[y, x] > 0).mean())
 
 
 def _trimmed(contour: np.ndarray, area: float) -> np.ndarray | None:
@@ -74,7 +83,7 @@ def _quads(mask: np.ndarray, settings: DetectorSettings, mode: int,
         quad = fit_quad(region if region is not None else contour)
         if quad is not None and _plausible(quad, area, settings, (w, h)):
             fill = min(1.0, area / cv2.contourArea(quad))
-            found.append((quad, weight * fill ** 4 * np.sqrt(cv2.contourArea(quad))))
+            found.append((quad, weight * fill ** 2 * np.sqrt(cv2.contourArea(quad))))
     return found
 
 
@@ -93,15 +102,17 @@ def _plausible(quad: np.ndarray, area: float, settings: DetectorSettings,
         max(sides[1], sides[3]) / min(sides[1], sides[3]) < 1.8
 
 
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    gap = np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))
-    return bool(gap < 0.25 * np.linalg.norm(a[1] - a[0]))
+def _covered(quad: np.ndarray, by: np.ndarray) -> float:
+    """Share of ``quad`` inside ``by`` (both convex)."""
+    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), by.astype(np.float32))
+    return float(inter) / max(1.0, float(cv2.contourArea(quad)))
 
 
 def _dedupe(quads: list[tuple[np.ndarray, float]]) -> list[np.ndarray]:
+    """Best-scored quads first; drop any mostly inside one already kept (same card, or a pip box)."""
     kept: list[np.ndarray] = []
     for quad, _ in sorted(quads, key=lambda qs: -qs[1]):
-        if not any(_same(quad, k) for k in kept):
+        if not any(_covered(quad, k) > 0.6 for k in kept):
             kept.append(quad)
     return kept
 
@@ -113,6 +124,9 @@ def find_cards(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     scale = min(1.0, settings.work_width / frame.shape[1])
     small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
                                                    interpolation=cv2.INTER_AREA)
-    quads = (_quads(_paper_mask(small), settings, cv2.RETR_EXTERNAL, 1.1)
-             + _quads(_edge_regions(small), settings, cv2.RETR_LIST, 1.0))
+    edges = _edges(small)
+    quads = (_quads(_paper_mask(small), settings, cv2.RETR_EXTERNAL, 1.0)
+             + _quads(cv2.bitwise_not(edges), settings, cv2.RETR_LIST, 1.0))
+    near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+    quads = [(q, s * _edge_support(q, near) ** 2) for q, s in quads]
     return [q / scale for q in _dedupe(quads)]

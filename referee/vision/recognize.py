@@ -24,7 +24,7 @@ class RecognizerSettings:
     not_a_card: float = 0.35      # below this the quad is dropped: not a card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Reading:
     """One card found in a frame.  ``card`` is None when abstaining ("no la veo")."""
 

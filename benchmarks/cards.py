@@ -1,0 +1,191 @@
+"""Card camera benchmark on generated table scenes: accuracy, abstentions, precision and speed.
+
+    python -m benchmarks.cards [--scenes 200] [--seed 1] [--mode both] [--deck DIR ...]
+
+"calibrated" builds the bank from a deck's faces and tests on scenes of that same deck (the
+product's main path: calibration to the players' own deck).  "held-out" builds the bank from one
+deck and tests on the other.  Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
+"Easy" scenes are the target conditions: tilt ≤ 30° and ≤ 15 % of the card hidden.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import envido_value
+from referee.vision.bank import Bank, build_bank
+from referee.vision.faces import Face, load_deck
+from referee.vision.recognize import Reading, Recognizer
+from referee.vision.scenes import Placed, Scene, SceneOptions, random_scene
+
+SHARED_CARDS = Path(__file__).resolve().parents[1].parent / "shared" / "cards"
+
+
+@dataclass
+class Tally:
+    """Counts over the cards of many scenes."""
+
+    cards: int = 0
+    correct: int = 0
+    suit_correct: int = 0
+    answered: int = 0
+    wrong: int = 0
+    phantom: int = 0  # named cards where there is none
+    easy_cards: int = 0
+    easy_abstained: int = 0
+    hands: int = 0
+    envido_correct: int = 0
+    envido_wrong: int = 0
+    empty_frames: int = 0
+    empty_frames_named: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def add_card(self, truth: Placed, reading: Reading | None) -> None:
+        self.cards += 1
+        named = reading.card if reading else None
+        easy = truth.tilt <= 30 and truth.occlusion <= 0.15
+        self.easy_cards += easy
+        self.easy_abstained += easy and named is None
+        if named is None:
+            return
+        self.answered += 1
+        self.correct += named == truth.card
+        self.wrong += named != truth.card
+        self.suit_correct += named.suit == truth.card.suit
+
+
+def match(scene: Scene, readings: list[Reading]) -> tuple[list[Reading | None], list[Reading]]:
+    """Each true card's reading (the one whose centre falls inside it) and the unmatched readings."""
+    left = list(readings)
+    found: list[Reading | None] = []
+    for truth in scene.cards:
+        poly = truth.corners.reshape(-1, 1, 2).astype(np.float32)
+        hit = next((r for r in left if cv2.pointPolygonTest(
+            poly, tuple(float(v) for v in r.corners.mean(axis=0)), False) > 0), None)
+        if hit is not None:
+            left.remove(hit)
+        found.append(hit)
+    return found, left
+
+
+def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
+    found, extra = match(scene, readings)
+    for truth, reading in zip(scene.cards, found):
+        tally.add_card(truth, reading)
+    tally.phantom += sum(1 for r in extra if r.card is not None)
+    if not scene.cards:
+        tally.empty_frames += 1
+        tally.empty_frames_named += any(r.card is not None for r in readings)
+    if len(scene.cards) >= 2:
+        tally.hands += 1
+        named = [r.card if r else None for r in found]
+        if all(named) and not any(r.card for r in extra):
+            same = envido_value(named) == envido_value(t.card for t in scene.cards)  # type: ignore[arg-type]
+            tally.envido_correct += same
+            tally.envido_wrong += not same
+
+
+def run_scenes(recognizer: Recognizer, deck: dict, count: int, seed: int,
+               opts: SceneOptions) -> Tally:
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    for i in range(count):
+        scene = random_scene(deck, rng, opts)
+        start = time.perf_counter()
+        readings = recognizer.read(scene.image)
+        tally.latencies.append(time.perf_counter() - start)
+        score_scene(tally, scene, readings)
+        if (i + 1) % 50 == 0:
+            print(f"  {i + 1}/{count} scenes", file=sys.stderr)
+    return tally
+
+
+def pct(num: int, den: int) -> str:
+    return f"{100.0 * num / den:5.1f}%" if den else "  n/a "
+
+
+def report(name: str, t: Tally) -> None:
+    named = t.answered + t.phantom
+    print(f"\n== {name}")
+    print(f"  cards in scenes            {t.cards}")
+    print(f"  card accuracy              {pct(t.correct, t.cards)}")
+    print(f"  suit accuracy              {pct(t.suit_correct, t.cards)}")
+    print(f"  envido-value accuracy      {pct(t.envido_correct, t.hands)}   (wrong envido: "
+          f"{pct(t.envido_wrong, t.hands).strip()} of {t.hands} frames with 2-3 cards)")
+    print(f"  abstentions (all)          {pct(t.cards - t.answered, t.cards)}")
+    print(f"  abstentions (easy)         {pct(t.easy_abstained, t.easy_cards)}   "
+          f"(tilt <= 30 deg, <= 15% hidden; {t.easy_cards} cards)")
+    print(f"  precision when answering   {pct(t.correct, named)}   ({t.wrong} wrong, "
+          f"{t.phantom} named where there was no card)")
+    print(f"  empty frames with a card   {t.empty_frames_named}/{t.empty_frames}")
+
+
+def latency(recognizer: Recognizer, deck: dict, size: tuple[int, int], frames: int) -> None:
+    opts = SceneOptions(width=size[0], height=size[1])
+    rng = np.random.default_rng(99)
+    scenes = [random_scene(deck, rng, opts) for _ in range(frames)]
+    times = []
+    for scene in scenes:
+        start = time.perf_counter()
+        recognizer.read(scene.image)
+        times.append(time.perf_counter() - start)
+    med = statistics.median(times)
+    print(f"  {size[0]}x{size[1]}: median {1000 * med:6.1f} ms/frame, "
+          f"mean {1000 * statistics.fmean(times):6.1f} ms, {1 / med:5.1f} frames/s (one core)")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.cards", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--scenes", type=int, default=200, help="scenes per test (default 200)")
+    p.add_argument("--seed", type=int, default=1, help="random seed for the scenes (default 1)")
+    p.add_argument("--mode", choices=("calibrated", "held-out", "both"), default="both")
+    p.add_argument("--deck", action="append", type=Path,
+                   help="deck folder (repeatable; default: the two decks in ../shared/cards)")
+    p.add_argument("--max-tilt", type=float, default=40.0, help="largest tilt in degrees (default 40)")
+    p.add_argument("--augmented", type=int, default=10, help="augmented views per card in the bank")
+    p.add_argument("--latency-frames", type=int, default=40, help="frames per latency size (0: skip)")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    cv2.setNumThreads(1)
+    folders = args.deck or sorted(p for p in SHARED_CARDS.glob("*") if p.is_dir())
+    if not folders:
+        print(f"no decks given and none found in {SHARED_CARDS}", file=sys.stderr)
+        return 2
+    decks = {f.name: load_deck(f) for f in folders}
+    banks: dict[str, Bank] = {}
+    for name, deck in decks.items():
+        print(f"building bank for {name} ({len(deck)} cards x {args.augmented + 1} views)", file=sys.stderr)
+        banks[name] = build_bank([deck], augmented=args.augmented, seed=args.seed + 1000)
+    opts = SceneOptions(max_tilt=args.max_tilt)
+    for bank_name, bank in banks.items():
+        recognizer = Recognizer(bank)
+        for test_name, deck in decks.items():
+            calibrated = bank_name == test_name
+            if args.mode != "both" and calibrated != (args.mode == "calibrated"):
+                continue
+            kind = "calibrated to this deck" if calibrated else "held-out deck"
+            tally = run_scenes(recognizer, deck, args.scenes, args.seed, opts)
+            report(f"bank {bank_name} -> scenes {test_name} ({kind}, {args.scenes} scenes, "
+                   f"seed {args.seed})", tally)
+    if args.latency_frames:
+        name, deck = next(iter(decks.items()))
+        print(f"\n== latency (bank {name}, cv2.setNumThreads(1), detection + reading)")
+        for size in ((640, 480), (1280, 720)):
+            latency(Recognizer(banks[name]), deck, size, args.latency_frames)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

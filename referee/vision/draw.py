@@ -1,0 +1,43 @@
+"""Draw readings on a frame: each card's outline and its name, or "no la veo"."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import unicodedata
+
+import cv2
+import numpy as np
+
+from referee.vision.recognize import Reading
+
+SEEN = (40, 200, 40)
+UNSURE = (0, 140, 255)
+
+
+def label(reading: Reading) -> str:
+    if reading.card is None:
+        return "no la veo"
+    return f"{reading.card} {reading.confidence:.0%}"
+
+
+def _ascii(text: str) -> str:
+    """OpenCV fonts have no accents: "leí" → "lei"."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def annotate(frame: np.ndarray, readings: Sequence[Reading], title: str = "") -> np.ndarray:
+    """A copy of the frame with the cards outlined and named."""
+    out = frame.copy()
+    thick = max(1, frame.shape[1] // 400)
+    for reading in readings:
+        colour = SEEN if reading.card else UNSURE
+        pts = reading.corners.astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], True, colour, 2 * thick)
+        x, y = reading.corners.min(axis=0).astype(int)
+        cv2.putText(out, label(reading), (int(x), max(14, int(y) - 6)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.5 * thick, colour, thick + 1, cv2.LINE_AA)
+    if title:
+        cv2.putText(out, _ascii(title), (10, 24 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * thick,
+                    (255, 255, 255), thick + 1, cv2.LINE_AA)
+    return out

@@ -1,0 +1,79 @@
+"""Check a shown envido from the camera: frame → cards read → ``Show`` event, with the frame kept.
+
+The checker only produces a ``Show`` when every card in view is read with confidence: a wrong
+verdict on a declared envido is worse than none, so anything doubtful comes back as "no la veo"
+and the table decides as usual.  The engine compares the shown cards with the declaration.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from engine.cards import envido_values_made
+from engine.events import Show
+from referee.vision.draw import annotate
+from referee.vision.recognize import Reading, Recognizer
+
+
+@dataclass(frozen=True)
+class ShowCheck:
+    """What the camera saw when a seat showed its cards.  ``event`` is None when abstaining."""
+
+    seat: str
+    readings: tuple[Reading, ...]
+    event: Show | None
+    message: str
+    evidence: Path | None = None
+
+    @property
+    def values(self) -> set[int]:
+        """Envidos the read cards make (empty when abstaining)."""
+        return envido_values_made(self.event.cards) if self.event else set()
+
+
+@dataclass
+class EnvidoChecker:
+    """Turns a frame of shown cards into a ``Show`` event for the engine, or abstains."""
+
+    recognizer: Recognizer
+    evidence_dir: Path | None = None
+    clock: Callable[[], float] = field(default=time.time)
+
+    def check(self, seat: str, frame: np.ndarray) -> ShowCheck:
+        readings = tuple(self.recognizer.read(frame))
+        event, message = self._decide(seat, readings)
+        evidence = self._keep(seat, frame, readings, message) if self.evidence_dir else None
+        return ShowCheck(seat, readings, event, message, evidence)
+
+    def _decide(self, seat: str, readings: tuple[Reading, ...]) -> tuple[Show | None, str]:
+        unread = [r for r in readings if r.card is None]
+        if unread:
+            return None, f"no la veo: {len(unread)} carta(s) sin leer, mostralas de nuevo"
+        cards = tuple(r.card for r in readings if r.card is not None)
+        if not 2 <= len(cards) <= 3:
+            return None, f"no la veo: hay {len(cards)} carta(s) a la vista, se muestran dos o tres"
+        if len(set(cards)) != len(cards):
+            return None, "no la veo: leí la misma carta dos veces"
+        shown = " ".join(str(c) for c in cards)
+        return Show(seat, cards), f"{seat} muestra {shown}"
+
+    def _keep(self, seat: str, frame: np.ndarray, readings: tuple[Reading, ...],
+              message: str) -> Path:
+        """Save the annotated frame as evidence and return its path."""
+        assert self.evidence_dir is not None
+        self.evidence_dir.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.clock()))
+        path = self.evidence_dir / f"envido-{stamp}-{seat}.jpg"
+        n = 1
+        while path.exists():
+            n += 1
+            path = self.evidence_dir / f"envido-{stamp}-{seat}-{n}.jpg"
+        if not cv2.imwrite(str(path), annotate(frame, readings, message)):
+            raise OSError(f"cannot write evidence frame {str(path)!r}")
+        return path

@@ -1,0 +1,83 @@
+"""A shown envido read from the camera: a false claim goes to the other team, a true one stands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from engine import Call, Declare, Game, NewHand, Say, Settings, parse_cards
+from engine.cards import Card
+from referee.vision.envido_check import EnvidoChecker
+from referee.vision.faces import Face
+from referee.vision.recognize import Recognizer
+from referee.vision.scenes import SceneOptions, render
+
+EASY = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, tables=("felt", "wood"),
+                    card_size=(0.38, 0.45))
+
+
+def envido_won_by_a1(declared: int) -> Game:
+    """A hand where A1 sings envido, B1 accepts, A1 declares and B1 says son buenas."""
+    game = Game(Settings())
+    for event in (NewHand(), Say("A1", Call.ENVIDO), Say("B1", Call.QUIERO),
+                  Declare("A1", declared), Say("B1", Call.SON_BUENAS)):
+        assert game.is_legal(event), event
+        game.apply(event)
+    assert game.score == {"A": 2, "B": 0}
+    return game
+
+
+def shown_frame(deck: dict[Card, Face], cards: str, seed: int) -> np.ndarray:
+    faces = [deck[c] for c in parse_cards(cards.split())]
+    scene = render(faces, np.random.default_rng(seed), EASY)
+    assert len(scene.cards) == len(faces)
+    return scene.image
+
+
+def test_false_envido_caught_from_image_goes_to_other_team(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    game = envido_won_by_a1(33)
+    checker = EnvidoChecker(recognizer, evidence_dir=tmp_path)
+    check = checker.check("A1", shown_frame(wikimedia, "7o 1o 3e", seed=11))
+    assert check.event is not None, check.message
+    assert set(check.event.cards) == set(parse_cards(["7o", "1o", "3e"]))
+    assert check.values == {28}
+    assert game.is_legal(check.event)
+    game.apply(check.event)
+    assert game.score == {"A": 0, "B": 2}
+    assert check.evidence is not None and check.evidence.exists()
+
+
+def test_true_envido_confirmed_from_image(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    game = envido_won_by_a1(27)
+    check = EnvidoChecker(recognizer, evidence_dir=tmp_path).check(
+        "A1", shown_frame(wikimedia, "5c 2c 12b", seed=12))
+    assert check.event is not None, check.message
+    assert set(check.event.cards) == set(parse_cards(["5c", "2c", "12b"]))
+    game.apply(check.event)
+    assert game.score == {"A": 2, "B": 0}
+
+
+def test_no_cards_in_view_abstains(recognizer: Recognizer, tmp_path: Path) -> None:
+    scene = render([], np.random.default_rng(3), EASY)
+    check = EnvidoChecker(recognizer, evidence_dir=tmp_path).check("A1", scene.image)
+    assert check.event is None
+    assert check.message.startswith("no la veo")
+    assert check.evidence is not None and check.evidence.exists()
+
+
+def test_hidden_card_abstains_instead_of_guessing(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    frame = shown_frame(wikimedia, "7o 1o 3e", seed=11)
+    readings = recognizer.read(frame)
+    assert len(readings) == 3
+    covered = frame.copy()
+    x0, y0 = readings[0].corners.min(axis=0).astype(int)
+    x1, y1 = readings[0].corners.max(axis=0).astype(int)
+    cy = (y0 + y1) // 2
+    covered[y0:y1, x0:x1] = (60, 90, 150)  # a hand over most of the first card
+    covered[cy - 4:cy + 4, x0:x1] = frame[cy - 4:cy + 4, x0:x1]
+    check = EnvidoChecker(recognizer).check("A1", covered)
+    assert check.event is None
