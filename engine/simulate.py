@@ -47,15 +47,18 @@ class Simulation:
     # -- driving --------------------------------------------------------------------------------
     def steps(self) -> Iterator[Event]:
         """Apply random legal events until the game ends, yielding each one after applying it."""
-        game = self.game
-        while not game.over:
-            if len(game.events) >= MAX_EVENTS:
-                raise StuckGame(f"no end after {MAX_EVENTS} events: {game.events[-5:]}")
+        while not self.game.over:
             event = self.pick()
-            game.apply(event)
-            if type(event) is NewHand:
-                self.deal()
+            self.apply(event)
             yield event
+
+    def apply(self, event: Event) -> None:
+        """Apply an event to the game; a new hand deals new cards."""
+        if len(self.game.events) >= MAX_EVENTS:
+            raise StuckGame(f"no end after {MAX_EVENTS} events: {self.game.events[-5:]}")
+        self.game.apply(event)
+        if type(event) is NewHand:
+            self.deal()
 
     def run(self) -> Game:
         for _ in self.steps():
