@@ -60,7 +60,7 @@ class EnvidoRules:
                          f"{what}: no se puede cantar después de {self._chain_text()}")
         else:
             self.require(self.envido_status == "none", f"{what}: el envido ya se jugó en esta mano")
-            self.require(self.envido_in_time(team), f"{what}: el truco ya fue querido")
+            self.require(self.envido_in_time(team), f"{what}: {self.envido_too_late(team)}")
         if not commit:
             return
         self.envido_chain += (call,)
@@ -73,6 +73,12 @@ class EnvidoRules:
             return self.truco_level == 1
         level, caller, _ = self.truco_pending
         return level == 2 and caller != team
+
+    def envido_too_late(self: "Hand", team: Team) -> str:
+        """Why envido (or flor) is no longer in time for this team."""
+        if self.truco_pending is not None and self.truco_level == 1:
+            return f"{team} cantó el truco: el envido está primero solo para {other(team)}"
+        return "el truco ya fue querido"
 
     def _chain_text(self) -> str:
         return " ".join(c.value for c in self.envido_chain)

@@ -78,7 +78,7 @@ class FlorRules:
         self._require_can_sing(seat, what)
         self.require(self.flor_status in ("none", "open"), f"{what}: la flor ya está en juego")
         if self.flor_status == "none":
-            self.require(self.envido_in_time(team), f"{what}: el truco ya fue querido")
+            self.require(self.envido_in_time(team), f"{what}: {self.envido_too_late(team)}")
         if not commit:
             return
         if self.envido_status == "pending":

@@ -135,6 +135,13 @@ def test_con_flor_quiero_needs_a_contraflor() -> None:
     refused(game, "B1: con flor quiero", "no hay contraflor para querer")
 
 
+def test_the_truco_caller_cannot_put_the_flor_first() -> None:
+    game = new_game(flor=True, players=4)
+    step(game, "A1: truco")
+    refused(game, "A2: flor", "A cantó el truco: el envido está primero solo para B")
+    step(game, "B2: flor")
+
+
 def test_a_truco_waits_for_the_flor_contest() -> None:
     game = new_game(flor=True)
     step(game, "A1: truco")

@@ -133,7 +133,8 @@ def test_the_envido_is_first_refused_envido() -> None:
 def test_only_the_challenged_team_may_put_the_envido_first() -> None:
     game = new_game(players=4)
     step(game, "A1: truco")
-    refused(game, "A2: envido", "el truco ya fue querido")
+    refused(game, "A2: envido", "A cantó el truco: el envido está primero solo para B")
+    refused(game, "A1: envido", "A cantó el truco: el envido está primero solo para B")
     step(game, "B1: envido")
 
 
