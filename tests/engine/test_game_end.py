@@ -95,3 +95,21 @@ def test_a_match_ends_two_chicos_to_nothing() -> None:
     steps(game, "hand", "hand B", expect=(0, 1))
     win_chico(game, "B")
     assert game.winner == "B" and game.chicos == {"A": 0, "B": 1}
+
+
+def test_a_false_declaration_shown_after_the_envido_ended_the_game_reopens_it() -> None:
+    """The winner shows the cards before the points count [IT]: a show stays allowed."""
+    game = game_at(28, 0)
+    steps(game, "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", expect=(30, 0))
+    assert game.winner == "A"
+    step(game, "A1 shows 7o 1o 4c", expect=(28, 2))
+    assert game.winner is None and not game.over
+    step(game, "A1 plays 4c")
+
+
+def test_a_correction_after_the_game_ended_is_allowed() -> None:
+    game = game_at(29, 0)
+    step(game, "hand A", expect=(30, 0))
+    step(game, "points A -2", expect=(28, 0))
+    assert not game.over
+    step(game, "hand")
