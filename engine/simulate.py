@@ -68,8 +68,10 @@ class Simulation:
     def deal(self) -> None:
         """Three cards per seat; with flor on, now and then two seats get a flor each."""
         rng, seats = self.rng, self.game.settings.seats
-        drawn = rng.sample(DECK, len(DECK))
-        if self.game.settings.flor and rng.random() < self.flors:
+        if not self.game.settings.flor or rng.random() >= self.flors:
+            drawn = rng.sample(DECK, 3 * len(seats))
+        else:
+            drawn = rng.sample(DECK, len(DECK))
             first, second = rng.sample(list(Suit), 2)
             flors = [c for c in drawn if c.suit is first][:3] + \
                 [c for c in drawn if c.suit is second][:3]

@@ -75,6 +75,15 @@ def test_four_players_tie_when_mano_is_b() -> None:
     steps(game, "B1: 20", "A2: 25", "B2: 25", expect=(3, 0))  # A2 is closer to mano than B2
 
 
+def test_six_players_speak_around_the_table() -> None:
+    game = accepted_envido(players=6)
+    steps(game, "A1: 20", "B1: 25")
+    refused(game, "A3: 30", "le toca decir a A2")
+    step(game, "A2: son buenas")
+    refused(game, "B2: 30", "le toca decir a A3")
+    steps(game, "A3: 27", "B2: son buenas", "B3: 28", expect=(0, 2))
+
+
 def test_credit_when_settled() -> None:
     game = accepted_envido()
     steps(game, "A1: 30", "B1: son buenas", expect=(2, 0))
