@@ -9,13 +9,27 @@ result) and applies the first one the game accepts, until the game ends.
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from engine.betting import TRUCO_NAME
 from engine.cards import DECK, Card, Suit, envido_value, flor_value, has_flor
 from engine.declarations import Declarations
-from engine.events import (TEAMS, Call, Declare, EnvidoResult, Event, HandResult, NewHand, Play,
-                           RoundResult, Say, Show, Team, other, team_of)
+from engine.events import (
+    TEAMS,
+    Call,
+    Declare,
+    EnvidoResult,
+    Event,
+    HandResult,
+    NewHand,
+    Play,
+    RoundResult,
+    Say,
+    Show,
+    Team,
+    other,
+    team_of,
+)
 from engine.game import Game
 from engine.hand import Hand
 from engine.settings import Settings
@@ -134,7 +148,7 @@ class Simulation:
         r = rng.random()
         if r < self.calls:
             if hand.truco_level < 4:
-                team = hand.truco_holder or rng.choice(TEAMS)
+                team = rng.choice(TEAMS) if hand.truco_holder is None else hand.truco_holder
                 first.append(Say(rng.choice(self.team_seats(hand, team)),
                                  TRUCO_NAME[hand.truco_level + 1]))
         elif r < 2 * self.calls:
@@ -183,12 +197,10 @@ class Simulation:
             return self.rotated([Say(seat, c) for c in calls])
         return []
 
-    def rotated(self, events: list[Event]) -> list[Event]:
+    def rotated(self, events: Sequence[Event]) -> list[Event]:
         """The events from a random one on: a cheap random preference with every fallback."""
-        if len(events) < 2:
-            return events
-        i = self.rng.randrange(len(events))
-        return events[i:] + events[:i]
+        i = self.rng.randrange(len(events)) if len(events) > 1 else 0
+        return [*events[i:], *events[:i]]
 
     def rival_seat(self, hand: Hand, team: Team) -> str:
         return self.rng.choice(self.team_seats(hand, other(team)))

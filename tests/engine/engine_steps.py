@@ -6,10 +6,28 @@ build engine events with a tiny parser of its own, so engine tests do not lean o
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from engine import (Adjust, Call, Card, Declare, EngineError, EnvidoResult, Event, Game,
-                    HandResult, NewHand, Play, RoundResult, Say, Settings, Show, snapshot)
+from engine import (
+    Adjust,
+    Call,
+    Card,
+    Declare,
+    EngineError,
+    EnvidoResult,
+    Event,
+    Game,
+    HandResult,
+    NewHand,
+    Play,
+    RoundResult,
+    Say,
+    Settings,
+    Show,
+    snapshot,
+)
 
 _CALLS = {c.value: c for c in Call}
 _TEAMS = {"A": "A", "B": "B"}
@@ -18,10 +36,10 @@ _TEAMS = {"A": "A", "B": "B"}
 def ev(line: str) -> Event:
     """One event from a log-like line."""
     if ":" in line:
-        seat, words = (part.strip() for part in line.split(":", 1))
-        if words.lstrip("-").isdigit():
-            return Declare(seat, int(words))
-        return Say(seat, _CALLS[words])
+        seat, said = (part.strip() for part in line.split(":", 1))
+        if said.lstrip("-").isdigit():
+            return Declare(seat, int(said))
+        return Say(seat, _CALLS[said])
     words = line.split()
     seat_arg = words[2] if len(words) > 2 else None
     if words[0] == "hand":
@@ -40,9 +58,9 @@ def ev(line: str) -> Event:
     raise ValueError(f"no event in {line!r}")
 
 
-def new_game(hand: bool = True, **settings: object) -> Game:
+def new_game(hand: bool = True, **settings: Any) -> Game:
     """A game with these settings, the first hand dealt (A1 mano) unless ``hand=False``."""
-    game = Game(Settings(**settings))  # type: ignore[arg-type]
+    game = Game(Settings(**settings))
     if hand:
         step(game, "hand")
     return game

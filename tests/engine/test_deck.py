@@ -5,11 +5,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from engine_steps import new_game, step
 
 from engine import DECK, Card, Game, Play, Settings
 from engine.cards import InvalidCard
 from engine.rounds import round_winner
-from engine_steps import new_game, step
 
 # The ranking as issue and rule texts state it, from the highest; cards on one step tie.
 RANKING_LINE: list[list[str]] = [

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from engine import Game
+from typing import Any
+
 from engine_steps import hand_points, new_game, refused, score, step, steps
 
+from engine import Game
 
-def accepted_envido(**settings: object) -> Game:
+
+def accepted_envido(**settings: Any) -> Game:
     game = new_game(**settings)
     steps(game, "A1: envido", "B1: quiero")
     return game

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from engine_steps import new_game, refused, step, steps
 
 from engine import Game
-from engine_steps import new_game, refused, step, steps
 
 E, R, F = "envido", "real envido", "falta envido"
 

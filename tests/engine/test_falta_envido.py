@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from engine_steps import new_game, score, step, steps
 
 from engine import Game
-from engine_steps import new_game, score, step, steps
 
 # (formula, points, score A, score B, envido winner, falta value)
 FALTA: list[tuple[str, int, int, int, str, int]] = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from engine_steps import hand_points, new_game, refused, score, step, steps
 
 FLOR_CALLS = ["flor", "contraflor", "contraflor al resto", "con flor quiero", "con flor me achico"]

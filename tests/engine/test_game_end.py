@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
-from engine import Game, snapshot
+import pytest
 from engine_steps import new_game, refused, score, step, steps
 
+from engine import Game, snapshot
 
-def game_at(a: int, b: int, **settings: object) -> Game:
+
+def game_at(a: int, b: int, **settings: Any) -> Game:
     game = new_game(hand=False, **settings)
     for team, value in (("A", a), ("B", b)):
         if value:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from engine_steps import new_game, refused, steps
 
 from engine import Adjust, Game, IllegalEvent, InvalidEvent, SetRule, Settings, snapshot
-from engine_steps import new_game, refused, steps
 
 # (events before, the refused event, part of the reason)
 ILLEGAL: list[tuple[tuple[str, ...], str, str]] = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from engine_steps import hand_points, new_game, refused, step, steps
 
 

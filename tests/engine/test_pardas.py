@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from engine_steps import new_game, refused, step, steps
 
 from engine import Game
 from engine.rounds import hand_winner
-from engine_steps import new_game, refused, step, steps
 
 P = "parda"
 

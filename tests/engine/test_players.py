@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from engine_steps import new_game, refused, score, step, steps
 
 from engine import Game, InvalidEvent, Say, Settings, snapshot
 from engine.events import Call
-from engine_steps import new_game, refused, score, step, steps
 
 
 @pytest.mark.parametrize(("players", "manos"), [

@@ -12,8 +12,23 @@ import random
 
 import pytest
 
-from engine import (DECK, Call, Declare, EngineError, EnvidoResult, Event, Game, HandResult,
-                    NewHand, Play, RoundResult, Say, Settings, Show, snapshot)
+from engine import (
+    DECK,
+    Call,
+    Declare,
+    EngineError,
+    EnvidoResult,
+    Event,
+    Game,
+    HandResult,
+    NewHand,
+    Play,
+    RoundResult,
+    Say,
+    Settings,
+    Show,
+    snapshot,
+)
 from engine.hand import Hand
 from engine.simulate import Simulation, random_game
 

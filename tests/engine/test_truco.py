@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from engine_steps import new_game, refused, score, step, steps
 
 from engine import Game
-from engine_steps import new_game, refused, score, step, steps
 
 T, RT, V4 = "truco", "retruco", "vale cuatro"
 
@@ -25,7 +25,7 @@ def call_chain(game: Game, calls: tuple[str, ...]) -> tuple[str, str]:
 @pytest.mark.parametrize(("calls", "accepted", "_"), CHAINS)
 def test_accepted_truco_is_worth_its_level(calls: tuple[str, ...], accepted: int, _: int) -> None:
     game = new_game()
-    caller, answerer = call_chain(game, calls)
+    answerer = call_chain(game, calls)[1]
     step(game, f"{answerer}: quiero", expect=(0, 0))
     assert game.hand is not None and game.hand.truco_value() == accepted
     steps(game, "A1 plays 1e", "B1 plays 4c", "A1 plays 1b", "B1 plays 5c", expect=(accepted, 0))
@@ -34,7 +34,7 @@ def test_accepted_truco_is_worth_its_level(calls: tuple[str, ...], accepted: int
 @pytest.mark.parametrize(("calls", "accepted", "_"), CHAINS)
 def test_accepted_truco_lost_with_the_cards(calls: tuple[str, ...], accepted: int, _: int) -> None:
     game = new_game()
-    caller, answerer = call_chain(game, calls)
+    answerer = call_chain(game, calls)[1]
     step(game, f"{answerer}: quiero")
     steps(game, "A1 plays 4c", "B1 plays 1e", "B1 plays 1b", "A1 plays 5c", expect=(0, accepted))
 

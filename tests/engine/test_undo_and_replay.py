@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Game, Settings, snapshot
 from engine_steps import ev, step
+
+from engine import Game, Settings, snapshot
 
 A_GAME = [
     "hand", "A1: truco", "B1: envido", "A1: quiero", "A1: 27", "B1: 30", "B1: retruco",
@@ -51,6 +52,6 @@ def test_replay_of_the_log_gives_the_same_state() -> None:
 
 
 def test_the_log_is_the_events_in_notation() -> None:
-    game, snaps = play(Settings(flor=True))
+    _, snaps = play(Settings(flor=True))
     assert snaps[-1]["log"] == [str(ev(line)) for line in A_GAME]
     assert snaps[-1]["score"] == {"A": 2, "B": 12}
