@@ -57,6 +57,8 @@ class Simulation:
         self.calls = calls        # how often a seat about to play calls truco (and envido)
         self.flors = flors        # with flor on, how often a deal gives two seats a flor
         self.cards: dict[str, tuple[Card, ...]] = {}
+        self.plays: dict[str, list[Play]] = {}
+        self.said: dict[tuple[str, Call], Say] = {}
 
     # -- driving --------------------------------------------------------------------------------
     def steps(self) -> Iterator[Event]:
@@ -92,6 +94,15 @@ class Simulation:
             drawn = flors + [c for c in drawn if c not in flors]
             seats = tuple(rng.sample(seats, len(seats)))
         self.cards = {seat: tuple(drawn[3 * i:3 * i + 3]) for i, seat in enumerate(seats)}
+        self.plays = {seat: [Play(seat, c) for c in cards] for seat, cards in self.cards.items()}
+
+    def say(self, seat: str, call: Call) -> Say:
+        """The event for a call; events are values, so one instance serves every game step."""
+        key = (seat, call)
+        event = self.said.get(key)
+        if event is None:
+            event = self.said[key] = Say(seat, call)
+        return event
 
     def pick(self) -> Event:
         """The first legal event among the candidates, which come in order of preference."""
@@ -119,42 +130,43 @@ class Simulation:
     def hand_candidates(self, hand: Hand) -> list[Event]:
         if hand.flor_status == "pending":
             seat = self.rival_seat(hand, hand.flor_by)  # type: ignore[arg-type]
-            return self.rotated([Say(seat, c) for c in CONTRAFLOR_ANSWERS]) + [Say(seat, Call.MAZO)]
+            answers = [self.say(seat, c) for c in CONTRAFLOR_ANSWERS]
+            return self.rotated(answers) + [self.say(seat, Call.MAZO)]
         if hand.flor_status == "accepted":
             return self.declarations(hand, hand.flor_decl, flor=True)  # type: ignore[arg-type]
         if hand.envido_status == "pending":
             seat = self.rival_seat(hand, hand.envido_by)  # type: ignore[arg-type]
-            answers = [Say(seat, Call.QUIERO), Say(seat, Call.NO_QUIERO),
-                       Say(seat, self.rng.choice(ENVIDO_CALLS))]
-            return self.flor_candidates(seat) + self.rotated(answers) + [Say(seat, Call.MAZO)]
+            answers = [self.say(seat, Call.QUIERO), self.say(seat, Call.NO_QUIERO),
+                       self.say(seat, self.rng.choice(ENVIDO_CALLS))]
+            return self.flor_candidates(seat) + self.rotated(answers) + [self.say(seat, Call.MAZO)]
         if hand.envido_status == "accepted":
             return self.declarations(hand, hand.envido_decl, flor=False)  # type: ignore[arg-type]
         if hand.truco_pending is not None:
             level, team, _ = hand.truco_pending
             seat = self.rival_seat(hand, team)
-            answers = [Say(seat, Call.QUIERO), Say(seat, Call.NO_QUIERO)]
+            answers = [self.say(seat, Call.QUIERO), self.say(seat, Call.NO_QUIERO)]
             if level < 4:
-                answers.append(Say(seat, TRUCO_NAME[level + 1]))
+                answers.append(self.say(seat, TRUCO_NAME[level + 1]))
             first = self.bet_openings(hand, seat) if self.rng.random() < 0.3 else []
-            return first + self.rotated(answers) + [Say(seat, Call.MAZO)]
+            return first + self.rotated(answers) + [self.say(seat, Call.MAZO)]
         return self.play_candidates(hand)
 
     def play_candidates(self, hand: Hand) -> list[Event]:
         """Mostly a card of the seat whose turn it is; sometimes a call, the mazo or a result."""
         rng = self.rng
         seat = hand.turn() or rng.choice(hand.seats)
-        plays: list[Event] = [Play(seat, c) for c in self.cards[seat] if c not in hand.on_table]
+        plays: list[Event] = [e for e in self.plays[seat] if e.card not in hand.on_table]
         first: list[Event] = []
         r = rng.random()
         if r < self.calls:
             if hand.truco_level < 4:
                 team = rng.choice(TEAMS) if hand.truco_holder is None else hand.truco_holder
-                first.append(Say(rng.choice(self.team_seats(hand, team)),
+                first.append(self.say(rng.choice(self.team_seats(hand, team)),
                                  TRUCO_NAME[hand.truco_level + 1]))
         elif r < 2 * self.calls:
             first = self.bet_openings(hand, seat)
         elif r < 2 * self.calls + 0.01:
-            first.append(Say(rng.choice(hand.seats), Call.MAZO))
+            first.append(self.say(rng.choice(hand.seats), Call.MAZO))
         elif r < 2 * self.calls + 0.01 + self.reports:
             first.append(self.result(hand))
         if self.game.settings.flor and rng.random() < 0.8:
@@ -187,14 +199,14 @@ class Simulation:
         """The flor (when the seat has one) or an envido call, before the seat's first card."""
         if not hand.in_first_round or seat in hand.played_first:
             return []
-        return self.flor_candidates(seat) + [Say(seat, self.rng.choice(ENVIDO_CALLS))]
+        return self.flor_candidates(seat) + [self.say(seat, self.rng.choice(ENVIDO_CALLS))]
 
     def flor_candidates(self, seat: str, calls: tuple[Call, ...] = (Call.FLOR,)) -> list[Event]:
         """Flor calls for a seat with flor (and, now and then, for one that lies)."""
         if not self.game.settings.flor:
             return []
         if has_flor(self.cards[seat]) or self.rng.random() < self.lies:
-            return self.rotated([Say(seat, c) for c in calls])
+            return self.rotated([self.say(seat, c) for c in calls])
         return []
 
     def rotated(self, events: Sequence[Event]) -> list[Event]:
@@ -222,7 +234,7 @@ class Simulation:
         events: list[Event] = [Declare(seat, points)]
         best = decl.best()
         if best is not None and (best[1] > true or (best[1] == true and rng.random() < 0.5)):
-            events.insert(0, Say(seat, Call.SON_BUENAS))
+            events.insert(0, self.say(seat, Call.SON_BUENAS))
         if rng.random() < self.reports:
             duel_seat = hand.seats[0] if len(self.game.deal) > 1 else None
             events.insert(0, EnvidoResult(rng.choice(TEAMS), duel_seat))
