@@ -1,0 +1,66 @@
+"""What every recognizer looks like: PCM chunks in, partial and final results out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+SAMPLE_RATE = 16000
+
+
+class RecognizerError(RuntimeError):
+    """A recognizer could not start or run; ``code`` is stable, ``message`` is for the person."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Word:
+    """One recognized word with its confidence (0..1) and times in seconds from the stream start."""
+
+    text: str
+    conf: float
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class Result:
+    """A hypothesis for the current utterance: ``final`` once the speaker stopped."""
+
+    text: str
+    words: tuple[Word, ...]
+    final: bool
+    start: float
+    end: float
+    stream_time: float = 0.0
+    extra: dict[str, float] = field(default_factory=dict, compare=False)
+
+    @property
+    def confidence(self) -> float:
+        """The lowest word confidence (a phrase is as sure as its weakest word); 0 when empty."""
+        return min((w.conf for w in self.words), default=0.0)
+
+
+@runtime_checkable
+class Recognizer(Protocol):
+    """Streaming speech recognizer over 16 kHz mono int16 PCM."""
+
+    name: str
+    low_accuracy: bool
+    sample_rate: int
+
+    def feed(self, pcm: bytes) -> list[Result]:
+        """Take the next chunk of audio; return any partial or final results it produced."""
+        ...
+
+    def flush(self) -> list[Result]:
+        """End of stream: finish the current utterance, if any."""
+        ...
+
+    def reset(self) -> None:
+        """Forget the stream; the next chunk starts at time zero."""
+        ...

@@ -1,0 +1,145 @@
+"""Spanish pronunciations for the recognizers, generated from spelling (Spanish is spelled as said).
+
+Phones are those of the CMU Sphinx Spanish model (cmusphinx-es-5.2):
+``a b ch d e f g gn i j k l ll m n o p r rr s t u x y z``.  Each word gets its standard reading plus
+regional variants (seseo for ``z``/``ce``/``ci``, ``ll``/``y`` merged, a weak final ``s``), so a
+Rioplatense "mazo" (``m a s o``) and a Castilian one (``m a z o``) both match.  For the English
+fallback the same pronunciations are mapped onto the phones of the model inside the pocketsphinx wheel.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+SPANISH_PHONES = frozenset(
+    "a b ch d e f g gn i j k l ll m n o p r rr s t u x y z".split()
+)
+
+_VOWELS = "aeiou"
+_ACCENTS = str.maketrans("áéíóúü", "aeiouu")
+
+
+def normalize_word(word: str) -> str:
+    """Lowercase, keep ñ, drop accents and anything that is not a letter."""
+    word = unicodedata.normalize("NFC", word.lower()).translate(_ACCENTS)
+    return "".join(ch for ch in word if ch.isalpha())
+
+
+def _phones(word: str) -> list[str]:
+    """The standard (Castilian-spelling) reading of one normalized word."""
+    out: list[str] = []
+    i, n = 0, len(word)
+    while i < n:
+        ch = word[i]
+        nxt = word[i + 1] if i + 1 < n else ""
+        if ch in _VOWELS:
+            out.append(ch)
+        elif ch == "c":
+            if nxt == "h":
+                out.append("ch")
+                i += 1
+            elif nxt in ("e", "i"):
+                out.append("z")
+            else:
+                out.append("k")
+        elif ch == "q":
+            out.append("k")
+            if nxt == "u":
+                i += 1
+        elif ch == "g":
+            if nxt in ("e", "i"):
+                out.append("j")
+            elif nxt == "u" and i + 2 < n and word[i + 2] in ("e", "i"):
+                out.append("g")
+                i += 1
+            else:
+                out.append("g")
+        elif ch == "l" and nxt == "l":
+            out.append("ll")
+            i += 1
+        elif ch == "r":
+            if nxt == "r":
+                out.append("rr")
+                i += 1
+            elif i == 0 or word[i - 1] in "nls":
+                out.append("rr")
+            else:
+                out.append("r")
+        elif ch == "y":
+            out.append("i" if nxt == "" or nxt not in _VOWELS else "y")
+        elif ch == "ñ":
+            out.append("gn")
+        elif ch == "h":
+            pass
+        elif ch == "v":
+            out.append("b")
+        elif ch == "w":
+            out.append("u")
+        elif ch == "x":
+            out.append("x")
+        else:
+            out.append(ch)
+        i += 1
+    return out
+
+
+def pronunciations(word: str) -> list[tuple[str, ...]]:
+    """Every accepted pronunciation of a word, the standard one first."""
+    base = tuple(_phones(normalize_word(word)))
+    if not base:
+        return []
+    variants = [base]
+
+    def add(p: tuple[str, ...]) -> None:
+        if p and p not in variants:
+            variants.append(p)
+
+    seseo = tuple("s" if p == "z" else p for p in base)
+    add(seseo)
+    for v in list(variants):
+        add(tuple("y" if p == "ll" else p for p in v))
+    for v in list(variants):
+        if len(v) > 2 and v[-1] == "s" and v[-2] in _VOWELS:
+            add(v[:-1])  # "son buena(s)", aspirated or dropped final s
+    return variants
+
+
+# Spanish phone -> phones of the English (en-us) model in the pocketsphinx wheel.
+_TO_ENGLISH: dict[str, tuple[str, ...]] = {
+    "a": ("AA",), "e": ("EH",), "i": ("IY",), "o": ("OW",), "u": ("UW",),
+    "b": ("B",), "ch": ("CH",), "d": ("D",), "f": ("F",), "g": ("G",), "gn": ("N", "Y"),
+    "j": ("HH",), "k": ("K",), "l": ("L",), "ll": ("Y",), "m": ("M",), "n": ("N",),
+    "p": ("P",), "r": ("D",), "rr": ("R",), "s": ("S",), "t": ("T",), "x": ("K", "S"),
+    "y": ("Y",), "z": ("S",),
+}
+
+
+def to_english(phones: Iterable[str], tap: str = "D") -> tuple[str, ...]:
+    """Map a Spanish pronunciation onto the English model's phones; ``tap`` stands for the single r."""
+    out: list[str] = []
+    for p in phones:
+        out.extend((tap,) if p == "r" else _TO_ENGLISH[p])
+    return tuple(out)
+
+
+def english_pronunciations(word: str) -> list[tuple[str, ...]]:
+    """Pronunciations for the English fallback: each Spanish one mapped, with the r as flap and as R."""
+    result: list[tuple[str, ...]] = []
+    for pron in pronunciations(word):
+        for tap in ("D", "R"):
+            cand = to_english(pron, tap)
+            if cand not in result:
+                result.append(cand)
+    return result
+
+
+def dictionary_lines(words: Iterable[str], english: bool = False) -> list[str]:
+    """Sphinx dictionary lines (``word phone ...``, alternates as ``word(2)``) for the given words."""
+    lines: list[str] = []
+    for word in sorted({w.lower() for w in words if normalize_word(w)}):
+        prons = english_pronunciations(word) if english else pronunciations(word)
+        for k, pron in enumerate(prons):
+            name = word if k == 0 else f"{word}({k + 1})"
+            lines.append(f"{name} {' '.join(pron)}")
+    return lines

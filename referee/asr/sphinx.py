@@ -1,0 +1,223 @@
+"""PocketSphinx recognizer: a JSGF grammar of calls, look-alikes and garbage, over the Spanish model
+(cmusphinx-es-5.2) or, with nothing downloaded, the English model inside the pocketsphinx wheel."""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.asr.base import SAMPLE_RATE, RecognizerError, Result, Word
+from referee.asr.grammar import PhraseList, fsg_transitions, garbage_words, is_garbage
+from referee.asr.lexicon import dictionary_lines, english_pronunciations, to_english
+
+FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
+PARTIAL_EVERY_S = 0.06
+
+# English phones for the garbage path of the fallback (vowels and common consonants).
+_EN_GARBAGE = "AA AE AH AO AW AY EH ER EY IH IY OW UW B CH D F G HH K L M N P R S SH T V Y Z".split()
+
+
+@dataclass(frozen=True)
+class SphinxTuning:
+    """Grammar weights and search settings; the defaults are set on held-out voices (see benchmark)."""
+
+    call_weight: float = 1.0
+    decoy_weight: float = 1.0
+    garbage_weight: float = 1e-6
+    wip: float = 0.5
+    pip: float = 1.0
+    vad_window: float = 0.21
+    vad_ratio: float = 0.9
+    vad_mode: int = 2
+    # Starting cepstral mean, close to what the Spanish model sees on speech; live CMN adapts from here.
+    cmninit: str = "48,17,4,10,-2,-2,10,-6,-2,-10,-4,-10,5"
+
+
+def english_model_dir() -> Path:
+    """The English acoustic model shipped inside the pocketsphinx wheel."""
+    import pocketsphinx
+
+    return Path(pocketsphinx.get_model_path()) / "en-us" / "en-us"
+
+
+def is_sphinx_model(path: Path) -> bool:
+    """True if ``path`` looks like a Sphinx acoustic model folder."""
+    return (path / "mdef").is_file() and (path / "means").is_file()
+
+
+class SphinxRecognizer:
+    """Streaming PocketSphinx decoding with voice activity detection cutting utterances."""
+
+    def __init__(
+        self,
+        phrases: PhraseList,
+        model_dir: Path | None = None,
+        *,
+        english: bool = False,
+        tuning: SphinxTuning | None = None,
+    ) -> None:
+        import pocketsphinx
+
+        self.tuning = tuning or SphinxTuning()
+        self.low_accuracy = english
+        self.sample_rate = SAMPLE_RATE
+        hmm = english_model_dir() if english else model_dir
+        if hmm is None or not is_sphinx_model(hmm):
+            raise RecognizerError(
+                "model-missing",
+                f"no encuentro el modelo acústico de Sphinx en {hmm}; "
+                "bajalo con 'truco-referee models fetch'",
+            )
+        self.name = "sphinx-en (baja precisión)" if english else "sphinx-es"
+        self.model_dir = hmm
+        self._decoder = self._make_decoder(pocketsphinx, hmm, phrases, english)
+        self._ep = pocketsphinx.Endpointer(
+            window=self.tuning.vad_window, ratio=self.tuning.vad_ratio, vad_mode=self.tuning.vad_mode
+        )
+        self._buffer = b""
+        self._samples = 0  # samples consumed so far
+        self._in_utt = False
+        self._utt_start = 0.0
+        self._utt_frames_at_partial = 0
+
+    def _make_decoder(self, ps: object, hmm: Path, phrases: PhraseList, english: bool) -> object:
+        lines = dictionary_lines(phrases.words(), english=english)
+        garbage = garbage_words(_EN_GARBAGE) if english else garbage_words()
+        lines += [f"{w} {' '.join(p)}" for w, p in garbage.items()]
+        t = self.tuning
+        start, final, trans = fsg_transitions(
+            phrases, garbage, t.call_weight, t.decoy_weight, t.garbage_weight
+        )
+        fd, dict_path = tempfile.mkstemp(suffix=".dict", prefix="truco-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write("\n".join(lines) + "\n")
+            config = ps.Config(  # type: ignore[attr-defined]
+                hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, loglevel="FATAL"
+            )
+            config["lm"] = None
+            if not english:
+                config["cmninit"] = t.cmninit
+            decoder = ps.Decoder(config)  # type: ignore[attr-defined]
+            fsg = decoder.create_fsg("calls", start, final, trans)
+            decoder.add_fsg("calls", fsg)
+            decoder.activate_search("calls")
+        except (RuntimeError, ValueError) as err:
+            raise RecognizerError("model-broken", f"Sphinx no pudo cargar {hmm}: {err}") from err
+        finally:
+            os.unlink(dict_path)
+        return decoder
+
+    # -- streaming -------------------------------------------------------------------------
+    def feed(self, pcm: bytes) -> list[Result]:
+        """Run voice detection and decoding on the next chunk."""
+        out: list[Result] = []
+        self._buffer += pcm
+        size = self._ep.frame_bytes
+        while len(self._buffer) >= size:
+            frame, self._buffer = self._buffer[:size], self._buffer[size:]
+            self._samples += size // 2
+            out.extend(self._process(frame))
+        return out
+
+    def flush(self) -> list[Result]:
+        """Close the utterance in progress at the end of the stream."""
+        out: list[Result] = []
+        if self._in_utt:
+            tail = self._buffer or b"\0\0" * 160
+            rest = self._ep.end_stream(tail[: self._ep.frame_bytes])
+            if rest:
+                self._decoder.process_raw(rest, False, False)  # type: ignore[attr-defined]
+            out.append(self._finish())
+        self._buffer = b""
+        return out
+
+    def reset(self) -> None:
+        """Drop any utterance in progress and restart the clock."""
+        if self._in_utt:
+            self._decoder.end_utt()  # type: ignore[attr-defined]
+        import pocketsphinx
+
+        t = self.tuning
+        self._ep = pocketsphinx.Endpointer(window=t.vad_window, ratio=t.vad_ratio, vad_mode=t.vad_mode)
+        self._buffer, self._samples, self._in_utt = b"", 0, False
+
+    @property
+    def stream_time(self) -> float:
+        return self._samples / self.sample_rate
+
+    def _process(self, frame: bytes) -> list[Result]:
+        was_in = self._ep.in_speech
+        speech = self._ep.process(frame)
+        if speech is None:
+            return []
+        dec = self._decoder
+        if not was_in and not self._in_utt:
+            self._utt_start = self._ep.speech_start
+            dec.start_utt()  # type: ignore[attr-defined]
+            self._in_utt = True
+            self._utt_frames_at_partial = 0
+        dec.process_raw(speech, False, False)  # type: ignore[attr-defined]
+        if not self._ep.in_speech:
+            return [self._finish()]
+        frames = dec.n_frames()  # type: ignore[attr-defined]
+        if (frames - self._utt_frames_at_partial) * FRAME_S >= PARTIAL_EVERY_S:
+            self._utt_frames_at_partial = frames
+            partial = self._result(final=False)
+            return [partial] if partial.words else []
+        return []
+
+    def _finish(self) -> Result:
+        self._decoder.end_utt()  # type: ignore[attr-defined]
+        self._in_utt = False
+        return self._result(final=True)
+
+    def _result(self, final: bool) -> Result:
+        dec = self._decoder
+        words: list[Word] = []
+        hyp = dec.hyp()  # type: ignore[attr-defined]
+        if hyp is not None:
+            for seg in dec.seg():  # type: ignore[attr-defined]
+                text = seg.word.split("(")[0]
+                if is_garbage(text):
+                    continue
+                conf = _posterior(seg.prob) if final else 0.5
+                words.append(
+                    Word(
+                        text=text,
+                        conf=conf,
+                        start=self._utt_start + seg.start_frame * FRAME_S,
+                        end=self._utt_start + (seg.end_frame + 1) * FRAME_S,
+                    )
+                )
+        start = words[0].start if words else self._utt_start
+        end = words[-1].end if words else self.stream_time
+        return Result(
+            text=" ".join(w.text for w in words),
+            words=tuple(words),
+            final=final,
+            start=start,
+            end=end,
+            stream_time=self.stream_time,
+        )
+
+
+def _posterior(logprob: float) -> float:
+    """Sphinx log posterior (natural log base in pocketsphinx 5) as a 0..1 probability."""
+    try:
+        return max(0.0, min(1.0, math.exp(logprob)))
+    except OverflowError:
+        return 1.0
+
+
+__all__ = [
+    "SphinxRecognizer",
+    "SphinxTuning",
+    "english_model_dir",
+    "english_pronunciations",
+    "is_sphinx_model",
+    "to_english",
+]

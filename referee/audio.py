@@ -1,0 +1,237 @@
+"""Audio in: the microphone (``sounddevice``) or a WAV file, both as 16 kHz mono int16 chunks.
+
+With several channels (one microphone per team) the chunk keeps each channel's loudness, so the
+listener can tell which team spoke; recognition runs on the downmix.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+import wave
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+SAMPLE_RATE = 16000
+CHUNK_S = 0.1
+
+
+class AudioError(RuntimeError):
+    """Audio could not be read; ``code`` is stable, ``message`` is for the person."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class AudioChunk:
+    """A slice of 16 kHz mono int16 audio starting ``t`` seconds into the stream, with the RMS level
+    of each input channel (one value for a mono source)."""
+
+    pcm: bytes
+    t: float
+    levels: tuple[float, ...]
+
+    @property
+    def duration(self) -> float:
+        return len(self.pcm) / 2 / SAMPLE_RATE
+
+
+def resample(samples: np.ndarray, rate: int, target: int = SAMPLE_RATE) -> np.ndarray:
+    """Resample float samples (frames × channels) to ``target`` Hz; box-filtered when downsampling."""
+    if rate == target or len(samples) == 0:
+        return samples
+    if rate > target:
+        width = int(round(rate / target))
+        if width > 1:
+            kernel = np.ones(width) / width
+            samples = np.stack(
+                [np.convolve(samples[:, c], kernel, mode="same") for c in range(samples.shape[1])],
+                axis=1,
+            )
+    n_out = int(round(len(samples) * target / rate))
+    src_t = np.arange(len(samples)) / rate
+    dst_t = np.arange(n_out) / target
+    return np.stack([np.interp(dst_t, src_t, samples[:, c]) for c in range(samples.shape[1])], axis=1)
+
+
+def to_chunk(frames: np.ndarray, t: float) -> AudioChunk:
+    """Float frames (frames × channels, -1..1) → a chunk: mono downmix plus per-channel RMS."""
+    levels = tuple(float(np.sqrt(np.mean(frames[:, c] ** 2))) if len(frames) else 0.0
+                   for c in range(frames.shape[1]))
+    mono = frames.mean(axis=1)
+    pcm = np.clip(np.round(mono * 32767.0), -32768, 32767).astype("<i2").tobytes()
+    return AudioChunk(pcm=pcm, t=t, levels=levels)
+
+
+def read_wav(path: str | Path) -> np.ndarray:
+    """A WAV file as float frames (frames × channels) at 16 kHz, whatever its rate and width."""
+    try:
+        with wave.open(str(path), "rb") as wav:
+            rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
+            raw = wav.readframes(wav.getnframes())
+    except FileNotFoundError as err:
+        raise AudioError("wav-missing", f"no encuentro el archivo {path}") from err
+    except (wave.Error, EOFError) as err:
+        raise AudioError("wav-unreadable", f"{path} no es un WAV que pueda leer: {err}") from err
+    if width == 1:
+        data = (np.frombuffer(raw, dtype=np.uint8).astype(np.float64) - 128.0) / 128.0
+    elif width == 2:
+        data = np.frombuffer(raw, dtype="<i2").astype(np.float64) / 32768.0
+    elif width == 3:
+        b = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3).astype(np.int32)
+        ints = b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)
+        data = np.where(ints >= 1 << 23, ints - (1 << 24), ints).astype(np.float64) / float(1 << 23)
+    elif width == 4:
+        data = np.frombuffer(raw, dtype="<i4").astype(np.float64) / float(1 << 31)
+    else:
+        raise AudioError("wav-format", f"{path}: muestras de {width} bytes no soportadas")
+    frames = data.reshape(-1, channels)
+    return resample(frames, rate)
+
+
+class WavSource:
+    """A WAV file as a stream of chunks, as fast as possible or paced like a microphone."""
+
+    def __init__(self, path: str | Path, *, realtime: bool = False, chunk_s: float = CHUNK_S) -> None:
+        self.path = Path(path)
+        self.realtime = realtime
+        self.chunk_s = chunk_s
+        self.frames = read_wav(self.path)
+
+    @property
+    def channels(self) -> int:
+        return int(self.frames.shape[1])
+
+    @property
+    def duration(self) -> float:
+        return len(self.frames) / SAMPLE_RATE
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        step = max(1, int(self.chunk_s * SAMPLE_RATE))
+        started = time.monotonic()
+        for i in range(0, len(self.frames), step):
+            t = i / SAMPLE_RATE
+            if self.realtime:
+                delay = started + t + self.chunk_s - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+            yield to_chunk(self.frames[i : i + step], t)
+
+
+# -- microphone ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InputDevice:
+    index: int
+    name: str
+    channels: int
+    default_rate: float
+    is_default: bool
+
+
+def list_devices() -> list[InputDevice]:
+    """Every input device PortAudio knows about."""
+    try:
+        import sounddevice as sd
+
+        default_in = sd.default.device[0] if sd.default.device else -1
+        devices = sd.query_devices()
+    except (OSError, Exception) as err:  # PortAudio missing raises OSError; others PortAudioError
+        raise AudioError("no-audio-system", f"no puedo hablar con el sistema de audio: {err}") from err
+    return [
+        InputDevice(i, str(d["name"]), int(d["max_input_channels"]),
+                    float(d["default_samplerate"]), i == default_in)
+        for i, d in enumerate(devices)
+        if int(d["max_input_channels"]) > 0
+    ]
+
+
+def resolve_device(spec: str | int | None, devices: Sequence[InputDevice] | None = None) -> int | None:
+    """A device index from an index or a (part of a) name; None means the system default."""
+    if spec is None or spec == "":
+        return None
+    devices = list(devices) if devices is not None else list_devices()
+    if isinstance(spec, int) or str(spec).isdigit():
+        index = int(spec)
+        if any(d.index == index for d in devices):
+            return index
+        raise AudioError("mic-missing", f"no hay un micrófono con el número {index}")
+    matches = [d for d in devices if str(spec).lower() in d.name.lower()]
+    if not matches:
+        raise AudioError("mic-missing", f"no encuentro un micrófono que se llame '{spec}'")
+    return matches[0].index
+
+
+class MicSource:
+    """The microphone as a stream of chunks.  If it is missing or gets unplugged, ``on_status`` is
+    told in plain words and the source keeps retrying until it is back (or ``stop()`` is called)."""
+
+    def __init__(
+        self,
+        device: str | int | None = None,
+        *,
+        channels: int = 1,
+        chunk_s: float = CHUNK_S,
+        retry_s: float = 2.0,
+        on_status: Callable[[str], None] = lambda msg: None,
+    ) -> None:
+        self.device_spec = device
+        self.channels = channels
+        self.chunk_s = chunk_s
+        self.retry_s = retry_s
+        self.on_status = on_status
+        self._stopped = False
+        self._samples = 0
+
+    def stop(self) -> None:
+        self._stopped = True
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        while not self._stopped:
+            try:
+                yield from self._run_stream()
+            except AudioError as err:
+                self.on_status(f"{err.message}; reintento en {self.retry_s:.0f} s")
+                time.sleep(self.retry_s)
+
+    def _run_stream(self) -> Iterator[AudioChunk]:
+        try:
+            import sounddevice as sd
+        except OSError as err:
+            raise AudioError("no-audio-system", f"falta PortAudio (libportaudio2): {err}") from err
+        device = resolve_device(self.device_spec)
+        q: queue.Queue[np.ndarray] = queue.Queue()
+        failed: list[str] = []
+
+        def callback(indata: np.ndarray, frames: int, t: object, status: object) -> None:
+            q.put(indata.copy())
+
+        def finished() -> None:
+            failed.append("el micrófono dejó de mandar sonido (¿se desenchufó?)")
+
+        try:
+            stream = sd.InputStream(
+                samplerate=SAMPLE_RATE, channels=self.channels, dtype="int16", device=device,
+                blocksize=int(self.chunk_s * SAMPLE_RATE), callback=callback,
+                finished_callback=finished,
+            )
+        except (sd.PortAudioError, ValueError) as err:
+            raise AudioError("mic-unavailable", f"no puedo abrir el micrófono: {err}") from err
+        with stream:
+            self.on_status("escuchando")
+            while not self._stopped:
+                try:
+                    block = q.get(timeout=max(1.0, 5 * self.chunk_s))
+                except queue.Empty:
+                    raise AudioError("mic-silent", failed[0] if failed else
+                                     "el micrófono no manda sonido") from None
+                frames = block.astype(np.float64) / 32768.0
+                yield to_chunk(frames, self._samples / SAMPLE_RATE)
+                self._samples += len(block)
