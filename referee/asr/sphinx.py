@@ -182,9 +182,9 @@ class SphinxRecognizer:
         if hyp is not None:
             for seg in dec.seg():  # type: ignore[attr-defined]
                 text = seg.word.split("(")[0]
-                if is_garbage(text):
+                if not text or is_garbage(text):
                     continue
-                conf = _posterior(seg.prob) if final else 0.5
+                conf = _posterior(seg.prob)
                 words.append(
                     Word(
                         text=text,

@@ -1,0 +1,62 @@
+"""A recognizer that "hears" a script: for tests and demos that need no model.
+
+Each line is (start, end, text, confidence): as the stream clock passes a word's end, the word
+shows up in a partial result; 0.3 s after the line ends, the line comes out as a final result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.asr.base import SAMPLE_RATE, Result, Word
+
+ENDPOINT_S = 0.3
+
+
+class ScriptedRecognizer:
+    """Plays back scripted transcripts against the stream clock."""
+
+    low_accuracy = False
+
+    def __init__(self, script: Sequence[tuple[float, float, str, float]], name: str = "scripted"):
+        self.name = name
+        self.sample_rate = SAMPLE_RATE
+        self.script = sorted(script)
+        self.reset()
+
+    def reset(self) -> None:
+        self._samples = 0
+        self._done = 0  # lines already finalized
+
+    @property
+    def stream_time(self) -> float:
+        return self._samples / self.sample_rate
+
+    def _words(self, line: tuple[float, float, str, float]) -> tuple[Word, ...]:
+        start, end, text, conf = line
+        tokens = text.split()
+        step = (end - start) / max(1, len(tokens))
+        return tuple(Word(tok, conf, start + i * step, start + (i + 1) * step)
+                     for i, tok in enumerate(tokens))
+
+    def _result(self, words: tuple[Word, ...], final: bool) -> Result:
+        return Result(" ".join(w.text for w in words), words, final, words[0].start, words[-1].end,
+                      stream_time=self.stream_time)
+
+    def feed(self, pcm: bytes) -> list[Result]:
+        self._samples += len(pcm) // 2
+        now = self.stream_time
+        out: list[Result] = []
+        while self._done < len(self.script) and self.script[self._done][1] + ENDPOINT_S <= now:
+            out.append(self._result(self._words(self.script[self._done]), final=True))
+            self._done += 1
+        if self._done < len(self.script):
+            heard = tuple(w for w in self._words(self.script[self._done]) if w.end <= now)
+            if heard:
+                out.append(self._result(heard, final=False))
+        return out
+
+    def flush(self) -> list[Result]:
+        out = [self._result(self._words(line), final=True) for line in self.script[self._done:]]
+        self._done = len(self.script)
+        return out

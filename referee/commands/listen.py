@@ -1,0 +1,146 @@
+"""Escucha los cantos (del micrófono o de un archivo WAV) y muestra cada uno apenas lo oye: el
+momento, el equipo, el canto o la palabra parecida que se rechazó, y qué tan seguro está."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from models.paths import models_dir
+from referee.asr.base import Recognizer, RecognizerError
+from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
+from referee.audio import AudioError, MicSource, WavSource
+from referee.evidence import EvidenceStore
+from referee.listener import Listener, Utterance
+
+UNSURE_BELOW = 0.6
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wav", metavar="ARCHIVO", help="escuchar un archivo WAV en vez del micrófono")
+    parser.add_argument("--mic", metavar="NOMBRE|NÚMERO",
+                        help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
+    parser.add_argument("--channels", type=int, default=1, choices=(1, 2),
+                        help="2 = un micrófono (canal) por equipo: el canal 1 es A, el 2 es B")
+    parser.add_argument("--json", action="store_true", help="una línea JSON por cosa oída")
+    parser.add_argument("--recognizer", choices=("vosk", "sphinx"),
+                        help="qué reconocedor usar (si no, el mejor que haya)")
+    parser.add_argument("--model", metavar="CARPETA",
+                        help="carpeta de un modelo de Vosk o de un modelo acústico de Sphinx")
+    parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
+    parser.add_argument("--realtime", action="store_true",
+                        help="con --wav, ir al ritmo del audio en vez de lo más rápido posible")
+    parser.add_argument("--evidence", metavar="CARPETA",
+                        help="dónde guardar la evidencia (texto y audio de cada canto)")
+    parser.add_argument("--no-evidence", action="store_true", help="no guardar evidencia")
+    parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW, metavar="CONF",
+                        help=f"con menos confianza que esto, un canto queda 'dudoso' "
+                             f"y no se anota (por defecto {UNSURE_BELOW})")
+
+
+def choose_model(args: argparse.Namespace) -> ModelChoice:
+    if args.model:
+        choice = classify(Path(args.model).expanduser())
+        if args.recognizer and args.recognizer != choice.kind:
+            raise RecognizerError("model-mismatch",
+                                  f"{args.model} es un modelo de {choice.kind}, no de {args.recognizer}")
+        return choice
+    return find_model(models_dir(args.models_dir), args.recognizer)
+
+
+def default_evidence_dir() -> Path:
+    return models_dir(None).parent / "evidence"
+
+
+class Printer:
+    """Interprets each utterance against the table and prints (and stores) what it meant."""
+
+    def __init__(self, out: TextIO, as_json: bool, unsure_below: float,
+                 evidence: EvidenceStore | None) -> None:
+        from referee.table import Table
+
+        self.table = Table()
+        self.out = out
+        self.as_json = as_json
+        self.unsure_below = unsure_below
+        self.evidence = evidence
+
+    def __call__(self, utt: Utterance) -> None:
+        team = utt.team if utt.team in ("A", "B") else None
+        unsure = utt.confidence < self.unsure_below
+        try:
+            items = self.table.interpret(utt.text, team) if unsure else self.table.hear(utt.text, team)
+        except Exception as err:  # a bad transcript must never stop the referee
+            print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
+            return
+        for item in items:
+            accepted = bool(item.accepted) and not unsure
+            reason = item.reason
+            if unsure and item.call is not None:
+                reason = f"dudoso (confianza {utt.confidence:.2f}): tocá para confirmar"
+            record: dict[str, Any] = {
+                "t": round(utt.end, 3), "text": utt.text, "call": item.call,
+                "points": item.heard.points, "accepted": accepted, "reason": reason,
+                "confidence": round(utt.confidence, 3), "team": team,
+                "seat": item.seat, "unsure": unsure and item.call is not None,
+                "early": utt.early, "latency": round(utt.latency, 3),
+            }
+            if self.evidence is not None:
+                ev = self.evidence.record(
+                    t=utt.end, text=utt.text, call=item.call, points=item.heard.points,
+                    accepted=accepted, reason=reason, confidence=utt.confidence, team=team,
+                    clip_pcm=utt.clip,
+                )
+                record["evidence"] = ev.id
+            self._print(record, item.heard.label)
+
+    def _print(self, record: dict[str, Any], label: str) -> None:
+        if self.as_json:
+            print(json.dumps(record, ensure_ascii=False), file=self.out, flush=True)
+            return
+        who = record["seat"] or record["team"] or "?"
+        if record["call"] is None:
+            what = f"✗ «{label}» (parecido, no es canto)"
+        elif record["call"] == "puntos":
+            what = f"{'✓' if record['accepted'] else '·'} {record['points']} puntos"
+        else:
+            what = f"{'✓' if record['accepted'] else '·'} {record['call'].upper()}"
+        line = f"{record['t']:7.2f}s  {who:>3}  {what}  (conf {record['confidence']:.2f})"
+        if not record["accepted"]:
+            line += f"  — {record['reason']}"
+        print(line, file=self.out, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        choice = choose_model(args)
+        recognizer: Recognizer = make_recognizer(choice)
+    except RecognizerError as err:
+        print(f"No puedo arrancar el reconocedor: {err.message}", file=sys.stderr)
+        return 2
+    print(f"Reconocedor: {choice.label}", file=sys.stderr)
+    if recognizer.low_accuracy:
+        print("Atención: modo de baja precisión. Bajá el modelo en español con "
+              "'truco-referee models fetch'.", file=sys.stderr)
+    evidence = None
+    if not args.no_evidence:
+        evidence = EvidenceStore(Path(args.evidence) if args.evidence else default_evidence_dir())
+    printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
+    teams = ("A", "B") if args.channels == 2 else ()
+    listener = Listener(recognizer, printer, channel_teams=teams)
+    try:
+        if args.wav:
+            listener.run(WavSource(args.wav, realtime=args.realtime))
+        else:
+            mic = MicSource(args.mic, channels=args.channels,
+                            on_status=lambda msg: print(f"[micrófono] {msg}", file=sys.stderr))
+            listener.run(mic)
+    except AudioError as err:
+        print(f"Problema con el audio: {err.message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        listener.close()
+    return 0

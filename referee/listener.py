@@ -1,0 +1,203 @@
+"""The listening pipeline: audio chunks → recognizer → utterances (text, words, end time, team hint,
+clip) handed to a callback.
+
+A call is handed over as soon as it can no longer change: from a partial result, once its words
+have held still across two partials, the decoder has moved past its last word, and no longer phrase
+of the table could still grow out of it ("truco" goes at once; "vale" waits for "cuatro", "treinta"
+for "y tres", "contraflor" for "al resto").  The final result then hands over only what was not
+already sent.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.asr.base import SAMPLE_RATE, Recognizer, Result, Word
+from referee.audio import AudioChunk
+from referee.phrases import CALL_PHRASES, DECOYS, NUMBER_WORDS, normalize, parse
+
+STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is trusted
+CLIP_S = 2.5
+KEEP_S = 12.0
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """A stretch of recognized speech, ready to be interpreted."""
+
+    text: str
+    words: tuple[Word, ...]
+    start: float
+    end: float  # seconds into the stream where the last word ended
+    emitted_at: float  # stream time when it was handed over
+    confidence: float
+    team: str | None
+    early: bool  # handed over from a partial result
+    clip: bytes = b""  # 16 kHz mono int16 around the phrase
+    clip_start: float = 0.0
+
+    @property
+    def latency(self) -> float:
+        return max(0.0, self.emitted_at - self.end)
+
+
+def _prefixes() -> set[tuple[str, ...]]:
+    """Every proper prefix of a table phrase: a phrase ending in one of these may still grow."""
+    out: set[tuple[str, ...]] = set()
+    for phrase in (*CALL_PHRASES, *DECOYS, *NUMBER_WORDS):
+        tokens = tuple(normalize(phrase).split())
+        for k in range(1, len(tokens)):
+            out.add(tokens[:k])
+    return out
+
+
+_PREFIXES = _prefixes()
+
+
+def can_grow(tokens: Iterable[str]) -> bool:
+    """True if these words could be the start of a longer phrase ("vale", "treinta", "con flor")."""
+    toks = tuple(tokens)
+    return any(toks[k:] in _PREFIXES for k in range(len(toks)))
+
+
+class Listener:
+    """Feeds audio to a recognizer and calls ``on_utterance`` for each utterance, early when safe."""
+
+    def __init__(
+        self,
+        recognizer: Recognizer,
+        on_utterance: Callable[[Utterance], None],
+        *,
+        channel_teams: tuple[str, ...] = ("A", "B"),
+        early: bool = True,
+    ) -> None:
+        self.recognizer = recognizer
+        self.on_utterance = on_utterance
+        self.channel_teams = channel_teams
+        self.early = early
+        self._audio: deque[AudioChunk] = deque()
+        self._t = 0.0
+        self._prev_partial: tuple[tuple[str, float], ...] = ()
+        self._sent: list[tuple[float, float]] = []  # (start, end) of words already handed over
+
+    @property
+    def stream_time(self) -> float:
+        return self._t
+
+    def feed(self, chunk: AudioChunk) -> None:
+        """One chunk of audio in; zero or more utterances out through the callback."""
+        self._audio.append(chunk)
+        self._t = chunk.t + chunk.duration
+        while self._audio and self._audio[0].t + KEEP_S < self._t:
+            self._audio.popleft()
+        for result in self.recognizer.feed(chunk.pcm):
+            self._handle(result)
+
+    def close(self) -> None:
+        """End of stream: hand over whatever is still pending."""
+        for result in self.recognizer.flush():
+            self._handle(result)
+
+    def run(self, source: Iterable[AudioChunk]) -> None:
+        for chunk in source:
+            self.feed(chunk)
+        self.close()
+
+    # -- results -----------------------------------------------------------------------------------
+    def _handle(self, result: Result) -> None:
+        if result.final:
+            self._final(result)
+        elif self.early:
+            self._partial(result)
+
+    def _partial(self, result: Result) -> None:
+        key = tuple((w.text, round(w.start, 2)) for w in result.words)
+        stable = _stable_prefix(self._prev_partial, key)
+        self._prev_partial = key
+        words = [w for w in result.words[:stable] if w.end <= result.stream_time - STABLE_GAP_S]
+        words = [w for w in words if not self._already_sent(w)]
+        if not words:
+            return
+        # Hand over the longest run that ends on a finished call and cannot grow any more.
+        for cut in range(len(words), 0, -1):
+            head = words[:cut]
+            tokens = normalize(" ".join(w.text for w in head)).split()
+            found = parse(" ".join(tokens))
+            if not any(h.kind == "call" and h.end == len(tokens) for h in found):
+                continue
+            if can_grow(tokens):
+                continue
+            self._emit(head, result.stream_time, early=True)
+            return
+
+    def _final(self, result: Result) -> None:
+        self._prev_partial = ()
+        segment: list[Word] = []
+        for w in result.words:
+            if self._already_sent(w):
+                if segment:
+                    self._emit(segment, result.stream_time, early=False)
+                segment = []
+            else:
+                segment.append(w)
+        if segment:
+            self._emit(segment, result.stream_time, early=False)
+        self._sent = [s for s in self._sent if s[1] > result.end - 1.0]
+
+    def _already_sent(self, word: Word) -> bool:
+        mid = (word.start + word.end) / 2
+        return any(s - 0.05 <= mid <= e + 0.05 for s, e in self._sent)
+
+    def _emit(self, words: list[Word], now: float, early: bool) -> None:
+        start, end = words[0].start, words[-1].end
+        self._sent.append((start, end))
+        clip, clip_start = self._clip(start, end)
+        self.on_utterance(
+            Utterance(
+                text=" ".join(w.text for w in words),
+                words=tuple(words),
+                start=start,
+                end=end,
+                emitted_at=now,
+                confidence=min(w.conf for w in words),
+                team=self._team(start, end),
+                early=early,
+                clip=clip,
+                clip_start=clip_start,
+            )
+        )
+
+    def _clip(self, start: float, end: float) -> tuple[bytes, float]:
+        """About 2.5 s of audio around the phrase, from what is still buffered."""
+        pad = max(0.3, (CLIP_S - (end - start)) / 2)
+        lo, hi = max(0.0, start - pad), min(self._t, end + pad)
+        if not self._audio:
+            return b"", lo
+        base = self._audio[0].t
+        pcm = b"".join(c.pcm for c in self._audio)
+        a = max(0, int((lo - base) * SAMPLE_RATE)) * 2
+        b = max(a, int((hi - base) * SAMPLE_RATE)) * 2
+        return pcm[a:b], max(lo, base)
+
+    def _team(self, start: float, end: float) -> str | None:
+        """The team whose channel was loudest while the phrase was said (None with one channel)."""
+        chunks = [c for c in self._audio if c.t + c.duration > start and c.t < end]
+        if not chunks or len(chunks[0].levels) < 2:
+            return None
+        energy = np.sum([np.square(c.levels) for c in chunks], axis=0)
+        channel = int(np.argmax(energy))
+        return self.channel_teams[channel] if channel < len(self.channel_teams) else None
+
+
+def _stable_prefix(prev: tuple[tuple[str, float], ...], cur: tuple[tuple[str, float], ...]) -> int:
+    """How many leading words two consecutive partials agree on (same word, about the same start)."""
+    n = 0
+    for a, b in zip(prev, cur):
+        if a[0] != b[0] or abs(a[1] - b[1]) > 0.06:
+            break
+        n += 1
+    return n
