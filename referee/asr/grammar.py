@@ -31,12 +31,37 @@ def is_garbage(word: str) -> bool:
     return word.startswith(GARBAGE_PREFIX) or word in ("<s>", "</s>", "<sil>", "[unk]", "[noise]")
 
 
+# Everyday Spanish words that carry no call: a path for table talk so that chatter is heard as
+# chatter instead of being forced onto the nearest call or number.  General function words and
+# table words, not taken from any test corpus; none of them is in the phrase table.
+FILLER_WORDS: tuple[str, ...] = tuple(
+    """a al algo ahí allá andá bien che como con cómo de del dale decí el ella en entonces
+    es esa ese esta este eh hay la las le lo los más mano me mi mío muy nada ni no nos o otra
+    otro para pero poco por qué que quién sí si sin su también tan te tengo toca todo tomá tu tú
+    uh un una va vamos ver vos y ya yo juego juega jugá carta cartas gané ganaste tenés mejor
+    mejores pena vez hoy acá así""".split()
+)
+
+
 @dataclass(frozen=True)
 class PhraseList:
     """Every phrase a recognizer may output, split as the grammar needs it."""
 
     phrases: tuple[str, ...]
     decoys: tuple[str, ...]
+    fillers: tuple[str, ...] = ()
+
+    @property
+    def calls(self) -> tuple[str, ...]:
+        """Phrases that carry a call (the rest are envido numbers)."""
+        from referee.phrases import parse
+
+        return tuple(p for p in self.phrases if any(h.kind == "call" for h in parse(p)))
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        calls = set(self.calls)
+        return tuple(p for p in self.phrases if p not in calls)
 
     @classmethod
     def from_table(cls) -> PhraseList:
@@ -46,14 +71,16 @@ class PhraseList:
         decoys = tuple(_decoy_texts(table.DECOYS))
         everything = tuple(dict.fromkeys(" ".join(spoken_words(p)) for p in table.grammar_phrases()))
         decoy_set = {" ".join(spoken_words(d)) for d in decoys}
+        known = {w for p in everything for w in p.split()}
         return cls(
             phrases=tuple(p for p in everything if p and p not in decoy_set),
             decoys=tuple(sorted(d for d in decoy_set if d)),
+            fillers=tuple(w for w in FILLER_WORDS if w not in known),
         )
 
     def words(self) -> list[str]:
         """Every distinct word, sorted."""
-        return sorted({w for p in (*self.phrases, *self.decoys) for w in p.split()})
+        return sorted({w for p in (*self.phrases, *self.decoys, *self.fillers) for w in p.split()})
 
 
 def _decoy_texts(decoys: object) -> Iterable[str]:
@@ -81,25 +108,31 @@ Transition = tuple[int, int, float, str] | tuple[int, int, float]
 def fsg_transitions(
     plist: PhraseList,
     garbage: Iterable[str],
-    call_weight: float = 1.0,
-    decoy_weight: float = 1.0,
-    garbage_weight: float = 1.0,
+    weights: dict[str, float],
 ) -> tuple[int, int, list[Transition]]:
-    """A finite-state grammar as (start, final, transitions): a hub state looping over phrases,
-    decoys and garbage phones; each phrase is a chain of states that returns to the hub."""
+    """A finite-state grammar as (start, final, transitions): a hub state looping over calls,
+    numbers, decoys, filler words and garbage phones; each multi-word phrase is a chain of states
+    that returns to the hub.  ``weights`` gives each class its share of the hub's probability
+    (keys ``call``, ``number``, ``decoy``, ``filler``, ``garbage``), split evenly inside the class,
+    so a class's size does not change how often it wins."""
     hub, final = 0, 1
     trans: list[Transition] = [(hub, final, 1.0)]
-    gwords = sorted(garbage)
-    total = call_weight + decoy_weight + garbage_weight
+    groups = {
+        "call": plist.calls,
+        "number": plist.numbers,
+        "decoy": plist.decoys,
+        "filler": plist.fillers,
+        "garbage": tuple(sorted(garbage)),
+    }
+    total = sum(weights.get(k, 0.0) for k, items in groups.items() if items)
     next_state = 2
-    groups = (
-        (plist.phrases, call_weight / total),
-        (plist.decoys, decoy_weight / total),
-    )
-    for items, mass in groups:
+    for kind, items in groups.items():
+        mass = weights.get(kind, 0.0)
+        if not items or mass <= 0:
+            continue
+        prob = mass / total / len(items)
         for phrase in items:
             words = phrase.split()
-            prob = mass / len(items)
             src = hub
             for k, word in enumerate(words):
                 dst = hub if k == len(words) - 1 else next_state
@@ -107,11 +140,9 @@ def fsg_transitions(
                     next_state += 1
                 trans.append((src, dst, prob if k == 0 else 1.0, word))
                 src = dst
-    for word in gwords:
-        trans.append((hub, hub, garbage_weight / total / len(gwords), word))
     return hub, final, trans
 
 
 def vosk_grammar(plist: PhraseList) -> str:
-    """The JSON phrase list for a Vosk grammar recognizer: phrases, decoys and ``[unk]``."""
-    return json.dumps([*plist.phrases, *plist.decoys, "[unk]"], ensure_ascii=False)
+    """The JSON phrase list for a Vosk grammar recognizer: phrases, decoys, fillers and ``[unk]``."""
+    return json.dumps([*plist.phrases, *plist.decoys, *plist.fillers, "[unk]"], ensure_ascii=False)

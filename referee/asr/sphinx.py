@@ -25,7 +25,9 @@ class SphinxTuning:
     """Grammar weights and search settings; the defaults are set on held-out voices (see benchmark)."""
 
     call_weight: float = 1.0
-    decoy_weight: float = 1.0
+    number_weight: float = 0.3
+    decoy_weight: float = 0.5
+    filler_weight: float = 0.0  # an open filler vocabulary stole calls ("truco" heard as "otro")
     garbage_weight: float = 1e-6
     wip: float = 0.5
     pip: float = 1.0
@@ -88,9 +90,9 @@ class SphinxRecognizer:
         garbage = garbage_words(_EN_GARBAGE) if english else garbage_words()
         lines += [f"{w} {' '.join(p)}" for w, p in garbage.items()]
         t = self.tuning
-        start, final, trans = fsg_transitions(
-            phrases, garbage, t.call_weight, t.decoy_weight, t.garbage_weight
-        )
+        weights = {"call": t.call_weight, "number": t.number_weight, "decoy": t.decoy_weight,
+                   "filler": t.filler_weight, "garbage": t.garbage_weight}
+        start, final, trans = fsg_transitions(phrases, garbage, weights)
         fd, dict_path = tempfile.mkstemp(suffix=".dict", prefix="truco-")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:

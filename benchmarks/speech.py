@@ -1,0 +1,277 @@
+"""Speech benchmark: how well each recognizer hears the calls in the shared corpus, clean and noisy.
+
+    python -m benchmarks.speech [--recognizer sphinx-es sphinx-en vosk-es] [--snr clean 20 10 5]
+                                [--limit N] [--voices held-out|tuning|all] [--workers 2]
+
+Figures per recognizer and condition: recall per call, envido-number accuracy, look-alike false
+accepts, chatter false triggers, latency from the end of the spoken phrase to the emitted event
+(p50/p95, in audio time through the same listener the referee runs; early emission included), and
+CPU real-time factor (CPU seconds per second of audio, one process).
+
+The recognizers' settings were chosen on the "tuning" voices only (espeak-ng:es, pico:es-ES,
+mbrola:es1); "held-out" reports the other three synthetic voices and the real recordings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+SPEECH = SHARED / "speech"
+SPHINX_ES_DIR = SHARED / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+TUNING_VOICES = {"espeak-ng:es", "pico:es-ES", "mbrola:es1"}
+LEAD_SILENCE_S = 0.25
+
+
+@dataclass(frozen=True)
+class Item:
+    file: str
+    text: str
+    label: str
+    group: str
+    voice: str
+
+
+@dataclass
+class Outcome:
+    item: Item
+    got: list[str]
+    latencies: list[float]
+    audio_s: float
+    cpu_s: float
+
+
+def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:
+    """Corpus items (synthetic and real) for the requested voice split, sampled per group."""
+    items: list[Item] = []
+    with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            tuning = row["voice"] in TUNING_VOICES
+            if voices == "all" or (voices == "tuning") == tuning:
+                items.append(Item(row["file"], row["text"], row["label"], row["group"], row["voice"]))
+    if voices != "tuning":
+        with (SPEECH / "real_manifest.csv").open(encoding="utf-8") as fh:
+            for row in csv.DictReader(fh):
+                label = row["label"] if row["label"] != "none?" else "none"
+                group = "real_call" if label != "none" and not label.startswith("puntos") else (
+                    "real_points" if label.startswith("puntos") else "real_other")
+                if row["text"] == "con flor me achico":
+                    label, group = "con flor me achico", "real_call"
+                if row["text"] == "contra flor al resto":
+                    label = "contraflor al resto"
+                items.append(Item(row["file"], row["text"], label, group, row["accent"]))
+    if limit:
+        rng = random.Random(seed)
+        by_group: dict[str, list[Item]] = defaultdict(list)
+        for it in items:
+            by_group[it.group].append(it)
+        items = [it for g in sorted(by_group) for it in
+                 rng.sample(by_group[g], min(limit, len(by_group[g])))]
+    return items
+
+
+def mix_noise(frames: np.ndarray, snr_db: float, noise: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Add noise at ``snr_db`` relative to the speech part (the file minus its silent ends)."""
+    mono = frames[:, 0]
+    lead = int(LEAD_SILENCE_S * 16000)
+    speech = mono[lead:-lead] if len(mono) > 2 * lead + 160 else mono
+    p_speech = float(np.mean(speech**2)) or 1e-12
+    start = rng.randrange(0, max(1, len(noise) - len(mono)))
+    seg = np.resize(noise[start:start + len(mono)], len(mono))
+    p_noise = float(np.mean(seg**2)) or 1e-12
+    gain = np.sqrt(p_speech / (p_noise * 10 ** (snr_db / 10)))
+    return np.clip(mono + gain * seg, -1.0, 1.0)[:, None]
+
+
+# -- worker ---------------------------------------------------------------------------------------
+_STATE: dict[str, object] = {}
+
+
+def _init(recognizer: str, snr: str, models_dir: str | None, tune: str | None) -> None:
+    import json
+
+    from referee.asr.grammar import PhraseList
+    from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
+
+    plist = PhraseList.from_table()
+    tuning = SphinxTuning(**json.loads(tune)) if tune else None
+    if recognizer == "sphinx-es":
+        rec: object = SphinxRecognizer(plist, SPHINX_ES_DIR, tuning=tuning)
+    elif recognizer == "sphinx-en":
+        rec = SphinxRecognizer(plist, None, english=True, tuning=tuning)
+    else:
+        from models.paths import models_dir as resolve
+        from referee.asr.find import find_model, make_recognizer
+
+        rec = make_recognizer(find_model(resolve(models_dir), "vosk"), plist)
+    _STATE["rec"] = rec
+    _STATE["snr"] = snr
+    if snr != "clean":
+        from referee.audio import read_wav
+
+        _STATE["noises"] = [read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav"))]
+
+
+def _run_one(item: Item) -> Outcome:
+    from referee.audio import read_wav, to_chunk
+    from referee.listener import Listener, Utterance
+    from referee.phrases import parse
+
+    rec = _STATE["rec"]
+    frames = read_wav(SPEECH / item.file)
+    snr = str(_STATE["snr"])
+    if snr != "clean":
+        rng = random.Random(hash(item.file) & 0xFFFF)
+        noises = _STATE["noises"]
+        frames = mix_noise(frames, float(snr), rng.choice(noises), rng)  # type: ignore[arg-type]
+    utterances: list[Utterance] = []
+    rec.reset()  # type: ignore[attr-defined]
+    listener = Listener(rec, utterances.append)  # type: ignore[arg-type]
+    t0 = time.process_time()
+    step = 1600
+    for i in range(0, len(frames), step):
+        listener.feed(to_chunk(frames[i:i + step], i / 16000))
+    listener.close()
+    cpu = time.process_time() - t0
+    audio_s = len(frames) / 16000
+    speech_end = audio_s - LEAD_SILENCE_S
+    got: list[str] = []
+    latencies: list[float] = []
+    for utt in utterances:
+        for h in parse(utt.text):
+            if h.kind == "call":
+                got.append(h.label)
+            elif h.kind == "points":
+                got.append(f"puntos:{h.points}")
+            else:
+                continue
+            latencies.append(utt.emitted_at - speech_end)
+    return Outcome(item, got, latencies, audio_s, cpu)
+
+
+# -- scoring --------------------------------------------------------------------------------------
+@dataclass
+class Score:
+    per_call: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    numbers: list[int] = field(default_factory=lambda: [0, 0])
+    lookalike: list[int] = field(default_factory=lambda: [0, 0])
+    chatter: list[int] = field(default_factory=lambda: [0, 0])
+    real_other: list[int] = field(default_factory=lambda: [0, 0])
+    extra: list[int] = field(default_factory=lambda: [0, 0])
+    latencies: list[float] = field(default_factory=list)
+    audio_s: float = 0.0
+    cpu_s: float = 0.0
+    misses: list[str] = field(default_factory=list)
+
+
+def score(outcomes: Iterable[Outcome]) -> Score:
+    s = Score()
+    for o in outcomes:
+        it, got = o.item, o.got
+        s.audio_s += o.audio_s
+        s.cpu_s += o.cpu_s
+        triggered = bool(got)
+        if it.group in ("call", "chatter_call", "real_call") and not it.label.startswith("puntos"):
+            expected = it.label.split("+")
+            for call in expected:
+                hit = call in got
+                s.per_call[call][0] += hit
+                s.per_call[call][1] += 1
+                if not hit:
+                    s.misses.append(f"{it.voice}: «{it.text}» → {got}")
+            s.extra[0] += any(g not in expected for g in got)
+            s.extra[1] += 1
+            if it.group != "chatter_call" and o.latencies and expected[-1] in got:
+                s.latencies.append(min(o.latencies))
+        elif it.label.startswith("puntos"):
+            ok = [g for g in got if g.startswith("puntos")] == [it.label]
+            s.numbers[0] += ok
+            s.numbers[1] += 1
+            if not ok:
+                s.misses.append(f"{it.voice}: «{it.text}» → {got}")
+        elif it.group == "lookalike":
+            s.lookalike[0] += triggered
+            s.lookalike[1] += 1
+        elif it.group == "chatter":
+            s.chatter[0] += triggered
+            s.chatter[1] += 1
+        elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
+            s.real_other[0] += triggered
+            s.real_other[1] += 1
+    return s
+
+
+def _pct(pair: list[int]) -> str:
+    return f"{100 * pair[0] / pair[1]:5.1f}% ({pair[0]}/{pair[1]})" if pair[1] else "   -"
+
+
+def report(name: str, condition: str, s: Score, show_misses: int) -> None:
+    total = [sum(v[0] for v in s.per_call.values()), sum(v[1] for v in s.per_call.values())]
+    lat = sorted(s.latencies)
+    p50 = statistics.median(lat) * 1000 if lat else float("nan")
+    p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))] * 1000 if lat else float("nan")
+    rtf = s.cpu_s / s.audio_s if s.audio_s else float("nan")
+    print(f"\n== {name} · {condition} ==")
+    print(f"  call recall           {_pct(total)}")
+    for call in sorted(s.per_call):
+        print(f"    {call:22s}{_pct(s.per_call[call])}")
+    print(f"  envido numbers        {_pct(s.numbers)}")
+    print(f"  look-alike accepts    {_pct(s.lookalike)}")
+    print(f"  chatter triggers      {_pct(s.chatter)}")
+    print(f"  extra calls in calls  {_pct(s.extra)}")
+    if s.real_other[1]:
+        print(f"  real non-call prompts {_pct(s.real_other)}  (numbers 8-19 etc.; any call/number)")
+    print(f"  latency p50/p95       {p50:.0f} / {p95:.0f} ms  (n={len(lat)})")
+    print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio)")
+    for line in s.misses[:show_misses]:
+        print(f"    miss: {line}")
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.speech", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--recognizer", nargs="+", default=["sphinx-es", "sphinx-en"],
+                        choices=["sphinx-es", "sphinx-en", "vosk-es"])
+    parser.add_argument("--snr", nargs="+", default=["clean", "20", "10", "5"],
+                        help="conditions: clean and/or SNRs in dB")
+    parser.add_argument("--limit", type=int, help="at most N files per group (random, fixed seed)")
+    parser.add_argument("--voices", choices=["held-out", "tuning", "all"], default="all")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--models-dir", help="for vosk-es: where the Spanish Vosk model is")
+    parser.add_argument("--tune", metavar="JSON", help="Sphinx settings to try (SphinxTuning fields)")
+    parser.add_argument("--show-misses", type=int, default=0, metavar="N")
+    args = parser.parse_args(argv)
+    if not (SPEECH / "manifest.csv").is_file():
+        print(f"no speech corpus at {SPEECH.resolve()}", file=sys.stderr)
+        return 2
+    items = load_items(args.voices, args.limit)
+    print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
+    for name in args.recognizer:
+        for cond in args.snr:
+            label = "clean" if cond == "clean" else f"{cond} dB SNR"
+            try:
+                with Pool(args.workers, _init, (name, cond, args.models_dir, args.tune)) as pool:
+                    outcomes = pool.map(_run_one, items, chunksize=8)
+            except Exception as err:  # noqa: BLE001 - report and go on with the next one
+                print(f"\n== {name} · {label} ==\n  could not run: {err}")
+                break
+            report(name, label, score(outcomes), args.show_misses)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
