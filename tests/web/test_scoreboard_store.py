@@ -1,0 +1,122 @@
+"""The SQLite store and the broadcast hub, on their own."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+
+from web_scoreboard.hub import Hub
+from web_scoreboard.store import LogEntry, Store
+
+
+def test_the_store_is_write_ahead_and_fully_synchronous(store: Store) -> None:
+    db = store._db  # the connection's own settings are what protects the log
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_effective_lines_replay_applies_and_undos(store: Store) -> None:
+    game = store.create_game({"points": 30}, {"A": "Nosotros", "B": "Ellos"})
+    score = {"A": 0, "B": 0}
+    store.append(game, [LogEntry("apply", "hand", "page"), LogEntry("apply", "A1: truco", "voice")],
+                 score, None)
+    store.append(game, [LogEntry("undo", "A1: truco", "page"),
+                        LogEntry("apply", "B1: truco", "page")], score, None)
+    store.append(game, [LogEntry("apply", "A1: quiero", "page")], score, None)
+    store.append(game, [LogEntry("undo", "A1: quiero", "page")], score, None)
+    assert store.effective_lines(game) == ["hand", "B1: truco"]
+    actions = [e.action for e in store.log(game)]
+    assert actions == ["apply", "apply", "undo", "apply", "apply", "undo"]
+    assert store.log(game)[1].origin == "voice"
+
+
+def test_games_current_game_and_names_survive_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    first = Store(path)
+    one = first.create_game({"points": 30}, {"A": "Nosotros", "B": "Ellos"})
+    two = first.create_game({"points": 15}, {"A": "Nosotros", "B": "Ellos"})
+    first.set_names(one, {"A": "Pepe", "B": "Tito"})
+    first.append(one, [LogEntry("apply", "points A +3", "page")], {"A": 3, "B": 0}, None)
+    first.close()
+    again = Store(path)
+    assert again.current_game_id() == two
+    assert [g.id for g in again.games()] == [two, one]
+    game = again.game(one)
+    assert game is not None and game.names == {"A": "Pepe", "B": "Tito"}
+    assert game.score == {"A": 3, "B": 0} and game.settings == {"points": 30}
+    again.close()
+
+
+def test_heard_items_and_clips(store: Store) -> None:
+    game = store.create_game({}, {})
+    first = store.add_heard(game, "rejected", "turco", reason="«turco» no es truco")
+    second = store.add_heard(game, "unsure", "kiero", line="B1: quiero", clip_id="c1")
+    store.put_clip("c1", b"RIFFdata")
+    store.set_heard_status(second.id, "accepted", "confirmado a mano")
+    assert [h.id for h in store.heard(game)] == [second.id, first.id]
+    item = store.heard_item(second.id)
+    assert item is not None and item.status == "accepted" and item.line == "B1: quiero"
+    assert store.clip("c1") == (b"RIFFdata", "audio/wav")
+    assert store.clip("nope") is None
+
+
+def test_hub_delivers_in_publishing_order_from_many_threads() -> None:
+    async def scenario() -> tuple[list[int], list[int]]:
+        hub = Hub(max_pending=10_000)  # no page may lag so far that snapshots are skipped
+        hub.bind(asyncio.get_running_loop())
+        got: dict[str, list[int]] = {"a": [], "b": []}
+        lock = threading.Lock()
+        counter = iter(range(1, 10_000))
+
+        def sender(name: str):  # type: ignore[no-untyped-def]
+            async def send(text: str) -> None:
+                got[name].append(int(text))
+            return send
+
+        subs = [hub.subscribe(sender(n), 0, "0") for n in got]
+        tasks = [asyncio.create_task(s.run()) for s in subs]
+
+        def publisher() -> None:
+            for _ in range(200):
+                with lock:  # the service publishes under its lock, in sequence order
+                    seq = next(counter)
+                    hub.publish(seq, str(seq))
+
+        threads = [threading.Thread(target=publisher) for _ in range(4)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 10
+        while (any(t.is_alive() for t in threads) or len(got["b"]) < 801) and (
+                time.monotonic() < deadline):
+            await asyncio.sleep(0.01)
+        for s, t in zip(subs, tasks):
+            hub.unsubscribe(s)
+            t.cancel()
+        return got["a"], got["b"]
+
+    a, b = asyncio.run(scenario())
+    assert a == b == list(range(0, 801))
+
+
+def test_hub_skips_stale_snapshots_and_keeps_the_newest_when_a_page_lags() -> None:
+    async def scenario() -> list[str]:
+        hub = Hub(max_pending=3)
+        hub.bind(asyncio.get_running_loop())
+        sent: list[str] = []
+
+        async def send(text: str) -> None:
+            sent.append(text)
+
+        sub = hub.subscribe(send, 5, "s5")
+        for seq in (4, 5, 6, 7, 8, 9):  # 4 and 5 are not newer than what the page has
+            hub.publish(seq, f"s{seq}")
+        await asyncio.sleep(0.01)
+        task = asyncio.create_task(sub.run())
+        await asyncio.sleep(0.01)
+        hub.unsubscribe(sub)
+        task.cancel()
+        return sent
+
+    assert asyncio.run(scenario()) == ["s7", "s8", "s9"]
