@@ -99,9 +99,10 @@ def pronunciations(word: str) -> list[tuple[str, ...]]:
     add(seseo)
     for v in list(variants):
         add(tuple("y" if p == "ll" else p for p in v))
-    for v in list(variants):
-        if len(v) > 2 and v[-1] == "s" and v[-2] in _VOWELS:
-            add(v[:-1])  # "son buena(s)", aspirated or dropped final s
+    syllables = sum(1 for k, p in enumerate(base) if p in _VOWELS and (k == 0 or base[k - 1] not in _VOWELS))
+    if syllables >= 2 and base[-2:] == ("a", "s"):
+        for v in list(variants):
+            add(v[:-1])  # "son buena(s)": aspirated or dropped final s of a plural
     return variants
 
 

@@ -34,6 +34,9 @@ class SphinxTuning:
     vad_window: float = 0.21
     vad_ratio: float = 0.9
     vad_mode: int = 2
+    # Decode each utterance again as a whole when it ends (cepstral mean of the utterance itself);
+    # partials still come from the streaming pass.
+    final_pass: bool = False
     # Starting cepstral mean, close to what the Spanish model sees on speech; live CMN adapts from here.
     cmninit: str = "48,17,4,10,-2,-2,10,-6,-2,-10,-4,-10,5"
 
@@ -84,6 +87,7 @@ class SphinxRecognizer:
         self._in_utt = False
         self._utt_start = 0.0
         self._utt_frames_at_partial = 0
+        self._utt_audio: list[bytes] = []
 
     def _make_decoder(self, ps: object, hmm: Path, phrases: PhraseList, english: bool) -> object:
         lines = dictionary_lines(phrases.words(), english=english)
@@ -132,6 +136,7 @@ class SphinxRecognizer:
             tail = self._buffer or b"\0\0" * 160
             rest = self._ep.end_stream(tail[: self._ep.frame_bytes])
             if rest:
+                self._utt_audio.append(rest)
                 self._decoder.process_raw(rest, False, False)  # type: ignore[attr-defined]
             out.append(self._finish())
         self._buffer = b""
@@ -162,6 +167,8 @@ class SphinxRecognizer:
             dec.start_utt()  # type: ignore[attr-defined]
             self._in_utt = True
             self._utt_frames_at_partial = 0
+            self._utt_audio = []
+        self._utt_audio.append(speech)
         dec.process_raw(speech, False, False)  # type: ignore[attr-defined]
         if not self._ep.in_speech:
             return [self._finish()]
@@ -173,8 +180,13 @@ class SphinxRecognizer:
         return []
 
     def _finish(self) -> Result:
-        self._decoder.end_utt()  # type: ignore[attr-defined]
+        dec = self._decoder
+        dec.end_utt()  # type: ignore[attr-defined]
         self._in_utt = False
+        if self.tuning.final_pass:
+            dec.start_utt()  # type: ignore[attr-defined]
+            dec.process_raw(b"".join(self._utt_audio), False, True)  # type: ignore[attr-defined]
+            dec.end_utt()  # type: ignore[attr-defined]
         return self._result(final=True)
 
     def _result(self, final: bool) -> Result:
