@@ -1,0 +1,256 @@
+"""The scoreboard page in a real browser (Debian's Chromium, headless) at tablet size.
+
+Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from engine import Settings
+from referee.commands.serve import lan_address
+from web_scoreboard import Heard, create_app
+from web_scoreboard.store import Store
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TABLET = {"width": 1280, "height": 800}
+PIN = "2468"
+AUTH = {"X-Table-PIN": PIN}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
+                       "(apt-get install chromium)"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright for Python")
+
+
+class LiveServer:
+    """The scoreboard served by uvicorn in a thread, on all interfaces like ``serve``."""
+
+    def __init__(self, data_dir: Path, port: int = 0) -> None:
+        self.store = Store(data_dir / "scoreboard.sqlite3")
+        self.app = create_app(Settings(), self.store, pin=PIN)
+        config = uvicorn.Config(self.app, host="0.0.0.0", port=port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.api = httpx.Client(base_url=self.url, headers=AUTH, timeout=5)
+
+    @property
+    def service(self) -> Any:
+        return self.app.state.service
+
+    def post(self, *lines: str) -> dict[str, Any]:
+        snap: dict[str, Any] = {}
+        for line in lines:
+            response = self.api.post("/api/events", json={"line": line})
+            assert response.status_code == 200, (line, response.text)
+            snap = response.json()
+        return snap
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.api.close()
+        self.store.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path)
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    yield page
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def open_board(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#conn.on")
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=5000)
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def text(page: Any, selector: str) -> str:
+    return str(page.locator(selector).inner_text()).strip()
+
+
+def strokes(page: Any, team: str) -> int:
+    return int(page.locator(f'svg[data-tally="{team}"] line.stroke').count())
+
+
+def test_a_hand_scored_through_the_api_shows_on_the_page(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("hand", "A1: envido", "B1: quiero", "A1: 31", "B1: son buenas",
+                       "B1: truco")
+    wait_seq(page, snap["seq"])
+    assert text(page, "#banner").startswith("¡TRUCO!")
+    assert "quiero 2 / no quiero 1" in text(page, '[data-fact="truco"]')
+    assert "31" in text(page, '[data-fact="envido"]')
+    assert text(page, '[data-score="A"]') == "2" and strokes(page, "A") == 2
+    shot(page, "tablet-truco-pending")
+    snap = server.post("A1: quiero", "round A", "round B", "round A", "points B +16")
+    wait_seq(page, snap["seq"])
+    assert page.locator("#banner").is_hidden()
+    assert text(page, '[data-score="A"]') == "4" and strokes(page, "A") == 4
+    assert text(page, '[data-score="B"]') == "16" and strokes(page, "B") == 16
+    assert text(page, '[data-zone="B"]').lower() == "buenas"
+    assert text(page, '[data-zone="A"]').lower() == "malas"
+    assert "truco querido" in text(page, '[data-fact="truco"]')
+    shot(page, "tablet-scored")
+
+
+def test_scoring_through_the_controls_asks_for_the_pin(server: LiveServer, page: Any) -> None:
+    address = lan_address()
+    if address.startswith("127."):
+        pytest.skip("no local-network address to open the page as a guest")
+    open_board(page, f"http://{address}:{server.port}/")
+    assert text(page, "#btn-pin") == "Ingresar PIN"
+    page.click("#btn-controls")
+    page.click("text=Mano nueva (repartir)")
+    page.fill("#pin-input", "0000")
+    page.click("#pin-ok")
+    page.wait_for_selector("#pin-msg:has-text('PIN incorrecto')")
+    page.fill("#pin-input", PIN)
+    page.click("#pin-ok")
+    page.wait_for_function("window.scoreboard.snapshot.log && window.scoreboard.snapshot.log.length === 1")
+    for seat, call in [("A1", "Truco"), ("B1", "Retruco"), ("A1", "Quiero")]:
+        page.click(f'[data-seat="{seat}"]')
+        page.click(f'#call-buttons [data-call="{call.lower()}"]')
+    page.click('[data-line="round B"]')
+    page.click('[data-line="round B"]')
+    page.wait_for_function("window.scoreboard.snapshot.score.B === 3")
+    shot(page, "tablet-controls")
+    page.click("#btn-controls-close")
+    page.fill('.name[data-team="A"]', "Los Pibes")
+    page.press('.name[data-team="A"]', "Enter")
+    page.wait_for_function("window.scoreboard.snapshot.names.A === 'Los Pibes'")
+    assert server.api.get("/api/state").json()["score"] == {"A": 0, "B": 3}
+    assert text(page, '[data-score="B"]') == "3"
+
+
+def test_the_page_updates_within_100_ms_of_an_event(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    sent: dict[int, float] = {}
+    lines = ["points A +1", "points B +1"] * 15
+    for line in lines:
+        before = time.time()
+        seq = server.post(line)["seq"]
+        sent[seq] = before
+        wait_seq(page, seq)
+    renders = page.evaluate("window.scoreboard.renders")
+    shown = {r["seq"]: r["at"] / 1000 for r in renders}
+    latencies = sorted((shown[seq] - at) * 1000 for seq, at in sent.items())
+    p50 = statistics.median(latencies)
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    report = (f"page update latency over {len(latencies)} events: p50 {p50:.1f} ms, "
+              f"p95 {p95:.1f} ms, max {latencies[-1]:.1f} ms")
+    (ARTIFACTS / "update-latency.txt").write_text(report + "\n")
+    print(report)
+    assert latencies[-1] < 100, report
+
+
+def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    service = server.service
+    server.post("hand")
+    service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A",
+                               clip=b"RIFF\x00\x00\x00\x00WAVE"))
+    service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco"))
+    unsure = service.record_heard(Heard("quiero", "unsure", line="B1: quiero", team="B"))
+    wait_seq(page, service.snapshot()["seq"])
+    chips = page.locator(".chip")
+    assert chips.count() == 3
+    assert "«turco» no es truco" in text(page, ".chip.rejected")
+    assert page.locator(".chip.accepted [data-clip]").count() == 1
+    shot(page, "tablet-heard")
+    page.click(f'[data-confirm="{unsure["id"]}"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: quiero'")
+    assert page.locator(".chip.unsure").count() == 0
+    snap = server.post("round A", "round A", "points A +20", "points B +13", "hand",
+                       "B1: envido", "A1: quiero", "B1: 33", "A1: son buenas", "A1: truco",
+                       "B1: no quiero", "points A +7")
+    wait_seq(page, snap["seq"])
+    assert snap["winner"] == "A"
+    assert page.locator("#gameover").is_visible()
+    assert text(page, "#gameover-title") == "¡Ganó Nosotros!"
+    shot(page, "tablet-game-over")
+    page.click("#btn-go-history")
+    assert page.locator(".hist tbody tr").count() == 2
+    shot(page, "tablet-history")
+
+
+def test_portrait_and_phone_layouts_fit(server: LiveServer, browser: Any) -> None:
+    server.post("hand", "A1: envido", "B1: quiero", "A1: 25", "B1: 27", "A1: truco",
+                "points A +12")
+    for name, viewport in [("portrait", {"width": 800, "height": 1280}),
+                           ("phone", {"width": 390, "height": 844})]:
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        open_board(page, server.url)
+        assert text(page, '[data-score="A"]') == "12"
+        assert page.locator("#banner").is_visible()
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{name}: {overflow}px wider than the screen"
+        shot(page, f"{name}-in-progress")
+        context.close()
+
+
+def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, page: Any) -> None:
+    first = LiveServer(tmp_path)
+    port = first.port
+    first.post("points A +3")
+    open_board(page, first.url)
+    first.stop()
+    page.wait_for_selector("#conn.off")
+    second = LiveServer(tmp_path, port=port)
+    try:
+        page.wait_for_selector("#conn.on", timeout=10_000)
+        snap = second.post("points B +2")
+        wait_seq(page, snap["seq"])
+        assert text(page, '[data-score="A"]') == "3" and text(page, '[data-score="B"]') == "2"
+    finally:
+        second.stop()
