@@ -1,0 +1,146 @@
+"""PocketSphinx: lexicon and grammar from the phrase table, and real decoding of real audio."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.asr.base import RecognizerError, Result
+from referee.asr.grammar import PhraseList, fsg_transitions, garbage_words, is_garbage
+from referee.asr.lexicon import SPANISH_PHONES, dictionary_lines, pronunciations
+from referee.asr.sphinx import SphinxRecognizer
+from referee.audio import WavSource
+from referee.phrases import CALL_PHRASES, DECOYS, parse, vocabulary
+
+
+@pytest.mark.parametrize(
+    "word,first",
+    [
+        ("truco", "t r u k o"),
+        ("retruco", "rr e t r u k o"),
+        ("quiero", "k i e r o"),
+        ("envido", "e n b i d o"),
+        ("achico", "a ch i k o"),
+        ("veintitrés", "b e i n t i t r e s"),
+        ("guerra", "g e rr a"),
+        ("gente", "j e n t e"),
+        ("año", "a gn o"),
+    ],
+)
+def test_spanish_pronunciation_from_spelling(word: str, first: str) -> None:
+    assert " ".join(pronunciations(word)[0]) == first
+
+
+def test_regional_variants() -> None:
+    assert ("m", "a", "s", "o") in pronunciations("mazo")  # seseo
+    assert ("y", "e", "b", "o") in pronunciations("llevo")  # ll = y
+    assert ("b", "u", "e", "n", "a") in pronunciations("buenas")  # weak plural s
+    assert pronunciations("dos") == [("d", "o", "s")]  # no one-syllable "do" that eats chatter
+
+
+def test_every_table_word_has_a_pronunciation_in_the_model_phones() -> None:
+    for word in vocabulary():
+        prons = pronunciations(word)
+        assert prons, word
+        assert all(set(p) <= SPANISH_PHONES for p in prons), word
+    names = {line.split()[0].split("(")[0] for line in dictionary_lines(vocabulary())}
+    assert names == {w.lower() for w in vocabulary()}
+
+
+def test_grammar_holds_every_call_and_decoy_and_garbage_returns_to_the_hub() -> None:
+    plist = PhraseList.from_table()
+    for phrase in CALL_PHRASES:
+        assert " ".join(phrase.split()) in plist.phrases
+    assert set(plist.decoys) == set(DECOYS)
+    start, final, trans = fsg_transitions(plist, garbage_words(), {"call": 1, "garbage": 1e-6})
+    words = {t[3] for t in trans if len(t) == 4}
+    assert "truco" in words and "turco" not in words  # decoys had no weight here
+    assert all(t[0] == t[1] == start for t in trans if len(t) == 4 and is_garbage(t[3]))
+
+
+@pytest.fixture(scope="module")
+def spanish(shared_dir: Path) -> SphinxRecognizer:
+    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    if not model.is_dir():
+        pytest.skip(f"Spanish Sphinx model not found at {model}")
+    return SphinxRecognizer(PhraseList.from_table(), model)
+
+
+def decode(rec: SphinxRecognizer, path: Path) -> list[Result]:
+    rec.reset()
+    results: list[Result] = []
+    for chunk in WavSource(path):
+        results += rec.feed(chunk.pcm)
+    return results + rec.flush()
+
+
+def heard_calls(results: list[Result]) -> list[str]:
+    text = " ".join(r.text for r in results if r.final)
+    return [h.label for h in parse(text) if h.kind == "call"]
+
+
+REAL_CALLS = [
+    ("truco.wav", "truco"),
+    ("envido.wav", "envido"),
+    ("real_envido.wav", "real envido"),
+    ("falta_envido.wav", "falta envido"),
+    ("no_quiero.wav", "no quiero"),
+    ("me_voy_al_mazo.wav", "me voy al mazo"),
+    ("son_buenas.wav", "son buenas"),
+    ("flor.wav", "flor"),
+    ("contra_flor.wav", "contraflor"),
+    ("vale_4.wav", "vale cuatro"),
+    ("retruco.wav", "retruco"),
+]
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name,call", REAL_CALLS)
+def test_spanish_model_hears_real_calls(spanish: SphinxRecognizer, shared_dir: Path,
+                                        name: str, call: str) -> None:
+    results = decode(spanish, shared_dir / "speech" / "real" / "truco-uruguayo" / name)
+    assert call in heard_calls(results)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("word", ["turco", "retrato", "mazo", "floro"])
+def test_spanish_model_rejects_look_alikes(spanish: SphinxRecognizer, shared_dir: Path,
+                                          word: str) -> None:
+    path = shared_dir / "speech" / "clean" / "mbrola-es3" / f"lookalike__{word}__mbrola-es3__normal__low.wav"
+    results = decode(spanish, path)
+    assert heard_calls(results) == []
+    assert word in " ".join(r.text for r in results if r.final)
+
+
+@pytest.mark.shared
+def test_streaming_gives_partials_then_a_final_with_word_times(spanish: SphinxRecognizer,
+                                                               shared_dir: Path) -> None:
+    path = shared_dir / "speech" / "real" / "truco-uruguayo" / "me_voy_al_mazo.wav"
+    results = decode(spanish, path)
+    duration = WavSource(path).duration
+    partials = [r for r in results if not r.final]
+    finals = [r for r in results if r.final]
+    assert partials and finals
+    assert partials[0].stream_time < finals[-1].stream_time
+    words = [w for r in finals for w in r.words]
+    assert [w.text for w in words][-4:] == ["me", "voy", "al", "mazo"]
+    for a, b in zip(words, words[1:]):
+        assert 0 <= a.start < a.end <= b.start + 1e-6
+    assert words[-1].end <= duration
+    assert all(0.0 <= w.conf <= 1.0 for w in words)
+
+
+@pytest.mark.shared
+def test_english_fallback_runs_and_says_it_is_low_accuracy(shared_dir: Path) -> None:
+    rec = SphinxRecognizer(PhraseList.from_table(), None, english=True)
+    assert rec.low_accuracy and "baja precisión" in rec.name
+    results = decode(rec, shared_dir / "speech" / "real" / "truco-uruguayo" / "envido.wav")  # type: ignore[arg-type]
+    assert any(r.final for r in results)
+
+
+def test_missing_model_is_a_plain_error(tmp_path: Path) -> None:
+    with pytest.raises(RecognizerError) as err:
+        SphinxRecognizer(PhraseList.from_table(), tmp_path)
+    assert err.value.code == "model-missing"
+    assert "models fetch" in err.value.message

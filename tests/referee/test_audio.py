@@ -1,0 +1,106 @@
+"""Audio in: WAV reading and resampling, chunking, channel levels, microphone errors."""
+
+from __future__ import annotations
+
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee.audio import (
+    SAMPLE_RATE,
+    AudioError,
+    InputDevice,
+    MicSource,
+    WavSource,
+    read_wav,
+    resolve_device,
+    to_chunk,
+)
+
+
+def _write(path: Path, data: np.ndarray, rate: int) -> None:
+    frames = data if data.ndim == 2 else data[:, None]
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(frames.shape[1])
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes((frames * 32767).astype("<i2").tobytes())
+
+
+def _tone(rate: int, seconds: float, hz: float = 440.0) -> np.ndarray:
+    t = np.arange(int(rate * seconds)) / rate
+    return 0.5 * np.sin(2 * np.pi * hz * t)
+
+
+@pytest.mark.parametrize("rate", [8000, 16000, 22050, 44100, 48000])
+def test_read_wav_resamples_to_16k_keeping_duration_and_pitch(tmp_path: Path, rate: int) -> None:
+    path = tmp_path / "tone.wav"
+    _write(path, _tone(rate, 1.0), rate)
+    frames = read_wav(path)
+    assert abs(len(frames) - SAMPLE_RATE) <= 2
+    spectrum = np.abs(np.fft.rfft(frames[:, 0]))
+    peak_hz = np.argmax(spectrum) * SAMPLE_RATE / len(frames)
+    assert abs(peak_hz - 440) < 5
+
+
+def test_stereo_wav_downmixes_and_reports_each_channel_level(tmp_path: Path) -> None:
+    loud, quiet = _tone(16000, 0.5), 0.1 * _tone(16000, 0.5)
+    path = tmp_path / "two.wav"
+    _write(path, np.stack([quiet, loud], axis=1), 16000)
+    source = WavSource(path, chunk_s=0.1)
+    chunks = list(source)
+    assert source.channels == 2 and len(chunks) == 5
+    for chunk in chunks:
+        assert len(chunk.levels) == 2 and chunk.levels[1] > 5 * chunk.levels[0]
+        assert len(chunk.pcm) == 2 * 1600
+    assert [round(c.t, 2) for c in chunks] == [0.0, 0.1, 0.2, 0.3, 0.4]
+
+
+def test_to_chunk_clips_and_converts_to_int16() -> None:
+    chunk = to_chunk(np.array([[2.0], [-2.0], [0.0]]), 1.5)
+    assert np.frombuffer(chunk.pcm, "<i2").tolist() == [32767, -32768, 0]
+    assert chunk.t == 1.5
+
+
+def test_missing_or_broken_wav_is_a_plain_error(tmp_path: Path) -> None:
+    with pytest.raises(AudioError) as err:
+        read_wav(tmp_path / "nope.wav")
+    assert err.value.code == "wav-missing"
+    bad = tmp_path / "bad.wav"
+    bad.write_bytes(b"not a wav at all")
+    with pytest.raises(AudioError) as err:
+        read_wav(bad)
+    assert err.value.code == "wav-unreadable"
+
+
+DEVICES = [InputDevice(0, "Built-in Audio", 2, 48000.0, True),
+           InputDevice(3, "USB Mic Team A", 1, 16000.0, False)]
+
+
+@pytest.mark.parametrize("spec,index", [(None, None), ("3", 3), (0, 0), ("usb mic", 3)])
+def test_resolve_device_by_index_or_name(spec: str | int | None, index: int | None) -> None:
+    assert resolve_device(spec, DEVICES) == index
+
+
+@pytest.mark.parametrize("spec", ["7", "bluetooth"])
+def test_resolve_device_unknown_is_mic_missing(spec: str) -> None:
+    with pytest.raises(AudioError) as err:
+        resolve_device(spec, DEVICES)
+    assert err.value.code == "mic-missing"
+
+
+def test_missing_microphone_reports_and_retries_instead_of_crashing() -> None:
+    messages: list[str] = []
+    mic: MicSource
+
+    def status(msg: str) -> None:
+        messages.append(msg)
+        if len(messages) >= 2:
+            mic.stop()
+
+    mic = MicSource("no-such-microphone-anywhere", retry_s=0.0, on_status=status)
+    assert list(mic) == []
+    assert len(messages) == 2
+    assert all("reintento" in m for m in messages)
