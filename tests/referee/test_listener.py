@@ -1,0 +1,119 @@
+"""Listener pipeline: early emission, no double hand-over, team hint, clips, evidence, and the
+``listen`` command end to end on real audio."""
+
+from __future__ import annotations
+
+import json
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee.asr.scripted import ScriptedRecognizer
+from referee.audio import AudioChunk, read_wav
+from referee.cli import main
+from referee.evidence import EvidenceStore
+from referee.listener import Listener, Utterance, can_grow
+from referee.phrases import parse
+
+
+def run_script(script: list[tuple[float, float, str, float]], seconds: float = 8.0,
+               levels: tuple[float, ...] = (0.1,)) -> list[Utterance]:
+    out: list[Utterance] = []
+    listener = Listener(ScriptedRecognizer(script), out.append)
+    for i in range(int(seconds * 10)):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, levels))
+    listener.close()
+    return out
+
+
+def calls(utts: list[Utterance]) -> list[str]:
+    return [h.label for u in utts for h in parse(u.text) if h.kind == "call"]
+
+
+@pytest.mark.parametrize("words,grows", [
+    (["vale"], True), (["treinta"], True), (["con", "flor"], True), (["contraflor"], True),
+    (["truco"], False), (["no", "quiero"], False), (["vale", "cuatro"], False), (["flor"], False),
+])
+def test_can_grow(words: list[str], grows: bool) -> None:
+    assert can_grow(words) is grows
+
+
+def test_truco_goes_out_early_and_only_once() -> None:
+    out = run_script([(0.5, 1.0, "truco", 0.9)])
+    assert [u.text for u in out] == ["truco"]
+    assert out[0].early and out[0].latency <= 0.3
+
+
+def test_vale_waits_for_cuatro_and_no_waits_for_quiero() -> None:
+    out = run_script([(0.5, 1.5, "vale cuatro", 0.9), (3.0, 3.8, "no quiero", 0.9)])
+    assert [u.text for u in out] == ["vale cuatro", "no quiero"]
+    assert calls(out) == ["vale cuatro", "no quiero"]
+
+
+def test_two_calls_in_one_phrase_and_chatter_only_at_the_end() -> None:
+    out = run_script([(0.5, 1.5, "qué turco este", 0.9), (3.0, 4.0, "quiero retruco", 0.8)])
+    assert calls(out) == ["quiero", "retruco"]
+    chatter = next(u for u in out if "turco" in u.text)
+    assert not chatter.early and chatter.text == "qué turco este"
+
+
+def test_a_number_waits_for_the_final_result() -> None:
+    out = run_script([(0.5, 1.7, "treinta y tres", 0.9)])
+    assert [(u.text, u.early) for u in out] == [("treinta y tres", False)]
+
+
+def test_clip_covers_the_phrase() -> None:
+    out = run_script([(3.0, 3.5, "truco", 0.9)])
+    clip_s = len(out[0].clip) / 2 / 16000
+    assert out[0].clip_start <= 3.0 and 1.0 <= clip_s <= 3.0
+
+
+def test_loudest_channel_decides_the_team() -> None:
+    assert run_script([(0.5, 1.0, "truco", 0.9)], levels=(0.01, 0.2))[0].team == "B"
+    assert run_script([(0.5, 1.0, "truco", 0.9)], levels=(0.3, 0.2))[0].team == "A"
+    assert run_script([(0.5, 1.0, "truco", 0.9)])[0].team is None
+
+
+def test_evidence_store_keeps_records_and_clips(tmp_path: Path) -> None:
+    store = EvidenceStore(tmp_path)
+    a = store.record(t=1.0, text="truco", call="truco", points=None, accepted=True, reason="ok",
+                     confidence=0.9, team="A", clip_pcm=b"\x00\x01" * 16000)
+    b = store.record(t=2.0, text="qué turco", call=None, points=None, accepted=False,
+                     reason="«turco» no es truco", confidence=0.8, team=None)
+    assert a.id < b.id and store.get(b.id) == b and [e.id for e in store.all()] == [a.id, b.id]
+    clip = store.clip_path(a.id)
+    assert clip is not None
+    with wave.open(str(clip)) as w:
+        assert (w.getframerate(), w.getnchannels(), w.getnframes()) == (16000, 1, 16000)
+    assert store.clip_path(b.id) is None and store.clip_path("../index") is None
+
+
+def _concat(paths: list[Path], out: Path, gap_s: float = 0.6) -> None:
+    gap = np.zeros((int(gap_s * 16000), 1))
+    frames = np.concatenate([part for p in paths for part in (read_wav(p), gap)])
+    with wave.open(str(out), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes((np.clip(frames[:, 0], -1, 1) * 32767).astype("<i2").tobytes())
+
+
+@pytest.mark.shared
+def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    real = shared_dir / "speech" / "real" / "truco-uruguayo"
+    wav = tmp_path / "hand.wav"
+    _concat([real / "truco.wav", real / "no_quiero.wav"], wav)
+    code = main(["listen", "--wav", str(wav), "--json", "--recognizer", "sphinx",
+                 "--models-dir", str(shared_dir / "models"), "--evidence", str(tmp_path / "ev")])
+    assert code == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert [line["call"] for line in lines] == ["truco", "no quiero"]
+    for line in lines:
+        assert {"t", "text", "call", "points", "accepted", "reason"} <= set(line)
+    assert lines[0]["accepted"] and lines[0]["t"] < lines[1]["t"]
+    store = EvidenceStore(tmp_path / "ev")
+    assert [e.call for e in store.all()] == ["truco", "no quiero"]
+    assert all(store.clip_path(e.id) for e in store.all())
