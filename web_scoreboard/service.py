@@ -90,7 +90,7 @@ class TableService:
                  table_factory: Callable[[Any], TableLike],
                  settings_from_dict: Callable[[dict[str, Any]], SettingsLike],
                  rejected_error: type[Exception] = ValueError,
-                 heard_limit: int = 30, log_limit: int = 200) -> None:
+                 heard_limit: int = 30, log_limit: int = 1000) -> None:
         self.store = store
         self.hub = hub
         self.default_settings = settings

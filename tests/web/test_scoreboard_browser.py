@@ -220,6 +220,7 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     shot(page, "tablet-game-over")
     page.click("#btn-go-history")
     assert page.locator(".hist tbody tr").count() == 2
+    assert "Nosotros +20" in text(page, ".hist tbody tr:first-child")  # the manual correction
     shot(page, "tablet-history")
 
 

@@ -55,6 +55,11 @@ const Render = (() => {
     }
   }
 
+  /* A note from the engine with the team letters replaced by the teams' names. */
+  function note(snap, text) {
+    return esc(text).replace(/\b([AB])\b/g, (_, team) => tag(snap, team));
+  }
+
   /* -- the hand --------------------------------------------------------------------------- */
   function pendingOf(snap) {
     const hand = snap.hand || {};
@@ -133,13 +138,13 @@ const Render = (() => {
       return;
     }
     const turn = h.turn ? ` · <span class="muted">juega</span> ${seatTag(snap, h.turn)}` : "";
-    const over = h.over ? ` · <span class="muted">terminada</span>${h.winner ? ` ${tag(snap, h.winner)}` : ""}` : "";
+    const over = h.over ? ` · <span class="muted">terminada${h.winner ? `, ganó</span> ${tag(snap, h.winner)}` : "</span>"}` : "";
     $("#hand-head").innerHTML = `Mano ${esc(h.number ?? "")} · <span class="muted">es mano</span> ` +
       `${seatTag(snap, h.mano)}${turn}${over}`;
     $("#hand-body").innerHTML = trucoFact(snap, h.truco) +
       envidoFact(snap, h.envido, "Envido", "envido") + envidoFact(snap, h.flor, "Flor", "flor") +
       rounds(snap, h.rounds) + handPoints(snap, h.points) +
-      ((h.notes || []).length ? `<ul class="notes">${h.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "");
+      ((h.notes || []).length ? `<ul class="notes">${h.notes.map((n) => `<li>${note(snap, n)}</li>`).join("")}</ul>` : "");
   }
 
   /* -- heard strip ------------------------------------------------------------------------ */
@@ -166,13 +171,34 @@ const Render = (() => {
     return ["A", "B"].filter((t) => byTeam[t]).map((t) => `${tag(snap, t)} +${esc(byTeam[t])}`).join("<br>") || "—";
   }
 
+  /* Manual corrections (``points A +2``) by hand number (0 = before the first deal). */
+  function corrections(log) {
+    const byHand = {};
+    let hand = 0;
+    for (const line of log || []) {
+      if (line === "hand") hand += 1;
+      const m = /^points ([AB]) ([+-]\d+)$/.exec(line);
+      if (m) (byHand[hand] = byHand[hand] || []).push([m[1], Number(m[2])]);
+    }
+    return byHand;
+  }
+
+  function correctionCell(snap, list) {
+    return (list || []).map(([team, n]) => `${tag(snap, team)} ${n > 0 ? "+" : ""}${n}`).join("<br>") || "—";
+  }
+
   function history(snap) {
-    const rows = (snap.hands || []).map((h) => `<tr><td>${esc(h.number)}</td><td>${seatTag(snap, h.mano)}</td>` +
+    const fixes = corrections(snap.log);
+    const hands = snap.hands || [];
+    const early = fixes[0] ? `<tr><td>—</td><td class="muted">antes de repartir</td><td>—</td><td>—</td>` +
+      `<td>—</td><td class="pts">${correctionCell(snap, fixes[0])}</td><td></td></tr>` : "";
+    const rows = hands.map((h, i) => `<tr><td>${esc(h.number)}</td><td>${seatTag(snap, h.mano)}</td>` +
       ["envido", "flor", "truco"].map((k) => `<td class="pts">${pointsCell(snap, h.points, k)}</td>`).join("") +
-      `<td class="notes">${(h.notes || []).map(esc).join("<br>")}</td></tr>`).join("");
-    const table = rows ? `<table class="hist"><thead><tr><th>#</th><th>Mano</th><th>Envido</th><th>Flor</th>` +
-      `<th>Truco</th><th>Por qué</th></tr></thead><tbody>${rows}</tbody></table>` :
-      `<p class="muted">Todavía no se terminó ninguna mano.</p>`;
+      `<td class="pts">${correctionCell(snap, fixes[h.number ?? i + 1])}</td>` +
+      `<td class="notes">${(h.notes || []).map((n) => note(snap, n)).join("<br>")}</td></tr>`).join("");
+    const table = rows || early ? `<table class="hist"><thead><tr><th>#</th><th>Mano</th><th>Envido</th><th>Flor</th>` +
+      `<th>Truco</th><th>A mano</th><th>Por qué</th></tr></thead><tbody>${early}${rows}</tbody></table>` :
+      `<p class="muted">Todavía no se jugó ninguna mano.</p>`;
     const log = (snap.log || []).map((l) => `<div>${esc(l)}</div>`).join("");
     const more = (snap.log_total || 0) > (snap.log || []).length ? `<p class="muted">(últimos ${(snap.log || []).length} de ${snap.log_total})</p>` : "";
     return `${table}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
