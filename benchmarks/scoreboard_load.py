@@ -96,7 +96,7 @@ async def listen(url: str, page: Page, ready: asyncio.Event, stop: asyncio.Event
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=0.5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             now = time.perf_counter()
             match = SEQ.search(text if isinstance(text, str) else text.decode())
@@ -161,21 +161,21 @@ def check_pages(pages: list[Page], poster: Poster) -> tuple[list[str], list[floa
     return problems, latencies
 
 
-async def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="scoreboard-load-") as tmp:
         server = subprocess.Popen([sys.executable, "-m", "benchmarks.scoreboard_load", "--serve",
                                    "--port", str(port), "--data-dir", tmp])
         try:
-            await wait_ready(base)
-            return await measure(args, base)
+            return asyncio.run(measure(args, base))
         finally:
             server.terminate()
             server.wait(timeout=10)
 
 
 async def measure(args: argparse.Namespace, base: str) -> int:
+    await wait_ready(base)
     pages = [Page() for _ in range(args.clients)]
     stop = asyncio.Event()
     readies = [asyncio.Event() for _ in pages]
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         serve(args.port, args.data_dir or Path(os.getcwd()))
         return 0
-    return asyncio.run(run(args))
+    return run(args)
 
 
 if __name__ == "__main__":

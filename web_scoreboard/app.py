@@ -22,6 +22,7 @@ from web_scoreboard.store import Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
+TAPPING = RateLimit(per_second=10, burst=30)  # people tapping; the listener is not limited
 DB_NAME = "scoreboard.sqlite3"
 
 
@@ -38,7 +39,7 @@ def create_app(settings: SettingsLike | None = None, store: Store | None = None,
                settings_from_dict: Callable[[dict[str, Any]], SettingsLike] | None = None,
                rejected_error: type[Exception] | None = None,
                pin: str | None = None, data_dir: Path | None = None,
-               rate_limit: RateLimit | None = RateLimit(), max_message: int = MAX_MESSAGE,
+               rate_limit: RateLimit | None = TAPPING, max_message: int = MAX_MESSAGE,
                ) -> FastAPI:
     """Build the scoreboard app around a store (or one in ``data_dir``) and the game's rules.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
@@ -99,7 +99,7 @@ class DismissMsg(Message):
 
 
 Command = Annotated[
-    Union[EventMsg, UndoMsg, FlipMsg, NamesMsg, NewGameMsg, OpenGameMsg, ConfirmMsg, DismissMsg],
+    EventMsg | UndoMsg | FlipMsg | NamesMsg | NewGameMsg | OpenGameMsg | ConfirmMsg | DismissMsg,
     Field(discriminator="action"),
 ]
 COMMAND = TypeAdapter(Command)

@@ -29,7 +29,8 @@ class SettingsLike(Protocol):
 
 
 class TableLike(Protocol):
-    lines: list[str]
+    @property
+    def lines(self) -> list[str]: ...
 
     def apply_line(self, line: str) -> list[str]: ...
 

@@ -55,7 +55,9 @@ def post() -> Callable[..., httpx.Response]:
 
     def post_line(client: TestClient, line: str, pin: str | None = PIN) -> httpx.Response:
         headers = {"X-Table-PIN": pin} if pin is not None else {}
-        return client.post("/api/events", json={"line": line}, headers=headers)
+        response: httpx.Response = client.post("/api/events", json={"line": line},
+                                               headers=headers)
+        return response
 
     return post_line
 

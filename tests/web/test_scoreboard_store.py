@@ -91,13 +91,13 @@ def test_hub_delivers_in_publishing_order_from_many_threads() -> None:
         while (any(t.is_alive() for t in threads) or len(got["b"]) < 801) and (
                 time.monotonic() < deadline):
             await asyncio.sleep(0.01)
-        for s, t in zip(subs, tasks):
-            hub.unsubscribe(s)
-            t.cancel()
+        for sub, task in zip(subs, tasks):
+            hub.unsubscribe(sub)
+            task.cancel()
         return got["a"], got["b"]
 
     a, b = asyncio.run(scenario())
-    assert a == b == list(range(0, 801))
+    assert a == b == list(range(801))
 
 
 def test_hub_skips_stale_snapshots_and_keeps_the_newest_when_a_page_lags() -> None:
