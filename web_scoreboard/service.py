@@ -13,14 +13,13 @@ import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
+from web_scoreboard.heard import Heard
 from web_scoreboard.hub import Hub
 from web_scoreboard.store import HeardRow, LogEntry, Store
 
 DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
-HeardStatus = Literal["accepted", "unsure", "rejected"]
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
 
 
@@ -50,24 +49,6 @@ class ActionError(ValueError):
 
     def to_dict(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}
-
-
-@dataclass(frozen=True)
-class Heard:
-    """Something the voice referee heard, as the listener reports it.
-
-    ``accepted`` items carry the ``line`` to apply (``record_heard`` applies it); ``unsure`` ones
-    carry the line a person can confirm with one tap; ``rejected`` ones carry the ``reason``.
-    ``clip`` is the utterance as a WAV file, kept as evidence.
-    """
-
-    text: str
-    status: HeardStatus
-    line: str | None = None
-    reason: str | None = None
-    team: str | None = None
-    clip: bytes | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def flip_line(line: str) -> str | None:
@@ -234,10 +215,10 @@ class TableService:
                     self._apply(item.line, "voice")
                 except ActionError as err:
                     status, reason = "rejected", err.message
-            clip_id = None
-            if item.clip:
+            clip_id, wav = None, item.wav()
+            if wav:
                 clip_id = secrets.token_hex(8)
-                self.store.put_clip(clip_id, item.clip)
+                self.store.put_clip(clip_id, wav)
             row = self.store.add_heard(self._game_id, status, item.text, line=item.line,
                                        reason=reason, team=item.team, clip_id=clip_id,
                                        extra=item.extra)

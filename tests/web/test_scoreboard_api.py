@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+import wave
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -257,3 +260,18 @@ def test_settings_given_to_create_app_rule_the_first_game(
     with TestClient(app) as client:
         snap = state(client)
         assert snap["seats"] == ["A1", "B1", "A2", "B2"] and snap["target"] == 15
+
+
+def test_a_raw_listener_clip_is_served_as_wav(app: FastAPI, client: TestClient) -> None:
+    samples = bytes(range(256)) * 40  # 16-bit mono samples, as the listener keeps them
+    item = app.state.service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco",
+                                                clip=samples))
+    response = client.get(f"/api/clips/{item['clip_id']}")
+    with wave.open(io.BytesIO(response.content)) as wav:
+        assert (wav.getnchannels(), wav.getsampwidth(), wav.getframerate()) == (1, 2, 16_000)
+        assert wav.readframes(wav.getnframes()) == samples
+
+
+def test_a_heard_item_with_an_unknown_status_is_refused() -> None:
+    with pytest.raises(ValueError, match="invalid heard status 'maybe'"):
+        Heard("truco", "maybe")  # type: ignore[arg-type]
