@@ -255,3 +255,33 @@ def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, page: An
         assert text(page, '[data-score="A"]') == "3" and text(page, '[data-score="B"]') == "2"
     finally:
         second.stop()
+
+
+def test_settings_start_a_new_game_and_a_past_game_can_be_reopened(server: LiveServer,
+                                                                    page: Any) -> None:
+    page.on("dialog", lambda dialog: dialog.accept())  # "¿Empezamos una partida nueva?"
+    server.post("points B +9")
+    first = server.service.game_id
+    open_board(page, server.url)
+    page.click("#btn-settings")
+    page.select_option('select[name="players"]', "4")
+    page.select_option('select[name="points"]', "15")
+    page.check('input[name="flor"]')
+    page.check('input[name="match"]')
+    page.fill('input[name="nameB"]', "Los Otros")
+    shot(page, "tablet-settings")
+    page.click("#btn-apply-rules")
+    page.wait_for_function(f"window.scoreboard.snapshot.game_id !== {first}")
+    snap = server.api.get("/api/state").json()
+    assert snap["settings"]["players"] == 4 and snap["target"] == 15 and snap["settings"]["flor"]
+    assert snap["names"]["B"] == "Los Otros"
+    assert page.locator('svg[data-tally="A"] rect.guide').count() == 3  # 15 points: 3 squares
+    assert text(page, '[data-chicos="A"]') == "chicos: 0"
+    page.click("#btn-controls")
+    assert page.locator("#seat-buttons [data-seat]").count() == 4
+    page.click("#btn-controls-close")
+    page.click("#btn-settings")
+    page.click(f'[data-open-game="{first}"]')
+    page.wait_for_function(f"window.scoreboard.snapshot.game_id === {first}")
+    assert text(page, '[data-score="B"]') == "9"
+    assert page.locator('svg[data-tally="B"] rect.guide').count() == 6
