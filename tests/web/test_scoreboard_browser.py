@@ -285,3 +285,17 @@ def test_settings_start_a_new_game_and_a_past_game_can_be_reopened(server: LiveS
     page.wait_for_function(f"window.scoreboard.snapshot.game_id === {first}")
     assert text(page, '[data-score="B"]') == "9"
     assert page.locator('svg[data-tally="B"] rect.guide').count() == 6
+
+
+def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("set players 4", "set flor on", "hand", "A1: flor", "B1: contraflor")
+    wait_seq(page, snap["seq"])
+    assert "contraflor" in text(page, '[data-fact="flor"]')
+    assert text(page, "#banner").startswith("¡CONTRAFLOR!")
+    assert "cantaron: Nosotros 1, Ellos 1" in text(page, '[data-fact="flor"]')
+    shot(page, "tablet-four-players-flor")
+    snap = server.post("A1: con flor quiero", "A1: treinta y tres", "B1: treinta y cinco")
+    wait_seq(page, snap["seq"])
+    assert text(page, '[data-score="B"]') == "6" and strokes(page, "B") == 6
+    assert "ganó Ellos (+6)" in text(page, '[data-fact="flor"]')

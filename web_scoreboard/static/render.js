@@ -73,6 +73,7 @@ const Render = (() => {
     const text = p.banner || `¡${String(p.call || "").toUpperCase()}! — ¿quiero?`;
     const who = p.answer_by ? `contesta ${esc(teamName(snap, p.answer_by))}` : "";
     el.innerHTML = `${esc(text)}${who ? `<small>${who}</small>` : ""}`;
+    el.classList.toggle("long", text.length > 22);
     el.hidden = false;
   }
 
@@ -97,14 +98,16 @@ const Render = (() => {
 
   function envidoFact(snap, e, label, key) {
     if (!e || ((!e.chain || !e.chain.length) && !(e.sung || []).length && (!e.status || e.status === "none"))) return "";
-    const chain = (e.chain || []).join(" + ") || (e.sung || []).map((s) => seatName(snap, s)).join(", ");
+    const sung = (e.sung || []).length ? ` · cantaron: ${e.sung.map((s) => seatTag(snap, s)).join(", ")}` : "";
+    const chain = (e.chain || []).join(" + ") || (sung ? "flor" : "");
     const status = STATUS[e.status] ?? esc(e.status || "");
-    const stake = e.status === "pending" ? ` · quiero ${esc(e.quiero ?? "?")} / no quiero ${esc(e.no_quiero ?? "?")}` : "";
+    const stake = e.status === "pending" && e.quiero != null ?
+      ` · quiero ${esc(e.quiero)}${e.no_quiero != null ? ` / no quiero ${esc(e.no_quiero)}` : ""}` : "";
     const decl = declarations(snap, e.declarations);
     const next = e.next_declarer ? ` · le toca a ${seatTag(snap, e.next_declarer)}` : "";
     const won = e.winner ? ` · ganó ${tag(snap, e.winner)}${e.points != null ? ` (+${esc(e.points)})` : ""}` : "";
     return `<div class="fact" data-fact="${key}"><b>${label}</b>${esc(chain)} ${status ? `· ${status}` : ""}` +
-      `${stake}${decl ? `<br>${decl}` : ""}${next}${won}</div>`;
+      `${sung}${stake}${decl ? `<br>${decl}` : ""}${next}${won}</div>`;
   }
 
   function rounds(snap, list) {
