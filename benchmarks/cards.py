@@ -10,6 +10,10 @@ deck and tests on the other.  Scenes: 0-3 cards, tilt up to 40°, fingers, overl
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, as on the table's small computer
+
 import argparse
 import statistics
 import sys
@@ -34,6 +38,7 @@ class Tally:
     """Counts over the cards of many scenes."""
 
     cards: int = 0
+    found: int = 0  # cards the finder outlined, named or not
     correct: int = 0
     suit_correct: int = 0
     answered: int = 0
@@ -51,6 +56,7 @@ class Tally:
     def add_card(self, truth: Placed, reading: Reading | None) -> None:
         self.cards += 1
         named = reading.card if reading else None
+        self.found += reading is not None
         easy = truth.tilt <= 30 and truth.occlusion <= 0.15
         self.easy_cards += easy
         self.easy_abstained += easy and named is None
@@ -116,6 +122,7 @@ def report(name: str, t: Tally) -> None:
     named = t.answered + t.phantom
     print(f"\n== {name}")
     print(f"  cards in scenes            {t.cards}")
+    print(f"  cards found (outlined)     {pct(t.found, t.cards)}")
     print(f"  card accuracy              {pct(t.correct, t.cards)}")
     print(f"  suit accuracy              {pct(t.suit_correct, t.cards)}")
     print(f"  envido-value accuracy      {pct(t.envido_correct, t.hands)}   (wrong envido: "

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from referee.vision.geometry import fit_quad
+from referee.vision.geometry import corner_quads, fit_quad
+
+
+HOLE_WEIGHT = 0.85
 
 
 @dataclass(frozen=True)
@@ -22,13 +25,18 @@ class DetectorSettings:
     min_fill: float = 0.62    # region area / quad area (fingers and overlaps take the rest)
 
 
-def _paper_mask(small: np.ndarray) -> np.ndarray:
-    """Pixels that look like card paper (bright, not very saturated), holes filled."""
+def _paper(small: np.ndarray) -> np.ndarray:
+    """Pixels that look like card paper: bright for their surroundings and not very saturated."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     s, v = hsv[:, :, 1], hsv[:, :, 2]
-    bright = float(np.percentile(v, 99))
-    mask = ((s < 110) & (v > 0.6 * bright)).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    local = cv2.dilate(v, np.ones((31, 31), np.uint8))
+    mask = ((s < 140) & (v > 0.6 * local) & (v > 0.4 * float(np.percentile(v, 99))))
+    return mask.astype(np.uint8) * 255
+
+
+def _filled(paper: np.ndarray) -> np.ndarray:
+    """Paper regions with their holes (the drawings) filled."""
+    mask = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
@@ -56,34 +64,44 @@ def _edge_support(quad: np.ndarray, near_edges: np.ndarray) -> float:
 
 
 def _trimmed(contour: np.ndarray, area: float) -> np.ndarray | None:
-    """The region opened with a disc a third of a card wide: fingers and thin overlaps fall off."""
+    """The region opened with a disc ~45% of a card wide: fingers and thin overlaps fall off.
+
+    Done on a shrunken copy (the disc is then 9 px): only the rough shape is needed here."""
     x, y, w, h = cv2.boundingRect(contour)
-    k = max(5, int(0.3 * np.sqrt(area / 1.55))) | 1
-    roi = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
-    cv2.drawContours(roi, [contour - [x - k, y - k]], -1, 255, cv2.FILLED)
-    roi = cv2.morphologyEx(roi, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    k = 0.45 * np.sqrt(area / 1.55)
+    f = min(1.0, 9.0 / k)
+    pad = 6
+    roi = np.zeros((int(h * f) + 2 * pad, int(w * f) + 2 * pad), np.uint8)
+    small = ((contour - [x, y]) * f + pad).astype(np.int32)
+    cv2.drawContours(roi, [small], -1, 255, cv2.FILLED)
+    disc = max(3, int(k * f)) | 1
+    roi = cv2.morphologyEx(roi, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (disc, disc)))
     found, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not found:
         return None
-    return max(found, key=cv2.contourArea) + [x - k, y - k]
+    return ((max(found, key=cv2.contourArea) - pad) / f + [x, y]).astype(np.float32)
 
 
-def _quads(mask: np.ndarray, settings: DetectorSettings, mode: int,
-           weight: float) -> list[tuple[np.ndarray, float]]:
-    """Candidate quads from the regions of a mask, scored by fill⁴ × √area × weight."""
+def _quads(mask: np.ndarray, settings: DetectorSettings) -> list[tuple[np.ndarray, float]]:
+    """Candidate quads from the outer outlines of a mask's regions, scored by fill² × √area."""
     h, w = mask.shape
     frame_area = float(h * w)
-    contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_NONE)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     found = []
-    for contour in contours:
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if hierarchy is not None else []):
+        # A hole's outline runs just outside a card's edge (and its shadow): trusted a bit less.
+        weight = HOLE_WEIGHT if parent >= 0 else 1.0
         area = cv2.contourArea(contour)
         if not settings.min_area * frame_area <= area <= settings.max_area * frame_area:
             continue
         region = _trimmed(contour, area)
-        quad = fit_quad(region if region is not None else contour)
+        quad = fit_quad(region if region is not None else contour, contour)
+        fill = min(1.0, area / cv2.contourArea(quad)) if quad is not None else 0.0
         if quad is not None and _plausible(quad, area, settings, (w, h)):
-            fill = min(1.0, area / cv2.contourArea(quad))
             found.append((quad, weight * fill ** 2 * np.sqrt(cv2.contourArea(quad))))
+        if fill < 0.85:  # maybe several cards in one region
+            found += [(q, 0.5 * weight * np.sqrt(cv2.contourArea(q))) for q in corner_quads(contour)
+                      if _plausible(q, cv2.contourArea(q), settings, (w, h))]
     return found
 
 
@@ -108,25 +126,52 @@ def _covered(quad: np.ndarray, by: np.ndarray) -> float:
     return float(inter) / max(1.0, float(cv2.contourArea(quad)))
 
 
-def _dedupe(quads: list[tuple[np.ndarray, float]]) -> list[np.ndarray]:
-    """Best-scored quads first; drop any mostly inside one already kept (same card, or a pip box)."""
-    kept: list[np.ndarray] = []
-    for quad, _ in sorted(quads, key=lambda qs: -qs[1]):
-        if not any(_covered(quad, k) > 0.6 for k in kept):
-            kept.append(quad)
+def keep_best(quads: list[np.ndarray], scores: list[float], overlap: float = 0.6) -> list[int]:
+    """Indices of the quads to keep, best score first, dropping any that mostly overlaps a kept one
+    (the same card seen twice, a pip box inside a card, two cards taken for one)."""
+    kept: list[int] = []
+    for i in sorted(range(len(quads)), key=lambda j: -scores[j]):
+        q = quads[i]
+        if not any(_covered(q, quads[k]) > overlap or _covered(quads[k], q) > overlap for k in kept):
+            kept.append(i)
     return kept
 
 
-def find_cards(frame: np.ndarray, settings: DetectorSettings = DetectorSettings()) -> list[np.ndarray]:
-    """Corners (4×2, frame pixels, clockwise, short side first) of every card-like quad in the frame."""
+def suppress(quads: list[tuple[np.ndarray, float]], overlap: float = 0.6) -> list[np.ndarray]:
+    """The quads that survive ``keep_best`` on their shape scores."""
+    shapes = [q for q, _ in quads]
+    return [shapes[i] for i in keep_best(shapes, [s for _, s in quads], overlap)]
+
+
+def _distinct(quads: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
+    """Drop candidates whose corners all lie within 3% of a better one's."""
+    kept: list[tuple[np.ndarray, float]] = []
+    for quad, score in sorted(quads, key=lambda qs: -qs[1]):
+        size = float(np.linalg.norm(quad[1] - quad[0]))
+        if not any(np.abs(np.roll(k, r, axis=0) - quad).max() < 0.03 * size + 1
+                   for k, _ in kept for r in range(4)):
+            kept.append((quad, score))
+    return kept
+
+
+def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings()
+               ) -> list[tuple[np.ndarray, float]]:
+    """Every plausible card outline (corners in frame pixels) with a shape score, best first."""
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError("find_cards needs a BGR colour frame")
+        raise ValueError("card detection needs a BGR colour frame")
     scale = min(1.0, settings.work_width / frame.shape[1])
     small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
                                                    interpolation=cv2.INTER_AREA)
     edges = _edges(small)
-    quads = (_quads(_paper_mask(small), settings, cv2.RETR_EXTERNAL, 1.0)
-             + _quads(cv2.bitwise_not(edges), settings, cv2.RETR_LIST, 1.0))
     near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
-    quads = [(q, s * _edge_support(q, near) ** 2) for q, s in quads]
-    return [q / scale for q in _dedupe(quads)]
+    paper = _paper(small)
+    regions = (_filled(paper), cv2.bitwise_not(edges), cv2.bitwise_not(near),
+               _filled(paper & cv2.bitwise_not(edges)))
+    quads = [found for mask in regions for found in _quads(mask, settings)]
+    quads = [(q / scale, s * _edge_support(q, near) ** 2) for q, s in quads]
+    return _distinct(quads)
+
+
+def find_cards(frame: np.ndarray, settings: DetectorSettings = DetectorSettings()) -> list[np.ndarray]:
+    """Corners (4×2, frame pixels, clockwise, short side first) of every card-like quad in the frame."""
+    return suppress(candidates(frame, settings))

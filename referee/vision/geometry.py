@@ -59,7 +59,7 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
         rel = points - a
         along = rel @ u
         across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-        near = points[(along > 0.15 * length) & (along < 0.85 * length) & (across < 0.04 * length + 2)]
+        near = points[(along > 0.2 * length) & (along < 0.8 * length) & (across < 0.04 * length + 2)]
         if len(near) < 5:
             lines.append((a, b))
             continue
@@ -75,8 +75,10 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def fit_quad(contour: np.ndarray) -> np.ndarray | None:
-    """Four corners of a card outline, recovering corners rounded off or hidden by fingers."""
+def fit_quad(contour: np.ndarray, outline: np.ndarray | None = None) -> np.ndarray | None:
+    """Four corners of a card outline, recovering corners rounded off or hidden by fingers.
+
+    ``outline`` (default: the contour itself) gives the points the sides are fitted to."""
     hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
     peri = cv2.arcLength(hull, True)
     for eps in (0.02, 0.03, 0.045):
@@ -88,7 +90,8 @@ def fit_quad(contour: np.ndarray) -> np.ndarray | None:
             poly = nxt
         if len(poly) == 4 and cv2.isContourConvex(poly.reshape(-1, 1, 2)):
             quad = order_corners(poly)
-            return order_corners(refine_quad(contour.reshape(-1, 2).astype(np.float32), quad))
+            points = contour if outline is None else outline
+            return order_corners(refine_quad(points.reshape(-1, 2).astype(np.float32), quad))
     return None
 
 
@@ -98,3 +101,45 @@ def flatten(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
     return cv2.warpPerspective(frame, m, (CANON_W, CANON_H), flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+CARD_ASPECT = 1.55
+
+
+def _corner_angle(prev: np.ndarray, at: np.ndarray, nxt: np.ndarray) -> float:
+    a, b = prev - at, nxt - at
+    cos = float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-6)
+    return float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+
+
+def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
+    """Card outlines guessed from one whole visible side and its two corners.
+
+    Where cards overlap, their outlines merge into one region; each card still shows at least one
+    full side between two square-ish corners.  The card is completed along the neighbouring side
+    with the deck's aspect ratio, both ways (the side may be a short or a long one)."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    peri = cv2.arcLength(pts, True)
+    poly = cv2.approxPolyDP(pts, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if not 4 < n <= 16:
+        return []
+    sign = 1.0 if cv2.contourArea(poly, oriented=True) > 0 else -1.0
+    square = []
+    for i in range(n):
+        prev, at, nxt = poly[i - 1], poly[i], poly[(i + 1) % n]
+        cross = (at - prev)[0] * (nxt - at)[1] - (at - prev)[1] * (nxt - at)[0]
+        square.append(cross * sign > 0 and 50 <= _corner_angle(prev, at, nxt) <= 130)
+    found: list[np.ndarray] = []
+    for i in range(n):
+        j = (i + 1) % n
+        if not (square[i] and square[j]):
+            continue
+        b, c = poly[i], poly[j]
+        side = float(np.linalg.norm(c - b))
+        back = poly[i - 1] - b
+        u = back / (np.linalg.norm(back) + 1e-6)
+        for other in (side * CARD_ASPECT, side / CARD_ASPECT):
+            quad = np.array([b, c, c + u * other, b + u * other], np.float32)
+            found.append(order_corners(refine_quad(pts, quad)))
+    return found[:limit]

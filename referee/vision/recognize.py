@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.cards import Card
 from referee.vision.bank import Bank
-from referee.vision.detect import DetectorSettings, find_cards
+from referee.vision.detect import DetectorSettings, candidates, keep_best
 from referee.vision.features import describe
 from referee.vision.geometry import flatten
 
@@ -18,10 +18,11 @@ class RecognizerSettings:
     """When to answer.  A card is named only if its confidence reaches ``min_confidence``."""
 
     min_confidence: float = 0.5
-    margin_scale: float = 0.05   # best-vs-second similarity gap giving confidence ≈ 0.73
-    margin_offset: float = 0.0
-    min_similarity: float = 0.55  # below this the best match is too far to trust at all
+    margin_scale: float = 0.03    # best-vs-second similarity gap: confidence 1 - exp(-gap / scale)
+    min_similarity: float = 0.5   # the best match must be at least this close ...
+    full_similarity: float = 0.68  # ... and from here on closeness does not lower the confidence
     not_a_card: float = 0.35      # below this the quad is dropped: not a card
+    max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,14 +53,14 @@ class Recognizer:
     def __post_init__(self) -> None:
         self._cards = self.bank.cards
         index = {card: i for i, card in enumerate(self._cards)}
-        self._label_index = np.array([index[c] for c in self.bank.labels])
+        labels = np.array([index[c] for c in self.bank.labels])
+        order = np.argsort(labels, kind="stable")
+        self._vectors = np.ascontiguousarray(self.bank.vectors[order])
+        self._starts = np.searchsorted(labels[order], np.arange(len(self._cards)))
 
     def scores(self, card_img: np.ndarray) -> np.ndarray:
         """Best similarity of a flattened card to each bank card (order of ``bank.cards``)."""
-        sims = self.bank.vectors @ describe(card_img)
-        best = np.full(len(self._cards), -1.0, np.float32)
-        np.maximum.at(best, self._label_index, sims)
-        return best
+        return np.maximum.reduceat(self._vectors @ describe(card_img), self._starts)
 
     def judge(self, scores: np.ndarray) -> tuple[Card, float, float]:
         """Best card, confidence in [0, 1] and best similarity, from per-card similarities."""
@@ -67,10 +68,9 @@ class Recognizer:
         s1 = float(scores[order[0]])
         s2 = float(scores[order[1]]) if len(order) > 1 else -1.0
         s = self.settings
-        margin = 1.0 / (1.0 + np.exp(-(s1 - s2 - s.margin_offset) / s.margin_scale))
-        margin = 2.0 * margin - 1.0
-        closeness = float(np.clip((s1 - s.min_similarity) / 0.1, 0.0, 1.0))
-        return self._cards[order[0]], float(np.clip(margin * closeness, 0.0, 1.0)), s1
+        margin = 1.0 - np.exp(-max(0.0, s1 - s2) / s.margin_scale)
+        closeness = np.clip((s1 - s.min_similarity) / (s.full_similarity - s.min_similarity), 0, 1)
+        return self._cards[order[0]], float(margin * closeness), s1
 
     def classify(self, card_img: np.ndarray, corners: np.ndarray) -> Reading:
         guess, confidence, similarity = self.judge(self.scores(card_img))
@@ -78,10 +78,14 @@ class Recognizer:
         return Reading(card, confidence, corners, guess, similarity)
 
     def read(self, frame: np.ndarray) -> list[Reading]:
-        """Every card in the frame, named or abstained, skipping shapes that are not cards."""
+        """Every card in the frame, named or abstained, skipping shapes that are not cards.
+
+        Each candidate outline is compared with the bank; where outlines overlap, the one that
+        looks most like a card of the bank wins (two cards taken as one look like neither)."""
         readings = []
-        for corners in find_cards(frame, self.detector):
+        for corners, _ in candidates(frame, self.detector)[:self.settings.max_candidates]:
             reading = self.classify(flatten(frame, corners), corners)
             if reading.similarity >= self.settings.not_a_card:
                 readings.append(reading)
-        return readings
+        keep = keep_best([r.corners for r in readings], [r.similarity for r in readings])
+        return [readings[i] for i in sorted(keep)]
