@@ -34,6 +34,7 @@ SPEECH = SHARED / "speech"
 SPHINX_ES_DIR = SHARED / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
 TUNING_VOICES = {"espeak-ng:es", "pico:es-ES", "mbrola:es1"}
 LEAD_SILENCE_S = 0.25
+MIN_CONF = 0.6  # the listen command's "unsure" threshold
 
 
 @dataclass(frozen=True)
@@ -48,10 +49,15 @@ class Item:
 @dataclass
 class Outcome:
     item: Item
-    got: list[str]
-    latencies: list[float]
+    heard: list[tuple[str, float, float]]  # (label, confidence, latency)
     audio_s: float
     cpu_s: float
+
+    def got(self, min_conf: float) -> list[str]:
+        return [label for label, conf, _ in self.heard if conf >= min_conf]
+
+    def latencies(self, min_conf: float) -> list[float]:
+        return [lat for _, conf, lat in self.heard if conf >= min_conf]
 
 
 def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:
@@ -127,7 +133,7 @@ def _init(recognizer: str, snr: str, models_dir: str | None, tune: str | None) -
 
 def _run_one(item: Item) -> Outcome:
     from referee.audio import read_wav, to_chunk
-    from referee.listener import Listener, Utterance
+    from referee.listener import Listener, Utterance, item_confidence
     from referee.phrases import parse
 
     rec = _STATE["rec"]
@@ -148,18 +154,15 @@ def _run_one(item: Item) -> Outcome:
     cpu = time.process_time() - t0
     audio_s = len(frames) / 16000
     speech_end = audio_s - LEAD_SILENCE_S
-    got: list[str] = []
-    latencies: list[float] = []
+    heard: list[tuple[str, float, float]] = []
     for utt in utterances:
         for h in parse(utt.text):
-            if h.kind == "call":
-                got.append(h.label)
-            elif h.kind == "points":
-                got.append(f"puntos:{h.points}")
-            else:
+            if h.kind == "decoy":
                 continue
-            latencies.append(utt.emitted_at - speech_end)
-    return Outcome(item, got, latencies, audio_s, cpu)
+            label = h.label if h.kind == "call" else f"puntos:{h.points}"
+            conf = item_confidence(utt, h.start, h.end)
+            heard.append((label, conf, utt.emitted_at - speech_end))
+    return Outcome(item, heard, audio_s, cpu)
 
 
 # -- scoring --------------------------------------------------------------------------------------
@@ -169,6 +172,7 @@ class Score:
     numbers: list[int] = field(default_factory=lambda: [0, 0])
     lookalike: list[int] = field(default_factory=lambda: [0, 0])
     chatter: list[int] = field(default_factory=lambda: [0, 0])
+    chatter_calls: list[int] = field(default_factory=lambda: [0, 0])
     real_other: list[int] = field(default_factory=lambda: [0, 0])
     extra: list[int] = field(default_factory=lambda: [0, 0])
     latencies: list[float] = field(default_factory=list)
@@ -177,10 +181,10 @@ class Score:
     misses: list[str] = field(default_factory=list)
 
 
-def score(outcomes: Iterable[Outcome]) -> Score:
+def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
     s = Score()
     for o in outcomes:
-        it, got = o.item, o.got
+        it, got = o.item, o.got(min_conf)
         s.audio_s += o.audio_s
         s.cpu_s += o.cpu_s
         triggered = bool(got)
@@ -194,8 +198,8 @@ def score(outcomes: Iterable[Outcome]) -> Score:
                     s.misses.append(f"{it.voice}: «{it.text}» → {got}")
             s.extra[0] += any(g not in expected for g in got)
             s.extra[1] += 1
-            if it.group != "chatter_call" and o.latencies and expected[-1] in got:
-                s.latencies.append(min(o.latencies))
+            if it.group != "chatter_call" and expected[-1] in got:
+                s.latencies.append(min(o.latencies(min_conf)))
         elif it.label.startswith("puntos"):
             ok = [g for g in got if g.startswith("puntos")] == [it.label]
             s.numbers[0] += ok
@@ -208,6 +212,8 @@ def score(outcomes: Iterable[Outcome]) -> Score:
         elif it.group == "chatter":
             s.chatter[0] += triggered
             s.chatter[1] += 1
+            s.chatter_calls[0] += any(not g.startswith("puntos") for g in got)
+            s.chatter_calls[1] += 1
         elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
             s.real_other[0] += triggered
             s.real_other[1] += 1
@@ -231,6 +237,7 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     print(f"  envido numbers        {_pct(s.numbers)}")
     print(f"  look-alike accepts    {_pct(s.lookalike)}")
     print(f"  chatter triggers      {_pct(s.chatter)}")
+    print(f"    of which a call     {_pct(s.chatter_calls)}  (the rest: a number only)")
     print(f"  extra calls in calls  {_pct(s.extra)}")
     if s.real_other[1]:
         print(f"  real non-call prompts {_pct(s.real_other)}  (numbers 8-19 etc.; any call/number)")
@@ -252,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--voices", choices=["held-out", "tuning", "all"], default="all")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--models-dir", help="for vosk-es: where the Spanish Vosk model is")
+    parser.add_argument("--min-conf", type=float, nargs="+", default=[MIN_CONF],
+                        help=f"a call counts only at this confidence or more (default {MIN_CONF}, "
+                             "as in listen); several values = one report each")
     parser.add_argument("--tune", metavar="JSON", help="Sphinx settings to try (SphinxTuning fields)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
@@ -269,7 +279,9 @@ def main(argv: list[str] | None = None) -> int:
             except Exception as err:  # noqa: BLE001 - report and go on with the next one
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")
                 break
-            report(name, label, score(outcomes), args.show_misses)
+            for min_conf in args.min_conf:
+                report(name, f"{label} · confidence ≥ {min_conf}", score(outcomes, min_conf),
+                       args.show_misses)
     return 0
 
 

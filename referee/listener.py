@@ -193,6 +193,15 @@ class Listener:
         return self.channel_teams[channel] if channel < len(self.channel_teams) else None
 
 
+def item_confidence(utt: Utterance, start: int, end: int) -> float:
+    """Confidence of the words ``start:end`` of an utterance (a parsed item's token span): the
+    weakest of them.  Falls back to the whole utterance if the tokens do not line up with words."""
+    tokens = [normalize(w.text) for w in utt.words]
+    if all(len(t.split()) == 1 for t in tokens) and end <= len(utt.words):
+        return min((w.conf for w in utt.words[start:end]), default=utt.confidence)
+    return utt.confidence
+
+
 def _stable_prefix(prev: tuple[tuple[str, float], ...], cur: tuple[tuple[str, float], ...]) -> int:
     """How many leading words two consecutive partials agree on (same word, about the same start)."""
     n = 0

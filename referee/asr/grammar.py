@@ -102,6 +102,17 @@ def garbage_words(phones: Iterable[str] = sorted(SPANISH_PHONES)) -> dict[str, t
     return {f"{GARBAGE_PREFIX}{p}": (p,) for p in phones}
 
 
+def garbage_syllables() -> dict[str, tuple[str, ...]]:
+    """Pseudo-words for the garbage path: every consonant+vowel syllable, lone vowels and lone
+    consonants, so chatter costs about one grammar step per syllable, as real words do."""
+    vowels = ["a", "e", "i", "o", "u"]
+    consonants = sorted(SPANISH_PHONES - set(vowels))
+    out = {f"{GARBAGE_PREFIX}{v}": (v,) for v in vowels}
+    out.update({f"{GARBAGE_PREFIX}{c}": (c,) for c in consonants})
+    out.update({f"{GARBAGE_PREFIX}{c}{v}": (c, v) for c in consonants for v in vowels})
+    return out
+
+
 Transition = tuple[int, int, float, str] | tuple[int, int, float]
 
 

@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from referee.asr.base import SAMPLE_RATE, RecognizerError, Result, Word
-from referee.asr.grammar import PhraseList, fsg_transitions, garbage_words, is_garbage
+from referee.asr.grammar import (
+    PhraseList,
+    fsg_transitions,
+    garbage_syllables,
+    garbage_words,
+    is_garbage,
+)
 from referee.asr.lexicon import dictionary_lines, english_pronunciations, to_english
 
 FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
@@ -29,7 +34,9 @@ class SphinxTuning:
     decoy_weight: float = 0.5
     filler_weight: float = 0.0  # an open filler vocabulary stole calls ("truco" heard as "otro")
     garbage_weight: float = 1e-6
+    garbage: str = "phones"  # or "syllables"
     wip: float = 0.5
+    lw: float = 10.0
     pip: float = 1.0
     vad_window: float = 0.21
     vad_ratio: float = 0.9
@@ -91,7 +98,12 @@ class SphinxRecognizer:
 
     def _make_decoder(self, ps: object, hmm: Path, phrases: PhraseList, english: bool) -> object:
         lines = dictionary_lines(phrases.words(), english=english)
-        garbage = garbage_words(_EN_GARBAGE) if english else garbage_words()
+        if english:
+            garbage = garbage_words(_EN_GARBAGE)
+        elif self.tuning.garbage == "syllables":
+            garbage = garbage_syllables()
+        else:
+            garbage = garbage_words()
         lines += [f"{w} {' '.join(p)}" for w, p in garbage.items()]
         t = self.tuning
         weights = {"call": t.call_weight, "number": t.number_weight, "decoy": t.decoy_weight,
@@ -102,7 +114,8 @@ class SphinxRecognizer:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write("\n".join(lines) + "\n")
             config = ps.Config(  # type: ignore[attr-defined]
-                hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, loglevel="FATAL"
+                hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, lw=t.lw,
+                loglevel="FATAL",
             )
             config["lm"] = None
             if not english:
@@ -219,12 +232,9 @@ class SphinxRecognizer:
         )
 
 
-def _posterior(logprob: float) -> float:
-    """Sphinx log posterior (natural log base in pocketsphinx 5) as a 0..1 probability."""
-    try:
-        return max(0.0, min(1.0, math.exp(logprob)))
-    except OverflowError:
-        return 1.0
+def _posterior(prob: float) -> float:
+    """Sphinx's word posterior (from the utterance lattice), clamped to 0..1."""
+    return max(0.0, min(1.0, float(prob)))
 
 
 __all__ = [
