@@ -95,11 +95,13 @@ def fit_quad(contour: np.ndarray, outline: np.ndarray | None = None) -> np.ndarr
     return None
 
 
-def flatten(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The card inside the corners, warped to the canonical portrait size."""
-    dst = np.array([[0, 0], [CANON_W - 1, 0], [CANON_W - 1, CANON_H - 1], [0, CANON_H - 1]], np.float32)
+def flatten(frame: np.ndarray, corners: np.ndarray,
+            size: tuple[int, int] = (CANON_W, CANON_H)) -> np.ndarray:
+    """The card inside the corners, warped to a portrait image (the canonical size by default)."""
+    w, h = size
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    return cv2.warpPerspective(frame, m, (CANON_W, CANON_H), flags=cv2.INTER_AREA,
+    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
 
 

@@ -1,0 +1,53 @@
+"""Card decks and reference banks in the models directory.
+
+Layout (``truco-referee cards --calibrate`` writes decks here; a fetched deck goes the same way):
+
+    <models>/cards/decks/<name>/RR-suit.png   face images, one per card (07-oros.png, 12-bastos.png)
+    <models>/cards/banks/<key>.npz            cached reference banks, keyed by a hash of the faces
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+FACE_NAME = re.compile(r"^\d{1,2}-(oros|copas|espadas|bastos)\.(png|webp|jpe?g|bmp)$", re.IGNORECASE)
+
+
+def cards_root(models: Path) -> Path:
+    return Path(models) / "cards"
+
+
+def decks_root(models: Path) -> Path:
+    """Where deck folders live."""
+    return cards_root(models) / "decks"
+
+
+def banks_root(models: Path) -> Path:
+    """Where cached reference banks live."""
+    return cards_root(models) / "banks"
+
+
+def face_count(folder: Path) -> int:
+    """How many face images named like ``07-oros.png`` a folder (or its ``cards/``) holds."""
+    folder = Path(folder)
+    if (folder / "cards").is_dir():
+        folder = folder / "cards"
+    if not folder.is_dir():
+        return 0
+    return sum(1 for p in folder.iterdir() if FACE_NAME.match(p.name))
+
+
+def installed_decks(models: Path) -> list[Path]:
+    """Deck folders in the models directory that hold at least one face, by name."""
+    root = decks_root(models)
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_dir() and face_count(p) > 0)
+
+
+def deck_dir(models: Path, name: str) -> Path:
+    """The folder for a deck called ``name`` (letters, digits, - and _ only)."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
+        raise ValueError(f"invalid deck name {name!r}: use letters, digits, - or _")
+    return decks_root(models) / name

@@ -1,0 +1,123 @@
+"""Reconoce las cartas del mazo español en una foto o desde una cámara, y calibra con tu mazo.
+
+  truco-referee cards --image foto.jpg [--json] [--deck CARPETA ...]
+  truco-referee cards --camera 0 [--frames-dir CARPETA]
+  truco-referee cards --calibrate --camera 0 [--name mi-mazo]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+
+from models.decks import deck_dir
+from models.paths import models_dir
+from referee.vision.calibrate import Calibrator
+from referee.vision.camera import camera_frames, can_show_windows
+from referee.vision.draw import annotate, label
+from referee.vision.errors import VisionError
+from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
+from referee.vision.reference import reference_bank
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--image", type=Path, metavar="FOTO", help="foto donde buscar cartas")
+    source.add_argument("--camera", type=int, metavar="N", help="número de cámara (0 es la primera)")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="con --camera: te pide cada carta y guarda tu mazo como referencia")
+    parser.add_argument("--name", default="mi-mazo", help="nombre del mazo al calibrar (mi-mazo)")
+    parser.add_argument("--json", action="store_true", help="salida en JSON (card, confidence, corners)")
+    parser.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
+                        help="carpeta con las caras de un mazo (07-oros.png ...); se puede repetir")
+    parser.add_argument("--models-dir", metavar="CARPETA", help="carpeta de modelos y mazos")
+    parser.add_argument("--min-confidence", type=float, default=RecognizerSettings.min_confidence,
+                        help="confianza mínima para nombrar una carta, de 0 a 1 (0.5)")
+    parser.add_argument("--frames-dir", type=Path, default=Path("cartas-vistas"), metavar="CARPETA",
+                        help="sin pantalla: dónde guardar las imágenes con las cartas marcadas")
+    parser.add_argument("--frames", type=int, default=0, metavar="N",
+                        help="con --camera: parar después de N imágenes (0: seguir hasta Ctrl-C)")
+
+
+def _progress(done: int, total: int) -> None:
+    print(f"\rArmando la referencia del mazo: {done}/{total} cartas", end="", file=sys.stderr)
+    if done == total:
+        print(file=sys.stderr)
+
+
+def _recognizer(args: argparse.Namespace) -> Recognizer:
+    bank = reference_bank(args.deck, models_dir(args.models_dir), _progress)
+    return Recognizer(bank, RecognizerSettings(min_confidence=args.min_confidence))
+
+
+def _print(readings: list[Reading], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([r.as_json() for r in readings], ensure_ascii=False))
+        return
+    if not readings:
+        print("No veo ninguna carta.")
+    for r in readings:
+        name = r.card.nombre if r.card else "no la veo"
+        x, y = r.corners.mean(axis=0)
+        print(f"{label(r):>14}  {name:<20} en ({x:.0f}, {y:.0f})")
+
+
+def _image(args: argparse.Namespace) -> int:
+    frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise VisionError("bad-image", f"no puedo leer la foto {args.image}")
+    _print(_recognizer(args).read(frame), args.json)
+    return 0
+
+
+def _camera(args: argparse.Namespace) -> int:
+    recognizer = _recognizer(args)
+    window = can_show_windows()
+    if not window:
+        args.frames_dir.mkdir(parents=True, exist_ok=True)
+        print(f"Sin pantalla: guardo las imágenes marcadas en {args.frames_dir}/", file=sys.stderr)
+    last = ""
+    for n, frame in enumerate(camera_frames(args.camera), 1):
+        readings = recognizer.read(frame)
+        seen = " ".join(label(r) for r in readings)
+        if seen != last:
+            print(seen or "(ninguna carta)")
+            last = seen
+        shown = annotate(frame, readings)
+        if window:
+            cv2.imshow("truco-referee cards", shown)
+            if cv2.waitKey(1) & 0xFF in (27, ord("q")):
+                break
+        elif n % 5 == 1:
+            cv2.imwrite(str(args.frames_dir / f"cartas-{n:06d}.jpg"), shown)
+        if args.frames and n >= args.frames:
+            break
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    target = deck_dir(models_dir(args.models_dir), args.name)
+    Calibrator(target).run(camera_frames(args.camera))
+    print(f"Listo. La próxima vez 'truco-referee cards' usa este mazo ({target}).")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.calibrate:
+            if args.camera is None:
+                print("--calibrate necesita --camera N", file=sys.stderr)
+                return 2
+            return _calibrate(args)
+        if args.image is not None:
+            return _image(args)
+        return _camera(args)
+    except VisionError as err:
+        print(f"Cartas: {err.message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0

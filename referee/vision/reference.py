@@ -1,0 +1,25 @@
+"""Pick the reference bank: the deck folders given, or the decks in the models directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+from models.decks import banks_root, installed_decks
+from referee.vision.bank import Bank, bank_for
+from referee.vision.errors import VisionError
+from referee.vision.faces import DeckError
+
+
+def reference_bank(decks: Sequence[Path] | None, models: Path,
+                   progress: Callable[[int, int], None] | None = None) -> Bank:
+    """The bank for ``decks`` (or every installed deck), built once and cached under ``models``."""
+    folders = list(decks or installed_decks(models))
+    if not folders:
+        raise VisionError("no-deck", "no tengo ningún mazo de referencia. Calibrá con tu mazo: "
+                          "truco-referee cards --calibrate --camera 0, o pasá una carpeta de caras "
+                          "con --deck CARPETA (archivos como 07-oros.png)")
+    try:
+        return bank_for(folders, banks_root(models), progress)
+    except DeckError as err:
+        raise VisionError("bad-deck", str(err)) from err
