@@ -14,7 +14,7 @@ from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioError, MicSource, WavSource
 from referee.evidence import EvidenceStore
-from referee.listener import Listener, Utterance
+from referee.listener import Listener, Utterance, item_confidence
 
 UNSURE_BELOW = 0.6
 
@@ -70,28 +70,35 @@ class Printer:
 
     def __call__(self, utt: Utterance) -> None:
         team = utt.team if utt.team in ("A", "B") else None
-        unsure = utt.confidence < self.unsure_below
         try:
-            items = self.table.interpret(utt.text, team) if unsure else self.table.hear(utt.text, team)
+            preview = self.table.interpret(utt.text, team)
+            confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
+            unsure = [c < self.unsure_below and i.call is not None for i, c in zip(preview, confs)]
+            if any(unsure):
+                # Apply only the sure calls; the unsure ones are shown for one-tap confirmation.
+                sure_text = " ".join(i.heard.text for i, u in zip(preview, unsure)
+                                     if not u and i.call is not None)
+                applied = self.table.hear(sure_text, team) if sure_text else []
+                items = _merge(preview, unsure, applied)
+            else:
+                items = self.table.hear(utt.text, team)
         except Exception as err:  # a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
-        for item in items:
-            accepted = bool(item.accepted) and not unsure
-            reason = item.reason
-            if unsure and item.call is not None:
-                reason = f"dudoso (confianza {utt.confidence:.2f}): tocá para confirmar"
+        for item, conf, doubt in zip(items, confs, unsure):
+            accepted = bool(item.accepted) and not doubt
+            reason = (f"dudoso (confianza {round(conf, 3):.2f}): tocá para confirmar" if doubt
+                      else item.reason)
             record: dict[str, Any] = {
                 "t": round(utt.end, 3), "text": utt.text, "call": item.call,
                 "points": item.heard.points, "accepted": accepted, "reason": reason,
-                "confidence": round(utt.confidence, 3), "team": team,
-                "seat": item.seat, "unsure": unsure and item.call is not None,
-                "early": utt.early, "latency": round(utt.latency, 3),
+                "confidence": round(conf, 3), "team": team, "seat": item.seat,
+                "unsure": doubt, "early": utt.early, "latency": round(utt.latency, 3),
             }
             if self.evidence is not None:
                 ev = self.evidence.record(
                     t=utt.end, text=utt.text, call=item.call, points=item.heard.points,
-                    accepted=accepted, reason=reason, confidence=utt.confidence, team=team,
+                    accepted=accepted, reason=reason, confidence=conf, team=team,
                     clip_pcm=utt.clip,
                 )
                 record["evidence"] = ev.id
@@ -112,6 +119,18 @@ class Printer:
         if not record["accepted"]:
             line += f"  — {record['reason']}"
         print(line, file=self.out, flush=True)
+
+
+def _merge(preview: list[Any], unsure: list[bool], applied: list[Any]) -> list[Any]:
+    """The preview items, with each sure call replaced by what applying it actually did."""
+    done = iter(applied)
+    out = []
+    for item, doubt in zip(preview, unsure):
+        if doubt or item.call is None:
+            out.append(item)
+        else:
+            out.append(next(done, item))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:

@@ -117,3 +117,15 @@ def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
     store = EvidenceStore(tmp_path / "ev")
     assert [e.call for e in store.all()] == ["truco", "no quiero"]
     assert all(store.clip_path(e.id) for e in store.all())
+
+
+@pytest.mark.shared
+def test_listen_marks_low_confidence_calls_unsure_and_does_not_apply_them(
+        shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wav = shared_dir / "speech" / "real" / "truco-uruguayo" / "truco.wav"
+    code = main(["listen", "--wav", str(wav), "--json", "--recognizer", "sphinx", "--no-evidence",
+                 "--models-dir", str(shared_dir / "models"), "--unsure-below", "1.01"])
+    assert code == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert [(x["call"], x["accepted"], x["unsure"]) for x in lines] == [("truco", False, True)]
+    assert "dudoso" in lines[0]["reason"]
