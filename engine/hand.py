@@ -118,16 +118,12 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         return self.order[(self.order.index(first) + played) % len(self.order)]
 
     def play(self, seat: str, card: Card, commit: bool) -> None:
-        what = f"{seat} juega {card}"
-        self.require_open(what)
-        self.require_unblocked(what)
-        self.require(card not in self.on_table, f"{what}: esa carta ya está en la mesa")
-        rnd = self.current_round
-        self.require(all(s != seat for s, _ in rnd.plays), f"{what}: ya jugó en esta vuelta")
-        expected = self.turn()
-        self.require(expected is None or expected == seat, f"{what}: le toca a {expected}")
+        refusal = self.play_refusal(seat, card)
+        if refusal is not None:
+            raise IllegalEvent(f"{seat} juega {card}: {refusal}")
         if not commit:
             return
+        rnd = self.current_round
         rnd.plays.append((seat, card))
         self.on_table.add(card)
         if len(self.rounds) == 1:
@@ -137,6 +133,23 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
             self.end_round(result, lead if lead else rnd.plays[0][0])
         else:
             self.close_flor_if_unanswered()
+
+    def play_refusal(self, seat: str, card: Card) -> str | None:
+        """Why the seat may not play this card now, or None.  (The hottest check of the engine:
+        the reason text is built only for a refusal.)"""
+        if self.over:
+            return "la mano ya terminó"
+        blocked = self.blocking()
+        if blocked is not None:
+            return blocked
+        if card in self.on_table:
+            return "esa carta ya está en la mesa"
+        if any(s == seat for s, _ in self.current_round.plays):
+            return "ya jugó en esta vuelta"
+        expected = self.turn()
+        if expected is not None and expected != seat:
+            return f"le toca a {expected}"
+        return None
 
     def report_round(self, winner: Team | None, commit: bool) -> None:
         what = f"vuelta para {winner or 'parda'}"
@@ -195,7 +208,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         self.deferred = []
         self.score_points("truco", winner, truco_points, why)
 
-    # -- answers shared by the bets ------------------------------------------------------------------
+    # -- answers shared by the bets ----------------------------------------------------------------
     def answer(self, seat: str, call: Call, commit: bool) -> None:
         """Quiero / no quiero: answers the innermost pending bet (envido before truco)."""
         what = f"{seat}: {call.value}"
