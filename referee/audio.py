@@ -47,14 +47,14 @@ def resample(samples: np.ndarray, rate: int, target: int = SAMPLE_RATE) -> np.nd
     if rate == target or len(samples) == 0:
         return samples
     if rate > target:
-        width = int(round(rate / target))
+        width = round(rate / target)
         if width > 1:
             kernel = np.ones(width) / width
             samples = np.stack(
                 [np.convolve(samples[:, c], kernel, mode="same") for c in range(samples.shape[1])],
                 axis=1,
             )
-    n_out = int(round(len(samples) * target / rate))
+    n_out = round(len(samples) * target / rate)
     src_t = np.arange(len(samples)) / rate
     dst_t = np.arange(n_out) / target
     return np.stack([np.interp(dst_t, src_t, samples[:, c]) for c in range(samples.shape[1])], axis=1)

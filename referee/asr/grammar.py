@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.asr.lexicon import SPANISH_PHONES
@@ -34,12 +34,14 @@ def is_garbage(word: str) -> bool:
 # Everyday Spanish words that carry no call: a path for table talk so that chatter is heard as
 # chatter instead of being forced onto the nearest call or number.  General function words and
 # table words, not taken from any test corpus; none of them is in the phrase table.
-FILLER_WORDS: tuple[str, ...] = tuple(
-    """a al algo ahí allá andá bien che como con cómo de del dale decí el ella en entonces
-    es esa ese esta este eh hay la las le lo los más mano me mi mío muy nada ni no nos o otra
-    otro para pero poco por qué que quién sí si sin su también tan te tengo toca todo tomá tu tú
-    uh un una va vamos ver vos y ya yo juego juega jugá carta cartas gané ganaste tenés mejor
-    mejores pena vez hoy acá así""".split()
+FILLER_WORDS: tuple[str, ...] = (
+    "a", "al", "algo", "ahí", "allá", "andá", "bien", "che", "como", "con", "cómo", "de", "del",
+    "dale", "decí", "el", "ella", "en", "entonces", "es", "esa", "ese", "esta", "este", "eh",
+    "hay", "la", "las", "le", "lo", "los", "más", "mano", "me", "mi", "mío", "muy", "nada", "ni",
+    "no", "nos", "o", "otra", "otro", "para", "pero", "poco", "por", "qué", "que", "quién", "sí",
+    "si", "sin", "su", "también", "tan", "te", "tengo", "toca", "todo", "tomá", "tu", "tú", "uh",
+    "un", "una", "va", "vamos", "ver", "vos", "y", "ya", "yo", "juego", "juega", "jugá", "carta",
+    "cartas", "gané", "ganaste", "tenés", "mejor", "mejores", "pena", "vez", "hoy", "acá", "así",
 )
 
 
@@ -107,7 +109,7 @@ def garbage_syllables() -> dict[str, tuple[str, ...]]:
     consonants, so chatter costs about one grammar step per syllable, as real words do."""
     vowels = ["a", "e", "i", "o", "u"]
     consonants = sorted(SPANISH_PHONES - set(vowels))
-    out = {f"{GARBAGE_PREFIX}{v}": (v,) for v in vowels}
+    out: dict[str, tuple[str, ...]] = {f"{GARBAGE_PREFIX}{v}": (v,) for v in vowels}
     out.update({f"{GARBAGE_PREFIX}{c}": (c,) for c in consonants})
     out.update({f"{GARBAGE_PREFIX}{c}{v}": (c, v) for c in consonants for v in vowels})
     return out

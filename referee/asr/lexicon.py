@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 
 SPANISH_PHONES = frozenset(
-    "a b ch d e f g gn i j k l ll m n o p r rr s t u x y z".split()
+    ["a", "b", "ch", "d", "e", "f", "g", "gn", "i", "j", "k", "l", "ll", "m", "n", "o", "p", "r", "rr", "s", "t", "u", "x", "y", "z"]
 )
 
 _VOWELS = "aeiou"
@@ -97,11 +97,11 @@ def pronunciations(word: str) -> list[tuple[str, ...]]:
 
     seseo = tuple("s" if p == "z" else p for p in base)
     add(seseo)
-    for v in list(variants):
+    for v in variants:
         add(tuple("y" if p == "ll" else p for p in v))
     syllables = sum(1 for k, p in enumerate(base) if p in _VOWELS and (k == 0 or base[k - 1] not in _VOWELS))
     if syllables >= 2 and base[-2:] == ("a", "s"):
-        for v in list(variants):
+        for v in variants:
             add(v[:-1])  # "son buena(s)": aspirated or dropped final s of a plural
     return variants
 

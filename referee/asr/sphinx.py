@@ -22,7 +22,7 @@ FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
 PARTIAL_EVERY_S = 0.06
 
 # English phones for the garbage path of the fallback (vowels and common consonants).
-_EN_GARBAGE = "AA AE AH AO AW AY EH ER EY IH IY OW UW B CH D F G HH K L M N P R S SH T V Y Z".split()
+_EN_GARBAGE = ["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "UW", "B", "CH", "D", "F", "G", "HH", "K", "L", "M", "N", "P", "R", "S", "SH", "T", "V", "Y", "Z"]
 
 
 @dataclass(frozen=True)

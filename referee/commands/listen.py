@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.events import Team
 from models.paths import models_dir
 from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
@@ -69,7 +70,7 @@ class Printer:
         self.evidence = evidence
 
     def __call__(self, utt: Utterance) -> None:
-        team = utt.team if utt.team in ("A", "B") else None
+        team: Team | None = "A" if utt.team == "A" else "B" if utt.team == "B" else None
         try:
             preview = self.table.interpret(utt.text, team)
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
@@ -82,7 +83,7 @@ class Printer:
                 items = _merge(preview, unsure, applied)
             else:
                 items = self.table.hear(utt.text, team)
-        except Exception as err:  # a bad transcript must never stop the referee
+        except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
         for item, conf, doubt in zip(items, confs, unsure):

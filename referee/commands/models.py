@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from models import catalog
 from models.fetch import FetchError, check, fetch
@@ -28,8 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _bar(name: str) -> tuple[object, object]:
-    from rich.progress import (BarColumn, DownloadColumn, Progress, TimeRemainingColumn,
-                               TransferSpeedColumn)
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TimeRemainingColumn,
+        TransferSpeedColumn,
+    )
 
     progress = Progress("[bold]{task.description}", BarColumn(), DownloadColumn(),
                         TransferSpeedColumn(), TimeRemainingColumn(), transient=False)
@@ -42,10 +48,13 @@ def do_fetch(names: list[str], root: Path, force: bool) -> int:
     for name in names or list(catalog.CATALOG):
         spec = catalog.get(name)
         progress, task = _bar(f"{spec.name} (~{spec.approx_mb} MB)")
+
+        def show(done: int, total: int | None, progress: Any = progress, task: Any = task) -> None:
+            progress.update(task, completed=done, total=total)
+
         try:
             with progress:  # type: ignore[attr-defined]
-                path = fetch(spec, root, lambda done, total: progress.update(  # type: ignore[attr-defined]
-                    task, completed=done, total=total), force=force)
+                path = fetch(spec, root, show, force=force)
             print(f"{spec.name}: listo en {path}")
         except FetchError as err:
             failures += 1

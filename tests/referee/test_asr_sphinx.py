@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,7 @@ def test_grammar_holds_every_call_and_decoy_and_garbage_returns_to_the_hub() -> 
     for phrase in CALL_PHRASES:
         assert " ".join(phrase.split()) in plist.phrases
     assert set(plist.decoys) == set(DECOYS)
-    start, final, trans = fsg_transitions(plist, garbage_words(), {"call": 1, "garbage": 1e-6})
+    start, _final, trans = fsg_transitions(plist, garbage_words(), {"call": 1, "garbage": 1e-6})
     words = {t[3] for t in trans if len(t) == 4}
     assert "truco" in words and "turco" not in words  # decoys had no weight here
     assert all(t[0] == t[1] == start for t in trans if len(t) == 4 and is_garbage(t[3]))
@@ -125,7 +126,7 @@ def test_streaming_gives_partials_then_a_final_with_word_times(spanish: SphinxRe
     assert partials[0].stream_time < finals[-1].stream_time
     words = [w for r in finals for w in r.words]
     assert [w.text for w in words][-4:] == ["me", "voy", "al", "mazo"]
-    for a, b in zip(words, words[1:]):
+    for a, b in itertools.pairwise(words):
         assert 0 <= a.start < a.end <= b.start + 1e-6
     assert words[-1].end <= duration
     assert all(0.0 <= w.conf <= 1.0 for w in words)

@@ -5,6 +5,7 @@ checked on Spanish recordings from ../shared."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import subprocess
@@ -77,7 +78,7 @@ def test_streams_partials_then_final_with_confidences(recognizer: VoskRecognizer
     assert all(w.conf >= 0.9 for w in words if w.text in ("안녕하세요", "감사합니다"))
     assert all(0.0 <= w.conf <= 1.0 for w in words)
     duration = WavSource(korean_wav).duration
-    for a, b in zip(words, words[1:]):
+    for a, b in itertools.pairwise(words):
         assert a.start < a.end <= b.start + 1e-3
     assert words[-1].end <= duration + 0.05
 

@@ -11,6 +11,7 @@ import threading
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -32,9 +33,9 @@ ARCHIVE = _zip_model()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
-    ranges: list[str] = []
+    ranges: ClassVar[list[str]] = []
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
+    def do_GET(self) -> None:
         rng = self.headers.get("Range")
         Handler.ranges.append(rng or "")
         body, status = ARCHIVE, 200
