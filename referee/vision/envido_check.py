@@ -45,9 +45,14 @@ class EnvidoChecker:
     evidence_dir: Path | None = None
     clock: Callable[[], float] = field(default=time.time)
 
-    def check(self, seat: str, frame: np.ndarray) -> ShowCheck:
+    def check(self, seat: str, frame: np.ndarray, declared: int | None = None) -> ShowCheck:
+        """Read the shown cards.  With ``declared``, two cards that do not make it are not enough
+        to call the claim false (the third may be out of sight): all three must be read."""
         readings = tuple(self.recognizer.read(frame))
         event, message = self._decide(seat, readings)
+        if event and declared is not None and len(event.cards) < 3 \
+                and declared not in envido_values_made(event.cards):
+            event, message = None, "no la veo: para ver si no tenía los tantos, mostrá las tres cartas"
         evidence = self._keep(seat, frame, readings, message) if self.evidence_dir else None
         return ShowCheck(seat, readings, event, message, evidence)
 

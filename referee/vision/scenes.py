@@ -140,6 +140,20 @@ def _jpeg(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
 
 
+def paint_card(img: np.ndarray, face: Face, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The float table image with the card painted at ``corners`` (with its shadow), and its mask."""
+    fimg, alpha = _warp(face, corners, img.shape[1], img.shape[0])
+    shadow = cv2.GaussianBlur(np.roll(alpha, (3, 3), (0, 1)), (0, 0), 4)[..., None]
+    img = img * (1 - 0.45 * shadow)
+    a = alpha[..., None]
+    return img * (1 - a) + fimg * a, alpha > 0.5
+
+
+def finish(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Camera effects on a painted float image: lighting, glare, colour cast, blur, noise, JPEG."""
+    return _jpeg(rng, _lighting(rng, img))
+
+
 def render(faces: list[Face], rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
            table_kind: str | None = None) -> Scene:
     """Render the given faces (as many as fit) onto a random table."""
@@ -153,12 +167,7 @@ def render(faces: list[Face], rng: np.random.Generator, opts: SceneOptions = Sce
         if spot is None:
             continue
         corners, tilt = spot
-        fimg, alpha = _warp(face, corners, opts.width, opts.height)
-        shadow = cv2.GaussianBlur(np.roll(alpha, (3, 3), (0, 1)), (0, 0), 4)[..., None]
-        img = img * (1 - 0.45 * shadow)
-        a = alpha[..., None]
-        img = img * (1 - a) + fimg * a
-        own = alpha > 0.5
+        img, own = paint_card(img, face, corners)
         masks = [m & ~own for m in masks] + [own]
         taken |= own.astype(np.uint8)
         placed.append((face, corners, tilt))
@@ -166,7 +175,7 @@ def render(faces: list[Face], rng: np.random.Generator, opts: SceneOptions = Sce
         if rng.random() < opts.finger_rate:
             hidden = _finger(rng, corners, img)
             masks = [m & ~hidden for m in masks]
-    img = _jpeg(rng, _lighting(rng, img))
+    img = finish(img, rng)
     cards = []
     for (face, corners, tilt), mask in zip(placed, masks):
         full = np.zeros(taken.shape, np.uint8)

@@ -81,3 +81,14 @@ def test_hidden_card_abstains_instead_of_guessing(
     covered[cy - 4:cy + 4, x0:x1] = frame[cy - 4:cy + 4, x0:x1]
     check = EnvidoChecker(recognizer).check("A1", covered)
     assert check.event is None
+
+
+def test_two_cards_that_do_not_make_the_claim_are_not_enough(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    frame = shown_frame(wikimedia, "1o 3e", seed=13)
+    checker = EnvidoChecker(recognizer)
+    assert checker.check("A1", frame).event is not None  # read fine
+    check = checker.check("A1", frame, declared=28)
+    assert check.event is None
+    assert "mostrá las tres cartas" in check.message
+    assert checker.check("A1", shown_frame(wikimedia, "7o 1o", seed=14), declared=28).event

@@ -1,0 +1,69 @@
+"""Played cards from a fixed camera over the table: a card that appears and stays in front of a
+seat becomes ``Play(seat, card)`` for the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from engine.cards import Card
+from engine.events import Play
+from referee.vision.recognize import Reading, Recognizer
+
+
+@dataclass(frozen=True)
+class SeatRegion:
+    """The part of the frame in front of a seat, as fractions of the frame (x0, y0, x1, y1)."""
+
+    seat: str
+    box: tuple[float, float, float, float]
+
+    def __post_init__(self) -> None:
+        x0, y0, x1, y1 = self.box
+        if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
+            raise ValueError(f"invalid region for seat {self.seat}: {self.box} "
+                             "(fractions of the frame, x0 < x1 and y0 < y1)")
+
+    def holds(self, point: np.ndarray, width: int, height: int) -> bool:
+        x0, y0, x1, y1 = self.box
+        return x0 * width <= point[0] < x1 * width and y0 * height <= point[1] < y1 * height
+
+
+@dataclass
+class PlayTracker:
+    """Feeds frames, returns the plays noticed in each.  ``new_hand()`` forgets the table."""
+
+    recognizer: Recognizer
+    seats: Sequence[SeatRegion]
+    steady_frames: int = 3
+    played: dict[Card, str] = field(default_factory=dict)
+    _streak: dict[tuple[str, Card], int] = field(default_factory=dict)
+
+    def new_hand(self) -> None:
+        self.played.clear()
+        self._streak.clear()
+
+    def seat_of(self, reading: Reading, width: int, height: int) -> str | None:
+        centre = reading.corners.mean(axis=0)
+        return next((r.seat for r in self.seats if r.holds(centre, width, height)), None)
+
+    def update(self, frame: np.ndarray) -> list[Play]:
+        """Plays that became certain with this frame: a named card seen ``steady_frames`` frames
+        in a row in the same seat's region, never reported before in this hand."""
+        h, w = frame.shape[:2]
+        now: set[tuple[str, Card]] = set()
+        for reading in self.recognizer.read(frame):
+            seat = self.seat_of(reading, w, h)
+            if reading.card is not None and seat is not None and reading.card not in self.played:
+                now.add((seat, reading.card))
+        self._streak = {key: self._streak.get(key, 0) + 1 for key in now}
+        plays = []
+        for (seat, card), count in sorted(self._streak.items(), key=lambda kv: str(kv[0][1])):
+            if count >= self.steady_frames:
+                self.played[card] = seat
+                plays.append(Play(seat, card))
+        for play in plays:
+            self._streak.pop((play.seat, play.card), None)
+        return plays

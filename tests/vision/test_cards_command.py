@@ -1,0 +1,72 @@
+"""``truco-referee cards --image``: prints the cards, or JSON with card, confidence and corners."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import Card, parse_cards
+from models.decks import banks_root
+from referee.cli import main
+from referee.vision.bank import Bank, deck_key, save_bank
+from referee.vision.faces import Face
+from referee.vision.scenes import SceneOptions, render
+
+EASY = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, tables=("felt",))
+
+
+@pytest.fixture
+def photo(wikimedia: dict[Card, Face], tmp_path: Path) -> Path:
+    scene = render([wikimedia[c] for c in parse_cards(["7o", "1o", "3e"])],
+                   np.random.default_rng(11), EASY)
+    path = tmp_path / "mesa.jpg"
+    cv2.imwrite(str(path), scene.image)
+    return path
+
+
+@pytest.fixture
+def models(wikimedia_dir: Path, wikimedia_bank: Bank, tmp_path: Path) -> Path:
+    """A models folder whose bank cache already holds the deck (as after a first run)."""
+    root = tmp_path / "models"
+    save_bank(wikimedia_bank, banks_root(root) / f"{deck_key([wikimedia_dir])}.npz")
+    return root
+
+
+def test_json_lists_cards_with_confidence_and_corners(
+        photo: Path, models: Path, wikimedia_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["cards", "--image", str(photo), "--json", "--deck", str(wikimedia_dir),
+                 "--models-dir", str(models)])
+    assert code == 0
+    found = json.loads(capsys.readouterr().out)
+    assert sorted(f["card"] for f in found) == ["1o", "3e", "7o"]
+    for f in found:
+        assert 0.5 <= f["confidence"] <= 1
+        assert len(f["corners"]) == 4 and all(len(p) == 2 for p in f["corners"])
+
+
+def test_plain_output_names_the_cards_in_spanish(
+        photo: Path, models: Path, wikimedia_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards", "--image", str(photo), "--deck", str(wikimedia_dir),
+                 "--models-dir", str(models)]) == 0
+    out = capsys.readouterr().out
+    assert "7 de oros" in out and "1 de oros" in out and "3 de espadas" in out
+
+
+def test_without_a_deck_says_how_to_get_one(
+        photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards", "--image", str(photo), "--models-dir", str(tmp_path / "vacio")]) == 1
+    err = capsys.readouterr().err
+    assert "no tengo ningún mazo" in err and "--calibrate" in err and "--deck" in err
+
+
+def test_unreadable_photo_is_reported(
+        tmp_path: Path, models: Path, wikimedia_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "no-es-foto.jpg"
+    bad.write_text("hola")
+    assert main(["cards", "--image", str(bad), "--deck", str(wikimedia_dir),
+                 "--models-dir", str(models)]) == 1
+    assert "no puedo leer la foto" in capsys.readouterr().err

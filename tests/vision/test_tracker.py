@@ -1,0 +1,77 @@
+"""Played cards from a fixed camera: a card placed in front of a seat becomes a play, once."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine import Game, NewHand, Play, Settings
+from engine.cards import Card
+from referee.vision.faces import Face
+from referee.vision.recognize import Recognizer
+from referee.vision.scenes import finish, paint_card, project
+from referee.vision.textures import table
+from referee.vision.tracker import PlayTracker, SeatRegion
+
+SEATS = (SeatRegion("B1", (0.0, 0.0, 1.0, 0.5)), SeatRegion("A1", (0.0, 0.5, 1.0, 1.0)))
+W, H = 640, 480
+
+
+def spot(x: float, y: float, turn: float) -> np.ndarray:
+    """Corners of a card resting at (x, y), slightly turned, seen from straight above."""
+    return project(np.array([x, y]), (118.0, 182.0), turn, np.radians(8), 0.3, 600.0)
+
+
+def frames(deck: dict[Card, Face], timeline: list[list[tuple[str, np.ndarray]]]) -> list[np.ndarray]:
+    """One frame per step of the timeline, each listing the cards on the table (fixed camera)."""
+    base = table("wood", np.random.default_rng(5), H, W)
+    out = []
+    for on_table in timeline:
+        img = base.copy()
+        for text, corners in on_table:
+            img, _ = paint_card(img, deck[Card.parse(text)], corners)
+        out.append(finish(img, np.random.default_rng(9)))
+    return out
+
+
+def test_card_placed_in_front_of_a_seat_becomes_a_play(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    a_card = ("7o", spot(220, 360, 0.2))
+    b_card = ("3e", spot(420, 125, -0.3))
+    timeline = [[], [], [a_card], [a_card], [a_card], [a_card],
+                [a_card, b_card], [a_card, b_card], [a_card, b_card], [a_card, b_card]]
+    tracker = PlayTracker(recognizer, SEATS, steady_frames=3)
+    seen = [tracker.update(f) for f in frames(wikimedia, timeline)]
+    assert seen[4] == [Play("A1", Card.parse("7o"))]
+    assert seen[8] == [Play("B1", Card.parse("3e"))]
+    assert sum(len(s) for s in seen) == 2, seen
+
+    game = Game(Settings())
+    game.apply(NewHand())
+    for play in (p for s in seen for p in s):
+        assert game.is_legal(play), play
+        game.apply(play)
+
+
+def test_a_card_passing_through_is_not_a_play(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    card = ("5c", spot(300, 350, 0.1))
+    tracker = PlayTracker(recognizer, SEATS, steady_frames=3)
+    seen = [tracker.update(f) for f in frames(wikimedia, [[], [card], [card], [], [], []])]
+    assert all(s == [] for s in seen)
+
+
+def test_new_hand_forgets_the_cards_on_the_table(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    card = ("1e", spot(320, 360, 0.4))
+    shots = frames(wikimedia, [[card]] * 3)
+    tracker = PlayTracker(recognizer, SEATS, steady_frames=3)
+    assert [tracker.update(f) for f in shots][-1] == [Play("A1", Card.parse("1e"))]
+    assert [tracker.update(f) for f in shots] == [[], [], []]
+    tracker.new_hand()
+    assert [tracker.update(f) for f in shots][-1] == [Play("A1", Card.parse("1e"))]
+
+
+def test_seat_regions_are_checked() -> None:
+    with pytest.raises(ValueError, match="invalid region for seat A1"):
+        SeatRegion("A1", (0.5, 0.0, 0.4, 1.0))
