@@ -163,4 +163,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         listener.close()
+    score = printer.table.snapshot()["score"]
+    print(f"tanteador: A {score['A']} — B {score['B']}", file=sys.stderr)
     return 0

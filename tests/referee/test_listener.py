@@ -129,3 +129,24 @@ def test_listen_marks_low_confidence_calls_unsure_and_does_not_apply_them(
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
     assert [(x["call"], x["accepted"], x["unsure"]) for x in lines] == [("truco", False, True)]
     assert "dudoso" in lines[0]["reason"]
+
+
+@pytest.mark.shared
+def test_a_spoken_hand_scores_like_the_same_hand_written_for_replay(
+        shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.replay import replay
+
+    real = shared_dir / "speech" / "real" / "truco-uruguayo"
+    said = ["envido", "no_quiero", "truco", "retruco", "vale_4", "no_quiero"]  # the clips of
+    written = ["hand", "A1: envido", "B1: no quiero", "A1: truco",  # "retruco" and "vale_4"
+               "B1: quiero retruco", "A1: quiero vale cuatro", "B1: no quiero"]  # say "quiero …"
+    wav = tmp_path / "hand.wav"
+    _concat([real / f"{name}.wav" for name in said], wav)
+    code = main(["listen", "--wav", str(wav), "--json", "--no-evidence", "--recognizer", "sphinx",
+                 "--models-dir", str(shared_dir / "models")])
+    assert code == 0
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines() if line.strip()]
+    assert all(line["accepted"] for line in lines)
+    score = replay(written).to_dict()["score"]
+    assert f"tanteador: A {score['A']} — B {score['B']}" in captured.err
