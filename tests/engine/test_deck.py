@@ -7,7 +7,7 @@ import itertools
 import pytest
 from engine_steps import new_game, step
 
-from engine import DECK, Card, Game, Play, Settings
+from engine import DECK, Card, Suit
 from engine.cards import InvalidCard
 from engine.rounds import round_winner
 
@@ -75,7 +75,7 @@ def test_not_a_card(text: str) -> None:
         Card.parse(text)
 
 
-def test_a_card_not_in_the_deck_cannot_be_played() -> None:
-    game = Game(Settings())
-    with pytest.raises(ValueError):
-        game.apply(Play("A1", Card.parse("9o")))
+def test_a_card_not_in_the_deck_cannot_be_made() -> None:
+    for rank in (0, 8, 9, 13):
+        with pytest.raises(InvalidCard, match="the Spanish deck has 1-7, 10, 11, 12"):
+            Card(rank, Suit.OROS)
