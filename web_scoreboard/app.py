@@ -55,13 +55,13 @@ def create_app(settings: SettingsLike | None = None, store: Store | None = None,
     from_dict = settings_from_dict
     if store is None:
         store = Store((data_dir or Path(".")) / DB_NAME)
+    guard = PinGuard(store, pin)
     hub = Hub()
     service = TableService(
         store, hub, settings if settings is not None else from_dict({}),
         table_factory=table_factory, settings_from_dict=from_dict, rejected_error=rejected_error,
     )
     service.start()
-    guard = PinGuard(store, pin)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

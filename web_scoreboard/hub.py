@@ -49,12 +49,17 @@ class Subscriber:
             self.wake.set()
 
     async def run(self) -> None:
-        """Send queued messages until the page goes away."""
+        """Send queued messages until the page goes away (or its connection breaks)."""
         while not self.closed:
             await self.wake.wait()
             self.wake.clear()
-            while self.pending:
-                await self.send(self.pending.popleft())
+            while self.pending and not self.closed:
+                try:
+                    await self.send(self.pending.popleft())
+                except Exception:  # noqa: BLE001 - any failure means the page is gone; its
+                    # receive loop notices and unsubscribes it
+                    self.closed = True
+                    return
 
 
 class Hub:

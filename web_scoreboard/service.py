@@ -107,6 +107,14 @@ class TableService:
         seq, text, _ = self._current
         return seq, text
 
+    def interpret(self, text: str, team: str | None = None) -> Any:
+        """What a transcript would do to the game now, without changing it (for the listener)."""
+        with self._lock:
+            interpret = getattr(self._table, "interpret", None)
+            if interpret is None:
+                raise ActionError("no-interpreter", "esta mesa no interpreta lo que se dice", 501)
+            return interpret(text, team)
+
     def list_games(self) -> list[dict[str, Any]]:
         return [g.to_dict() for g in self.store.games()]
 

@@ -12,7 +12,12 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from web_scoreboard.store import Store
 
 FALTA_CHOICES = ("leader", "malas", "dos-faltas", "winner")
 
@@ -85,29 +90,49 @@ def _print_qr(url: str) -> None:
         pass
 
 
-def run(args: argparse.Namespace) -> int:
-    import uvicorn
+def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
+    """The scoreboard app on the store in the data folder, with the game to show.
 
+    The game in progress is resumed, unless rule options were given that differ from its rules:
+    then a new game starts with them.
+    """
     from engine.settings import Settings
     from web_scoreboard.app import DB_NAME, create_app
     from web_scoreboard.store import Store
 
     data_dir: Path = args.data_dir or default_data_dir()
     wanted = rule_options(args)
+    settings = Settings.from_dict(wanted)
+    store = Store(data_dir / DB_NAME)
     try:
-        settings = Settings.from_dict(wanted)
-        store = Store(data_dir / DB_NAME)
         app = create_app(settings, store, pin=args.pin)
-    except ValueError as err:
-        print(f"truco-referee serve: {err}", file=sys.stderr)
-        return 2
+    except BaseException:
+        store.close()
+        raise
     service = app.state.service
     current = service.snapshot().get("settings") or {}
     if any(current.get(k) != v for k, v in wanted.items()):
         service.new_game(wanted)
+    return app, store
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    try:
+        app, store = build(args)
+    except ValueError as err:
+        print(f"truco-referee serve: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"truco-referee serve: no se puede usar la carpeta de datos "
+              f"{args.data_dir or default_data_dir()}: {err}\n  elegí otra con --data-dir",
+              file=sys.stderr)
+        return 1
     listening = ("apagado (--no-mic): se anota con los botones de la pantalla" if args.no_mic
                  else "la escucha no está disponible en este programa; se anota con los botones")
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    service = app.state.service
     print_banner(f"http://{host}:{args.port}/", app.state.guard.pin, service.snapshot(), listening)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)

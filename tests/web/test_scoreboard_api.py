@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import sqlite3
 import wave
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,8 +15,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from engine import Settings
-from web_scoreboard import Heard
+from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
+from web_scoreboard.store import Store
 
 PIN = "2468"
 AUTH = {"X-Table-PIN": PIN}
@@ -275,3 +278,40 @@ def test_a_raw_listener_clip_is_served_as_wav(app: FastAPI, client: TestClient) 
 def test_a_heard_item_with_an_unknown_status_is_refused() -> None:
     with pytest.raises(ValueError, match="invalid heard status 'maybe'"):
         Heard("truco", "maybe")  # type: ignore[arg-type]
+
+
+class FailingStore(Store):
+    """A store whose disk fills up when told to."""
+
+    full = False
+
+    def append(self, *args: Any, **kwargs: Any) -> None:
+        if self.full:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().append(*args, **kwargs)
+
+
+def test_a_change_the_disk_refuses_is_not_applied(tmp_path: Path, post: Post) -> None:
+    store = FailingStore(tmp_path / "db.sqlite3")
+    with TestClient(create_app(Settings(), store, pin=PIN)) as client:
+        post(client, "hand")
+        post(client, "A1: truco")
+        before = state(client)
+        store.full = True
+        for response in (post(client, "B1: quiero"), client.post("/api/undo", headers=AUTH),
+                         client.post("/api/flip", headers=AUTH)):
+            assert response.status_code == 503
+            assert response.json()["error"]["code"] == "store-failed"
+            assert state(client) == before
+        store.full = False
+        assert post(client, "B1: quiero").json()["log"] == ["hand", "A1: truco", "B1: quiero"]
+
+
+def test_the_service_interprets_a_transcript_without_applying_it(app: FastAPI,
+                                                                 client: TestClient,
+                                                                 post: Post) -> None:
+    post(client, "hand")
+    before = state(client)
+    items = app.state.service.interpret("truco", "A")
+    assert any(getattr(item, "accepted", False) for item in items)
+    assert state(client) == before
