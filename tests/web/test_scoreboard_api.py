@@ -179,6 +179,9 @@ def test_names_new_game_and_reopening_a_past_game(client: TestClient, post: Post
     assert reopened["game_id"] == first and reopened["score"] == {"A": 0, "B": 5}
     assert reopened["settings"]["points"] == 30
     assert client.post("/api/games/999/open", headers=AUTH).status_code == 404
+    record = client.get(f"/api/games/{first}/log").json()["log"]
+    assert record == [{"action": "apply", "line": "points B +5", "origin": "page"}]
+    assert client.get("/api/games/999/log").status_code == 404
 
 
 def test_settings_start_a_new_game_and_bad_settings_are_refused(client: TestClient) -> None:
@@ -206,6 +209,7 @@ def test_heard_items_accepted_unsure_and_rejected(app: FastAPI, client: TestClie
     illegal = service.record_heard(Heard("vale cuatro", "accepted", line="B1: vale cuatro"))
     assert illegal["status"] == "rejected" and illegal["reason"]
     heard = state(client)["heard"]
+    assert client.get("/api/heard").json()["heard"] == heard
     assert [h["id"] for h in heard] == [illegal["id"], unsure["id"], lookalike["id"],
                                         accepted["id"]]
     clip = client.get(f"/api/clips/{accepted['clip_id']}")

@@ -217,6 +217,9 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     assert "«turco» no es truco" in text(page, ".chip.rejected")
     assert page.locator(".chip.accepted [data-clip]").count() == 1
     shot(page, "tablet-heard")
+    with page.expect_response(lambda r: "/api/clips/" in r.url) as clip:
+        page.click(".chip.accepted [data-clip]")
+    assert clip.value.status == 200 and clip.value.body().startswith(b"RIFF")
     page.click(f'[data-confirm="{unsure["id"]}"]')
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: quiero'")
     assert page.locator(".chip.unsure").count() == 0
@@ -309,3 +312,30 @@ def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
     wait_seq(page, snap["seq"])
     assert text(page, '[data-score="B"]') == "6" and strokes(page, "B") == 6
     assert "ganó Ellos (+6)" in text(page, '[data-fact="flor"]')
+
+
+def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)  # the host's own page knows the PIN
+    assert text(page, "#btn-pin") == f"PIN {PIN} ✓"
+    page.click('.team-B [data-line="points B +1"]')
+    page.click('.team-B [data-line="points B +1"]')
+    page.click('.team-A [data-line="points A +1"]')
+    page.click('.team-B [data-line="points B -1"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.length === 4")
+    assert (text(page, '[data-score="A"]'), text(page, '[data-score="B"]')) == ("1", "1")
+    page.click("#btn-controls")
+    page.click('#line-form [type="submit"]')  # an empty line sends nothing
+    page.fill("#line-input", "hand")
+    page.press("#line-input", "Enter")
+    page.click('[data-seat="A1"]')
+    page.click('#call-buttons [data-call="truco"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: truco'")
+    page.click("#btn-flip")
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: truco'")
+    assert "contesta Nosotros" in text(page, "#banner")
+    page.click("#btn-undo2")
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'hand'")
+    page.fill("#line-input", "A1: turco")
+    page.press("#line-input", "Enter")
+    page.wait_for_selector("#toast:has-text('«turco» no es truco')")
+    assert server.api.get("/api/state").json()["log"][-1] == "hand"
