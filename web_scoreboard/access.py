@@ -8,17 +8,27 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 from web_scoreboard.store import Store
 
 PIN_PATTERN = re.compile(r"^\d{4,8}$")
 
 
-class PinGuard:
-    """The table PIN: given on the command line, kept in the store, or made up on first start."""
+PinCheck = Literal["ok", "missing", "wrong", "locked"]
 
-    def __init__(self, store: Store, pin: str | None = None) -> None:
+
+class PinGuard:
+    """The table PIN: given on the command line, kept in the store, or made up on first start.
+
+    After a few wrong PINs from one address, that address must wait before trying again, so a
+    4-digit PIN cannot be guessed by trying them all.
+    """
+
+    def __init__(self, store: Store, pin: str | None = None,
+                 wrong_tries: RateLimit | None = None) -> None:
         self._store = store
+        self._wrong = RateLimiter(wrong_tries or RateLimit(per_second=0.2, burst=5))
         if pin is not None:
             if not PIN_PATTERN.match(pin):
                 raise ValueError(f"invalid pin {pin!r}: use 4 to 8 digits")
@@ -35,6 +45,17 @@ class PinGuard:
         if not candidate:
             return False
         return hmac.compare_digest(candidate.encode(), self._pin.encode())
+
+    def verify(self, candidate: str | None, client: str) -> PinCheck:
+        """Check a PIN sent by ``client`` (an address), counting the wrong ones."""
+        if self._wrong.blocked(client):
+            return "locked"
+        if not candidate:
+            return "missing"
+        if self.check(candidate):
+            return "ok"
+        self._wrong.allow(client)
+        return "wrong"
 
     def change(self, new_pin: str) -> None:
         if not PIN_PATTERN.match(new_pin):
@@ -71,6 +92,15 @@ class RateLimiter:
             if len(self._buckets) > 4096:
                 self._forget_idle(now)
         return allowed
+
+    def blocked(self, key: str) -> bool:
+        """True if ``key`` has no message left to spend right now (nothing is spent)."""
+        if self.limit is None:
+            return False
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._buckets.get(key, (self.limit.burst, now))
+        return min(self.limit.burst, tokens + (now - last) * self.limit.per_second) < 1.0
 
     def forget(self, key: str) -> None:
         with self._lock:

@@ -65,16 +65,17 @@ class MessageHandler:
                  max_bytes: int) -> None:
         self.service, self.guard, self.limiter, self.max_bytes = service, guard, limiter, max_bytes
 
-    async def handle(self, raw: str | bytes, client: str, header_pin: str | None = None,
-                     origin: str = "page") -> dict[str, Any]:
+    async def handle(self, raw: str | bytes, client: str, host: str,
+                     header_pin: str | None = None, origin: str = "page") -> dict[str, Any]:
+        """``client`` is whom the rate limit counts (a connection), ``host`` its address."""
         try:
-            cmd = self.check(raw, client, header_pin)
+            cmd = self.check(raw, client, host, header_pin)
             snap = await run_in_threadpool(run_command, self.service, cmd, origin)
         except ActionError as err:
             return {**err.to_dict(), "id": _message_id(raw), "status": err.status}
         return {"ok": True, "id": cmd.id, "seq": snap.get("seq")}
 
-    def check(self, raw: str | bytes, client: str, header_pin: str | None) -> Any:
+    def check(self, raw: str | bytes, client: str, host: str, header_pin: str | None) -> Any:
         size = len(raw.encode() if isinstance(raw, str) else raw)
         if size > self.max_bytes:
             raise ActionError("too-large", f"mensaje demasiado largo ({size} bytes; "
@@ -86,15 +87,20 @@ class MessageHandler:
             cmd = schemas.COMMAND.validate_json(raw)
         except ValidationError as err:
             raise describe_errors(err.errors()) from err
-        if not self.guard.check(cmd.pin or header_pin):
-            raise _pin_error(cmd.pin or header_pin)
+        require_pin(self.guard, cmd.pin or header_pin, host)
         return cmd
 
 
-def _pin_error(given: str | None) -> ActionError:
-    if not given:
-        return ActionError("pin-required", "hace falta el PIN de la mesa para cambiar algo", 401)
-    return ActionError("wrong-pin", "PIN incorrecto", 403)
+def require_pin(guard: PinGuard, given: str | None, host: str) -> None:
+    """Raise the right error unless ``given`` is the table PIN."""
+    verdict = guard.verify(given, host)
+    if verdict == "locked":
+        raise ActionError("pin-locked", "demasiados PIN incorrectos: esperá un momento y probá "
+                          "de nuevo", 429)
+    if verdict == "missing":
+        raise ActionError("pin-required", "hace falta el PIN de la mesa para cambiar algo", 401)
+    if verdict == "wrong":
+        raise ActionError("wrong-pin", "PIN incorrecto", 403)
 
 
 def _message_id(raw: str | bytes) -> Any:
@@ -118,8 +124,7 @@ def build_router(service: TableService, hub: Hub, guard: PinGuard, limiter: Rate
         if not limiter.allow(f"http:{_client(request)}"):
             raise ActionError("rate-limited", "demasiados cambios seguidos; esperá un momento",
                               429)
-        if not guard.check(x_table_pin):
-            raise _pin_error(x_table_pin)
+        require_pin(guard, x_table_pin, _client(request))
 
     auth = [Depends(authorised)]
     _read_routes(router, service, guard)
@@ -127,8 +132,8 @@ def build_router(service: TableService, hub: Hub, guard: PinGuard, limiter: Rate
 
     @router.post("/api/actions")
     async def action(request: Request, x_table_pin: str | None = Header(default=None)) -> Any:
-        reply = await handler.handle(await request.body(), f"http:{_client(request)}",
-                                     x_table_pin)
+        host = _client(request)
+        reply = await handler.handle(await request.body(), f"http:{host}", host, x_table_pin)
         if "error" not in reply:
             return JSONResponse(service.snapshot())
         return JSONResponse({"error": reply["error"]}, status_code=reply["status"])
@@ -242,7 +247,7 @@ async def _serve_page(ws: WebSocket, service: TableService, hub: Hub, handler: M
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
-            reply = await handler.handle(raw, key)
+            reply = await handler.handle(raw, key, _client(ws))
             reply.pop("status", None)
             sub.reply(json.dumps(reply, ensure_ascii=False))
     finally:

@@ -319,3 +319,12 @@ def test_the_service_interprets_a_transcript_without_applying_it(app: FastAPI,
     items = app.state.service.interpret("truco", "A")
     assert any(getattr(item, "accepted", False) for item in items)
     assert state(client) == before
+
+
+def test_guessing_the_pin_is_slowed_down(client: TestClient, post: Post) -> None:
+    before = state(client)
+    codes = [post(client, "hand", pin=f"{n:04d}").status_code for n in range(5)]
+    assert codes == [403] * 5
+    locked = post(client, "hand")  # even the right PIN waits now
+    assert locked.status_code == 429 and locked.json()["error"]["code"] == "pin-locked"
+    assert state(client) == before

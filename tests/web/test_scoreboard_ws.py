@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from web_scoreboard import Heard
+from web_scoreboard.access import RateLimit
 
 PIN = "2468"
 Post = Callable[..., httpx.Response]
@@ -120,3 +121,17 @@ def test_the_socket_keeps_working_after_refusals(client: TestClient, post: Post)
         assert_refused(client, ws, "not json", "malformed-json")
         answer = post(client, "hand").json()
         assert ws.receive_json() == answer
+
+
+def test_a_page_that_sends_too_fast_is_slowed_down(make_app: Callable[..., FastAPI]) -> None:
+    app = make_app(rate_limit=RateLimit(per_second=0.01, burst=2))
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        for _ in range(2):
+            ws.send_json({"action": "event", "line": "points A +1", "pin": PIN})
+            answer, broadcast = ws.receive_json(), ws.receive_json()
+            assert {answer.get("ok"), broadcast.get("ok")} == {True, None}
+        before = client.get("/api/state").json()
+        message = json.dumps({"action": "event", "line": "points A +1", "pin": PIN})
+        assert_refused(client, ws, message, "rate-limited")
+        assert before["score"]["A"] == 2
