@@ -206,7 +206,10 @@ class MicSource:
             import sounddevice as sd
         except OSError as err:
             raise AudioError("no-audio-system", f"falta PortAudio (libportaudio2): {err}") from err
-        device = resolve_device(self.device_spec)
+        devices = list_devices()
+        if not devices:
+            raise AudioError("mic-missing", "no hay ningún micrófono conectado: enchufá uno")
+        device = resolve_device(self.device_spec, devices)
         q: queue.Queue[np.ndarray] = queue.Queue()
         failed: list[str] = []
 
