@@ -156,6 +156,7 @@ def test_scoring_through_the_controls_asks_for_the_pin(server: LiveServer, page:
     page.fill("#pin-input", "0000")
     page.click("#pin-ok")
     page.wait_for_selector("#pin-msg:has-text('PIN incorrecto')")
+    shot(page, "tablet-pin-dialog")
     page.fill("#pin-input", PIN)
     page.click("#pin-ok")
     page.wait_for_function("window.scoreboard.snapshot.log && window.scoreboard.snapshot.log.length === 1")
