@@ -79,3 +79,15 @@ def flor_level_points(settings: Settings, level: Call | None, flowers: int,
         return settings.contraflor_points
     resto = falta_points(settings, score, winner)
     return resto + (FLOR_POINTS * flowers if settings.resto == "falta+flores" else 0)
+
+
+def flor_refused_points(settings: Settings, chain: tuple[Call, ...], own_flowers: int) -> int:
+    """What the team that sang (or raised) last gets when the other gives up with
+    "con flor me achico": its own flors at 3 each after a plain flor; one more point after a
+    contraflor or a direct contraflor al resto; the contraflor's value when a contraflor al resto
+    follows a contraflor (what was wanted before the last raise)."""
+    if not chain:
+        return FLOR_POINTS * own_flowers
+    if len(chain) == 1:
+        return FLOR_POINTS * own_flowers + 1
+    return settings.contraflor_points

@@ -139,12 +139,15 @@ def flor_value(cards: Iterable[Card]) -> int:
 
 
 def envido_values_made(cards: Iterable[Card]) -> set[int]:
-    """Every envido a player could truthfully sing with these cards (any same-suit pair, or the
-    highest single card when there is no pair)."""
+    """Every envido these cards make: any same-suit pair, or any single card.
+
+    Singing less than one has is not a lie (it only risks losing); singing a number the cards do
+    not make is.
+    """
     cards = tuple(cards)
-    made = {20 + a.envido_points + b.envido_points
-            for a, b in itertools.combinations(cards, 2) if a.suit == b.suit}
-    return made or {envido_value(cards)}
+    pairs = {20 + a.envido_points + b.envido_points
+             for a, b in itertools.combinations(cards, 2) if a.suit == b.suit}
+    return pairs | {c.envido_points for c in cards}
 
 
 def is_possible_envido(points: int, flor: bool = False) -> bool:

@@ -47,6 +47,7 @@ class Game:
         self.chicos: dict[Team, int] = {"A": 0, "B": 0}
         self.deals: list[list[Hand]] = []   # one hand each, or three duels in pica-pica
         self.hand_count = 0
+        self._winner: Team | None = None
 
     # -- the ledger a hand writes into -----------------------------------------------------------
     @property
@@ -55,6 +56,7 @@ class Game:
 
     def credit(self, team: Team, points: int) -> None:
         self._score[team] += points
+        self._winner = self._find_winner()
 
     # -- results ---------------------------------------------------------------------------------------
     def chico_winner(self) -> Team | None:
@@ -66,6 +68,10 @@ class Game:
 
     @property
     def winner(self) -> Team | None:
+        """The winner of the game (of the match, when playing chicos), or None."""
+        return self._winner
+
+    def _find_winner(self) -> Team | None:
         chico = self.chico_winner()
         if not self.settings.match:
             return chico
@@ -76,7 +82,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        return self._winner is not None
 
     @property
     def deal(self) -> list[Hand]:
@@ -150,6 +156,8 @@ class Game:
             raise IllegalEvent(f"{event}: la partida terminó")
         if not self.deals:
             raise IllegalEvent(f"{event}: todavía no se repartió (falta «hand»)")
+        if self.settings.match and self.chico_winner() is not None:
+            raise IllegalEvent(f"{event}: el chico terminó; falta «hand» para el próximo")
 
     def _say(self, event: Say, commit: bool) -> None:
         hand = self._seat_hand(event.seat, event)
@@ -203,7 +211,8 @@ class Game:
     def _new_hand(self, event: NewHand, commit: bool) -> None:
         if self.over:
             raise IllegalEvent("hand: la partida terminó")
-        if self.deals and not self.deal_over:
+        chico_over = self.settings.match and self.chico_winner() is not None
+        if self.deals and not self.deal_over and not chico_over:
             raise IllegalEvent("hand: la mano anterior no terminó")
         if not commit:
             return
@@ -211,6 +220,7 @@ class Game:
         if chico is not None:  # a match goes on with a new chico
             self.chicos[chico] += 1
             self._score = {"A": 0, "B": 0}
+            self._winner = self._find_winner()
         seats = self.settings.seats
         mano = seats[self.hand_count % len(seats)]
         self.hand_count += 1
@@ -241,6 +251,8 @@ class Game:
             self.credit(event.team, event.delta)
 
     def _set_rule(self, event: SetRule, commit: bool) -> None:
+        if self.over:
+            raise IllegalEvent(f"{event}: la partida terminó")
         if self.deals and not self.deal_over:
             raise IllegalEvent(f"{event}: las reglas se cambian entre manos")
         settings = self.settings.with_rule(event.name, event.value)
@@ -248,6 +260,7 @@ class Game:
             raise IllegalEvent(f"{event}: la cantidad de jugadores se elige antes de empezar")
         if commit:
             self.settings = settings
+            self._winner = self._find_winner()
 
 
 _HANDLERS = {

@@ -193,7 +193,8 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
             return
         winner = other(team)
         self.refuse_pending_bets(winner)
-        if self.settings.mazo_extra and self.in_first_round and self.bets_untouched():
+        envido_still_possible = self.in_first_round and self.truco_level == 1
+        if self.settings.mazo_extra and envido_still_possible and self.bets_untouched():
             self.score_points("envido", winner, 1, "mazo sin envido en primera")
         self.finish(winner, self.truco_value(), f"{seat} se fue al mazo")
 
@@ -224,11 +225,14 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         return self.flor_declaring() or self.envido_declaring()
 
     def own_bet_pending(self, team: Team) -> str | None:
-        """A bet of this team that the other team has not answered yet."""
-        if self.envido_status == "pending" and self.envido_by == team:
-            return "el envido"
-        if self.flor_status == "pending" and self.flor_by == team:
-            return "la contraflor"
+        """This team's bet that the table is waiting on (the innermost pending one), if any.
+
+        With A's truco and B's envido both pending, A may still leave: leaving refuses B's envido.
+        """
+        if self.flor_status == "pending":
+            return "la contraflor" if self.flor_by == team else None
+        if self.envido_status == "pending":
+            return "el envido" if self.envido_by == team else None
         if self.truco_pending and self.truco_pending[1] == team:
             return "el truco"
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.betting import flor_level_points
+from engine.betting import flor_level_points, flor_refused_points
 from engine.cards import Card, flor_value, has_flor
 from engine.declarations import Declarations
 from engine.events import Call, Team, other, team_of
@@ -76,7 +76,8 @@ class FlorRules:
         team = team_of(seat)
         what = f"{seat}: flor"
         self._require_can_sing(seat, what)
-        self.require(self.flor_status in ("none", "open"), f"{what}: la flor ya está en juego")
+        self.require(self.flor_status in ("none", "open") or self._contest_can_grow(),
+                     f"{what}: la flor ya está en juego")
         if self.flor_status == "none":
             self.require(self.envido_in_time(team), f"{what}: {self.envido_too_late(team)}")
         if not commit:
@@ -87,8 +88,14 @@ class FlorRules:
         self.flor_sung.append(seat)
         if self.flor_status == "none":
             self.flor_status, self.flor_by = "open", team
-        elif self.flor_by != team:  # flor against flor: the better flor takes 3 per flor
-            self._open_contest()
+        elif self.flor_status == "accepted" or self.flor_by != team:
+            self._open_contest()  # flor against flor: the best flor takes 3 for each one sung
+
+    def _contest_can_grow(self) -> bool:
+        """A flor-against-flor contest still takes more flors (4 or 6 players) until the
+        first number is declared."""
+        return (self.flor_status == "accepted" and not self.flor_chain
+                and self.flor_decl is not None and not self.flor_decl.said)
 
     def _raise_flor(self: "Hand", seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
@@ -131,11 +138,15 @@ class FlorRules:
         self.refuse_flor()
 
     def refuse_flor(self: "Hand") -> None:
-        """The flor goes to the team that sang or raised last, at the level before the raise."""
-        assert self.flor_by is not None
-        previous = self.flor_chain[-2] if len(self.flor_chain) >= 2 else None
-        level = previous if self.flor_status == "pending" else None
-        self._settle_flor(self.flor_by, level, "con flor me achico")
+        """The flor goes to the team that sang or raised last (see ``flor_refused_points``)."""
+        winner = self.flor_by
+        assert winner is not None
+        own = sum(1 for s in self.flor_sung if team_of(s) == winner)
+        chain = self.flor_chain if self.flor_status == "pending" else ()
+        self.flor_worth = flor_refused_points(self.settings, chain, own)
+        self.flor_status, self.flor_winner = "decided", winner
+        self.score_points("flor", winner, self.flor_worth, "con flor me achico",
+                          self.credit_deferred())
 
     def _open_contest(self: "Hand") -> None:
         self.flor_status = "accepted"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
+from engine.errors import EngineError
 from engine.betting import TRUCO_NAME
 from engine.cards import DECK, Card, Suit, envido_value, flor_value, has_flor
 from engine.declarations import Declarations
@@ -64,9 +65,7 @@ class Simulation:
     def steps(self) -> Iterator[Event]:
         """Apply random legal events until the game ends, yielding each one after applying it."""
         while not self.game.over:
-            event = self.pick()
-            self.apply(event)
-            yield event
+            yield self.pick_and_apply()
 
     def apply(self, event: Event) -> None:
         """Apply an event to the game; a new hand deals new cards."""
@@ -104,13 +103,18 @@ class Simulation:
             event = self.said[key] = Say(seat, call)
         return event
 
-    def pick(self) -> Event:
-        """The first legal event among the candidates, which come in order of preference."""
+    def pick_and_apply(self) -> Event:
+        """Apply the first legal event among the candidates, which come in order of preference.
+
+        ``Game.apply`` checks before it changes anything, so trying is the same as asking.
+        """
         candidates = self.candidates()
-        is_legal = self.game.is_legal
         for event in candidates:
-            if is_legal(event):
-                return event
+            try:
+                self.apply(event)
+            except EngineError:
+                continue
+            return event
         raise StuckGame(f"no legal event among {[str(e) for e in candidates]} after "
                         f"{[str(e) for e in self.game.events[-8:]]}")
 
@@ -121,6 +125,8 @@ class Simulation:
             return [NewHand()]
         deal = game.deal
         open_hands = [h for h in deal if not h.over]
+        if game.settings.match and game.chico_winner() is not None:
+            open_hands = []
         if not open_hands:
             return (self.shows(deal) if rng.random() < 0.3 else []) + [NewHand()]
         hand = open_hands[0] if len(open_hands) == 1 else rng.choice(open_hands)

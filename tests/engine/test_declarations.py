@@ -141,3 +141,10 @@ def test_shown_cards_played_by_another_seat_are_refused() -> None:
     game = accepted_envido()
     steps(game, "A1: 28", "B1: son buenas", "A1 plays 4c", "B1 plays 7o")
     refused(game, "A1 shows 7o 1o", "7o la jugó otro")
+
+
+def test_singing_less_than_one_has_is_not_a_lie() -> None:
+    game = accepted_envido()
+    steps(game, "A1: 4", "B1: son buenas", expect=(2, 0))
+    step(game, "A1 shows 7o 4e 1c", expect=(2, 0))    # the 4 is there
+    assert game.hand is not None and game.hand.envido_shown is True

@@ -93,14 +93,33 @@ def test_contraflor_points_is_a_setting() -> None:
           expect=(4, 0))
 
 
-def test_contraflor_refused_gives_the_flors() -> None:
+def test_contraflor_refused_gives_the_raisers_flor_and_one() -> None:
     game = new_game(flor=True)
-    steps(game, "A1: flor", "B1: contraflor", "A1: con flor me achico", expect=(0, 6))
+    steps(game, "A1: flor", "B1: contraflor", "A1: con flor me achico", expect=(0, 4))
 
 
-def test_con_flor_me_achico_to_a_flor() -> None:
+def test_direct_contraflor_al_resto_refused_gives_the_raisers_flor_and_one() -> None:
     game = new_game(flor=True)
-    steps(game, "A1: flor", "B1: con flor me achico", expect=(6, 0))
+    steps(game, "A1: flor", "B1: contraflor al resto", "A1: con flor me achico", expect=(0, 4))
+
+
+def test_con_flor_me_achico_to_a_flor_gives_the_singers_flor() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: con flor me achico", expect=(3, 0))
+
+
+def test_con_flor_me_achico_counts_every_flor_of_the_singing_team() -> None:
+    game = new_game(players=4, flor=True)
+    steps(game, "A1: flor", "A2: flor", "B1: con flor me achico", expect=(6, 0))
+
+
+def test_a_third_flor_joins_the_contest_until_the_first_number() -> None:
+    game = new_game(players=4, flor=True)
+    steps(game, "A1: flor", "B1: flor", "A2: flor")
+    steps(game, "A1: 25", "B1: 33", "A2: son buenas", expect=(0, 9))   # 3 for each of 3 flors
+    game = new_game(players=4, flor=True)
+    steps(game, "A1: flor", "B1: flor", "A1: 25")
+    refused(game, "A2: flor", "la flor ya está en juego")
 
 
 def test_contraflor_al_resto_accepted() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from engine_steps import new_game, refused, score, step, steps
 
-from engine import Game, snapshot
+from engine import Game, SetRule, snapshot
 
 
 def game_at(a: int, b: int, **settings: Any) -> Game:
@@ -115,3 +115,18 @@ def test_a_correction_after_the_game_ended_is_allowed() -> None:
     step(game, "points A -2", expect=(28, 0))
     assert not game.over
     step(game, "hand")
+
+
+def test_rules_cannot_change_after_the_game_ended() -> None:
+    game = game_at(29, 0)
+    step(game, "hand A", expect=(30, 0))
+    refused(game, SetRule("points", "15"), "la partida terminó")
+
+
+def test_a_chico_won_in_the_middle_of_a_hand_stops_that_hand() -> None:
+    game = new_game(hand=False, match=True)
+    steps(game, "points A 28", "hand", "A1: envido", "B1: quiero", "A1: 30", "B1: son buenas")
+    assert game.chico_winner() == "A" and not game.over
+    refused(game, "B1: truco", "el chico terminó")
+    step(game, "hand", expect=(0, 0))
+    assert game.chicos == {"A": 1, "B": 0}

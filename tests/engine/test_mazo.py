@@ -44,11 +44,12 @@ def test_not_while_the_own_call_waits() -> None:
     step(game, "B2: me voy al mazo", expect=(1, 0))
 
 
-def test_nobody_leaves_while_both_teams_wait() -> None:
+def test_with_truco_and_envido_pending_only_the_team_that_must_answer_may_leave() -> None:
     game = new_game()
     steps(game, "A1: truco", "B1: envido")
-    refused(game, "A1: me voy al mazo", "el truco espera respuesta")
     refused(game, "B1: me voy al mazo", "el envido espera respuesta")
+    step(game, "A1: me voy al mazo", expect=(0, 2))   # envido refused (1) + the hand (1)
+    assert hand_points(game, "envido") == (0, 1)
 
 
 @pytest.mark.parametrize(("calls", "leaver", "expect", "envido"), [
@@ -69,7 +70,7 @@ def test_a_pending_envido_counts_as_refused(calls: tuple[str, ...], leaver: str,
 def test_a_pending_contraflor_counts_as_refused() -> None:
     game = new_game(flor=True)
     steps(game, "A1: flor", "B1: contraflor")
-    step(game, "A1: me voy al mazo", expect=(0, 7))   # 3 per flor sung and the hand
+    step(game, "A1: me voy al mazo", expect=(0, 5))   # the refused contraflor (4) and the hand
 
 
 def test_not_during_the_declarations() -> None:
@@ -107,3 +108,10 @@ def test_in_four_players_the_mazo_is_for_the_team() -> None:
     steps(game, "A1 plays 4c", "B1 plays 5c")
     step(game, "A2: me voy al mazo", expect=(0, 1))
     refused(game, "B2 plays 6c", "la mano ya terminó")
+
+
+def test_mazo_extra_not_after_a_truco_was_wanted() -> None:
+    game = new_game(mazo_extra=True)
+    steps(game, "A1: truco", "B1: quiero")            # the envido can no longer be called
+    step(game, "B1: me voy al mazo", expect=(2, 0))
+    assert hand_points(game, "envido") == (0, 0)

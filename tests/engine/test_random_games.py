@@ -118,14 +118,14 @@ class Referee:
         self.game = self.sim.game
         self.probe_rng = random.Random(seed ^ 0x5EED)
         self.chico_start = 0   # the first deal of the chico being played
+        self.chico_ends: set[int] = set()   # deals during which a chico was won
 
     def play(self) -> None:
         game, sim, rng = self.game, self.sim, self.probe_rng
         while not game.over:
-            event = sim.pick()
             before = snapshot(game) if rng.random() < UNDO_PROBES else None
             score, chicos = dict(game.score), dict(game.chicos)
-            sim.apply(event)
+            event = sim.pick_and_apply()
             self.check_score(event, score, chicos)
             if before is not None:
                 self.check_undo(event, before)
@@ -138,6 +138,7 @@ class Referee:
         if isinstance(event, NewHand) and chicos != self.game.chicos:
             assert now == {"A": 0, "B": 0}, f"new chico starts at {now}"
             self.chico_start = len(self.game.deals) - 1
+            self.chico_ends.add(self.chico_start - 1)
         elif isinstance(event, Show):   # a false declaration moves points, never makes them
             assert sum(now.values()) == sum(score.values()), f"{event}: {score} -> {now}"
         else:
@@ -162,7 +163,8 @@ class Referee:
     def check_end(self) -> None:
         game = self.game
         assert game.winner is not None
-        assert all(h.over for deal in game.deals[:-1] for h in deal), "a hand left unfinished"
+        unfinished = {i for i, deal in enumerate(game.deals[:-1]) if not all(h.over for h in deal)}
+        assert unfinished <= self.chico_ends, "a hand left unfinished without a chico won in it"
         check_hands(game, game.deals)
         assert credited(game.deals[self.chico_start:]) == game.score
         replayed = Game(game.initial_settings)
