@@ -13,29 +13,15 @@ import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any
 
 from web_scoreboard.heard import Heard
 from web_scoreboard.hub import Hub
+from web_scoreboard.rebuild import SettingsLike, TableLike, rebuild
 from web_scoreboard.store import HeardRow, LogEntry, Store
 
 DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
-
-
-class SettingsLike(Protocol):
-    def to_dict(self) -> dict[str, Any]: ...
-
-
-class TableLike(Protocol):
-    @property
-    def lines(self) -> list[str]: ...
-
-    def apply_line(self, line: str) -> list[str]: ...
-
-    def undo(self) -> str: ...
-
-    def snapshot(self) -> dict[str, Any]: ...
 
 
 class ActionError(ValueError):
@@ -88,6 +74,7 @@ class TableService:
         self._names: dict[str, str] = dict(DEFAULT_NAMES)
         self._table: TableLike = table_factory(settings)
         self._heard: deque[dict[str, Any]] = deque(maxlen=heard_limit)
+        self._warnings: list[str] = []
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
 
     # -- reading ------------------------------------------------------------------------------
@@ -302,10 +289,13 @@ class TableService:
         row = self.store.game(game_id)
         if row is None:
             raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
-        table = self._make_table(self._settings_from_dict(row.settings))
-        for line in self.store.effective_lines(game_id):
-            table.apply_line(line)
-        self._table, self._game_id = table, game_id
+        rebuilt = rebuild(self._make_table, lambda: self._settings_from_dict(row.settings),
+                          lambda: self.default_settings, self.store.effective_lines(game_id),
+                          self._rejected)
+        if rebuilt.repair:
+            snap = rebuilt.table.snapshot()
+            self.store.append(game_id, rebuilt.repair, snap.get("score", {}), snap.get("winner"))
+        self._table, self._game_id, self._warnings = rebuilt.table, game_id, rebuilt.warnings
         self._names = {**DEFAULT_NAMES, **row.names}
         self._heard.clear()
         self._heard.extend(h.to_dict() for h in self.store.heard(game_id, self._heard_limit))
@@ -320,7 +310,7 @@ class TableService:
         last = self._table.lines[-1] if self._table.lines else None
         snap.update(
             seq=self._seq, boot=self._boot, game_id=self._game_id, names=dict(self._names),
-            heard=[dict(h) for h in self._heard], pin_required=True,
+            heard=[dict(h) for h in self._heard], pin_required=True, warnings=self._warnings,
             log=log[-self._log_limit:], log_total=len(log), last_line=last,
             can_undo=last is not None, can_flip=last is not None and _is_call(last),
         )

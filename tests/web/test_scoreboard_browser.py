@@ -20,7 +20,7 @@ from engine import Settings
 from referee.commands.serve import lan_address
 from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
-from web_scoreboard.store import Store
+from web_scoreboard.store import LogEntry, Store
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -340,3 +340,21 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     page.press("#line-input", "Enter")
     page.wait_for_selector("#toast:has-text('«turco» no es truco')")
     assert server.api.get("/api/state").json()["log"][-1] == "hand"
+
+
+def test_a_warning_when_a_stored_game_did_not_replay_whole(tmp_path: Path, page: Any) -> None:
+    store = Store(tmp_path / "scoreboard.sqlite3")
+    game = store.create_game(Settings().to_dict(), {"A": "Nosotros", "B": "Ellos"})
+    store.append(game, [LogEntry("apply", x, "page") for x in ("points A +4", "A1: vale nueve")],
+                 {"A": 4, "B": 0}, None)
+    store.close()
+    live = LiveServer(tmp_path)
+    try:
+        open_board(page, live.url)
+        assert "«A1: vale nueve»" in text(page, "#warnings-text")
+        assert text(page, '[data-score="A"]') == "4"
+        shot(page, "tablet-replay-warning")
+        page.click("#btn-warnings-close")
+        assert page.locator("#warnings").is_hidden()
+    finally:
+        live.stop()

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from engine import Settings
 from web_scoreboard import create_app
-from web_scoreboard.store import Store
+from web_scoreboard.store import LogEntry, Store
 
 PIN = "2468"
 AUTH = {"X-Table-PIN": PIN}
@@ -165,3 +165,28 @@ def test_serve_prints_the_address_and_the_pin(serve: ServeProcess) -> None:
     assert serve.proc is not None and serve.proc.stdout is not None
     output = serve.proc.stdout.read().decode()
     assert f":{serve.port}/" in output and PIN in output
+
+
+def test_a_stored_line_the_rules_now_refuse_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    store = Store(tmp_path / "scoreboard.sqlite3")
+    game = store.create_game(Settings().to_dict(), {"A": "Nosotros", "B": "Ellos"})
+    lines = ["hand", "A1: truco", "A1: vale nueve", "B1: quiero", "points B +3"]
+    store.append(game, [LogEntry("apply", x, "page") for x in lines], {"A": 0, "B": 0}, None)
+    with TestClient(create_app(Settings(), store, pin=PIN)) as client:
+        snap = client.get("/api/state").json()
+        assert snap["log"] == ["hand", "A1: truco", "B1: quiero", "points B +3"]
+        assert snap["score"] == {"A": 0, "B": 3}
+        assert len(snap["warnings"]) == 1 and "«A1: vale nueve»" in snap["warnings"][0]
+        assert store.effective_lines(game) == snap["log"]  # the store now matches the game
+        undone = client.post("/api/undo", headers=AUTH).json()
+        assert undone["log"] == store.effective_lines(game) == snap["log"][:-1]
+    store.close()
+
+
+def test_stored_rules_that_no_longer_exist_fall_back_to_the_defaults(tmp_path: Path) -> None:
+    store = Store(tmp_path / "scoreboard.sqlite3")
+    store.create_game({"players": 5, "points": 30}, {"A": "Nosotros", "B": "Ellos"})
+    with TestClient(create_app(Settings(), store, pin=PIN)) as client:
+        snap = client.get("/api/state").json()
+        assert snap["seats"] == ["A1", "B1"] and "reglas guardadas" in snap["warnings"][0]
+    store.close()

@@ -11,7 +11,7 @@ const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 
 const state = {
-  snap: {}, seat: "A1", socket: null, retry: 250, dismissedGameOver: null,
+  snap: {}, seat: "A1", socket: null, retry: 250, dismissedGameOver: null, dismissedWarnings: null,
   pin: localStorage.getItem(PIN_KEY) || "", hostPin: false,
 };
 window.scoreboard = { renders: [], get snapshot() { return state.snap; } };
@@ -52,6 +52,7 @@ function render(snap) {
   Render.heard(snap);
   renderControls(snap);
   renderGameOver(snap);
+  renderWarnings(snap);
   if ($("#dlg-history").open) $("#history").innerHTML = Render.history(snap);
   const settings = snap.settings || {};
   $("#game-label").textContent = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
@@ -161,6 +162,13 @@ function renderGameOver(snap) {
   $("#gameover-score").textContent = `${Render.teamName(snap, "A")} ${score.A ?? 0} — ${score.B ?? 0} ${Render.teamName(snap, "B")}`;
 }
 
+function renderWarnings(snap) {
+  const warnings = snap.warnings || [];
+  const key = `${snap.boot}:${snap.game_id}`;
+  $("#warnings").hidden = !warnings.length || state.dismissedWarnings === key;
+  $("#warnings-text").innerHTML = warnings.map((w) => `<div>Aviso: ${Render.esc(w)}</div>`).join("");
+}
+
 function openHistory() {
   $("#history").innerHTML = Render.history(state.snap);
   $("#dlg-history").showModal();
@@ -247,6 +255,7 @@ const BUTTONS = {
   "#btn-save-names": () => send("PUT", "/api/names", settingsFromForm().names).then((ok) => ok && toast("Nombres guardados", true)),
   "#btn-apply-rules": () => newGame(settingsFromForm()).then(() => $("#dlg-settings").close()),
   "#btn-change-pin": changePin,
+  "#btn-warnings-close": () => { state.dismissedWarnings = `${state.snap.boot}:${state.snap.game_id}`; renderWarnings(state.snap); },
 };
 
 async function changePin() {
