@@ -16,8 +16,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from web_scoreboard.access import PinGuard, RateLimit, RateLimiter
 from web_scoreboard.hub import Hub
-from web_scoreboard.routes import build_router, describe_errors
 from web_scoreboard.rebuild import SettingsLike, TableLike
+from web_scoreboard.routes import build_router, describe_errors
 from web_scoreboard.service import ActionError, TableService
 from web_scoreboard.store import Store
 
