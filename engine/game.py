@@ -5,7 +5,7 @@ The state is a pure function of the log: ``undo`` replays the log without its la
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from engine.errors import IllegalEvent, InvalidEvent
 from engine.events import (TEAMS, Adjust, Call, Declare, EnvidoResult, Event, HandResult,
@@ -137,10 +137,10 @@ class Game:
             self.events.append(event)
 
     def _dispatch(self, event: Event, commit: bool) -> None:
-        handler: Callable[[Event, bool], None] | None = _HANDLERS.get(type(event))  # type: ignore[assignment]
+        handler: Callable[[Game, Any, bool], None] | None = _HANDLERS.get(type(event))
         if handler is None:
             raise InvalidEvent(f"unknown event {event!r}")
-        handler(self, event, commit)  # type: ignore[call-arg]
+        handler(self, event, commit)
 
     # -- handlers ------------------------------------------------------------------------------------
     def _seat_hand(self, seat: str, event: Event) -> Hand:
@@ -263,7 +263,7 @@ class Game:
             self._winner = self._find_winner()
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[Game, Any, bool], None]] = {
     Say: Game._say,
     Declare: Game._declare,
     Play: Game._play,

@@ -27,6 +27,7 @@ class EnvidoRules:
     envido_winner: Team | None
     envido_worth: int
     envido_shown: bool | None
+    flor_winner: Team | None
 
     def init_envido(self) -> None:
         self.envido_chain = ()

@@ -23,7 +23,7 @@ def round_winner(plays: Iterable[tuple[str, Card]]) -> tuple[RoundWinner, str | 
     teams = {team_of(seat) for seat in best}
     if len(teams) == 1:
         return team_of(best[0]), best[0]
-    return PARDA, None
+    return "parda", None
 
 
 def hand_winner(results: Sequence[RoundWinner], mano_team: Team) -> Team | None:

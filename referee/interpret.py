@@ -54,7 +54,7 @@ def candidate_seats(game: Game, team: Team | None) -> list[str]:
     return [s for s in ordered if team is None or team_of(s) == team]
 
 
-def _event_for(heard: Heard, seat: str) -> Event:
+def _event_for(heard: Heard, seat: str) -> Declare | Say:
     if heard.kind == "points":
         assert heard.points is not None
         return Declare(seat, heard.points)
@@ -64,7 +64,7 @@ def _event_for(heard: Heard, seat: str) -> Event:
 
 def _attribute(game: Game, heard: Heard, seats: list[str]) -> Interpretation:
     """The first seat for which the heard call is legal, or a refusal with the first reason."""
-    legal: list[Event] = []
+    legal: list[Declare | Say] = []
     first_reason = ""
     for seat in seats:
         event = _event_for(heard, seat)
@@ -76,7 +76,7 @@ def _attribute(game: Game, heard: Heard, seats: list[str]) -> Interpretation:
         legal.append(event)
     if not legal:
         return Interpretation(heard, _event_for(heard, seats[0]), False, first_reason)
-    teams = {team_of(e.seat) for e in legal}  # type: ignore[union-attr]
+    teams = {team_of(e.seat) for e in legal}
     return Interpretation(heard, legal[0], True, "", ambiguous=len(teams) > 1)
 
 
