@@ -22,6 +22,7 @@ from web_scoreboard.store import HeardRow, LogEntry, Store
 
 DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
+_NUMBER = re.compile(r": \d+$")  # a declaration ("A1: 28"), not a call
 
 
 class ActionError(ValueError):
@@ -202,12 +203,17 @@ class TableService:
 
     # -- heard --------------------------------------------------------------------------------
     def record_heard(self, item: Heard) -> dict[str, Any]:
-        """Store what the listener heard (applying it if accepted) and show it on the pages."""
+        """Store what the listener heard and show it on the pages; the stored item as a dict.
+
+        An ``accepted`` item's line is applied (dealing a new hand first if the call came after
+        the hand ended); if the rules refuse it, the item is stored as ``rejected`` with the
+        reason.  ``unsure`` and ``rejected`` items change nothing until confirmed on a page.
+        """
         with self._lock:
             status, reason = item.status, item.reason
             if status == "accepted" and item.line:
                 try:
-                    self._apply(item.line, "voice")
+                    self._apply_heard(item.line)
                 except ActionError as err:
                     status, reason = "rejected", err.message
             clip_id, wav = None, item.wav()
@@ -255,6 +261,22 @@ class TableService:
     def _apply(self, line: str, origin: str) -> None:
         applied = self._apply_to_table(line)
         entries = [LogEntry("apply", x, origin) for x in applied]
+        self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
+
+    def _apply_heard(self, line: str) -> None:
+        """Apply a heard call; one heard after the hand ended deals the next hand first."""
+        hand = self._table.snapshot().get("hand")
+        if not (hand is None or hand.get("over")) or not _is_call(line) or _NUMBER.search(line):
+            self._apply(line, "voice")
+            return
+        before = len(self._table.lines)
+        try:
+            applied = self._apply_to_table("hand")
+            applied += self._apply_to_table(line)
+        except ActionError:
+            self._rollback(len(self._table.lines) - before, [])
+            raise
+        entries = [LogEntry("apply", x, "voice") for x in applied]
         self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
 
     def _apply_to_table(self, line: str) -> list[str]:

@@ -328,3 +328,17 @@ def test_guessing_the_pin_is_slowed_down(client: TestClient, post: Post) -> None
     locked = post(client, "hand")  # even the right PIN waits now
     assert locked.status_code == 429 and locked.json()["error"]["code"] == "pin-locked"
     assert state(client) == before
+
+
+def test_a_call_heard_after_the_hand_ended_deals_the_next_hand(app: FastAPI, client: TestClient,
+                                                                post: Post) -> None:
+    for line in ("hand", "A1: truco", "B1: quiero", "round A", "round A"):
+        post(client, line)
+    service = app.state.service
+    before = state(client)["log"]
+    refused = service.record_heard(Heard("quiero", "accepted", line="A1: quiero"))
+    assert refused["status"] == "rejected" and refused["reason"]
+    assert state(client)["log"] == before  # nothing was dealt for a call that cannot stand
+    heard = service.record_heard(Heard("truco", "accepted", line="B1: truco", team="B"))
+    assert heard["status"] == "accepted"
+    assert state(client)["log"] == [*before, "hand", "B1: truco"]
