@@ -122,13 +122,19 @@ def fsg_transitions(
     plist: PhraseList,
     garbage: Iterable[str],
     weights: dict[str, float],
+    number_runs: bool = False,
 ) -> tuple[int, int, list[Transition]]:
     """A finite-state grammar as (start, final, transitions): a hub state looping over calls,
     numbers, decoys, filler words and garbage phones; each multi-word phrase is a chain of states
     that returns to the hub.  ``weights`` gives each class its share of the hub's probability
     (keys ``call``, ``number``, ``decoy``, ``filler``, ``garbage``), split evenly inside the class,
-    so a class's size does not change how often it wins."""
-    hub, final = 0, 1
+    so a class's size does not change how often it wins.
+
+    Unless ``number_runs``, a number cannot follow a number, even with garbage in between: a
+    number ends in a second hub that offers everything but numbers (until a call or a look-alike),
+    so "veintisiete" is not split into "veinte" "siete" and chatter does not become a list of
+    numbers."""
+    hub, final, after_number = 0, 1, 2
     trans: list[Transition] = [(hub, final, 1.0)]
     groups = {
         "call": plist.calls,
@@ -138,7 +144,10 @@ def fsg_transitions(
         "garbage": tuple(sorted(garbage)),
     }
     total = sum(weights.get(k, 0.0) for k, items in groups.items() if items)
-    next_state = 2
+    next_state = 3
+    sources = [hub] if number_runs else [hub, after_number]
+    if not number_runs:
+        trans.append((after_number, final, 1.0))
     for kind, items in groups.items():
         mass = weights.get(kind, 0.0)
         if not items or mass <= 0:
@@ -146,13 +155,21 @@ def fsg_transitions(
         prob = mass / total / len(items)
         for phrase in items:
             words = phrase.split()
-            src = hub
-            for k, word in enumerate(words):
-                dst = hub if k == len(words) - 1 else next_state
-                if dst != hub:
-                    next_state += 1
-                trans.append((src, dst, prob if k == 0 else 1.0, word))
-                src = dst
+            for origin in sources:
+                if origin == after_number and kind == "number":
+                    continue
+                # Numbers lead to the no-number hub; garbage stays where it is, so a stray
+                # phone cannot open the way to a second number; the rest returns to the hub.
+                end = after_number if kind == "number" and not number_runs else (
+                    origin if kind == "garbage" else hub)
+                src = origin
+                for k, word in enumerate(words):
+                    last = k == len(words) - 1
+                    dst = end if last else next_state
+                    if not last:
+                        next_state += 1
+                    trans.append((src, dst, prob if k == 0 else 1.0, word))
+                    src = dst
     return hub, final, trans
 
 

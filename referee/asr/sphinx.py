@@ -35,6 +35,7 @@ class SphinxTuning:
     filler_weight: float = 0.0  # an open filler vocabulary stole calls ("truco" heard as "otro")
     garbage_weight: float = 1e-6
     garbage: str = "phones"  # or "syllables"
+    number_runs: bool = False  # allow a number right after a number
     wip: float = 0.5
     lw: float = 10.0
     pip: float = 1.0
@@ -108,7 +109,7 @@ class SphinxRecognizer:
         t = self.tuning
         weights = {"call": t.call_weight, "number": t.number_weight, "decoy": t.decoy_weight,
                    "filler": t.filler_weight, "garbage": t.garbage_weight}
-        start, final, trans = fsg_transitions(phrases, garbage, weights)
+        start, final, trans = fsg_transitions(phrases, garbage, weights, t.number_runs)
         fd, dict_path = tempfile.mkstemp(suffix=".dict", prefix="truco-")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
