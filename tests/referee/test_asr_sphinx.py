@@ -49,7 +49,7 @@ def test_every_table_word_has_a_pronunciation_in_the_model_phones() -> None:
     assert names == {w.lower() for w in vocabulary()}
 
 
-def test_grammar_holds_every_call_and_decoy_and_garbage_returns_to_the_hub() -> None:
+def test_grammar_holds_every_call_and_decoy_and_garbage_loops_in_place() -> None:
     plist = PhraseList.from_table()
     for phrase in CALL_PHRASES:
         assert " ".join(phrase.split()) in plist.phrases
@@ -57,7 +57,24 @@ def test_grammar_holds_every_call_and_decoy_and_garbage_returns_to_the_hub() -> 
     start, _final, trans = fsg_transitions(plist, garbage_words(), {"call": 1, "garbage": 1e-6})
     words = {t[3] for t in trans if len(t) == 4}
     assert "truco" in words and "turco" not in words  # decoys had no weight here
-    assert all(t[0] == t[1] == start for t in trans if len(t) == 4 and is_garbage(t[3]))
+    assert all(t[0] == t[1] for t in trans if len(t) == 4 and is_garbage(t[3]))
+    assert any(t[0] == start for t in trans if len(t) == 4 and is_garbage(t[3]))
+
+
+@pytest.fixture(scope="module")
+def table_fsg(spanish: SphinxRecognizer) -> object:
+    return spanish._decoder.get_fsg()  # type: ignore[attr-defined]
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("words,ok", [
+    ("veintisiete", True), ("truco", True), ("veinte truco", True), ("quiero retruco", True),
+    ("treinta y tres son mejores", True), ("turco", True), ("veinte siete", False),
+    ("veinte _a siete", False), ("veinte truco siete", True), ("vale cuatro", True),
+])
+def test_grammar_accepts_calls_and_never_two_numbers_in_a_row(table_fsg: object, words: str,
+                                                               ok: bool) -> None:
+    assert table_fsg.accept(words) is ok  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="module")
