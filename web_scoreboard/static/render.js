@@ -191,7 +191,8 @@ const Render = (() => {
   }
 
   function history(snap) {
-    const fixes = corrections(snap.log);
+    const whole = (snap.log_total ?? (snap.log || []).length) === (snap.log || []).length;
+    const fixes = whole ? corrections(snap.log) : {};  // hand numbers need the log from its start
     const hands = snap.hands || [];
     const early = fixes[0] ? `<tr><td>—</td><td class="muted">antes de repartir</td><td>—</td><td>—</td>` +
       `<td>—</td><td class="pts">${correctionCell(snap, fixes[0])}</td><td></td></tr>` : "";
