@@ -213,7 +213,7 @@ class TableService:
             status, reason = item.status, item.reason
             if status == "accepted" and item.line:
                 try:
-                    self._apply_heard(item.line)
+                    self._apply_heard(item.line, "voice")
                 except ActionError as err:
                     status, reason = "rejected", err.message
             clip_id, wav = None, item.wav()
@@ -233,7 +233,7 @@ class TableService:
             row = self._unsure(heard_id)
             if not row.line:
                 raise ActionError("nothing-to-confirm", "no se sabe qué canto confirmar")
-            self._apply(row.line, origin)
+            self._apply_heard(row.line, origin)
             self._set_heard_status(heard_id, "accepted", "confirmado a mano")
             return self._publish()
 
@@ -263,11 +263,11 @@ class TableService:
         entries = [LogEntry("apply", x, origin) for x in applied]
         self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
 
-    def _apply_heard(self, line: str) -> None:
+    def _apply_heard(self, line: str, origin: str) -> None:
         """Apply a heard call; one heard after the hand ended deals the next hand first."""
         hand = self._table.snapshot().get("hand")
         if not (hand is None or hand.get("over")) or not _is_call(line) or _NUMBER.search(line):
-            self._apply(line, "voice")
+            self._apply(line, origin)
             return
         before = len(self._table.lines)
         try:
@@ -276,7 +276,7 @@ class TableService:
         except ActionError:
             self._rollback(len(self._table.lines) - before, [])
             raise
-        entries = [LogEntry("apply", x, "voice") for x in applied]
+        entries = [LogEntry("apply", x, origin) for x in applied]
         self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
 
     def _apply_to_table(self, line: str) -> list[str]:
