@@ -79,6 +79,10 @@ class Hub:
         """Attach the hub to the server's event loop (done at start-up)."""
         self._loop = loop
 
+    def bind_if_unbound(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._loop is None or self._loop.is_closed():
+            self._loop = loop
+
     def subscribe(self, send: Sender, seq: int, text: str) -> Subscriber:
         """Register a page and queue its first snapshot; call from the event loop."""
         sub = Subscriber(send=send, max_pending=self.max_pending)

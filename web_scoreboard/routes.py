@@ -235,6 +235,7 @@ async def _serve_page(ws: WebSocket, service: TableService, hub: Hub, handler: M
                       limiter: RateLimiter) -> None:
     """Send the page every snapshot; answer the commands it sends."""
     await ws.accept()
+    hub.bind_if_unbound(asyncio.get_running_loop())  # when the app runs without its lifespan
     seq, text = service.current()
     sub = hub.subscribe(ws.send_text, seq, text)
     sender = asyncio.create_task(sub.run())

@@ -135,3 +135,12 @@ def test_a_page_that_sends_too_fast_is_slowed_down(make_app: Callable[..., FastA
         message = json.dumps({"action": "event", "line": "points A +1", "pin": PIN})
         assert_refused(client, ws, message, "rate-limited")
         assert before["score"]["A"] == 2
+
+
+def test_pages_get_updates_even_when_the_app_runs_without_its_lifespan(app: FastAPI,
+                                                                       post: Post) -> None:
+    client = TestClient(app)  # not entered: no start-up hooks
+    with client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        answer = post(client, "hand").json()
+        assert ws.receive_json() == answer
