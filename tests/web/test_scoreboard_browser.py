@@ -331,6 +331,7 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     page.click('[data-seat="A1"]')
     page.click('#call-buttons [data-call="truco"]')
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: truco'")
+    assert page.locator('[data-seat="B1"].sel').count() == 1  # who must answer is picked
     page.click("#btn-flip")
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: truco'")
     assert "contesta Nosotros" in text(page, "#banner")

@@ -11,7 +11,7 @@ const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 
 const state = {
-  snap: {}, seat: "A1", socket: null, retry: 250, dismissedGameOver: null, dismissedWarnings: null,
+  snap: {}, seat: "A1", suggested: null, socket: null, retry: 250, dismissedGameOver: null, dismissedWarnings: null,
   pin: localStorage.getItem(PIN_KEY) || "", hostPin: false,
 };
 window.scoreboard = { renders: [], get snapshot() { return state.snap; } };
@@ -120,9 +120,22 @@ async function fetchHostPin() {
 }
 
 /* -- manual controls ---------------------------------------------------------------------- */
+/* The seat that most likely speaks next: who must answer a call, or declare their points. */
+function nextSeat(snap, seats) {
+  const hand = snap.hand || {};
+  const declarer = (hand.envido || {}).next_declarer || (hand.flor || {}).next_declarer;
+  if (declarer) return declarer;
+  const pending = hand.pending || snap.pending;
+  if (pending && pending.answer_by) return seats.find((s) => Render.teamOf(s) === pending.answer_by);
+  return null;
+}
+
 function renderControls(snap) {
   const seats = snap.seats && snap.seats.length ? snap.seats : ["A1", "B1"];
   if (!seats.includes(state.seat)) state.seat = seats[0];
+  const next = nextSeat(snap, seats);
+  if (next && next !== state.suggested) state.seat = next;  // only when the suggestion changes
+  state.suggested = next;
   $("#seat-buttons").innerHTML = seats.map((seat) => {
     const team = Render.teamOf(seat).toLowerCase();
     const sel = seat === state.seat ? " sel" : "";
