@@ -209,7 +209,7 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     service = server.service
     server.post("hand")
     service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A",
-                               clip=b"RIFF\x00\x00\x00\x00WAVE"))
+                               clip=bytes(6400)))  # 0.2 s of silence, 16-bit mono 16 kHz
     service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco"))
     unsure = service.record_heard(Heard("quiero", "unsure", line="B1: quiero", team="B"))
     wait_seq(page, service.snapshot()["seq"])
@@ -221,6 +221,8 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     with page.expect_response(lambda r: "/api/clips/" in r.url) as clip:
         page.click(".chip.accepted [data-clip]")
     assert clip.value.status == 200 and clip.value.body().startswith(b"RIFF")
+    page.wait_for_timeout(300)
+    assert page.locator("#toast").is_hidden(), text(page, "#toast")  # it played
     page.click(f'[data-confirm="{unsure["id"]}"]')
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: quiero'")
     assert page.locator(".chip.unsure").count() == 0
