@@ -22,7 +22,8 @@ class DetectorSettings:
     max_area: float = 0.45
     min_aspect: float = 1.08  # long side / short side, after perspective
     max_aspect: float = 2.5
-    min_fill: float = 0.62    # region area / quad area (fingers and overlaps take the rest)
+    min_fill: float = 0.5     # region area / quad area (fingers and overlaps take the rest)
+    min_support: float = 0.45  # share of the outline along image edges
 
 
 def _paper(small: np.ndarray) -> np.ndarray:
@@ -95,11 +96,15 @@ def _quads(mask: np.ndarray, settings: DetectorSettings) -> list[tuple[np.ndarra
         if not settings.min_area * frame_area <= area <= settings.max_area * frame_area:
             continue
         region = _trimmed(contour, area)
-        quad = fit_quad(region if region is not None else contour, contour)
-        fill = min(1.0, area / cv2.contourArea(quad)) if quad is not None else 0.0
-        if quad is not None and _plausible(quad, area, settings, (w, h)):
+        fits = [fit_quad(region, contour)] if region is not None else []
+        best_fill = 0.0
+        for quad in fits + [fit_quad(contour)]:
+            if quad is None or not _plausible(quad, area, settings, (w, h)):
+                continue
+            fill = min(1.0, area / cv2.contourArea(quad))
+            best_fill = max(best_fill, fill)
             found.append((quad, weight * fill ** 2 * np.sqrt(cv2.contourArea(quad))))
-        if fill < 0.85:  # maybe several cards in one region
+        if best_fill < 0.9:  # maybe several cards in one region
             found += [(q, 0.5 * weight * np.sqrt(cv2.contourArea(q))) for q in corner_quads(contour)
                       if _plausible(q, cv2.contourArea(q), settings, (w, h))]
     return found
@@ -144,13 +149,16 @@ def suppress(quads: list[tuple[np.ndarray, float]], overlap: float = 0.6) -> lis
 
 
 def _distinct(quads: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
-    """Drop candidates whose corners all lie within 3% of a better one's."""
+    """Drop candidates whose corners all lie within 3% of a better one's (in any corner order)."""
     kept: list[tuple[np.ndarray, float]] = []
+    stack = np.zeros((0, 4, 2), np.float32)
     for quad, score in sorted(quads, key=lambda qs: -qs[1]):
-        size = float(np.linalg.norm(quad[1] - quad[0]))
-        if not any(np.abs(np.roll(k, r, axis=0) - quad).max() < 0.03 * size + 1
-                   for k, _ in kept for r in range(4)):
-            kept.append((quad, score))
+        rolls = np.stack([np.roll(quad, r, axis=0) for r in range(4)])
+        tol = 0.03 * float(np.linalg.norm(quad[1] - quad[0])) + 1
+        if len(stack) and (np.abs(stack[:, None] - rolls[None]).max(axis=(2, 3)) < tol).any():
+            continue
+        kept.append((quad, score))
+        stack = np.concatenate([stack, quad[None].astype(np.float32)])
     return kept
 
 
@@ -168,7 +176,8 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     regions = (_filled(paper), cv2.bitwise_not(edges), cv2.bitwise_not(near),
                _filled(paper & cv2.bitwise_not(edges)))
     quads = [found for mask in regions for found in _quads(mask, settings)]
-    quads = [(q / scale, s * _edge_support(q, near) ** 2) for q, s in quads]
+    supported = [(q, s, _edge_support(q, near)) for q, s in quads]
+    quads = [(q / scale, s * e * e) for q, s, e in supported if e >= settings.min_support]
     return _distinct(quads)
 
 
