@@ -237,6 +237,11 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     page.click("#btn-go-history")
     assert page.locator(".hist tbody tr").count() == 2
     assert "Nosotros +20" in text(page, ".hist tbody tr:first-child")  # the manual correction
+    page.click("#dlg-history [data-close]")
+    page.on("dialog", lambda dialog: dialog.accept())  # "¿Empezamos una partida nueva?"
+    page.click("#btn-go-again")
+    page.wait_for_function(f"window.scoreboard.snapshot.game_id !== {snap['game_id']}")
+    assert page.locator("#gameover").is_hidden() and text(page, '[data-score="A"]') == "0"
     shot(page, "tablet-history")
 
 
