@@ -300,6 +300,7 @@ def test_settings_start_a_new_game_and_a_past_game_can_be_reopened(server: LiveS
     assert text(page, '[data-chicos="A"]') == "chicos: 0"
     page.click("#btn-controls")
     assert page.locator("#seat-buttons [data-seat]").count() == 4
+    assert page.locator('#call-buttons [data-call="contraflor"]').is_visible()  # with flor
     page.click("#btn-controls-close")
     page.click("#btn-settings")
     page.click(f'[data-open-game="{first}"]')
@@ -335,6 +336,7 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     page.click('#line-form [type="submit"]')  # an empty line sends nothing
     page.fill("#line-input", "hand")
     page.press("#line-input", "Enter")
+    assert page.locator('#call-buttons [data-call="flor"]').is_hidden()  # played without flor
     page.click('[data-seat="A1"]')
     page.click('#call-buttons [data-call="truco"]')
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: truco'")

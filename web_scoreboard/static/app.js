@@ -6,6 +6,7 @@ const CALLS = [
   "falta envido", "flor", "contraflor", "contraflor al resto", "con flor quiero",
   "con flor me achico", "me voy al mazo",
 ];
+const FLOR_CALLS = ["flor", "contraflor", "contraflor al resto", "con flor quiero", "con flor me achico"];
 const PIN_KEY = "truco-referee-pin";
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
@@ -150,6 +151,10 @@ function renderControls(snap) {
     `<button class="btn team-b" type="button" data-line="hand B">${B}</button>` +
     `<span class="ctl-label">Envido</span><button class="btn team-a" type="button" data-line="envido A">${A}</button>` +
     `<button class="btn team-b" type="button" data-line="envido B">${B}</button>`;
+  const flor = Boolean((snap.settings || {}).flor);
+  for (const button of $$("#call-buttons [data-call]")) {
+    button.hidden = !flor && FLOR_CALLS.includes(button.dataset.call);  // no flor, no flor calls
+  }
   $("#btn-flip").disabled = snap.can_flip === false;
   $("#btn-undo2").disabled = snap.can_undo === false;
 }
