@@ -171,6 +171,7 @@ class Score:
     per_call: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     numbers: list[int] = field(default_factory=lambda: [0, 0])
     lookalike: list[int] = field(default_factory=lambda: [0, 0])
+    lookalike_calls: list[int] = field(default_factory=lambda: [0, 0])
     chatter: list[int] = field(default_factory=lambda: [0, 0])
     chatter_calls: list[int] = field(default_factory=lambda: [0, 0])
     real_other: list[int] = field(default_factory=lambda: [0, 0])
@@ -209,6 +210,8 @@ def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
         elif it.group == "lookalike":
             s.lookalike[0] += triggered
             s.lookalike[1] += 1
+            s.lookalike_calls[0] += any(not g.startswith("puntos") for g in got)
+            s.lookalike_calls[1] += 1
         elif it.group == "chatter":
             s.chatter[0] += triggered
             s.chatter[1] += 1
@@ -236,6 +239,7 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
         print(f"    {call:22s}{_pct(s.per_call[call])}")
     print(f"  envido numbers        {_pct(s.numbers)}")
     print(f"  look-alike accepts    {_pct(s.lookalike)}")
+    print(f"    of which a call     {_pct(s.lookalike_calls)}  (the rest: a number only)")
     print(f"  chatter triggers      {_pct(s.chatter)}")
     print(f"    of which a call     {_pct(s.chatter_calls)}  (the rest: a number only)")
     print(f"  extra calls in calls  {_pct(s.extra)}")
