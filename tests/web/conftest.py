@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -77,3 +83,54 @@ def example() -> Callable[[str], tuple[list[tuple[int, str]], dict[str, Any]]]:
         return lines, expect
 
     return read
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServeProcess:
+    """``truco-referee serve --no-mic`` in a child process, as a person would start it."""
+
+    def __init__(self, data_dir: Path, port: int) -> None:
+        self.data_dir, self.port = data_dir, port
+        self.url = f"http://127.0.0.1:{port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> httpx.Client:
+        command = [sys.executable, "-m", "referee.cli", "serve", "--no-mic", "--port",
+                   str(self.port), "--data-dir", str(self.data_dir), "--pin", PIN]
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        client = httpx.Client(base_url=self.url, timeout=5)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                output = self.proc.stdout.read().decode() if self.proc.stdout else ""
+                raise AssertionError(f"serve exited with {self.proc.returncode}:\n{output}")
+            try:
+                if client.get("/api/state").status_code == 200:
+                    return client
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise AssertionError("serve did not answer within 20 s")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        assert self.proc.returncode == -signal.SIGKILL
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[ServeProcess]:
+    """``truco-referee serve --no-mic`` on a free port with a fresh data folder (not started)."""
+    server = ServeProcess(tmp_path / "data", free_port())
+    yield server
+    server.stop()

@@ -368,3 +368,22 @@ def test_a_warning_when_a_stored_game_did_not_replay_whole(tmp_path: Path, page:
         assert page.locator("#warnings").is_hidden()
     finally:
         live.stop()
+
+
+def test_the_page_survives_a_kill_9_of_serve_mid_game(serve: Any, page: Any) -> None:
+    api = serve.start()
+    api.headers["X-Table-PIN"] = PIN
+    for line in ("hand", "A1: envido", "B1: quiero", "A1: 29", "B1: son buenas", "B1: truco"):
+        assert api.post("/api/events", json={"line": line}).status_code == 200
+    open_board(page, serve.url + "/")
+    assert text(page, '[data-score="A"]') == "2" and page.locator("#banner").is_visible()
+    serve.kill9()
+    page.wait_for_selector("#conn.off")
+    api = serve.start()
+    page.wait_for_selector("#conn.on", timeout=10_000)
+    assert text(page, '[data-score="A"]') == "2" and text(page, "#banner").startswith("¡TRUCO!")
+    api.headers["X-Table-PIN"] = PIN
+    snap = api.post("/api/events", json={"line": "A1: quiero"}).json()
+    wait_seq(page, snap["seq"])
+    assert page.locator("#banner").is_hidden()
+    shot(page, "tablet-after-kill-9")

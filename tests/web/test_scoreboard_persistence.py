@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from fastapi.testclient import TestClient
 
 from engine import Settings
@@ -25,56 +18,6 @@ PIN = "2468"
 AUTH = {"X-Table-PIN": PIN}
 HAND = ["hand", "A1: envido", "B1: quiero", "A1: 30", "B1: son buenas", "A1: truco",
         "B1: quiero", "round B", "round A", "round A", "hand", "B1: truco", "A1: no quiero"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ServeProcess:
-    """``truco-referee serve --no-mic`` in a child process, as a person would start it."""
-
-    def __init__(self, data_dir: Path, port: int) -> None:
-        self.data_dir, self.port = data_dir, port
-        self.url = f"http://127.0.0.1:{port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> httpx.Client:
-        command = [sys.executable, "-m", "referee.cli", "serve", "--no-mic", "--port",
-                   str(self.port), "--data-dir", str(self.data_dir), "--pin", PIN]
-        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        client = httpx.Client(base_url=self.url, timeout=5)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                output = self.proc.stdout.read().decode() if self.proc.stdout else ""
-                raise AssertionError(f"serve exited with {self.proc.returncode}:\n{output}")
-            try:
-                if client.get("/api/state").status_code == 200:
-                    return client
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise AssertionError("serve did not answer within 20 s")
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        assert self.proc.returncode == -signal.SIGKILL
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[ServeProcess]:
-    server = ServeProcess(tmp_path / "data", free_port())
-    yield server
-    server.stop()
 
 
 def lasting(snap: dict[str, Any]) -> dict[str, Any]:
@@ -98,7 +41,7 @@ def test_a_new_app_on_the_same_store_shows_the_same_game(tmp_path: Path) -> None
     assert after["score"] == {"A": 4, "B": 0} and after["names"]["A"] == "Pepe"
 
 
-def test_kill_9_and_restart_shows_the_same_score(serve: ServeProcess) -> None:
+def test_kill_9_and_restart_shows_the_same_score(serve: Any) -> None:
     client = serve.start()
     for line in HAND:
         assert client.post("/api/events", json={"line": line}, headers=AUTH).status_code == 200
@@ -129,7 +72,7 @@ def post_until_stopped(client: httpx.Client, stop: threading.Event,
 
 
 def test_kill_9_in_the_middle_of_a_stream_of_events_loses_nothing_acknowledged(
-        serve: ServeProcess) -> None:
+        serve: Any) -> None:
     client = serve.start()
     client.post("/api/events", json={"line": "hand"}, headers=AUTH)
     acknowledged: list[str] = ["hand"]
@@ -146,7 +89,7 @@ def test_kill_9_in_the_middle_of_a_stream_of_events_loses_nothing_acknowledged(
     assert len(restored) <= len(acknowledged) + 1  # at most the one in flight when killed
 
 
-def test_a_killed_game_can_still_be_listed_and_reopened(serve: ServeProcess) -> None:
+def test_a_killed_game_can_still_be_listed_and_reopened(serve: Any) -> None:
     client = serve.start()
     client.post("/api/events", json={"line": "points B +7"}, headers=AUTH)
     first = client.get("/api/state").json()["game_id"]
@@ -159,7 +102,7 @@ def test_a_killed_game_can_still_be_listed_and_reopened(serve: ServeProcess) -> 
     assert reopened["score"] == {"A": 0, "B": 7}
 
 
-def test_serve_prints_the_address_and_the_pin(serve: ServeProcess) -> None:
+def test_serve_prints_the_address_and_the_pin(serve: Any) -> None:
     serve.start()
     serve.stop()
     assert serve.proc is not None and serve.proc.stdout is not None
