@@ -108,7 +108,8 @@ def _message_id(raw: str | bytes) -> Any:
         data = json.loads(raw)
     except (ValueError, TypeError):
         return None
-    return data.get("id") if isinstance(data, dict) else None
+    ident = data.get("id") if isinstance(data, dict) else None
+    return ident if isinstance(ident, (int, str)) and len(str(ident)) <= 64 else None
 
 
 def _client(request: Request | WebSocket) -> str:
