@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from web_scoreboard.access import PinGuard, RateLimit, RateLimiter
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike
-from web_scoreboard.routes import build_router, describe_errors
+from web_scoreboard.routes import LOOPBACK, build_router, describe_errors
 from web_scoreboard.service import ActionError, TableService
 from web_scoreboard.store import Store
 
@@ -41,7 +41,7 @@ def create_app(settings: SettingsLike | None = None, store: Store | None = None,
                rejected_error: type[Exception] | None = None,
                pin: str | None = None, data_dir: Path | None = None,
                rate_limit: RateLimit | None = TAPPING, max_message: int = MAX_MESSAGE,
-               ) -> FastAPI:
+               host_addresses: frozenset[str] = LOOPBACK) -> FastAPI:
     """Build the scoreboard app around a store (or one in ``data_dir``) and the game's rules.
 
     The game in progress in the store is reopened by replaying its log; ``settings`` are the
@@ -74,7 +74,8 @@ def create_app(settings: SettingsLike | None = None, store: Store | None = None,
     app.state.service, app.state.hub, app.state.guard = service, hub, guard
     app.add_middleware(BodyLimit, max_bytes=max_message)
     _add_error_handlers(app)
-    app.include_router(build_router(service, hub, guard, RateLimiter(rate_limit), max_message))
+    app.include_router(build_router(service, hub, guard, RateLimiter(rate_limit), max_message,
+                                    host_addresses))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)

@@ -17,7 +17,8 @@ from web_scoreboard.access import PinGuard, RateLimiter
 from web_scoreboard.hub import Hub
 from web_scoreboard.service import ActionError, TableService
 
-LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+# Pages opened from these addresses are on the serving machine: they may read the PIN.
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 
 
 def describe_errors(errors: list[Any]) -> ActionError:
@@ -117,7 +118,7 @@ def _client(request: Request | WebSocket) -> str:
 
 
 def build_router(service: TableService, hub: Hub, guard: PinGuard, limiter: RateLimiter,
-                 max_bytes: int) -> APIRouter:
+                 max_bytes: int, host_addresses: frozenset[str] = LOOPBACK) -> APIRouter:
     router = APIRouter()
     handler = MessageHandler(service, guard, limiter, max_bytes)
 
@@ -128,7 +129,7 @@ def build_router(service: TableService, hub: Hub, guard: PinGuard, limiter: Rate
         require_pin(guard, x_table_pin, _client(request))
 
     auth = [Depends(authorised)]
-    _read_routes(router, service, guard)
+    _read_routes(router, service, guard, host_addresses)
     _change_routes(router, service, guard, auth)
 
     @router.post("/api/actions")
@@ -146,7 +147,8 @@ def build_router(service: TableService, hub: Hub, guard: PinGuard, limiter: Rate
     return router
 
 
-def _read_routes(router: APIRouter, service: TableService, guard: PinGuard) -> None:
+def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
+                 host_addresses: frozenset[str]) -> None:
     @router.get("/api/state")
     def state() -> Any:
         return Response(service.current()[1], media_type="application/json")
@@ -174,7 +176,7 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard) -> N
 
     @router.get("/api/pin")
     def host_pin(request: Request) -> Any:
-        if _client(request) not in LOOPBACK:
+        if _client(request) not in host_addresses:
             raise ActionError("host-only", "el PIN sólo se muestra en la máquina que sirve", 403)
         return {"pin": guard.pin}
 

@@ -17,9 +17,9 @@ import pytest
 import uvicorn
 
 from engine import Settings
-from referee.commands.serve import lan_address
 from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
+from web_scoreboard.routes import LOOPBACK
 from web_scoreboard.store import LogEntry, Store
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -41,11 +41,14 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright f
 class LiveServer:
     """The scoreboard served by uvicorn in a thread, on all interfaces like ``serve``."""
 
-    def __init__(self, data_dir: Path, port: int = 0) -> None:
+    def __init__(self, data_dir: Path, port: int = 0, *, as_guest: bool = False) -> None:
         self.store = Store(data_dir / "scoreboard.sqlite3")
-        # the test posts faster than a person taps: lift the per-client limit
-        self.app = create_app(Settings(), self.store, pin=PIN, rate_limit=RateLimit(1000, 1000))
-        config = uvicorn.Config(self.app, host="0.0.0.0", port=port, log_level="warning")
+        # the test posts faster than a person taps: lift the per-client limit; a guest server
+        # treats every page, even one on this machine, as opened from elsewhere on the network
+        hosts = frozenset() if as_guest else LOOPBACK
+        self.app = create_app(Settings(), self.store, pin=PIN, rate_limit=RateLimit(1000, 1000),
+                              host_addresses=hosts)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -145,11 +148,16 @@ def test_a_hand_scored_through_the_api_shows_on_the_page(server: LiveServer, pag
     shot(page, "tablet-scored")
 
 
-def test_scoring_through_the_controls_asks_for_the_pin(server: LiveServer, page: Any) -> None:
-    address = lan_address()
-    if address.startswith("127."):
-        pytest.skip("no local-network address to open the page as a guest")
-    open_board(page, f"http://{address}:{server.port}/")
+def test_scoring_through_the_controls_asks_for_the_pin(tmp_path: Path, page: Any) -> None:
+    server = LiveServer(tmp_path, as_guest=True)
+    try:
+        play_as_guest(server, page)
+    finally:
+        server.stop()
+
+
+def play_as_guest(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
     assert text(page, "#btn-pin") == "Ingresar PIN"
     page.click("#btn-controls")
     page.click("text=Mano nueva (repartir)")
