@@ -19,8 +19,8 @@ class RecognizerSettings:
 
     min_confidence: float = 0.5
     margin_scale: float = 0.03    # best-vs-second similarity gap: confidence 1 - exp(-gap / scale)
-    min_similarity: float = 0.5   # the best match must be at least this close ...
-    full_similarity: float = 0.68  # ... and from here on closeness does not lower the confidence
+    min_similarity: float = 0.55  # the best match must be at least this close ...
+    full_similarity: float = 0.75  # ... and from here on closeness does not lower the confidence
     not_a_card: float = 0.45      # below this the outline is dropped: not a card
     max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
 
