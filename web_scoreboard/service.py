@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from web_scoreboard.heard import Heard
+from web_scoreboard.heard import Heard, HeardStatus
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike, rebuild
 from web_scoreboard.store import HeardRow, LogEntry, Store
@@ -227,6 +227,41 @@ class TableService:
             self._publish()
             return row.to_dict()
 
+    def hear(self, text: str, team: str | None = None, *, unsure: bool = False,
+             clip: bytes | None = None, extra: dict[str, Any] | None = None
+             ) -> list[dict[str, Any]]:
+        """Interpret what the listener heard and record each call, number or look-alike in it.
+
+        Legal calls are applied (a call after the hand ended deals the next hand first), unless
+        the recognizer was unsure: then they wait for a one-tap confirmation.  Refused calls and
+        look-alikes are kept with the reason.  Returns the stored rows, in order.
+        """
+        with self._lock:
+            items = self._interpret_dealing(text, team)
+            rows = []
+            for item in items:
+                status, line, reason = _heard_status(item, unsure)
+                rows.append(self.record_heard(Heard(
+                    text=text, status=status, line=line, reason=reason, team=team, clip=clip,
+                    extra={**(extra or {}), "call": item.call, "points": item.heard.points,
+                           "seat": item.seat, "ambiguous": item.ambiguous})))
+            return rows
+
+    def _interpret_dealing(self, text: str, team: str | None) -> list[Any]:
+        """Interpret as if the next hand were dealt when the last one is over (it will be, by
+        the first accepted call)."""
+        hand = self._table.snapshot().get("hand")
+        if hand is not None and not hand.get("over"):
+            return list(self.interpret(text, team))
+        try:
+            self._table.apply_line("hand")
+        except self._rejected:
+            return list(self.interpret(text, team))
+        try:
+            return list(self.interpret(text, team))
+        finally:
+            self._table.undo()
+
     def confirm_heard(self, heard_id: int, origin: str = "confirm") -> dict[str, Any]:
         """Apply an "unsure" heard call after a person confirmed it."""
         with self._lock:
@@ -345,3 +380,12 @@ class TableService:
         self._current = (self._seq, text, snap)
         self.hub.publish(self._seq, text)
         return snap
+
+
+def _heard_status(item: Any, unsure: bool) -> tuple[HeardStatus, str | None, str | None]:
+    """How one interpreted item is shown: applied, waiting for a tap, or refused with why."""
+    if item.call is None or not item.accepted:
+        return "rejected", None, item.reason
+    if unsure:
+        return "unsure", item.line, "dudoso: tocá para confirmar"
+    return "accepted", item.line, None

@@ -28,8 +28,10 @@ def default_data_dir() -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--no-mic", action="store_true",
-                        help="no escuchar: llevar los puntos sólo con los botones de la pantalla")
+    from referee.startup import add_camera_arguments, add_listening_arguments
+
+    add_listening_arguments(parser)
+    add_camera_arguments(parser)
     parser.add_argument("--port", type=int, default=8080,
                         help="puerto de la página (por defecto 8080)")
     parser.add_argument("--host", default="0.0.0.0",
@@ -66,15 +68,14 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def print_banner(url: str, pin: str, game: dict[str, Any], listening: str) -> None:
+def print_banner(url: str, pin: str, game: dict[str, Any]) -> None:
     score = game.get("score") or {}
-    print("truco-referee — anotador de la mesa", flush=False)
+    print("truco-referee — árbitro y anotador de la mesa")
     print(f"  abrí en la tablet:  {url}")
     print(f"  PIN de la mesa:     {pin}")
     print(f"  partida #{game.get('game_id')}: {score.get('A', 0)} a {score.get('B', 0)}")
-    print(f"  micrófono:          {listening}")
     _print_qr(url)
-    print("  (Ctrl+C para terminar; la partida queda guardada)", flush=True)
+    sys.stdout.flush()
 
 
 def _print_qr(url: str) -> None:
@@ -129,11 +130,18 @@ def run(args: argparse.Namespace) -> int:
               f"{args.data_dir or default_data_dir()}: {err}\n  elegí otra con --data-dir",
               file=sys.stderr)
         return 1
-    listening = ("apagado (--no-mic): se anota con los botones de la pantalla" if args.no_mic
-                 else "la escucha no está disponible en este programa; se anota con los botones")
+    from rich.console import Console
+
+    from referee.startup import print_parts, start_camera, start_listening
+
+    console = Console(highlight=False, soft_wrap=True)
+    log = console.print
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     service = app.state.service
-    print_banner(f"http://{host}:{args.port}/", app.state.guard.pin, service.snapshot(), listening)
+    print_banner(f"http://{host}:{args.port}/", app.state.guard.pin, service.snapshot())
+    parts = start_listening(args, service, log) + start_camera(args, service, log)
+    print_parts(parts, log)
+    log("  (Ctrl+C para terminar; la partida queda guardada)")
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
     try:

@@ -1,0 +1,154 @@
+"""What runs at the table and what does not, and why: the listener and the camera for `serve`.
+
+Nothing missing stops the scoreboard: without a microphone, a model or a camera it runs with its
+manual controls, and the start-up screen says what is missing and how to get it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+
+from models.paths import models_dir
+
+Log = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of the referee as the start-up screen shows it."""
+
+    name: str
+    running: bool
+    detail: str
+
+
+def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("escucha")
+    group.add_argument("--no-mic", action="store_true",
+                       help="no escuchar: llevar los puntos sólo con los botones de la pantalla")
+    group.add_argument("--mic", metavar="NOMBRE|NÚMERO",
+                       help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
+    group.add_argument("--channels", type=int, default=1, choices=(1, 2),
+                       help="2 = un micrófono (canal) por equipo: el canal 1 es A, el 2 es B; "
+                       "decide el más fuerte")
+    group.add_argument("--recognizer", choices=("vosk", "sphinx"),
+                       help="qué reconocedor usar (si no, el mejor que haya)")
+    group.add_argument("--model", metavar="CARPETA",
+                       help="carpeta de un modelo de Vosk o de un modelo acústico de Sphinx")
+    group.add_argument("--models-dir", metavar="CARPETA",
+                       help=f"dónde están los modelos bajados (por defecto {models_dir(None)})")
+    group.add_argument("--wav", metavar="ARCHIVO",
+                       help="hacer sonar una grabación como si fuera el micrófono (en tiempo real)")
+    group.add_argument("--unsure-below", type=float, default=0.6, metavar="CONF",
+                       help="con menos confianza que esto un canto queda dudoso hasta que lo "
+                       "confirmen en la tablet (por defecto 0.6)")
+
+
+def start_listening(args: argparse.Namespace, service: Any, log: Log) -> list[Part]:
+    """Start the listener in the background if it can run; say what runs and what does not."""
+    if args.no_mic and not args.wav:
+        return [Part("escucha", False, "apagada (--no-mic): se anota con los botones")]
+    from referee.asr.base import RecognizerError
+    from referee.asr.find import make_recognizer
+    from referee.commands.listen import choose_model
+
+    try:
+        choice = choose_model(args)
+        recognizer = make_recognizer(choice)
+    except RecognizerError as err:
+        return [Part("reconocedor", False, f"{err.message}; se anota con los botones")]
+    parts = [_recognizer_part(choice, recognizer)]
+    source, mic_part = _audio_source(args, log)
+    parts.append(mic_part)
+    if source is not None:
+        _listen(args, service, recognizer, source, log)
+    return parts
+
+
+def _recognizer_part(choice: Any, recognizer: Any) -> Part:
+    detail = choice.label
+    if choice.kind != "vosk":
+        detail += "; 'truco-referee models fetch' baja el modelo de Vosk en español, más preciso"
+    if recognizer.low_accuracy and "baja precisión" not in detail:
+        detail += " — modo de baja precisión"
+    return Part("reconocedor", True, detail)
+
+
+def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
+    from referee.audio import AudioError, MicSource, WavSource, list_devices
+
+    if args.wav:
+        try:
+            source = WavSource(args.wav, realtime=True)
+        except (AudioError, OSError) as err:
+            message = getattr(err, "message", None) or str(err)
+            return None, Part("audio", False, f"no puedo leer {args.wav}: {message}")
+        return source, Part("audio", True, f"la grabación {Path(args.wav).name} "
+                            f"({source.duration:.0f} s), como si fuera el micrófono")
+    try:
+        devices = list_devices()
+    except (AudioError, OSError) as err:
+        devices = []
+        log(f"[yellow]no puedo ver los micrófonos: {escape(str(getattr(err, 'message', err)))}[/yellow]")
+    source = MicSource(args.mic, channels=args.channels, on_status=_once_each(log, "micrófono"))
+    if not devices:
+        return source, Part("micrófono", False, "no hay ninguno conectado; se anota con los "
+                            "botones y se sigue buscando (enchufá uno cuando quieras)")
+    names = ", ".join(d.name for d in devices[:3])
+    return source, Part("micrófono", True, f"{args.mic or 'el de siempre'} (hay: {names})")
+
+
+def _once_each(log: Log, who: str) -> Callable[[str], None]:
+    """A status callback that logs a message only when it differs from the last one (a
+    microphone that stays unplugged is said once, not every retry)."""
+    last: list[str] = []
+
+    def status(message: str) -> None:
+        plain = message.split("; reintento")[0]
+        if last != [plain]:
+            last[:] = [plain]
+            log(f"{who}: {escape(message)}")
+
+    return status
+
+
+def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any,
+            log: Log) -> None:
+    from referee.listener import Listener
+    from referee.voice import VoiceReferee, listen_in_background
+
+    teams = ("A", "B") if args.channels == 2 else ()
+    referee = VoiceReferee(service, log, unsure_below=args.unsure_below)
+    listener = Listener(recognizer, referee, channel_teams=teams)
+    ended = (lambda: log("la grabación terminó; el tanteador sigue abierto")) if args.wav else None
+    listen_in_background(listener, source, log, on_end=ended)
+
+
+def print_parts(parts: list[Part], log: Log) -> None:
+    for part in parts:
+        mark = "[green]✓[/green]" if part.running else "[yellow]✗[/yellow]"
+        log(f"  {mark} {part.name + ':':<13} {escape(part.detail)}")
+
+
+def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("cámara")
+    group.add_argument("--camera", type=int, metavar="N",
+                       help="cámara sobre la mesa (0 es la primera): verifica el envido mostrado "
+                       "y sigue las cartas jugadas")
+    group.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
+                       help="caras de tu mazo para reconocerlo (si no, el mazo calibrado o bajado)")
+
+
+def start_camera(args: argparse.Namespace, service: Any, log: Log) -> list[Part]:
+    """Start the camera watcher if asked for and possible; say what runs and why not."""
+    if args.camera is None:
+        return [Part("cámara", False, "sin cámara (--camera N para usar una)")]
+    from referee.table_camera import start_table_camera
+
+    return [start_table_camera(args, service, log)]

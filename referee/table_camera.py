@@ -1,0 +1,156 @@
+"""The camera over the table, wired to the game: cards played become plays, and the envido winner's
+shown cards become a show the engine checks against the declaration.
+
+The camera looks down on the table; each seat has a region of the image (``default_regions``):
+with two players A1 sits at the bottom of the image and B1 at the top; with four, A1 bottom, B1
+right, A2 top, B2 left; with six, A1 B1 A2 along the bottom from left to right and B2 A3 B3 along
+the top from right to left.  Anything doubtful is left to the table ("no la veo").
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from rich.markup import escape
+
+from referee.vision.envido_check import EnvidoChecker
+from referee.vision.recognize import Recognizer
+from referee.vision.tracker import PlayTracker, SeatRegion
+
+Log = Callable[[str], None]
+SHOW_EVERY = 5  # frames between two looks at the envido winner's cards
+
+_REGIONS: dict[int, tuple[tuple[float, float, float, float], ...]] = {
+    2: ((0, .5, 1, 1), (0, 0, 1, .5)),
+    4: ((.25, .6, .75, 1), (.6, .25, 1, .75), (.25, 0, .75, .4), (0, .25, .4, .75)),
+    6: ((0, .5, .34, 1), (.33, .5, .67, 1), (.66, .5, 1, 1),
+        (.66, 0, 1, .5), (.33, 0, .67, .5), (0, 0, .34, .5)),
+}
+
+
+def default_regions(seats: tuple[str, ...]) -> list[SeatRegion]:
+    """Each seat's part of the image, in table order (see the module docstring)."""
+    return [SeatRegion(seat, box) for seat, box in zip(seats, _REGIONS[len(seats)])]
+
+
+class GameService(Protocol):
+    def snapshot(self) -> dict[str, Any]: ...
+
+    def submit_line(self, line: str, origin: str = "manual") -> dict[str, Any]: ...
+
+
+class TableCamera:
+    """One frame at a time: follows the hand in the service and feeds it what the camera saw."""
+
+    def __init__(self, service: GameService, recognizer: Recognizer, log: Log,
+                 evidence_dir: Path | None = None) -> None:
+        self.service = service
+        self.log = log
+        self.tracker = PlayTracker(recognizer, [])
+        self.checker = EnvidoChecker(recognizer, evidence_dir)
+        self._hand: int | None = None
+        self._frames = 0
+        self._shown_hand: int | None = None
+
+    def step(self, frame: np.ndarray) -> None:
+        snap = self.service.snapshot()
+        hand = snap.get("hand") or {}
+        self._follow_hand(snap, hand)
+        self._frames += 1
+        if hand and not hand.get("over"):
+            for play in self.tracker.update(frame):
+                self._submit(str(play))
+        seat, declared = _envido_to_show(hand)
+        if seat and self._shown_hand != hand.get("number") and self._frames % SHOW_EVERY == 0:
+            self._check_show(frame, seat, declared, hand.get("number"))
+
+    def _follow_hand(self, snap: dict[str, Any], hand: dict[str, Any]) -> None:
+        number = hand.get("number")
+        if number != self._hand:
+            self._hand = number
+            self.tracker.new_hand()
+            self.tracker.seats = default_regions(tuple(snap.get("seats") or ("A1", "B1")))
+
+    def _check_show(self, frame: np.ndarray, seat: str, declared: int | None,
+                    number: int | None) -> None:
+        region = next(r for r in self.tracker.seats if r.seat == seat)
+        check = self.checker.check(seat, _crop(frame, region.box), declared)
+        if check.event is None:
+            return
+        self._shown_hand = number
+        self.log(escape(f"cámara: {check.message}"
+                        + (f" (imagen guardada: {check.evidence})" if check.evidence else "")))
+        self._submit(str(check.event))
+
+    def _submit(self, line: str) -> None:
+        try:
+            self.service.submit_line(line, origin="camera")
+            self.log(escape(f"cámara: ✓ {line}"))
+        except ValueError as err:
+            self.log(escape(f"cámara: ✗ {line}: {getattr(err, 'message', err)}"))
+
+
+def _envido_to_show(hand: dict[str, Any]) -> tuple[str | None, int | None]:
+    """The seat that won the envido with a number and has not shown yet, and that number."""
+    envido = hand.get("envido") or {}
+    if envido.get("status") != "decided" or envido.get("shown") is not None:
+        return None, None
+    said = [d for d in envido.get("declarations", []) if d.get("points") is not None]
+    winners = [d for d in said if d["seat"][0] == envido.get("winner")]
+    if not winners:
+        return None, None
+    best = max(winners, key=lambda d: d["points"])
+    return best["seat"], best["points"]
+
+
+def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = box
+    return frame[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w)]
+
+
+def run_camera(camera: TableCamera, frames: Iterable[np.ndarray], log: Log) -> threading.Thread:
+    """Feed frames to the table camera in a daemon thread; trouble is logged, never raised."""
+
+    def run() -> None:
+        try:
+            for frame in frames:
+                camera.step(frame)
+        except Exception as err:  # the scoreboard keeps running whatever the camera does
+            log(escape(f"cámara: se detuvo: {getattr(err, 'message', err)}"))
+
+    thread = threading.Thread(target=run, name="camera", daemon=True)
+    thread.start()
+    return thread
+
+
+def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
+    """Open the camera and the deck's reference bank; the start-up line for the camera."""
+    from models.paths import models_dir
+    from referee.startup import Part
+    from referee.vision.camera import camera_frames
+    from referee.vision.errors import VisionError
+    from referee.vision.recognize import Recognizer as CardRecognizer
+    from referee.vision.reference import reference_bank
+
+    try:
+        bank = reference_bank(args.deck, models_dir(args.models_dir))
+        frames = camera_frames(args.camera, 640, 480)
+        first = next(frames)
+    except VisionError as err:
+        return Part("cámara", False, f"{err.message}; se anota sin cámara")
+    except StopIteration:
+        return Part("cámara", False, f"la cámara {args.camera} no manda imágenes")
+    from referee.commands.serve import default_data_dir
+
+    evidence = (args.data_dir or default_data_dir()) / "evidencia-camara"
+    camera = TableCamera(service, CardRecognizer(bank), log, evidence)
+    camera.step(first)
+    run_camera(camera, frames, log)
+    return Part("cámara", True, f"cámara {args.camera}: sigue las cartas jugadas y verifica "
+                "el envido que se muestra")

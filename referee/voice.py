@@ -1,0 +1,87 @@
+"""The voice referee at the table: what the listener hears goes to the scoreboard's game.
+
+Each utterance is interpreted against the game as it stands, its legal calls are applied (or left
+"unsure" for a tap when the recognizer was not sure), look-alikes are kept with the reason, and
+every item is stored with its audio clip as evidence.  One line per item goes to the terminal.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from rich.markup import escape
+
+from referee.audio import AudioChunk, AudioError
+from referee.listener import Listener, Utterance
+
+UNSURE_BELOW = 0.6
+
+
+class HearingService(Protocol):
+    """What the voice referee needs from the scoreboard (``web_scoreboard.TableService``)."""
+
+    def hear(self, text: str, team: str | None = None, *, unsure: bool = False,
+             clip: bytes | None = None, extra: dict[str, Any] | None = None
+             ) -> list[dict[str, Any]]: ...
+
+
+Log = Callable[[str], None]
+
+
+class VoiceReferee:
+    """The listener's callback: hands each utterance to the scoreboard and logs what it became."""
+
+    def __init__(self, service: HearingService, log: Log = print,
+                 unsure_below: float = UNSURE_BELOW) -> None:
+        self.service = service
+        self.log = log
+        self.unsure_below = unsure_below
+
+    def __call__(self, utt: Utterance) -> None:
+        team = utt.team if utt.team in ("A", "B") else None
+        unsure = utt.confidence < self.unsure_below
+        extra = {"t": round(utt.end, 3), "confidence": round(utt.confidence, 3),
+                 "latency": round(utt.latency, 3), "early": utt.early}
+        try:
+            rows = self.service.hear(utt.text, team, unsure=unsure, clip=utt.clip or None,
+                                     extra=extra)
+        except Exception as err:  # a bad transcript must never stop the referee
+            self.log(f"[red]no pude anotar «{escape(utt.text)}»: {escape(str(err))}[/red]")
+            return
+        for row in rows:
+            self.log(describe(row, utt))
+
+
+def describe(row: dict[str, Any], utt: Utterance) -> str:
+    """One terminal line for a heard item (rich markup)."""
+    stamp = f"{utt.end:7.2f}s"
+    conf = f"conf {utt.confidence:.2f}"
+    status = row.get("status")
+    line, text, reason = (escape(str(row.get(k))) for k in ("line", "text", "reason"))
+    if status == "accepted":
+        return f"{stamp} [green]✓ {line}[/green]  ({conf})"
+    if status == "unsure":
+        return f"{stamp} [yellow]? {line} — dudoso, confirmalo en la tablet[/yellow]  ({conf})"
+    return f"{stamp} [red]✗ «{text}»[/red] — {reason}  ({conf})"
+
+
+def listen_in_background(listener: Listener, source: Iterable[AudioChunk], log: Log,
+                         on_end: Callable[[], None] | None = None) -> threading.Thread:
+    """Run the listener over a source in a daemon thread; audio trouble is logged, not raised."""
+
+    def run() -> None:
+        try:
+            listener.run(source)
+        except AudioError as err:
+            log(f"[red]problema con el audio: {escape(err.message)}[/red]")
+        except Exception as err:  # the scoreboard keeps running whatever happens here
+            log(f"[red]la escucha se detuvo: {escape(str(err))}[/red]")
+        finally:
+            if on_end:
+                on_end()
+
+    thread = threading.Thread(target=run, name="listener", daemon=True)
+    thread.start()
+    return thread
