@@ -45,13 +45,19 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"dónde están los modelos bajados (por defecto {models_dir(None)})")
     group.add_argument("--wav", metavar="ARCHIVO",
                        help="hacer sonar una grabación como si fuera el micrófono (en tiempo real)")
+    group.add_argument("--exit-when-done", action="store_true",
+                       help="con --wav: terminar cuando se acaba la grabación")
     group.add_argument("--unsure-below", type=float, default=0.6, metavar="CONF",
                        help="con menos confianza que esto un canto queda dudoso hasta que lo "
                        "confirmen en la tablet (por defecto 0.6)")
 
 
-def start_listening(args: argparse.Namespace, service: Any, log: Log) -> list[Part]:
-    """Start the listener in the background if it can run; say what runs and what does not."""
+def start_listening(args: argparse.Namespace, service: Any, log: Log,
+                    on_end: Callable[[], None] | None = None) -> list[Part]:
+    """Start the listener in the background if it can run; say what runs and what does not.
+
+    ``on_end`` is called when a recording (``--wav``) has been heard to its end.
+    """
     if args.no_mic and not args.wav:
         return [Part("escucha", False, "apagada (--no-mic): se anota con los botones")]
     from referee.asr.base import RecognizerError
@@ -67,7 +73,7 @@ def start_listening(args: argparse.Namespace, service: Any, log: Log) -> list[Pa
     source, mic_part = _audio_source(args, log)
     parts.append(mic_part)
     if source is not None:
-        _listen(args, service, recognizer, source, log)
+        _listen(args, service, recognizer, source, log, on_end)
     return parts
 
 
@@ -119,15 +125,22 @@ def _once_each(log: Log, who: str) -> Callable[[str], None]:
 
 
 def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any,
-            log: Log) -> None:
+            log: Log, on_end: Callable[[], None] | None) -> None:
     from referee.listener import Listener
     from referee.voice import VoiceReferee, listen_in_background
 
     teams = ("A", "B") if args.channels == 2 else ()
     referee = VoiceReferee(service, log, unsure_below=args.unsure_below)
     listener = Listener(recognizer, referee, channel_teams=teams)
-    ended = (lambda: log("la grabación terminó; el tanteador sigue abierto")) if args.wav else None
-    listen_in_background(listener, source, log, on_end=ended)
+
+    def ended() -> None:
+        score = service.snapshot().get("score") or {}
+        log(f"la grabación terminó: {score.get('A', 0)} a {score.get('B', 0)}"
+            + ("" if args.exit_when_done else "; el tanteador sigue abierto"))
+        if on_end:
+            on_end()
+
+    listen_in_background(listener, source, log, on_end=ended if args.wav else None)
 
 
 def print_parts(parts: list[Part], log: Log) -> None:

@@ -52,6 +52,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        "falta al que gana el envido")
 
 
+def demo_arguments(**values: Any) -> argparse.Namespace:
+    """The options of ``serve`` with their defaults, some of them set (for ``demo``)."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args([])
+    for name, value in values.items():
+        setattr(args, name, value)
+    return args
+
+
 def rule_options(args: argparse.Namespace) -> dict[str, Any]:
     """The rule settings written on the command line (the others are left to the game)."""
     names = ("players", "points", "flor", "falta")
@@ -139,13 +149,19 @@ def run(args: argparse.Namespace) -> int:
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     service = app.state.service
     print_banner(f"http://{host}:{args.port}/", app.state.guard.pin, service.snapshot())
-    parts = start_listening(args, service, log) + start_camera(args, service, log)
-    print_parts(parts, log)
-    log("  (Ctrl+C para terminar; la partida queda guardada)")
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
+    server = uvicorn.Server(config)
+
+    def stop() -> None:
+        server.should_exit = True
+
+    on_end = stop if args.exit_when_done else None
+    parts = start_listening(args, service, log, on_end) + start_camera(args, service, log)
+    print_parts(parts, log)
+    log("  (Ctrl+C para terminar; la partida queda guardada)")
     try:
-        uvicorn.Server(config).run()
+        server.run()
     finally:
         store.close()
     return 0

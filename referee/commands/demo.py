@@ -1,0 +1,45 @@
+"""Juega una partida corta hablada, a 15, a través del árbitro de verdad: el guion (con cantos,
+palabras parecidas y charla) se dice con espeak-ng, el árbitro lo escucha como si fuera el
+micrófono y el tanteador lo muestra en la tablet.  No hace falta micrófono ni mazo."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from referee.demo import DEMO_POINTS, DemoError, render_script
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=8080, help="puerto de la página (8080)")
+    parser.add_argument("--host", default="0.0.0.0", help="dirección donde escuchar")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="dónde guardar la partida de muestra (si no, una carpeta temporal)")
+    parser.add_argument("--recognizer", choices=("vosk", "sphinx"),
+                        help="qué reconocedor usar (si no, el mejor que haya)")
+    parser.add_argument("--model", metavar="CARPETA", help="carpeta de un modelo")
+    parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
+    parser.add_argument("--pin", help="PIN de la mesa")
+    parser.add_argument("--exit-when-done", action="store_true",
+                        help="terminar cuando se acaba el guion (si no, el tanteador sigue abierto)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from referee.commands import serve
+
+    work = Path(tempfile.mkdtemp(prefix="truco-demo-"))
+    wav = work / "partida.wav"
+    print("Preparando la partida hablada con espeak-ng…", file=sys.stderr)
+    try:
+        seconds = render_script(wav)
+    except DemoError as err:
+        print(f"truco-referee demo: {err.message}", file=sys.stderr)
+        return 2
+    print(f"Guion listo: {seconds:.0f} s de partida. Abrí el tanteador y mirá.", file=sys.stderr)
+    serve_args = serve.demo_arguments(
+        wav=wav, data_dir=args.data_dir or work / "datos", port=args.port, host=args.host,
+        points=DEMO_POINTS, recognizer=args.recognizer, model=args.model,
+        models_dir=args.models_dir, pin=args.pin, exit_when_done=args.exit_when_done)
+    return serve.run(serve_args)
