@@ -7,10 +7,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from referee.vision.geometry import corner_quads, fit_quad
+from referee.vision.geometry import CARD_ASPECT, corner_quads, fit_quad
+from referee.vision.lines import line_quads
 
 
 HOLE_WEIGHT = 0.85
+LINE_WEIGHT = 0.6
 
 
 @dataclass(frozen=True)
@@ -112,10 +114,17 @@ def _quads(mask: np.ndarray, settings: DetectorSettings) -> list[tuple[np.ndarra
 
 def _plausible(quad: np.ndarray, area: float, settings: DetectorSettings,
                size: tuple[int, int]) -> bool:
+    """A region's quad: mostly filled by the region, and card-shaped."""
     quad_area = cv2.contourArea(quad)
     if quad_area <= 0 or area / quad_area < settings.min_fill:
         return False
-    if quad_area > settings.max_area * size[0] * size[1]:
+    return _shape_ok(quad, settings, (size[1], size[0]))
+
+
+def _shape_ok(quad: np.ndarray, settings: DetectorSettings, shape: tuple[int, ...]) -> bool:
+    """Card-shaped: not too big, long/short sides in range, opposite sides alike."""
+    quad_area = cv2.contourArea(quad)
+    if not 0 < quad_area <= settings.max_area * shape[0] * shape[1]:
         return False
     sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
     short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
@@ -176,6 +185,9 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     regions = (_filled(paper), cv2.bitwise_not(edges), cv2.bitwise_not(near),
                _filled(paper & cv2.bitwise_not(edges)))
     quads = [found for mask in regions for found in _quads(mask, settings)]
+    min_side = np.sqrt(settings.min_area * small.shape[0] * small.shape[1] / CARD_ASPECT)
+    quads += [(q, LINE_WEIGHT * np.sqrt(cv2.contourArea(q)))
+              for q in line_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), min_side) if _shape_ok(q, settings, small.shape)]
     supported = [(q, s, _edge_support(q, near)) for q, s in quads]
     quads = [(q / scale, s * e * e) for q, s, e in supported if e >= settings.min_support]
     return _distinct(quads)
