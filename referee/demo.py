@@ -30,7 +30,7 @@ DEMO_SCRIPT: tuple[str, ...] = (
     "real envido", "no quiero",                                  # B +1
     "turco", "truco", "no quiero",                              # B +1
     # hand 3, A1 is mano
-    "falta envido", "quiero", "treinta y tres", "son buenas",    # falta: 15 - 4 = 11, A 14
+    "falta envido", "quiero", "veintiocho", "son buenas",        # falta: 15 - 4 = 11, A 14
     "truco", "no quiero",                                        # A +1: 15, game over
 )
 
@@ -53,7 +53,7 @@ A1: no quiero
 hand
 A1: falta envido
 B1: quiero
-A1: treinta y tres
+A1: veintiocho
 B1: son buenas
 A1: truco
 B1: no quiero
