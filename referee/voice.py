@@ -50,8 +50,9 @@ class VoiceReferee:
         except Exception as err:  # a bad transcript must never stop the referee
             self.log(f"[red]no pude anotar «{escape(utt.text)}»: {escape(str(err))}[/red]")
             return
-        for row in rows:
-            self.log(describe(row, utt))
+        for row in rows:  # what was applied is logged by the scoreboard, once it is stored
+            if row.get("status") != "accepted":
+                self.log(describe(row, utt))
 
 
 def describe(row: dict[str, Any], utt: Utterance) -> str:

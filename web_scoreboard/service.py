@@ -77,6 +77,8 @@ class TableService:
         self._heard: deque[dict[str, Any]] = deque(maxlen=heard_limit)
         self._warnings: list[str] = []
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
+        # Told of every stored change (action, line, origin, score) once it is on disk.
+        self.on_stored: Callable[[str, str, str, dict[str, int]], None] | None = None
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -331,6 +333,9 @@ class TableService:
         except Exception as err:
             rollback()
             raise ActionError("store-failed", f"no se pudo guardar: {err}", 503) from err
+        if self.on_stored is not None:
+            for entry in entries:
+                self.on_stored(entry.action, entry.line, entry.origin, snap.get("score", {}))
 
     def _rollback(self, undo_count: int, reapply: Iterable[str]) -> None:
         for _ in range(undo_count):

@@ -52,6 +52,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        "falta al que gana el envido")
 
 
+ORIGINS = {"voice": "voz", "camera": "cámara", "manual": "tablet", "confirm": "tablet"}
+
+
+def event_line(action: str, line: str, origin: str, score: dict[str, int]) -> str:
+    """One terminal line for a stored event (rich markup)."""
+    from rich.markup import escape
+
+    verb = "deshecho: " if action == "undo" else ""
+    who = ORIGINS.get(origin, origin)
+    return (f"[bold]{escape(verb + line)}[/bold]  [dim]({escape(who)}) "
+            f"A {score.get('A', 0)} — B {score.get('B', 0)}[/dim]")
+
+
 def demo_arguments(**values: Any) -> argparse.Namespace:
     """The options of ``serve`` with their defaults, some of them set (for ``demo``)."""
     parser = argparse.ArgumentParser()
@@ -156,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
     def stop() -> None:
         server.should_exit = True
 
+    service.on_stored = lambda action, line, origin, score: log(event_line(action, line, origin,
+                                                                           score))
     on_end = stop if args.exit_when_done else None
     parts = start_listening(args, service, log, on_end) + start_camera(args, service, log)
     print_parts(parts, log)
