@@ -1,5 +1,5 @@
 """The camera over the table, wired to the game: cards played become plays, and the envido winner's
-shown cards become a show the engine checks against the declaration.
+cards shown after the hand become a show the engine checks against the declaration.
 
 The camera looks down on the table; each seat has a region of the image (``default_regions``):
 with two players A1 sits at the bottom of the image and B1 at the top; with four, A1 bottom, B1
@@ -62,10 +62,11 @@ class TableCamera:
         hand = snap.get("hand") or {}
         self._follow_hand(snap, hand)
         self._frames += 1
-        if hand and not hand.get("over"):
+        if hand and not hand.get("over"):  # cards put down are plays
             for play in self.tracker.update(frame):
                 self._submit(str(play))
-        seat, declared = _envido_to_show(hand)
+            return
+        seat, declared = _envido_to_show(hand)  # after the hand, the envido winner shows
         if seat and self._shown_hand != hand.get("number") and self._frames % SHOW_EVERY == 0:
             self._check_show(frame, seat, declared, hand.get("number"))
 

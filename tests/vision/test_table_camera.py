@@ -1,0 +1,100 @@
+"""The camera wired to the game: cards put down in front of a seat are played, and the envido
+winner's cards shown after the hand are checked against the declaration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.cards import Card
+from referee.table import Table
+from referee.table_camera import SHOW_EVERY, TableCamera, default_regions
+from referee.vision.faces import Face
+from referee.vision.recognize import Recognizer
+from referee.vision.scenes import paint_card, project
+from referee.vision.textures import table
+
+W, H = 640, 480
+
+
+class TableOnly:
+    """The two calls the camera makes, on a real table (the scoreboard does the same)."""
+
+    def __init__(self, *lines: str) -> None:
+        self.table = Table()
+        self.submitted: list[str] = []
+        for line in lines:
+            self.table.apply_line(line)
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.table.snapshot()
+
+    def submit_line(self, line: str, origin: str = "manual") -> dict[str, Any]:
+        self.table.apply_line(line)
+        self.submitted.append(line)
+        return self.snapshot()
+
+
+def frame(deck: dict[Card, Face], placed: dict[str, list[str]]) -> np.ndarray:
+    """A felt table seen from above with the named cards in front of their seats."""
+    rng = np.random.default_rng(3)
+    img = table("felt", rng, H, W)
+    regions = {r.seat: r.box for r in default_regions(("A1", "B1"))}
+    for seat, cards in placed.items():
+        x0, y0, x1, y1 = regions[seat]
+        for i, text in enumerate(cards):
+            face = deck[Card.parse(text)]
+            height = 0.36 * H
+            size = (height * face.bgr.shape[1] / face.bgr.shape[0], height)
+            cx = (x0 + (i + 1) * (x1 - x0) / (len(cards) + 1)) * W
+            cy = (y0 + y1) / 2 * H
+            corners = project(np.array([cx, cy]), size, 0.15 * (i - 1), 0.0, 0.0, 1500.0)
+            img, _ = paint_card(img, face, corners)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def feed(camera: TableCamera, image: np.ndarray, times: int) -> None:
+    for _ in range(times):
+        camera.step(image)
+
+
+def test_cards_put_down_are_played_in_front_of_their_seats(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = TableOnly("hand")
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}), 3)
+    feed(camera, frame(wikimedia, {"A1": ["4c"], "B1": ["5c"]}), 3)
+    assert service.submitted == ["A1 plays 4c", "B1 plays 5c"]
+    assert service.snapshot()["hand"]["rounds"][0]["winner"] == "B"
+
+
+def shown_after(declared: str, cards: list[str], wikimedia: dict[Card, Face],
+                recognizer: Recognizer) -> TableOnly:
+    service = TableOnly("hand", "A1: envido", "B1: quiero", f"A1: {declared}", "B1: son buenas",
+                        "hand B")
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"A1": cards}), SHOW_EVERY)
+    return service
+
+
+def shown(service: TableOnly) -> set[str]:
+    [line] = service.submitted
+    assert line.startswith("A1 shows ")
+    return set(line.split()[2:])
+
+
+def test_a_true_envido_shown_to_the_camera_is_confirmed(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = shown_after("28", ["7o", "1o", "12b"], wikimedia, recognizer)
+    assert shown(service) == {"7o", "1o", "12b"}
+    snap = service.snapshot()
+    assert snap["hand"]["envido"]["shown"] is True and snap["score"] == {"A": 2, "B": 1}
+
+
+def test_a_false_envido_shown_to_the_camera_scores_to_the_other_team(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = shown_after("33", ["7o", "1o", "4c"], wikimedia, recognizer)
+    assert shown(service) == {"7o", "1o", "4c"}
+    snap = service.snapshot()
+    assert snap["hand"]["envido"]["shown"] is False and snap["score"] == {"A": 0, "B": 3}
