@@ -32,8 +32,10 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("escucha")
     group.add_argument("--no-mic", action="store_true",
                        help="no escuchar: llevar los puntos sólo con los botones de la pantalla")
-    group.add_argument("--mic", metavar="NOMBRE|NÚMERO",
-                       help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
+    group.add_argument("--mic", metavar="NOMBRE|NÚMERO", action="append",
+                       help="qué micrófono usar (ver 'truco-referee devices'); si no, el de "
+                       "siempre. Dos veces = un micrófono por equipo (el primero es de A, el "
+                       "segundo de B): decide el que más fuerte oyó")
     group.add_argument("--channels", type=int, default=1, choices=(1, 2),
                        help="2 = un micrófono (canal) por equipo: el canal 1 es A, el 2 es B; "
                        "decide el más fuerte")
@@ -102,12 +104,22 @@ def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
     except (AudioError, OSError) as err:
         devices = []
         log(f"[yellow]no puedo ver los micrófonos: {escape(str(getattr(err, 'message', err)))}[/yellow]")
-    source = MicSource(args.mic, channels=args.channels, on_status=_once_each(log, "micrófono"))
+    mics = args.mic or []
+    if len(mics) > 2:
+        return None, Part("micrófono", False, "a lo sumo dos micrófonos, uno por equipo")
+    if len(mics) == 2:
+        from referee.mics import TeamMics
+
+        source: Any = TeamMics.open(mics[0], mics[1], _once_each(log, "micrófonos"))
+    else:
+        source = MicSource(mics[0] if mics else None, channels=args.channels,
+                           on_status=_once_each(log, "micrófono"))
     if not devices:
         return source, Part("micrófono", False, "no hay ninguno conectado; se anota con los "
                             "botones y se sigue buscando (enchufá uno cuando quieras)")
     names = ", ".join(d.name for d in devices[:3])
-    return source, Part("micrófono", True, f"{args.mic or 'el de siempre'} (hay: {names})")
+    which = " y ".join(map(str, mics)) or "el de siempre"
+    return source, Part("micrófono", True, f"{which} (hay: {names})")
 
 
 def _once_each(log: Log, who: str) -> Callable[[str], None]:
@@ -129,7 +141,7 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
     from referee.listener import Listener
     from referee.voice import VoiceReferee, listen_in_background
 
-    teams = ("A", "B") if args.channels == 2 else ()
+    teams = ("A", "B") if args.channels == 2 or len(args.mic or []) == 2 else ()
     referee = VoiceReferee(service, log, unsure_below=args.unsure_below)
     listener = Listener(recognizer, referee, channel_teams=teams)
 

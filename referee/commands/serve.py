@@ -1,8 +1,10 @@
-"""Start the tablet scoreboard (and, when available, the referee that listens to the table).
+"""Arranca el árbitro y el tanteador de la mesa: escucha los cantos, mira las cartas (con
+--camera) y muestra los puntos en la tablet.
 
-Open the address it prints on the tablet's browser; anyone can watch, and changing the score
-needs the table PIN it shows.  The game in progress is kept on disk: stopping the program (even
-pulling the plug) and starting it again brings back the same score.
+Abrí en la tablet la dirección que muestra; cualquiera puede mirar, y para cambiar algo hace falta
+el PIN de la mesa.  La partida queda guardada en disco: si el programa se corta (aunque se
+desenchufe) y se vuelve a arrancar, vuelve el mismo tanteador.  Sin micrófono, sin modelo o sin
+cámara, el tanteador funciona igual, con sus botones.
 """
 
 from __future__ import annotations

@@ -1,0 +1,29 @@
+"""Two microphones, one per team: the louder one tells who spoke."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.audio import AudioChunk, to_chunk
+from referee.mics import TeamMics
+
+
+def chunks(levels: list[float]) -> list[AudioChunk]:
+    """0.1 s chunks of a 440 Hz tone at the given amplitudes."""
+    t = np.arange(1600) / 16000
+    return [to_chunk((a * np.sin(2 * np.pi * 440 * t))[:, None], i * 0.1)
+            for i, a in enumerate(levels)]
+
+
+def test_the_louder_microphone_is_passed_on_with_both_levels() -> None:
+    a = chunks([0.5, 0.01, 0.3])
+    b = chunks([0.05, 0.4, 0.3])
+    merged = list(TeamMics(a, b))
+    assert [c.pcm for c in merged] == [a[0].pcm, b[1].pcm, a[2].pcm]
+    assert merged[0].levels[0] > merged[0].levels[1] and merged[1].levels[1] > merged[1].levels[0]
+    assert [round(c.t, 1) for c in merged] == [0.0, 0.1, 0.2]
+
+
+def test_one_microphone_going_quiet_does_not_stop_the_other() -> None:
+    merged = list(TeamMics(chunks([0.2, 0.2, 0.2]), chunks([0.1])))
+    assert len(merged) == 3 and merged[2].levels[1] == 0.0
