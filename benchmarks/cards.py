@@ -68,18 +68,29 @@ class Tally:
         self.suit_correct += named.suit == truth.card.suit
 
 
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance in card widths, for the best corner order."""
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    return min(float(np.linalg.norm(np.roll(found, r, axis=0) - truth, axis=1).max())
+               for r in range(4)) / width
+
+
 def match(scene: Scene, readings: list[Reading]) -> tuple[list[Reading | None], list[Reading]]:
-    """Each true card's reading (the one whose centre falls inside it) and the unmatched readings."""
-    left = list(readings)
-    found: list[Reading | None] = []
-    for truth in scene.cards:
+    """Pair true cards and readings (centre inside the card, closest corners first); the rest."""
+    pairs = []
+    for g, truth in enumerate(scene.cards):
         poly = truth.corners.reshape(-1, 1, 2).astype(np.float32)
-        hit = next((r for r in left if cv2.pointPolygonTest(
-            poly, tuple(float(v) for v in r.corners.mean(axis=0)), False) > 0), None)
-        if hit is not None:
-            left.remove(hit)
-        found.append(hit)
-    return found, left
+        for r, reading in enumerate(readings):
+            centre = tuple(float(v) for v in reading.corners.mean(axis=0))
+            if cv2.pointPolygonTest(poly, centre, False) > 0:
+                pairs.append((corner_error(reading.corners, truth.corners), g, r))
+    found: list[Reading | None] = [None] * len(scene.cards)
+    used: set[int] = set()
+    for _, g, r in sorted(pairs):
+        if found[g] is None and r not in used:
+            found[g] = readings[r]
+            used.add(r)
+    return found, [r for i, r in enumerate(readings) if i not in used]
 
 
 def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:

@@ -25,7 +25,8 @@ class DetectorSettings:
     min_aspect: float = 1.08  # long side / short side, after perspective
     max_aspect: float = 2.5
     min_fill: float = 0.5     # region area / quad area (fingers and overlaps take the rest)
-    min_support: float = 0.45  # share of the outline along image edges
+    min_support: float = 0.45  # share of the outline along image edges ...
+    min_side_support: float = 0.35  # ... and of its worst side
 
 
 def _paper(small: np.ndarray) -> np.ndarray:
@@ -56,14 +57,16 @@ def _edges(small: np.ndarray) -> np.ndarray:
     return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
 
-def _edge_support(quad: np.ndarray, near_edges: np.ndarray) -> float:
-    """Share of the quad's outline that runs along an image edge."""
+def _edge_support(quad: np.ndarray, near_edges: np.ndarray) -> tuple[float, float]:
+    """Share of the quad's outline that runs along an image edge: overall, and on its worst side
+    (a cut across the middle of a card, which makes half a card look like a whole one, is weak)."""
     h, w = near_edges.shape
     t = np.linspace(0.08, 0.92, 24)[:, None]
     pts = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
     x = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
     y = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
-    return float((near_edges[y, x] > 0).mean())
+    on = (near_edges[y, x] > 0).reshape(4, -1).mean(axis=1)
+    return float(on.mean()), float(on.min())
 
 
 def _trimmed(contour: np.ndarray, area: float) -> np.ndarray | None:
@@ -134,7 +137,7 @@ def _shape_ok(quad: np.ndarray, settings: DetectorSettings, shape: tuple[int, ..
         max(sides[1], sides[3]) / min(sides[1], sides[3]) < 1.8
 
 
-def _covered(quad: np.ndarray, by: np.ndarray) -> float:
+def covered(quad: np.ndarray, by: np.ndarray) -> float:
     """Share of ``quad`` inside ``by`` (both convex)."""
     inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), by.astype(np.float32))
     return float(inter) / max(1.0, float(cv2.contourArea(quad)))
@@ -146,7 +149,7 @@ def keep_best(quads: list[np.ndarray], scores: list[float], overlap: float = 0.6
     kept: list[int] = []
     for i in sorted(range(len(quads)), key=lambda j: -scores[j]):
         q = quads[i]
-        if not any(_covered(q, quads[k]) > overlap or _covered(quads[k], q) > overlap for k in kept):
+        if not any(covered(q, quads[k]) > overlap or covered(quads[k], q) > overlap for k in kept):
             kept.append(i)
     return kept
 
@@ -188,8 +191,9 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     min_side = np.sqrt(settings.min_area * small.shape[0] * small.shape[1] / CARD_ASPECT)
     quads += [(q, LINE_WEIGHT * np.sqrt(cv2.contourArea(q)))
               for q in line_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), min_side) if _shape_ok(q, settings, small.shape)]
-    supported = [(q, s, _edge_support(q, near)) for q, s in quads]
-    quads = [(q / scale, s * e * e) for q, s, e in supported if e >= settings.min_support]
+    supported = [(q, s, *_edge_support(q, near)) for q, s in quads]
+    quads = [(q / scale, s * e * e) for q, s, e, worst in supported
+             if e >= settings.min_support and worst >= settings.min_side_support]
     return _distinct(quads)
 
 

@@ -8,9 +8,12 @@ import numpy as np
 
 from engine.cards import Card
 from referee.vision.bank import Bank
-from referee.vision.detect import DetectorSettings, candidates, keep_best
+from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
 from referee.vision.geometry import flatten
+
+
+PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card
 
 
 @dataclass(frozen=True)
@@ -87,5 +90,16 @@ class Recognizer:
             reading = self.classify(flatten(frame, corners), corners)
             if reading.similarity >= self.settings.not_a_card:
                 readings.append(reading)
+        readings = _drop_parts(readings)
         keep = keep_best([r.corners for r in readings], [r.similarity for r in readings])
         return [readings[i] for i in sorted(keep)]
+
+
+def _drop_parts(readings: list[Reading]) -> list[Reading]:
+    """Drop outlines lying inside a larger card-like outline that looks nearly as much like a
+    card: part of a card can look like another card (two coins of the 5 of oros look like the 2),
+    but a card never holds a card.  The larger one stays, read or abstained."""
+    return [r for r in readings
+            if not any(w is not r and covered(r.corners, w.corners) > 0.8
+                       and covered(w.corners, r.corners) < 0.8
+                       and w.similarity >= r.similarity - PART_MARGIN for w in readings)]
