@@ -185,8 +185,7 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     edges = _edges(small)
     near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
     paper = _paper(small)
-    regions = (_filled(paper), cv2.bitwise_not(edges), cv2.bitwise_not(near),
-               _filled(paper & cv2.bitwise_not(edges)))
+    regions = (_filled(paper), cv2.bitwise_not(edges), _filled(paper & cv2.bitwise_not(edges)))
     quads = [found for mask in regions for found in _quads(mask, settings)]
     min_side = np.sqrt(settings.min_area * small.shape[0] * small.shape[1] / CARD_ASPECT)
     quads += [(q, LINE_WEIGHT * np.sqrt(cv2.contourArea(q)))

@@ -14,11 +14,14 @@ COLOUR_WEIGHT = 0.55
 def normalise(card: np.ndarray) -> np.ndarray:
     """White-balance and flatten the lighting of a canonical card image (float32, paper ≈ 1)."""
     img = card.astype(np.float32) + 1.0
-    gray = img.mean(axis=2)
-    paper = cv2.dilate(gray, np.ones((9, 9), np.uint8))
-    paper = cv2.GaussianBlur(paper, (0, 0), 12)
-    img = img / paper[..., None]
-    white = np.percentile(img[::3, ::3].reshape(-1, 3), 90, axis=0)
+    h, w = img.shape[:2]
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(gray, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    paper = cv2.GaussianBlur(cv2.dilate(small, np.ones((3, 3), np.uint8)), (0, 0), 3)
+    img = img / cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+    sample = img[::3, ::3].reshape(-1, 3)
+    k = int(0.9 * len(sample))
+    white = np.partition(sample, k, axis=0)[k]
     return np.clip(img / np.maximum(white, 1e-3), 0, 1.2)
 
 
