@@ -252,6 +252,22 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     sys.stdout.flush()
 
 
+def _preflight(name: str, models_dir: str | None) -> str | None:
+    """Why a recognizer cannot run here (checked before starting workers), or None."""
+    if name == "sphinx-es" and not SPHINX_ES_DIR.is_dir():
+        return f"no Spanish Sphinx model at {SPHINX_ES_DIR.resolve()}"
+    if name == "vosk-es":
+        from models.paths import models_dir as resolve
+        from referee.asr.base import RecognizerError
+        from referee.asr.find import find_model
+
+        try:
+            find_model(resolve(models_dir), "vosk")
+        except RecognizerError as err:
+            return err.message
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.speech", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -275,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     items = load_items(args.voices, args.limit)
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
     for name in args.recognizer:
+        problem = _preflight(name, args.models_dir)
+        if problem:
+            print(f"\n== {name} ==\n  could not run: {problem}")
+            continue
         for cond in args.snr:
             label = "clean" if cond == "clean" else f"{cond} dB SNR"
             try:
