@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="carpeta con las caras de un mazo (07-oros.png ...); se puede repetir")
     parser.add_argument("--models-dir", metavar="CARPETA", help="carpeta de modelos y mazos")
     parser.add_argument("--min-confidence", type=float, default=RecognizerSettings.min_confidence,
-                        help="confianza mínima para nombrar una carta, de 0 a 1 (0.5)")
+                        help="confianza mínima para nombrar una carta, de 0 a 1 (0.7)")
     parser.add_argument("--frames-dir", type=Path, default=Path("cartas-vistas"), metavar="CARPETA",
                         help="sin pantalla: dónde guardar las imágenes con las cartas marcadas")
     parser.add_argument("--frames", type=int, default=0, metavar="N",

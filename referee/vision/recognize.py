@@ -20,7 +20,7 @@ PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like 
 class RecognizerSettings:
     """When to answer.  A card is named only if its confidence reaches ``min_confidence``."""
 
-    min_confidence: float = 0.5
+    min_confidence: float = 0.7
     margin_scale: float = 0.03    # best-vs-second similarity gap: confidence 1 - exp(-gap / scale)
     min_similarity: float = 0.55  # the best match must be at least this close ...
     full_similarity: float = 0.75  # ... and from here on closeness does not lower the confidence
