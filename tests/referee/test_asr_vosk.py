@@ -95,3 +95,15 @@ def test_missing_model_is_a_plain_error(tmp_path: Path) -> None:
     with pytest.raises(RecognizerError) as err:
         VoskRecognizer(KOREAN, tmp_path)
     assert err.value.code == "model-missing"
+
+
+def test_listener_hands_over_vosk_utterances_with_confidence_and_clip(
+        recognizer: VoskRecognizer, korean_wav: Path) -> None:
+    from referee.listener import Listener, Utterance
+
+    recognizer.reset()
+    out: list[Utterance] = []
+    Listener(recognizer, out.append).run(WavSource(korean_wav))
+    assert out and out[0].text.startswith("안녕하세요")
+    assert all(not u.early for u in out)  # no phrase-table call in Korean: nothing goes early
+    assert all(0.0 <= u.confidence <= 1.0 and u.clip for u in out)
