@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import socket
 import tarfile
 import time
 import urllib.error
@@ -54,7 +53,7 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
         if err.code == 416 and have:
             return have  # already complete
         raise FetchError("http-error", f"el servidor respondió {err.code} para {url}") from err
-    except (urllib.error.URLError, socket.timeout, ConnectionError) as err:
+    except (TimeoutError, urllib.error.URLError, ConnectionError) as err:
         raise FetchError(
             "offline",
             f"no pude conectarme a {urllib.parse.urlsplit(url).netloc} ({err}); "
@@ -75,7 +74,7 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
                     done += len(block)
                     if progress:
                         progress(done, total)
-            except (socket.timeout, ConnectionError, urllib.error.URLError) as err:
+            except (TimeoutError, ConnectionError, urllib.error.URLError) as err:
                 raise FetchError(
                     "interrupted",
                     f"se cortó la descarga en {done} bytes ({err}); "
