@@ -6,16 +6,31 @@ read the score.  ``snapshot(game)`` gives the whole state as plain data.
 
 from engine.cards import DECK, Card, Suit, envido_value, flor_value, has_flor, parse_cards
 from engine.errors import EngineError, IllegalEvent, InvalidEvent
-from engine.events import (Adjust, Call, Declare, EnvidoResult, Event, HandResult, NewHand, Play,
-                           RoundResult, Say, SetRule, Show, Team, other, team_of)
+from engine.events import (
+    Adjust,
+    Call,
+    Declare,
+    EnvidoResult,
+    Event,
+    HandResult,
+    NewHand,
+    Play,
+    RoundResult,
+    Say,
+    SetRule,
+    Show,
+    Team,
+    other,
+    team_of,
+)
 from engine.game import Game
 from engine.settings import Settings
 from engine.snapshot import snapshot
 
 __all__ = [
-    "DECK", "Card", "Suit", "envido_value", "flor_value", "has_flor", "parse_cards",
-    "EngineError", "IllegalEvent", "InvalidEvent",
-    "Adjust", "Call", "Declare", "EnvidoResult", "Event", "HandResult", "NewHand", "Play",
-    "RoundResult", "Say", "SetRule", "Show", "Team", "other", "team_of",
-    "Game", "Settings", "snapshot",
+    "DECK",
+    "Adjust", "Call", "Card", "Declare", "EngineError", "EnvidoResult", "Event", "Game",
+    "HandResult", "IllegalEvent", "InvalidEvent", "NewHand", "Play", "RoundResult", "Say",
+    "SetRule", "Settings", "Show", "Suit", "Team",
+    "envido_value", "flor_value", "has_flor", "other", "parse_cards", "snapshot", "team_of",
 ]

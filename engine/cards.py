@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import enum
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 
 class Suit(enum.Enum):
@@ -51,7 +51,7 @@ class Card:
         return hash(self.text)
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Parse "7o", "12b", "1e", or "07-oros" (the face-image file naming)."""
         t = text.strip().lower()
         try:

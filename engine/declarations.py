@@ -12,14 +12,14 @@ from engine.events import Team, team_of
 class Declarations:
     """The declarations of one envido or flor contest among ``order`` (seats, mano first)."""
 
-    __slots__ = ("order", "said", "reported")
+    __slots__ = ("order", "reported", "said")
 
     def __init__(self, order: tuple[str, ...]) -> None:
         self.order = order
         self.said: list[tuple[str, int | None]] = []  # (seat, points) or (seat, None) = son buenas
         self.reported: Team | None = None  # winner told to the referee instead of heard
 
-    def copy(self) -> "Declarations":
+    def copy(self) -> Declarations:
         other = Declarations(self.order)
         other.said = list(self.said)
         other.reported = self.reported

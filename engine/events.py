@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Union
+from typing import ClassVar, Literal
 
 from engine.cards import Card
 
@@ -171,4 +171,5 @@ class SetRule:
         return f"set {self.name} {self.value}"
 
 
-Event = Union[Say, Declare, Play, Show, RoundResult, HandResult, EnvidoResult, NewHand, Adjust, SetRule]
+Event = (Say | Declare | Play | Show | RoundResult | HandResult | EnvidoResult | NewHand | Adjust
+         | SetRule)

@@ -5,11 +5,26 @@ The state is a pure function of the log: ``undo`` replays the log without its la
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.errors import IllegalEvent, InvalidEvent
-from engine.events import (TEAMS, Adjust, Call, Declare, EnvidoResult, Event, HandResult,
-                           NewHand, Play, RoundResult, Say, SetRule, Show, Team)
+from engine.events import (
+    TEAMS,
+    Adjust,
+    Call,
+    Declare,
+    EnvidoResult,
+    Event,
+    HandResult,
+    NewHand,
+    Play,
+    RoundResult,
+    Say,
+    SetRule,
+    Show,
+    Team,
+)
 from engine.hand import Hand
 from engine.settings import Settings
 

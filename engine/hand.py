@@ -7,38 +7,16 @@ a refused event never leaves anything half-applied.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from engine.cards import Card
 from engine.errors import IllegalEvent
 from engine.events import TEAMS, Call, Team, other, team_of
 from engine.hand_envido import EnvidoRules
 from engine.hand_flor import FlorRules
+from engine.hand_state import Ledger, Round
 from engine.hand_truco import TrucoRules
 from engine.rounds import PARDA, RoundWinner, hand_winner, round_winner
-from engine.settings import Settings
 
 CATEGORIES = ("envido", "flor", "truco")
-
-
-class Ledger(Protocol):
-    """What a hand needs from its game: the rules, the score, and a way to credit points."""
-
-    settings: Settings
-
-    @property
-    def score(self) -> dict[Team, int]: ...
-
-    def credit(self, team: Team, points: int) -> None: ...
-
-
-class Round:
-    __slots__ = ("plays", "result", "leader")
-
-    def __init__(self, leader: str | None) -> None:
-        self.plays: list[tuple[str, Card]] = []
-        self.result: RoundWinner | None = None
-        self.leader = leader  # who plays first; None when not known (the last round was told)
 
 
 class Hand(TrucoRules, EnvidoRules, FlorRules):
@@ -50,49 +28,20 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         self.mano = mano
         self.number = number
         i = seats.index(mano)
-        self.order: tuple[str, ...] = seats[i:] + seats[:i]
-        self.rounds: list[Round] = [Round(mano)]
-        self.on_table: set[Card] = set()
-        self.played_first: set[str] = set()
-        self.winner: Team | None = None
+        self.order = seats[i:] + seats[:i]
+        self.rounds = [Round(mano)]
+        self.on_table = set()
+        self.played_first = set()
+        self.winner = None
         self.over = False
-        self.points: dict[str, dict[Team, int]] = {c: {"A": 0, "B": 0} for c in CATEGORIES}
-        self.notes: list[str] = []
-        self.deferred: list[tuple[str, Team, int]] = []
+        self.points = {c: {"A": 0, "B": 0} for c in CATEGORIES}
+        self.notes = []
+        self.deferred = []
         self.init_truco()
         self.init_envido()
         self.init_flor()
 
-    # -- shared helpers ------------------------------------------------------------------------
-    @property
-    def settings(self) -> Settings:
-        return self.ledger.settings
-
-    @property
-    def mano_team(self) -> Team:
-        return team_of(self.mano)
-
-    @property
-    def in_first_round(self) -> bool:
-        return len(self.rounds) == 1 and self.rounds[0].result is None
-
-    def require(self, ok: bool, reason: str) -> None:
-        if not ok:
-            raise IllegalEvent(reason)
-
-    def require_open(self, what: str) -> None:
-        self.require(not self.over, f"{what}: la mano ya terminó")
-
-    def score_points(self, category: str, team: Team, points: int, note: str,
-                     deferred: bool = False) -> None:
-        """Record points for a team in this hand and credit them now or at the end of the hand."""
-        self.points[category][team] += points
-        self.notes.append(f"{note}: {team} +{points}")
-        if deferred and not self.over:
-            self.deferred.append((category, team, points))
-        else:
-            self.ledger.credit(team, points)
-
+    # -- what must be answered first -----------------------------------------------------------
     def blocking(self) -> str | None:
         """What must be answered before cards, results or truco can go on, or None."""
         return self.flor_blocking() or self.envido_blocking() or self.truco_blocking()
@@ -168,7 +117,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         if len(self.rounds) == 1:
             self.close_flor_if_unanswered(force=True)
         results = [r.result for r in self.rounds if r.result is not None]
-        winner = hand_winner(results, self.mano_team)  # type: ignore[arg-type]
+        winner = hand_winner(results, self.mano_team)
         if winner is not None:
             self.finish(winner, self.truco_value(), "truco" if self.truco_level > 1 else "la mano")
         else:

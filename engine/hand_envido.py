@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.betting import ENVIDO_CHAINS, falta_points
 from engine.cards import Card, envido_values_made, is_possible_envido
 from engine.declarations import Declarations
 from engine.events import Call, Team, other, team_of
-
-if TYPE_CHECKING:
-    from engine.hand import Hand
+from engine.hand_state import HandState
 
 # pending: called, waiting for an answer; accepted: declaring; refused / decided: settled;
 # cancelled: a flor took its place.
 ENVIDO_STATUSES = ("none", "pending", "accepted", "refused", "decided", "cancelled")
 
 
-class EnvidoRules:
+class EnvidoRules(HandState):
     """Mixed into ``Hand``: the envido bet."""
-
-    envido_chain: tuple[Call, ...]
-    envido_by: Team | None
-    envido_status: str
-    envido_decl: Declarations | None
-    envido_winner: Team | None
-    envido_worth: int
-    envido_shown: bool | None
-    flor_winner: Team | None
 
     def init_envido(self) -> None:
         self.envido_chain = ()
@@ -43,12 +30,13 @@ class EnvidoRules:
 
     def envido_blocking(self) -> str | None:
         if self.envido_status == "pending":
-            return f"{other(self.envido_by)} tiene que contestar el envido"  # type: ignore[arg-type]
+            assert self.envido_by is not None
+            return f"{other(self.envido_by)} tiene que contestar el envido"
         if self.envido_status == "accepted":
             return "faltan los tantos del envido"
         return None
 
-    def call_envido(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def call_envido(self, seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
         what = f"{seat}: {call.value}"
         self.require_open(what)
@@ -68,14 +56,14 @@ class EnvidoRules:
         self.envido_by = team
         self.envido_status = "pending"
 
-    def envido_in_time(self: "Hand", team: Team) -> bool:
+    def envido_in_time(self, team: Team) -> bool:
         """Envido (or flor) before any truco, or in answer to a first truco: the envido is first."""
         if self.truco_pending is None:
             return self.truco_level == 1
         level, caller, _ = self.truco_pending
         return level == 2 and caller != team
 
-    def envido_too_late(self: "Hand", team: Team) -> str:
+    def envido_too_late(self, team: Team) -> str:
         """Why envido (or flor) is no longer in time for this team."""
         if self.truco_pending is not None and self.truco_level == 1:
             return f"{team} cantó el truco: el envido está primero solo para {other(team)}"
@@ -84,7 +72,7 @@ class EnvidoRules:
     def _chain_text(self) -> str:
         return " ".join(c.value for c in self.envido_chain)
 
-    def answer_envido(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def answer_envido(self, seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
         self.require(team != self.envido_by, f"{seat}: {call.value}: contesta {other(team)}")
         if not commit:
@@ -97,7 +85,7 @@ class EnvidoRules:
         else:
             self.refuse_envido()
 
-    def refuse_envido(self: "Hand") -> None:
+    def refuse_envido(self) -> None:
         assert self.envido_by is not None
         self.envido_status = "refused"
         self.envido_winner = self.envido_by
@@ -105,10 +93,7 @@ class EnvidoRules:
         self.score_points("envido", self.envido_by, self.envido_worth,
                           f"{self._chain_text()} no querido", self.credit_deferred())
 
-    def credit_deferred(self: "Hand") -> bool:
-        return self.settings.envido_credit == "hand-end"
-
-    def declare(self: "Hand", seat: str, points: int | None, commit: bool) -> None:
+    def declare(self, seat: str, points: int | None, commit: bool) -> None:
         """A number sung for the open contest (flor first), or son buenas when points is None."""
         flor = self.flor_declaring()
         decl = self.flor_decl if flor else (self.envido_decl if self.envido_declaring() else None)
@@ -130,7 +115,7 @@ class EnvidoRules:
         else:
             self.settle_envido_if_decided()
 
-    def report_envido(self: "Hand", winner: Team, commit: bool) -> None:
+    def report_envido(self, winner: Team, commit: bool) -> None:
         """The winner of the open contest, told to the referee when the numbers were not heard."""
         decl = self.flor_decl if self.flor_declaring() else self.envido_decl
         ok = self.flor_declaring() or self.envido_declaring()
@@ -144,7 +129,7 @@ class EnvidoRules:
         else:
             self.settle_envido_if_decided()
 
-    def settle_envido_if_decided(self: "Hand") -> None:
+    def settle_envido_if_decided(self) -> None:
         decl = self.envido_decl
         if decl is None or not decl.decided:
             return
@@ -158,7 +143,7 @@ class EnvidoRules:
         self.score_points("envido", winner, self.envido_worth, f"{self._chain_text()} querido",
                           self.credit_deferred())
 
-    def show(self: "Hand", seat: str, cards: tuple[Card, ...], commit: bool) -> None:
+    def show(self, seat: str, cards: tuple[Card, ...], commit: bool) -> None:
         """The winner shows the cards behind the declaration; false cards give the points away."""
         what = f"{seat} muestra {' '.join(map(str, cards))}"
         if self.flor_status == "decided" and self.flor_shown is None:
@@ -178,32 +163,3 @@ class EnvidoRules:
         self.envido_shown = declared in envido_values_made(cards)
         if not self.envido_shown:
             self.give_away("envido", f"{seat} cantó {declared} y no lo tenía")
-
-    def require_cards_not_elsewhere(self: "Hand", seat: str, cards: tuple[Card, ...],
-                                    what: str) -> None:
-        played_by_others = {c for r in self.rounds for s, c in r.plays if s != seat}
-        clash = [str(c) for c in cards if c in played_by_others]
-        self.require(not clash, f"{what}: {' '.join(clash)} la jugó otro")
-
-    def give_away(self: "Hand", category: str, why: str) -> None:
-        """Move this hand's points of a category to the other team (a false declaration)."""
-        for team in ("A", "B"):
-            points = self.points[category][team]
-            if points:
-                break
-        else:
-            return
-        gainer = other(team)  # type: ignore[arg-type]
-        self.points[category][team] = 0  # type: ignore[index]
-        self.points[category][gainer] += points
-        self.notes.append(f"{why}: {gainer} +{points}")
-        moved = [(c, gainer if c == category else t, p) for c, t, p in self.deferred]
-        if moved != self.deferred:
-            self.deferred = moved
-        else:
-            self.ledger.credit(team, -points)  # type: ignore[arg-type]
-            self.ledger.credit(gainer, points)
-        if category == "envido":
-            self.envido_winner = gainer
-        else:
-            self.flor_winner = gainer

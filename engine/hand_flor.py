@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.betting import flor_level_points, flor_refused_points
 from engine.cards import Card, flor_value, has_flor
 from engine.declarations import Declarations
 from engine.events import Call, Team, other, team_of
-
-if TYPE_CHECKING:
-    from engine.hand import Hand
+from engine.hand_state import HandState
 
 # open: sung, the other team may still answer; pending: a contraflor waits for an answer;
 # accepted: declaring; decided: settled.
 FLOR_STATUSES = ("none", "open", "pending", "accepted", "decided")
 
 
-class FlorRules:
+class FlorRules(HandState):
     """Mixed into ``Hand``: the flor."""
-
-    flor_sung: list[str]
-    flor_chain: tuple[Call, ...]
-    flor_by: Team | None
-    flor_status: str
-    flor_decl: Declarations | None
-    flor_winner: Team | None
-    flor_worth: int
-    flor_shown: bool | None
 
     def init_flor(self) -> None:
         self.flor_sung = []
@@ -44,22 +31,23 @@ class FlorRules:
 
     def flor_blocking(self) -> str | None:
         if self.flor_status == "pending":
-            return f"{other(self.flor_by)} tiene que contestar la {self.flor_chain[-1].value}"  # type: ignore[arg-type]
+            assert self.flor_by is not None
+            return f"{other(self.flor_by)} tiene que contestar la {self.flor_chain[-1].value}"
         if self.flor_status == "accepted":
             return "faltan los tantos de la flor"
         return None
 
     def bets_untouched(self) -> bool:
-        return self.envido_status == "none" and self.flor_status == "none"  # type: ignore[attr-defined]
+        return self.envido_status == "none" and self.flor_status == "none"
 
-    def _require_can_sing(self: "Hand", seat: str, what: str) -> None:
+    def _require_can_sing(self, seat: str, what: str) -> None:
         self.require_open(what)
         self.require(self.in_first_round, f"{what}: la flor se canta en la primera vuelta")
         self.require(seat not in self.played_first, f"{what}: ya jugó su primera carta")
         self.require(seat not in self.flor_sung, f"{what}: ya cantó flor")
         self.require(self.envido_status in ("none", "pending"), f"{what}: el envido ya se jugó")
 
-    def flor_call(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def flor_call(self, seat: str, call: Call, commit: bool) -> None:
         what = f"{seat}: {call.value}"
         self.require_open(what)
         self.require(self.settings.flor, f"{what}: se juega sin flor")
@@ -72,7 +60,7 @@ class FlorRules:
         }[call]
         handler(seat, call, commit)
 
-    def _sing_flor(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def _sing_flor(self, seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
         what = f"{seat}: flor"
         self._require_can_sing(seat, what)
@@ -97,7 +85,7 @@ class FlorRules:
         return (self.flor_status == "accepted" and not self.flor_chain
                 and self.flor_decl is not None and not self.flor_decl.said)
 
-    def _raise_flor(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def _raise_flor(self, seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
         what = f"{seat}: {call.value}"
         self.require_open(what)
@@ -116,7 +104,7 @@ class FlorRules:
         self.flor_chain += (call,)
         self.flor_status, self.flor_by = "pending", team
 
-    def _accept_flor(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def _accept_flor(self, seat: str, call: Call, commit: bool) -> None:
         what = f"{seat}: con flor quiero"
         self.require_open(what)
         self.require(self.flor_status == "pending" and self.flor_by != team_of(seat),
@@ -125,7 +113,7 @@ class FlorRules:
             self.notes.append(f"{team_of(seat)} quiso la {self.flor_chain[-1].value}")
             self._open_contest()
 
-    def _achicarse(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def _achicarse(self, seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
         what = f"{seat}: con flor me achico"
         self.require_open(what)
@@ -137,7 +125,7 @@ class FlorRules:
             self.flor_sung.append(seat)
         self.refuse_flor()
 
-    def refuse_flor(self: "Hand") -> None:
+    def refuse_flor(self) -> None:
         """The flor goes to the team that sang or raised last (see ``flor_refused_points``)."""
         winner = self.flor_by
         assert winner is not None
@@ -148,11 +136,11 @@ class FlorRules:
         self.score_points("flor", winner, self.flor_worth, "con flor me achico",
                           self.credit_deferred())
 
-    def _open_contest(self: "Hand") -> None:
+    def _open_contest(self) -> None:
         self.flor_status = "accepted"
         self.flor_decl = Declarations(tuple(s for s in self.order if s in self.flor_sung))
 
-    def settle_flor_if_decided(self: "Hand") -> None:
+    def settle_flor_if_decided(self) -> None:
         decl = self.flor_decl
         if decl is None or not decl.decided:
             return
@@ -161,7 +149,7 @@ class FlorRules:
         level = self.flor_chain[-1] if self.flor_chain else None
         self._settle_flor(winner, level, f"{level.value if level else 'flor'} ganada")
 
-    def close_flor_if_unanswered(self: "Hand", force: bool = False) -> None:
+    def close_flor_if_unanswered(self, force: bool = False) -> None:
         """An open flor nobody answered goes to its team: when the first round ends, or when
         every seat of the other team has played its first card."""
         if self.flor_status != "open":
@@ -171,13 +159,13 @@ class FlorRules:
             assert self.flor_by is not None
             self._settle_flor(self.flor_by, None, "flor")
 
-    def _settle_flor(self: "Hand", winner: Team, level: Call | None, why: str) -> None:
+    def _settle_flor(self, winner: Team, level: Call | None, why: str) -> None:
         self.flor_worth = flor_level_points(self.settings, level, len(self.flor_sung),
                                             self.ledger.score, winner)
         self.flor_status, self.flor_winner = "decided", winner
         self.score_points("flor", winner, self.flor_worth, why, self.credit_deferred())
 
-    def show_flor(self: "Hand", seat: str, cards: tuple[Card, ...], commit: bool) -> None:
+    def show_flor(self, seat: str, cards: tuple[Card, ...], commit: bool) -> None:
         what = f"{seat} muestra {' '.join(map(str, cards))}"
         decl = self.flor_decl
         winning = decl.winning_seat() if decl else None

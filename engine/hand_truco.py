@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.betting import TRUCO_LEVEL, TRUCO_NAME
-from engine.events import Call, Team, other, team_of
-
-if TYPE_CHECKING:
-    from engine.hand import Hand
+from engine.events import Call, other, team_of
+from engine.hand_state import HandState
 
 
-class TrucoRules:
+class TrucoRules(HandState):
     """Mixed into ``Hand``: the truco bet."""
-
-    truco_level: int
-    truco_holder: Team | None
-    truco_pending: tuple[int, Team, str] | None
 
     def init_truco(self) -> None:
         self.truco_level = 1           # 1 = nothing accepted yet; 2 truco, 3 retruco, 4 vale cuatro
@@ -27,13 +19,13 @@ class TrucoRules:
         """What the hand's truco is worth now (a pending call counts as refused)."""
         return self.truco_level
 
-    def truco_blocking(self: "Hand") -> str | None:
+    def truco_blocking(self) -> str | None:
         if self.truco_pending:
             level, team, _ = self.truco_pending
             return f"{other(team)} tiene que contestar el {TRUCO_NAME[level].value}"
         return None
 
-    def call_truco(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def call_truco(self, seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
         level = TRUCO_LEVEL[call]
         what = f"{seat}: {call.value}"
@@ -64,7 +56,7 @@ class TrucoRules:
         needed = TRUCO_NAME[self.truco_level + 1].value if self.truco_level < 4 else "nada"
         return f"{what}: primero va el {needed}"
 
-    def answer_truco(self: "Hand", seat: str, call: Call, commit: bool) -> None:
+    def answer_truco(self, seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
         what = f"{seat}: {call.value}"
         self.require(self.truco_pending is not None, f"{what}: no hay nada cantado para contestar")

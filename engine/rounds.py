@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Literal, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from engine.cards import Card
 from engine.events import Team, team_of
@@ -35,7 +36,7 @@ def hand_winner(results: Sequence[RoundWinner], mano_team: Team) -> Team | None:
     decided = [r for r in results if r != PARDA]
     for team in ("A", "B"):
         if decided.count(team) >= 2:
-            return team  # type: ignore[return-value]
+            return team
     if len(results) >= 2 and results[0] != PARDA and PARDA in results[1:]:
         return results[0]  # type: ignore[return-value]
     if results and results[0] == PARDA and decided:

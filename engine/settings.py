@@ -61,11 +61,11 @@ class Settings:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Settings":
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 
-    def with_rule(self, name: str, value: str) -> "Settings":
+    def with_rule(self, name: str, value: str) -> Settings:
         """A copy with one rule changed from its log text (``set flor on``, ``set players 4``)."""
         key = name.replace("-", "_")
         field = next((f for f in fields(self) if f.name == key), None)

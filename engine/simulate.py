@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from engine.errors import EngineError
 from engine.betting import TRUCO_NAME
 from engine.cards import DECK, Card, Suit, envido_value, flor_value, has_flor
 from engine.declarations import Declarations
+from engine.errors import EngineError
 from engine.events import (
     TEAMS,
     Call,
