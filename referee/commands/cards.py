@@ -8,11 +8,14 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
+from typing import Iterable
 
 import cv2
+import numpy as np
 
 from models.decks import deck_dir
 from models.paths import models_dir
@@ -76,27 +79,35 @@ def _image(args: argparse.Namespace) -> int:
 
 def _camera(args: argparse.Namespace) -> int:
     recognizer = _recognizer(args)
-    window = can_show_windows()
-    if not window:
-        args.frames_dir.mkdir(parents=True, exist_ok=True)
-        print(f"Sin pantalla: guardo las imágenes marcadas en {args.frames_dir}/", file=sys.stderr)
-    last = ""
-    for n, frame in enumerate(camera_frames(args.camera), 1):
+    frames = camera_frames(args.camera)
+    if args.frames:
+        frames = itertools.islice(frames, args.frames)
+    preview(recognizer, frames, None if can_show_windows() else args.frames_dir)
+    return 0
+
+
+def preview(recognizer: Recognizer, frames: Iterable[np.ndarray], out_dir: Path | None,
+            every: int = 5) -> int:
+    """Show the frames with the cards drawn, or (no screen) save every ``every``-th to ``out_dir``;
+    print the cards whenever what is seen changes.  Returns how many frames were read."""
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        print(f"Sin pantalla: guardo las imágenes marcadas en {out_dir}/", file=sys.stderr)
+    last, n = "", 0
+    for n, frame in enumerate(frames, 1):
         readings = recognizer.read(frame)
         seen = " ".join(label(r) for r in readings)
         if seen != last:
             print(seen or "(ninguna carta)")
             last = seen
         shown = annotate(frame, readings)
-        if window:
+        if out_dir is None:
             cv2.imshow("truco-referee cards", shown)
             if cv2.waitKey(1) & 0xFF in (27, ord("q")):
                 break
-        elif n % 5 == 1:
-            cv2.imwrite(str(args.frames_dir / f"cartas-{n:06d}.jpg"), shown)
-        if args.frames and n >= args.frames:
-            break
-    return 0
+        elif n % every == 1 or every == 1:
+            cv2.imwrite(str(out_dir / f"cartas-{n:06d}.jpg"), shown)
+    return n
 
 
 def _calibrate(args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""Find cards in a frame: bright paper regions and closed edge regions, fitted with four corners."""
+"""Find cards in a frame: paper regions, edge-enclosed regions and long straight edges, fitted
+with four corners; every plausible outline is a candidate for the bank to judge."""
 
 from __future__ import annotations
 

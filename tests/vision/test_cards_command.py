@@ -12,8 +12,10 @@ import pytest
 from engine.cards import Card, parse_cards
 from models.decks import banks_root
 from referee.cli import main
+from referee.commands.cards import preview
 from referee.vision.bank import Bank, deck_key, save_bank
 from referee.vision.faces import Face
+from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, render
 
 EASY = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, tables=("felt",))
@@ -70,3 +72,13 @@ def test_unreadable_photo_is_reported(
     assert main(["cards", "--image", str(bad), "--deck", str(wikimedia_dir),
                  "--models-dir", str(models)]) == 1
     assert "no puedo leer la foto" in capsys.readouterr().err
+
+
+def test_camera_preview_without_screen_saves_annotated_frames(
+        photo: Path, recognizer: Recognizer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    frame = cv2.imread(str(photo))
+    out = tmp_path / "vistas"
+    assert preview(recognizer, [frame] * 6, out, every=5) == 6
+    assert sorted(p.name for p in out.iterdir()) == ["cartas-000001.jpg", "cartas-000006.jpg"]
+    printed = capsys.readouterr().out.strip().splitlines()
+    assert len(printed) == 1 and {"7o", "1o", "3e"} <= set(printed[0].split())
