@@ -16,7 +16,7 @@ from referee.vision.features import describe
 from referee.vision.geometry import flatten
 from referee.vision.scenes import SceneOptions, render
 
-BANK_VERSION = "bank-v2"
+BANK_VERSION = "bank-v3"
 AUGMENTED = 10
 
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 THUMB = (12, 18)
-HOG_SIZE = (48, 72)
+HOG_SIZE = (32, 48)
 _HOG = cv2.HOGDescriptor(HOG_SIZE, (16, 16), (8, 8), (8, 8), 9)
 COLOUR_WEIGHT = 0.55
 
