@@ -47,7 +47,6 @@ DECOYS: dict[str, Call] = {
     "bueno": Call.QUIERO,
     "quieto": Call.QUIERO,
     "cuero": Call.QUIERO,
-    "dale": Call.QUIERO,
     "embudo": Call.ENVIDO,
     "envidia": Call.ENVIDO,
     "tenés puntos": Call.ENVIDO,
