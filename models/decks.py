@@ -38,12 +38,17 @@ def face_count(folder: Path) -> int:
     return sum(1 for p in folder.iterdir() if FACE_NAME.match(p.name))
 
 
+DECK_SIZE = 40
+
+
 def installed_decks(models: Path) -> list[Path]:
-    """Deck folders in the models directory that hold at least one face, by name."""
+    """Complete deck folders (all 40 faces) in the models directory, by name; hidden folders
+    (a calibration still under way) are skipped."""
     root = decks_root(models)
     if not root.is_dir():
         return []
-    return sorted(p for p in root.iterdir() if p.is_dir() and face_count(p) > 0)
+    return sorted(p for p in root.iterdir()
+                  if p.is_dir() and not p.name.startswith(".") and face_count(p) >= DECK_SIZE)
 
 
 def deck_dir(models: Path, name: str) -> Path:

@@ -3,6 +3,7 @@ in front of the camera, and save its flattened face as ``RR-suit.png`` in a deck
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -35,18 +36,21 @@ class Calibrator:
     def run(self, frames: Iterable[np.ndarray], cards: Sequence[Card] = DECK) -> list[Path]:
         """Capture every card asked for; returns the saved face files."""
         stream = iter(frames)
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        saved = []
+        # Faces go to a hidden folder first: a half-captured deck must never become the reference.
+        work = self.out_dir.with_name(f".{self.out_dir.name}.incompleto")
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
         for i, card in enumerate(cards, 1):
             self.say(f"({i}/{len(cards)}) Mostrá el {card.nombre} a la cámara, sola, y dejala quieta.")
-            path = self.out_dir / face_name(card)
+            path = work / face_name(card)
             if not cv2.imwrite(str(path), self._capture(stream)):
                 raise VisionError("deck-write", f"no puedo guardar {path}")
-            saved.append(path)
             self.say("Listo, ya la tengo. Sacala.")
             self._wait_empty(stream)
+        shutil.rmtree(self.out_dir, ignore_errors=True)
+        work.rename(self.out_dir)
         self.say(f"Mazo guardado en {self.out_dir}")
-        return saved
+        return [self.out_dir / face_name(card) for card in cards]
 
     def _next(self, stream: Iterator[np.ndarray]) -> np.ndarray:
         try:

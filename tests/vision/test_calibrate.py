@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
+from models.decks import installed_decks
 from referee.vision.bank import build_bank
 from referee.vision.calibrate import Calibrator
 from referee.vision.errors import VisionError
@@ -54,3 +55,12 @@ def test_calibration_stops_with_a_clear_error_when_frames_run_out(
     with pytest.raises(VisionError, match="se cortaron las imágenes") as caught:
         Calibrator(tmp_path / "d", say=lambda _: None).run(frames, ASKED)
     assert caught.value.code == "camera-stopped"
+
+
+def test_an_interrupted_calibration_leaves_no_deck_behind(fournier_dir: Path, tmp_path: Path) -> None:
+    frames = capture_session(load_deck(fournier_dir))[:12]
+    decks = tmp_path / "cards" / "decks"
+    with pytest.raises(VisionError):
+        Calibrator(decks / "mi-mazo", say=lambda _: None).run(frames, ASKED)
+    assert not (decks / "mi-mazo").exists()
+    assert installed_decks(tmp_path) == []

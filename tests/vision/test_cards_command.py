@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import cv2
@@ -10,11 +11,11 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, parse_cards
-from models.decks import banks_root
+from models.decks import banks_root, deck_dir
 from referee.cli import main
 from referee.commands.cards import preview
 from referee.vision.bank import Bank, deck_key, save_bank
-from referee.vision.faces import Face
+from referee.vision.faces import Face, face_files
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, render
 
@@ -82,3 +83,16 @@ def test_camera_preview_without_screen_saves_annotated_frames(
     assert sorted(p.name for p in out.iterdir()) == ["cartas-000001.jpg", "cartas-000006.jpg"]
     printed = capsys.readouterr().out.strip().splitlines()
     assert len(printed) == 1 and {"7o", "1o", "3e"} <= set(printed[0].split())
+
+
+def test_without_deck_option_the_installed_deck_is_used(
+        photo: Path, wikimedia_dir: Path, wikimedia_bank: Bank, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "models"
+    mine = deck_dir(root, "mi-mazo")
+    mine.mkdir(parents=True)
+    for path in face_files(wikimedia_dir).values():
+        shutil.copy(path, mine / path.name)
+    save_bank(wikimedia_bank, banks_root(root) / f"{deck_key([mine])}.npz")
+    assert main(["cards", "--image", str(photo), "--json", "--models-dir", str(root)]) == 0
+    assert sorted(f["card"] for f in json.loads(capsys.readouterr().out)) == ["1o", "3e", "7o"]
