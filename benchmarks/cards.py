@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import envido_value
+from engine.cards import Card, envido_value
 from referee.vision.bank import Bank, build_bank
 from referee.vision.faces import Face, load_deck
 from referee.vision.recognize import Reading, Recognizer
@@ -110,7 +110,7 @@ def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
             tally.envido_wrong += not same
 
 
-def run_scenes(recognizer: Recognizer, deck: dict, count: int, seed: int,
+def run_scenes(recognizer: Recognizer, deck: dict[Card, Face], count: int, seed: int,
                opts: SceneOptions) -> Tally:
     rng = np.random.default_rng(seed)
     tally = Tally()
@@ -146,7 +146,8 @@ def report(name: str, t: Tally) -> None:
     print(f"  empty frames with a card   {t.empty_frames_named}/{t.empty_frames}")
 
 
-def latency(recognizer: Recognizer, deck: dict, size: tuple[int, int], frames: int) -> None:
+def latency(recognizer: Recognizer, deck: dict[Card, Face], size: tuple[int, int],
+            frames: int) -> None:
     opts = SceneOptions(width=size[0], height=size[1])
     rng = np.random.default_rng(99)
     scenes = [random_scene(deck, rng, opts) for _ in range(frames)]

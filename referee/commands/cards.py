@@ -11,8 +11,8 @@ import argparse
 import itertools
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import cv2
 import numpy as np

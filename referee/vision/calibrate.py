@@ -4,9 +4,9 @@ in front of the camera, and save its flattened face as ``RR-suit.png`` in a deck
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
 
 import cv2
 import numpy as np

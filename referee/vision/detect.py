@@ -11,7 +11,6 @@ import numpy as np
 from referee.vision.geometry import CARD_ASPECT, corner_quads, fit_quad
 from referee.vision.lines import line_quads
 
-
 HOLE_WEIGHT = 0.85
 LINE_WEIGHT = 0.6
 
@@ -52,10 +51,10 @@ def _filled(paper: np.ndarray) -> np.ndarray:
 def _edges(small: np.ndarray) -> np.ndarray:
     """Edges in lightness or colour (a finger on cream paper differs mostly in hue)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
-    edges = cv2.Canny(lab[:, :, 0], 25, 70)
+    edges = np.asarray(cv2.Canny(lab[:, :, 0], 25, 70))
     for ch in (1, 2):
-        edges |= cv2.Canny(lab[:, :, ch], 12, 30)
-    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+        edges = np.bitwise_or(edges, cv2.Canny(lab[:, :, ch], 12, 30))
+    return np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
 
 
 def _edge_support(quad: np.ndarray, near_edges: np.ndarray) -> tuple[float, float]:
@@ -82,8 +81,9 @@ def _trimmed(contour: np.ndarray, area: float) -> np.ndarray | None:
     small = ((contour - [x, y]) * f + pad).astype(np.int32)
     cv2.drawContours(roi, [small], -1, 255, cv2.FILLED)
     disc = max(3, int(k * f)) | 1
-    roi = cv2.morphologyEx(roi, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (disc, disc)))
-    found, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    disc_shape = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (disc, disc))
+    opened = cv2.morphologyEx(roi, cv2.MORPH_OPEN, disc_shape)
+    found, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not found:
         return None
     return ((max(found, key=cv2.contourArea) - pad) / f + [x, y]).astype(np.float32)
@@ -134,8 +134,8 @@ def _shape_ok(quad: np.ndarray, settings: DetectorSettings, shape: tuple[int, ..
     short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if min(sides) < 8 or not settings.min_aspect <= long / short <= settings.max_aspect:
         return False
-    return max(sides[0], sides[2]) / min(sides[0], sides[2]) < 1.8 and \
-        max(sides[1], sides[3]) / min(sides[1], sides[3]) < 1.8
+    return bool(max(sides[0], sides[2]) / min(sides[0], sides[2]) < 1.8
+                and max(sides[1], sides[3]) / min(sides[1], sides[3]) < 1.8)
 
 
 def covered(quad: np.ndarray, by: np.ndarray) -> float:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import unicodedata
+from collections.abc import Sequence
 
 import cv2
 import numpy as np

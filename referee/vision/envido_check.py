@@ -8,9 +8,9 @@ and the table decides as usual.  The engine compares the shown cards with the de
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import cv2
 import numpy as np

@@ -35,6 +35,6 @@ def describe(card: np.ndarray) -> np.ndarray:
     norm = normalise(card)
     thumb = cv2.resize(norm, THUMB, interpolation=cv2.INTER_AREA)
     gray = cv2.resize(norm.mean(axis=2), HOG_SIZE, interpolation=cv2.INTER_AREA)
-    hog = _HOG.compute(np.clip(gray * 200, 0, 255).astype(np.uint8)).ravel()
+    hog = np.asarray(_HOG.compute(np.clip(gray * 200, 0, 255).astype(np.uint8))).ravel()
     vec = np.concatenate([COLOUR_WEIGHT * _unit(thumb.ravel()), (1 - COLOUR_WEIGHT) * _unit(hog)])
     return (vec / (np.linalg.norm(vec) + 1e-6)).astype(np.float32)

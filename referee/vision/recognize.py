@@ -12,7 +12,6 @@ from referee.vision.detect import DetectorSettings, candidates, covered, keep_be
 from referee.vision.features import describe
 from referee.vision.geometry import flatten
 
-
 PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card
 
 

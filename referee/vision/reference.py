@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from models.decks import banks_root, installed_decks
 from referee.vision.bank import Bank, bank_for

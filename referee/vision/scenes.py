@@ -137,7 +137,8 @@ def _lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 def _jpeg(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     out = np.clip(img, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return out if decoded is None else np.asarray(decoded)
 
 
 def paint_card(img: np.ndarray, face: Face, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -3,8 +3,8 @@ seat becomes ``Play(seat, card)`` for the engine."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -28,7 +28,8 @@ class SeatRegion:
 
     def holds(self, point: np.ndarray, width: int, height: int) -> bool:
         x0, y0, x1, y1 = self.box
-        return x0 * width <= point[0] < x1 * width and y0 * height <= point[1] < y1 * height
+        x, y = float(point[0]), float(point[1])
+        return x0 * width <= x < x1 * width and y0 * height <= y < y1 * height
 
 
 @dataclass
