@@ -19,12 +19,6 @@ class Declarations:
         self.said: list[tuple[str, int | None]] = []  # (seat, points) or (seat, None) = son buenas
         self.reported: Team | None = None  # winner told to the referee instead of heard
 
-    def copy(self) -> Declarations:
-        other = Declarations(self.order)
-        other.said = list(self.said)
-        other.reported = self.reported
-        return other
-
     def best(self) -> tuple[str, int] | None:
         """The seat and value ahead so far (ties to the seat closer to mano)."""
         best: tuple[str, int] | None = None

@@ -38,15 +38,6 @@ class ActionError(ValueError):
         return {"error": {"code": self.code, "message": self.message}}
 
 
-def flip_line(line: str) -> str | None:
-    """The same call said by the other team's seat (``A1: truco`` -> ``B1: truco``), if a call."""
-    match = _SEAT_CALL.match(line)
-    if not match:
-        return None
-    team, number, rest = match.groups()
-    return f"{'B' if team == 'A' else 'A'}{number}: {rest}"
-
-
 def _is_call(line: str) -> bool:
     """A seat's call or declaration (``A1: truco``, ``B1: 27``): what "flip" can move."""
     return _SEAT_CALL.match(line) is not None
@@ -175,7 +166,7 @@ class TableService:
             before = list(self._table.lines)
             if not before:
                 raise ActionError("nothing-to-flip", "no hay ningún canto para cambiar de equipo")
-            self._flip_table(before[-1])
+            self._flip_table()
             after = list(self._table.lines)
             added = after[len(before) - 1:]
             entries = [LogEntry("undo", before[-1], origin)]
@@ -183,22 +174,10 @@ class TableService:
             self._persist(entries, rollback=lambda: self._rollback(len(added), [before[-1]]))
             return self._publish()
 
-    def _flip_table(self, last: str) -> None:
+    def _flip_table(self) -> None:
         """Flip on the Table itself; it knows which rival seat may have said it."""
-        flip = getattr(self._table, "flip_last", None)
         try:
-            if flip is not None:
-                flip()
-                return
-            flipped = flip_line(last)
-            if flipped is None:
-                raise ActionError("nothing-to-flip", "lo último no fue un canto")
-            self._table.undo()
-            try:
-                self._table.apply_line(flipped)
-            except self._rejected:
-                self._table.apply_line(last)
-                raise
+            self._table.flip_last()
         except self._rejected as err:
             reason = getattr(err, "reason", None) or str(err)
             raise ActionError("flip-refused", reason) from err
