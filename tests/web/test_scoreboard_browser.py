@@ -331,6 +331,23 @@ def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
     assert "ganó Ellos (+6)" in text(page, '[data-fact="flor"]')
 
 
+def test_six_players_pica_pica_results_go_to_the_selected_duel(server: LiveServer,
+                                                                page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("set players 6", "set pica_pica on", "points A +5", "hand")
+    wait_seq(page, snap["seq"])
+    assert len(snap["duels"]) == 3
+    assert "Pica-pica" in text(page, '[data-fact="duels"]')
+    page.click("#btn-controls")
+    page.click('[data-seat="B1"]')
+    page.click('[data-line="hand B B1"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'hand B B1'")
+    duels = server.api.get("/api/state").json()["duels"]
+    assert [d["winner"] for d in duels if "B1" in d["seats"]] == ["B"]
+    assert sum(d["over"] for d in duels) == 1
+    shot(page, "tablet-pica-pica")
+
+
 def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> None:
     open_board(page, server.url)  # the host's own page knows the PIN
     assert text(page, "#btn-pin") == f"PIN {PIN} ✓"

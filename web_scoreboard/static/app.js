@@ -143,14 +143,17 @@ function renderControls(snap) {
     return `<button class="btn team-${team}${sel}" type="button" data-seat="${seat}">${Render.esc(Render.seatName(snap, seat))} (${seat})</button>`;
   }).join("");
   const A = Render.esc(Render.teamName(snap, "A")), B = Render.esc(Render.teamName(snap, "B"));
+  // In a pica-pica hand a result belongs to one duel: the selected seat's.
+  const duel = (snap.duels || []).length ? ` ${state.seat}` : "";
+  const label = (text) => `<span class="ctl-label">${text}${duel ? ` (duelo de ${state.seat})` : ""}</span>`;
   $("#result-buttons").innerHTML =
-    `<span class="ctl-label">Ronda</span><button class="btn team-a" type="button" data-line="round A">${A}</button>` +
-    `<button class="btn" type="button" data-line="round parda">Parda</button>` +
-    `<button class="btn team-b" type="button" data-line="round B">${B}</button>` +
-    `<span class="ctl-label">Mano</span><button class="btn team-a" type="button" data-line="hand A">${A}</button>` +
-    `<button class="btn team-b" type="button" data-line="hand B">${B}</button>` +
-    `<span class="ctl-label">Envido</span><button class="btn team-a" type="button" data-line="envido A">${A}</button>` +
-    `<button class="btn team-b" type="button" data-line="envido B">${B}</button>`;
+    `${label("Ronda")}<button class="btn team-a" type="button" data-line="round A${duel}">${A}</button>` +
+    `<button class="btn" type="button" data-line="round parda${duel}">Parda</button>` +
+    `<button class="btn team-b" type="button" data-line="round B${duel}">${B}</button>` +
+    `${label("Mano")}<button class="btn team-a" type="button" data-line="hand A${duel}">${A}</button>` +
+    `<button class="btn team-b" type="button" data-line="hand B${duel}">${B}</button>` +
+    `${label("Envido")}<button class="btn team-a" type="button" data-line="envido A${duel}">${A}</button>` +
+    `<button class="btn team-b" type="button" data-line="envido B${duel}">${B}</button>`;
   const flor = Boolean((snap.settings || {}).flor);
   for (const button of $$("#call-buttons [data-call]")) {
     button.hidden = !flor && FLOR_CALLS.includes(button.dataset.call);  // no flor, no flor calls

@@ -132,6 +132,18 @@ const Render = (() => {
     return parts.length ? `<div class="fact" data-fact="points"><b>En esta mano</b>${parts.join(" · ")}</div>` : "";
   }
 
+  /* A pica-pica hand is three duels; the panel follows the first one still going. */
+  function duelsFact(snap) {
+    const duels = snap.duels || [];
+    if (!duels.length) return "";
+    const parts = duels.map((d) => {
+      const seats = (d.seats || []).map((s) => seatTag(snap, s)).join(" – ");
+      const state = d.over ? `ganó ${tag(snap, d.winner)}` : `truco ${esc((d.truco || {}).value ?? 1)}`;
+      return `${seats} <span class="muted">(${state})</span>`;
+    });
+    return `<div class="fact" data-fact="duels"><b>Pica-pica</b>${parts.join(" · ")}</div>`;
+  }
+
   function hand(snap) {
     const h = snap.hand;
     banner(snap);
@@ -144,7 +156,7 @@ const Render = (() => {
     const over = h.over ? ` · <span class="muted">terminada${h.winner ? `, ganó</span> ${tag(snap, h.winner)}` : "</span>"}` : "";
     $("#hand-head").innerHTML = `Mano ${esc(h.number ?? "")} · <span class="muted">es mano</span> ` +
       `${seatTag(snap, h.mano)}${turn}${over}`;
-    $("#hand-body").innerHTML = trucoFact(snap, h.truco) +
+    $("#hand-body").innerHTML = duelsFact(snap) + trucoFact(snap, h.truco) +
       envidoFact(snap, h.envido, "Envido", "envido") + envidoFact(snap, h.flor, "Flor", "flor") +
       rounds(snap, h.rounds) + handPoints(snap, h.points) +
       ((h.notes || []).length ? `<ul class="notes">${h.notes.map((n) => `<li>${note(snap, n)}</li>`).join("")}</ul>` : "");
