@@ -1,4 +1,5 @@
-"""The speech models ``truco-referee models fetch`` can download, and where each one lands.
+"""The models ``truco-referee models fetch`` can download (speech models and a card deck), and
+where each one lands.
 
 Checksums: an archive is checked against ``sha256`` and ``size`` when the catalog knows them.  The
 upstream sites publish neither for these two archives, so for them the download is checked against
@@ -18,7 +19,7 @@ class ModelSpec:
     """One downloadable model: what it is, where it comes from, and how to recognize it unpacked."""
 
     name: str
-    kind: str  # "vosk" or "sphinx"
+    kind: str  # "vosk", "sphinx", or "deck" (a sheet of card faces, cut into the 40 faces)
     language: str
     url: str
     archive: str  # file name of the download
@@ -60,7 +61,21 @@ SPHINX_ES = ModelSpec(
     approx_mb=45,
 )
 
-CATALOG: dict[str, ModelSpec] = {spec.name: spec for spec in (VOSK_ES, SPHINX_ES)}
+DECK_NAIPES_LIBRES = ModelSpec(
+    name="mazo-naipes-libres",
+    kind="deck",
+    language="",
+    url="https://upload.wikimedia.org/wikipedia/commons/e/e0/Baraja_espa%C3%B1ola_completa.png",
+    archive="Baraja_espanola_completa.png",
+    folder="cards/decks/naipes-libres",
+    description="mazo «Naipes libres» (Wikimedia Commons) para reconocer cartas; mejor calibrá "
+                "con tu propio mazo",
+    licence="CC BY-SA 3.0",
+    approx_mb=2,
+)
+
+CATALOG: dict[str, ModelSpec] = {spec.name: spec
+                                 for spec in (VOSK_ES, SPHINX_ES, DECK_NAIPES_LIBRES)}
 
 
 def get(name: str) -> ModelSpec:

@@ -56,3 +56,36 @@ def deck_dir(models: Path, name: str) -> Path:
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
         raise ValueError(f"invalid deck name {name!r}: use letters, digits, - or _")
     return decks_root(models) / name
+
+
+# The "Naipes libres" sheet (Wikimedia Commons, "Baraja española completa.png", CC BY-SA 3.0):
+# 12 columns (ranks 1-12) by 5 rows (oros, copas, espadas, bastos, then backs) of 208x319 cards.
+SHEET_SIZE = (2496, 1595)
+SHEET_CELL = (208, 319)
+SHEET_SUITS = ("oros", "copas", "espadas", "bastos")
+TRUCO_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+
+
+class SheetError(ValueError):
+    """A deck sheet that is not laid out as expected."""
+
+
+def split_sheet(sheet: Path, dest: Path) -> int:
+    """Cut the 40 Truco faces out of a deck sheet into ``dest`` as ``RR-suit.png``; returns 40."""
+    import cv2
+
+    image = cv2.imread(str(sheet), cv2.IMREAD_UNCHANGED)
+    if image is None:
+        raise SheetError(f"{sheet.name} is not an image")
+    height, width = image.shape[:2]
+    if (width, height) != SHEET_SIZE:
+        raise SheetError(f"{sheet.name} is {width}x{height}, expected the "
+                         f"{SHEET_SIZE[0]}x{SHEET_SIZE[1]} sheet of 12 x 5 cards")
+    dest.mkdir(parents=True, exist_ok=True)
+    w, h = SHEET_CELL
+    for row, suit in enumerate(SHEET_SUITS):
+        for rank in TRUCO_RANKS:
+            cell = image[row * h:(row + 1) * h, (rank - 1) * w:rank * w]
+            if not cv2.imwrite(str(dest / f"{rank:02d}-{suit}.png"), cell):
+                raise OSError(f"cannot write {dest / f'{rank:02d}-{suit}.png'}")
+    return len(SHEET_SUITS) * len(TRUCO_RANKS)

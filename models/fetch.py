@@ -125,6 +125,21 @@ def unpack(archive: Path, dest: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
+def cut_faces(sheet: Path, dest: Path) -> None:
+    """A deck comes as one sheet of faces: cut it into the 40 face images of the deck folder."""
+    from models.decks import SheetError, split_sheet
+
+    staging = dest.with_name(dest.name + ".unpacking")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        split_sheet(sheet, staging)
+    except (SheetError, OSError) as err:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise FetchError("bad-sheet", f"{sheet.name}: {err}") from err
+    shutil.rmtree(dest, ignore_errors=True)
+    staging.rename(dest)
+
+
 def fetch(
     spec: ModelSpec,
     models_dir: Path,
@@ -141,7 +156,10 @@ def fetch(
     partial = models_dir / (spec.archive + ".part")
     download(spec.url, partial, progress, timeout=timeout)
     digest = verify(spec, partial)
-    unpack(partial, target)
+    if spec.kind == "deck":
+        cut_faces(partial, target)
+    else:
+        unpack(partial, target)
     record = {"name": spec.name, "url": spec.url, "sha256": digest,
               "size": partial.stat().st_size, "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                                                           time.gmtime())}

@@ -1,5 +1,5 @@
-"""Baja, revisa y lista los modelos de reconocimiento de voz.  Se bajan una sola vez (con internet);
-después el árbitro funciona sin conexión."""
+"""Baja, revisa y lista los modelos: los de reconocimiento de voz y un mazo de referencia para la
+cámara.  Se bajan una sola vez (con internet); después el árbitro funciona sin conexión."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="dónde guardar los modelos (si no, $TRUCO_REFEREE_MODELS o la carpeta "
                              "del usuario)")
     sub = parser.add_subparsers(dest="action", metavar="ACCIÓN")
-    f = sub.add_parser("fetch", help="bajar modelos (por defecto, todos los de voz)")
+    f = sub.add_parser("fetch", help="bajar modelos (por defecto, todos)")
     f.add_argument("names", nargs="*", metavar="MODELO", choices=[*catalog.CATALOG, []],
                    help=f"cuáles: {', '.join(catalog.CATALOG)}")
     f.add_argument("--force", action="store_true", help="volver a bajarlo aunque ya esté")
