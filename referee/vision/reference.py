@@ -17,8 +17,9 @@ def reference_bank(decks: Sequence[Path] | None, models: Path,
     folders = list(decks or installed_decks(models))
     if not folders:
         raise VisionError("no-deck", "no tengo ningún mazo de referencia. Calibrá con tu mazo: "
-                          "truco-referee cards --calibrate --camera 0, o pasá una carpeta de caras "
-                          "con --deck CARPETA (archivos como 07-oros.png)")
+                          "truco-referee cards --calibrate --camera 0, pasá una carpeta de caras "
+                          "con --deck CARPETA (archivos como 07-oros.png), o bajá un mazo libre "
+                          "con 'truco-referee models fetch mazo-naipes-libres'")
     try:
         return bank_for(folders, banks_root(models), progress)
     except DeckError as err:
