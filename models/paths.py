@@ -8,10 +8,16 @@ from pathlib import Path
 ENV_VAR = "TRUCO_REFEREE_MODELS"
 
 
+def user_data_dir() -> Path:
+    """The per-user folder of truco-referee (``$XDG_DATA_HOME/truco-referee``): the scoreboard's
+    store, evidence, and the models folder by default."""
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "truco-referee"
+
+
 def default_models_dir() -> Path:
     """The per-user models folder (``$XDG_DATA_HOME/truco-referee/models``)."""
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "truco-referee" / "models"
+    return user_data_dir() / "models"
 
 
 def models_dir(explicit: str | os.PathLike[str] | None = None) -> Path:

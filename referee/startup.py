@@ -128,9 +128,8 @@ def _once_each(log: Log, who: str) -> Callable[[str], None]:
     last: list[str] = []
 
     def status(message: str) -> None:
-        plain = message.split("; reintento")[0]
-        if last != [plain]:
-            last[:] = [plain]
+        if last != [message]:
+            last[:] = [message]
             log(f"{who}: {escape(message)}")
 
     return status

@@ -147,9 +147,9 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
         return Part("cámara", False, f"{err.message}; se anota sin cámara")
     except StopIteration:
         return Part("cámara", False, f"la cámara {args.camera} no manda imágenes")
-    from referee.commands.serve import default_data_dir
+    from models.paths import user_data_dir
 
-    evidence = (args.data_dir or default_data_dir()) / "evidencia-camara"
+    evidence = (args.data_dir or user_data_dir()) / "evidencia-camara"
     camera = TableCamera(service, CardRecognizer(bank), log, evidence)
     camera.step(first)
     run_camera(camera, frames, log)

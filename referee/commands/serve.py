@@ -10,11 +10,12 @@ cámara, el tanteador funciona igual, con sus botones.
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from models.paths import user_data_dir
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -22,11 +23,6 @@ if TYPE_CHECKING:
     from web_scoreboard.store import Store
 
 FALTA_CHOICES = ("leader", "malas", "dos-faltas", "winner")
-
-
-def default_data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "truco-referee"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pin", help="PIN de la mesa, de 4 a 8 cifras (si no, se inventa uno "
                         "la primera vez y se guarda)")
     parser.add_argument("--data-dir", type=Path, default=None,
-                        help=f"carpeta de la base de datos (por defecto {default_data_dir()})")
+                        help=f"carpeta de la base de datos (por defecto {user_data_dir()})")
     rules = parser.add_argument_group("reglas de una partida nueva (si difieren de la partida "
                                       "en curso, empieza una nueva)")
     rules.add_argument("--players", type=int, choices=(2, 4, 6), help="jugadores: 2, 4 o 6")
@@ -126,7 +122,7 @@ def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
     from web_scoreboard.app import DB_NAME, create_app
     from web_scoreboard.store import Store
 
-    data_dir: Path = args.data_dir or default_data_dir()
+    data_dir: Path = args.data_dir or user_data_dir()
     wanted = rule_options(args)
     settings = Settings.from_dict(wanted)
     store = Store(data_dir / DB_NAME)
@@ -152,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except OSError as err:
         print(f"truco-referee serve: no se puede usar la carpeta de datos "
-              f"{args.data_dir or default_data_dir()}: {err}\n  elegí otra con --data-dir",
+              f"{args.data_dir or user_data_dir()}: {err}\n  elegí otra con --data-dir",
               file=sys.stderr)
         return 1
     from rich.console import Console
