@@ -93,6 +93,7 @@ class SphinxRecognizer:
         self.name = "sphinx-en (baja precisión)" if english else "sphinx-es"
         self.model_dir = hmm
         self._decoder = self._make_decoder(pocketsphinx, hmm, phrases, english)
+        self._cmn_start: str = self._decoder.get_cmn()  # type: ignore[attr-defined]
         self._ep = pocketsphinx.Endpointer(
             window=self.tuning.vad_window, ratio=self.tuning.vad_ratio, vad_mode=self.tuning.vad_mode
         )
@@ -172,6 +173,25 @@ class SphinxRecognizer:
         t = self.tuning
         self._ep = pocketsphinx.Endpointer(window=t.vad_window, ratio=t.vad_ratio, vad_mode=t.vad_mode)
         self._buffer, self._samples, self._in_utt = b"", 0, False
+        # A new stream starts from the same cepstral mean, not from the last speaker's.
+        self._decoder.set_cmn(self._cmn_start)  # type: ignore[attr-defined]
+
+    def settle(self, pcm: bytes) -> None:
+        """Let the cepstral mean settle on this audio (the table's voices) without decoding it;
+        only between utterances."""
+        dec = self._decoder
+        dec.start_utt()  # type: ignore[attr-defined]
+        dec.process_raw(pcm, True, False)  # type: ignore[attr-defined]
+        dec.end_utt()  # type: ignore[attr-defined]
+
+    @property
+    def cepstral_mean(self) -> str:
+        """The decoder's current cepstral mean (comma-separated), to carry over or restore."""
+        return str(self._decoder.get_cmn())  # type: ignore[attr-defined]
+
+    @cepstral_mean.setter
+    def cepstral_mean(self, mean: str) -> None:
+        self._decoder.set_cmn(mean)  # type: ignore[attr-defined]
 
     @property
     def stream_time(self) -> float:
