@@ -13,8 +13,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine import (Adjust, Card, EnvidoResult, Event, HandResult, InvalidEvent, NewHand, Play,
-                    RoundResult, SetRule, Show, parse_cards)
+from engine import (
+    Adjust,
+    Card,
+    EnvidoResult,
+    Event,
+    HandResult,
+    InvalidEvent,
+    NewHand,
+    Play,
+    RoundResult,
+    SetRule,
+    Show,
+    parse_cards,
+)
 from engine.cards import InvalidCard
 
 SEAT_RE = r"[AB][1-3]"

@@ -26,7 +26,7 @@ class TeamMics:
 
     @classmethod
     def open(cls, spec_a: str | int | None, spec_b: str | int | None,
-             on_status: Callable[[str], None] = lambda msg: None) -> "TeamMics":
+             on_status: Callable[[str], None] = lambda msg: None) -> TeamMics:
         return cls(MicSource(spec_a, on_status=lambda msg: on_status(f"el de A: {msg}")),
                    MicSource(spec_b, on_status=lambda msg: on_status(f"el de B: {msg}")))
 

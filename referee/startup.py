@@ -167,6 +167,19 @@ def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
                        "y sigue las cartas jugadas")
     group.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
                        help="caras de tu mazo para reconocerlo (si no, el mazo calibrado o bajado)")
+    group.add_argument("--seat-region", type=_seat_region, action="append", metavar="ASIENTO=I,A,D,B",
+                       help="la parte de la imagen frente a un asiento, en fracciones "
+                       "(izquierda, arriba, derecha, abajo), p. ej. A1=0,0.5,0.5,1; repetible "
+                       "(si no, A abajo y B arriba, o alrededor de la mesa con 4 o 6)")
+
+
+def _seat_region(text: str) -> tuple[str, tuple[float, float, float, float]]:
+    from referee.table_camera import parse_seat_region
+
+    try:
+        return parse_seat_region(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def start_camera(args: argparse.Namespace, service: Any, log: Log) -> list[Part]:

@@ -4,14 +4,16 @@ cards shown after the hand become a show the engine checks against the declarati
 The camera looks down on the table; each seat has a region of the image (``default_regions``):
 with two players A1 sits at the bottom of the image and B1 at the top; with four, A1 bottom, B1
 right, A2 top, B2 left; with six, A1 B1 A2 along the bottom from left to right and B2 A3 B3 along
-the top from right to left.  Anything doubtful is left to the table ("no la veo").
+the top from right to left.  A table laid out otherwise gives its own boxes (``--seat-region
+A1=0,0.5,0.5,1``, fractions of the image: left, top, right, bottom).  Anything doubtful is left to
+the table ("no la veo").
 """
 
 from __future__ import annotations
 
 import argparse
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -33,9 +35,36 @@ _REGIONS: dict[int, tuple[tuple[float, float, float, float], ...]] = {
 }
 
 
-def default_regions(seats: tuple[str, ...]) -> list[SeatRegion]:
-    """Each seat's part of the image, in table order (see the module docstring)."""
-    return [SeatRegion(seat, box) for seat, box in zip(seats, _REGIONS[len(seats)])]
+Box = tuple[float, float, float, float]
+
+
+def default_regions(seats: tuple[str, ...],
+                    given: Mapping[str, Box] | None = None) -> list[SeatRegion]:
+    """Each seat's part of the image, in table order (see the module docstring); ``given`` boxes
+    replace the default ones of their seats."""
+    given = given or {}
+    boxes = _REGIONS[len(seats)]
+    return [SeatRegion(seat, given.get(seat, box)) for seat, box in zip(seats, boxes)]
+
+
+def parse_seat_region(text: str) -> tuple[str, Box]:
+    """``"A1=0,0.5,0.5,1"`` → ("A1", (0.0, 0.5, 0.5, 1.0)); ValueError saying what is wrong."""
+    seat, _, numbers = text.partition("=")
+    seat = seat.strip().upper()
+    parts = numbers.split(",")
+    if not seat or len(parts) != 4:
+        raise ValueError(f"'{text}': se escribe ASIENTO=izq,arriba,der,abajo "
+                         "(p. ej. A1=0,0.5,0.5,1)")
+    try:
+        box = (float(parts[0]), float(parts[1]), float(parts[2]), float(parts[3]))
+    except ValueError:
+        raise ValueError(f"'{text}': los cuatro bordes son números entre 0 y 1") from None
+    try:
+        SeatRegion(seat, box)
+    except ValueError:
+        raise ValueError(f"'{text}': cada borde va de 0 a 1, la izquierda antes que la derecha y "
+                         "arriba antes que abajo") from None
+    return seat, box
 
 
 class GameService(Protocol):
@@ -48,9 +77,12 @@ class TableCamera:
     """One frame at a time: follows the hand in the service and feeds it what the camera saw."""
 
     def __init__(self, service: GameService, recognizer: Recognizer, log: Log,
-                 evidence_dir: Path | None = None) -> None:
+                 evidence_dir: Path | None = None,
+                 regions: Mapping[str, Box] | None = None) -> None:
         self.service = service
         self.log = log
+        self.regions = dict(regions or {})
+        self._strangers = ""
         self.tracker = PlayTracker(recognizer, [])
         self.checker = EnvidoChecker(recognizer, evidence_dir)
         self._hand: int | None = None
@@ -75,7 +107,12 @@ class TableCamera:
         if number != self._hand:
             self._hand = number
             self.tracker.new_hand()
-            self.tracker.seats = default_regions(tuple(snap.get("seats") or ("A1", "B1")))
+            seats = tuple(snap.get("seats") or ("A1", "B1"))
+            self.tracker.seats = default_regions(seats, self.regions)
+            strangers = ", ".join(sorted(set(self.regions) - set(seats)))
+            if strangers and strangers != self._strangers:
+                self.log(escape(f"cámara: {strangers} no juega en esta mesa; esa región no se usa"))
+            self._strangers = strangers
 
     def _check_show(self, frame: np.ndarray, seat: str, declared: int | None,
                     number: int | None) -> None:
@@ -122,7 +159,7 @@ def run_camera(camera: TableCamera, frames: Iterable[np.ndarray], log: Log) -> t
         try:
             for frame in frames:
                 camera.step(frame)
-        except Exception as err:  # the scoreboard keeps running whatever the camera does
+        except Exception as err:  # noqa: BLE001 - the table goes on without the camera
             log(escape(f"cámara: se detuvo: {getattr(err, 'message', err)}"))
 
     thread = threading.Thread(target=run, name="camera", daemon=True)
@@ -150,7 +187,8 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
     from models.paths import user_data_dir
 
     evidence = (args.data_dir or user_data_dir()) / "evidencia-camara"
-    camera = TableCamera(service, CardRecognizer(bank), log, evidence)
+    regions = dict(getattr(args, "seat_region", None) or [])
+    camera = TableCamera(service, CardRecognizer(bank), log, evidence, regions)
     camera.step(first)
     run_camera(camera, frames, log)
     return Part("cámara", True, f"cámara {args.camera}: sigue las cartas jugadas y verifica "

@@ -47,7 +47,7 @@ class VoiceReferee:
         try:
             rows = self.service.hear(utt.text, team, unsure=unsure, clip=utt.clip or None,
                                      extra=extra)
-        except Exception as err:  # a bad transcript must never stop the referee
+        except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             self.log(f"[red]no pude anotar «{escape(utt.text)}»: {escape(str(err))}[/red]")
             return
         for row in rows:  # what was applied is logged by the scoreboard, once it is stored
@@ -77,7 +77,7 @@ def listen_in_background(listener: Listener, source: Iterable[AudioChunk], log: 
             listener.run(source)
         except AudioError as err:
             log(f"[red]problema con el audio: {escape(err.message)}[/red]")
-        except Exception as err:  # the scoreboard keeps running whatever happens here
+        except Exception as err:  # noqa: BLE001 - the scoreboard keeps running anyway
             log(f"[red]la escucha se detuvo: {escape(str(err))}[/red]")
         finally:
             if on_end:

@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115 - closed below
     except OSError as err:
         print(f"no puedo abrir {args.file}: {err.strerror}", file=sys.stderr)
         return 1

@@ -89,7 +89,8 @@ class Serve:
 
 def corpus_game(shared: Path, out: Path) -> None:
     """The demo's script said by one corpus voice, one utterance after another."""
-    rows = list(csv.DictReader(open(shared / "speech" / "manifest.csv", encoding="utf-8")))
+    with (shared / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
     files = []
     for text in DEMO_SCRIPT:
         match = [r for r in rows if r["text"] == text and all(r[k] == v for k, v in VOICE.items())]

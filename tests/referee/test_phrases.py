@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from engine import Call
-from referee.phrases import (CALL_PHRASES, DECOYS, NUMBER_WORDS, decoy_reason, grammar_phrases,
-                             normalize, parse, vocabulary)
+from referee.phrases import (
+    CALL_PHRASES,
+    DECOYS,
+    NUMBER_WORDS,
+    decoy_reason,
+    grammar_phrases,
+    normalize,
+    parse,
+    vocabulary,
+)
 
 
 def labels(text: str) -> list[str]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from engine.cards import Card
 from referee.table import Table
-from referee.table_camera import SHOW_EVERY, TableCamera, default_regions
+from referee.table_camera import SHOW_EVERY, TableCamera, default_regions, parse_seat_region
 from referee.vision.faces import Face
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import paint_card, project
@@ -36,11 +37,12 @@ class TableOnly:
         return self.snapshot()
 
 
-def frame(deck: dict[Card, Face], placed: dict[str, list[str]]) -> np.ndarray:
+def frame(deck: dict[Card, Face], placed: dict[str, list[str]],
+          regions: dict[str, tuple[float, float, float, float]] | None = None) -> np.ndarray:
     """A felt table seen from above with the named cards in front of their seats."""
     rng = np.random.default_rng(3)
     img = table("felt", rng, H, W)
-    regions = {r.seat: r.box for r in default_regions(("A1", "B1"))}
+    regions = regions or {r.seat: r.box for r in default_regions(("A1", "B1"))}
     for seat, cards in placed.items():
         x0, y0, x1, y1 = regions[seat]
         for i, text in enumerate(cards):
@@ -67,6 +69,23 @@ def test_cards_put_down_are_played_in_front_of_their_seats(
     feed(camera, frame(wikimedia, {"A1": ["4c"], "B1": ["5c"]}), 3)
     assert service.submitted == ["A1 plays 4c", "B1 plays 5c"]
     assert service.snapshot()["hand"]["rounds"][0]["winner"] == "B"
+
+
+def test_a_table_laid_out_otherwise_gives_its_seat_regions(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    side_by_side = dict(parse_seat_region(text) for text in ("a1=0,0,0.5,1", "B1=0.5,0,1,1"))
+    service = TableOnly("hand")
+    camera = TableCamera(service, recognizer, log=lambda _: None, regions=side_by_side)
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}, side_by_side), 3)
+    feed(camera, frame(wikimedia, {"A1": ["4c"], "B1": ["5c"]}, side_by_side), 3)
+    assert service.submitted == ["A1 plays 4c", "B1 plays 5c"]
+
+
+@pytest.mark.parametrize("text", ["A1", "A1=0,0,1", "A1=0,0,a,1", "A1=0.6,0,0.5,1", "=0,0,1,1",
+                                  "A1=0,0,1,1.2"])
+def test_a_wrong_seat_region_says_how_to_write_it(text: str) -> None:
+    with pytest.raises(ValueError, match=text.replace(".", r"\.")):
+        parse_seat_region(text)
 
 
 def shown_after(declared: str, cards: list[str], wikimedia: dict[Card, Face],
