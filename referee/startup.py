@@ -142,7 +142,14 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
 
     teams = ("A", "B") if args.channels == 2 or len(args.mic or []) == 2 else ()
     referee = VoiceReferee(service, log, unsure_below=args.unsure_below)
-    listener = Listener(recognizer, referee, channel_teams=teams)
+    sound = None if args.wav else _table_sound(args, recognizer, log)
+
+    def heard(utt: Any) -> None:
+        referee(utt)
+        if sound:
+            sound.heard()
+
+    listener = Listener(recognizer, heard, channel_teams=teams)
 
     def ended() -> None:
         score = service.snapshot().get("score") or {}
@@ -152,6 +159,20 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
             on_end()
 
     listen_in_background(listener, source, log, on_end=ended if args.wav else None)
+
+
+def _table_sound(args: argparse.Namespace, recognizer: Any, log: Log) -> Any:
+    """The table's average sound from the last session, for recognizers that keep one."""
+    if not hasattr(recognizer, "cepstral_mean"):
+        return None
+    from models.paths import user_data_dir
+    from referee.table_sound import TableSound, sound_file
+
+    data_dir = getattr(args, "data_dir", None) or user_data_dir()
+    sound = TableSound(recognizer, sound_file(data_dir, recognizer.model_dir))
+    if sound.restore():
+        log("escucha: arranca con el sonido de la mesa de la última vez")
+    return sound
 
 
 def print_parts(parts: list[Part], log: Log) -> None:
