@@ -8,9 +8,11 @@ import numpy as np
 
 from engine.cards import Card
 from referee.vision.bank import Bank
+from referee.vision.cues import cues_agree, has_rule, read_cues
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
 from referee.vision.geometry import flatten
+from referee.vision.pips import PIP_SIZE
 
 PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card
 
@@ -25,6 +27,7 @@ class RecognizerSettings:
     full_similarity: float = 0.75  # ... and from here on closeness does not lower the confidence
     not_a_card: float = 0.45      # below this the outline is dropped: not a card
     max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
+    use_cues: bool = True  # below ``min_confidence``, still name a 1-7 whose cues agree (``cues``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,6 +39,7 @@ class Reading:
     corners: np.ndarray
     guess: Card | None = None
     similarity: float = 0.0
+    by_cues: bool = False  # named because the cues (pips, colours, pinta) agree with the guess
 
     def as_json(self) -> dict[str, object]:
         return {"card": str(self.card) if self.card else None,
@@ -74,10 +78,19 @@ class Recognizer:
         closeness = np.clip((s1 - s.min_similarity) / (s.full_similarity - s.min_similarity), 0, 1)
         return self._cards[order[0]], float(margin * closeness), s1
 
-    def classify(self, card_img: np.ndarray, corners: np.ndarray) -> Reading:
+    def classify(self, card_img: np.ndarray, corners: np.ndarray,
+                 frame: np.ndarray | None = None) -> Reading:
+        """Name the flattened card if the bank is sure; else, given the frame, if the cues agree.
+
+        The bank's best guess for a deck it has never seen is often right but not by a clear
+        margin; the pip count, ink colours and pinta confirm it without the bank."""
         guess, confidence, similarity = self.judge(self.scores(card_img))
-        card = guess if confidence >= self.settings.min_confidence else None
-        return Reading(card, confidence, corners, guess, similarity)
+        if confidence >= self.settings.min_confidence:
+            return Reading(guess, confidence, corners, guess, similarity)
+        agree = (self.settings.use_cues and frame is not None and has_rule(guess)
+                 and similarity >= self.settings.min_similarity
+                 and cues_agree(guess, read_cues(flatten(frame, corners, PIP_SIZE))))
+        return Reading(guess if agree else None, confidence, corners, guess, similarity, agree)
 
     def read(self, frame: np.ndarray) -> list[Reading]:
         """Every card in the frame, named or abstained, skipping shapes that are not cards.
@@ -86,7 +99,7 @@ class Recognizer:
         looks most like a card of the bank wins (two cards taken as one look like neither)."""
         readings = []
         for corners, _ in candidates(frame, self.detector)[:self.settings.max_candidates]:
-            reading = self.classify(flatten(frame, corners), corners)
+            reading = self.classify(flatten(frame, corners), corners, frame)
             if reading.similarity >= self.settings.not_a_card:
                 readings.append(reading)
         readings = _drop_parts(readings)

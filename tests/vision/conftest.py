@@ -40,6 +40,17 @@ def wikimedia(wikimedia_dir: Path) -> dict[Card, Face]:
 
 
 @pytest.fixture(scope="session")
+def fournier(fournier_dir: Path) -> dict[Card, Face]:
+    return load_deck(fournier_dir)
+
+
+@pytest.fixture(scope="session")
+def fournier_bank(fournier: dict[Card, Face]) -> Bank:
+    """A bank calibrated to the 1878 deck, few augmented views (for the held-out tests)."""
+    return build_bank([fournier], augmented=3, seed=1)
+
+
+@pytest.fixture(scope="session")
 def wikimedia_bank(wikimedia: dict[Card, Face]) -> Bank:
     """A bank calibrated to the wikimedia deck, with few augmented views to keep tests fast."""
     return build_bank([wikimedia], augmented=3, seed=1)

@@ -1,0 +1,69 @@
+"""The pinta: breaks in the frame line near a card's short sides, which tell the suit on Spanish
+decks (oros none, copas one, espadas two, bastos three), whatever the artwork."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from engine.cards import Suit
+from referee.vision.features import normalise
+
+BAND = (0.02, 0.14)     # rows searched for the line, as shares of the height from the card's end
+SPAN = (0.08, 0.92)     # columns the line may run over, as shares of the width
+STEP = 2                # a line pixel is darker than the pixels this many rows above and below ...
+RIDGE = 0.05            # ... by at least this (paper ≈ 1): edges and shadows are steps, not ridges
+MIN_LINE = 0.3          # the line's row has at least this share of line pixels
+MIN_BREAK = 0.07        # a break is at least this share of the card width
+INK_SATURATION = 0.35   # colour inside a break means a drawing over the line: no reading
+BREAKS: dict[int, Suit] = {0: Suit.OROS, 1: Suit.COPAS, 2: Suit.ESPADAS, 3: Suit.BASTOS}
+
+
+def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> int | None:
+    """Breaks between the first and last line pixel; None when colour fills one."""
+    xs = np.nonzero(line)[0]
+    count, x = 0, int(xs[0])
+    while x < xs[-1]:
+        if line[x]:
+            x += 1
+            continue
+        end = x + int(np.argmax(line[x:]))
+        if end - x >= min_break:
+            if ink[x + 2:end - 2].any():
+                return None
+            count += 1
+        x = end
+    return count
+
+
+def read_end(norm: np.ndarray) -> Suit | None:
+    """The suit from the frame line at the top of a normalised card image, if it can be read."""
+    h, w = norm.shape[:2]
+    region = norm[int(BAND[0] * h):int(BAND[1] * h), int(SPAN[0] * w):int(SPAN[1] * w)]
+    gray = cv2.GaussianBlur(region.mean(axis=2).astype(np.float32), (3, 1), 0)
+    ridge = np.minimum(gray[:-2 * STEP], gray[2 * STEP:]) - gray[STEP:-STEP]
+    dark = ridge > RIDGE
+    counts = dark.sum(axis=1)
+    rows = np.nonzero(counts >= MIN_LINE * dark.shape[1])[0]
+    if not len(rows):
+        return None
+    row = int(rows[-1])  # the innermost line: the card's own edge may show above it
+    while row > 0 and counts[row - 1] > counts[row]:
+        row -= 1
+    line = dark[max(0, row - 1):row + 2].any(axis=0)
+    near = region[max(0, row + STEP - 4):row + STEP + 5]
+    saturation = (near.max(axis=2) - near.min(axis=2)) / (near.max(axis=2) + 1e-3)
+    breaks = _breaks(line, (saturation > INK_SATURATION).any(axis=0), MIN_BREAK * w)
+    return BREAKS.get(breaks) if breaks is not None else None
+
+
+def read_pintas(card: np.ndarray) -> tuple[Suit | None, Suit | None]:
+    """The suit read at each end of a flattened card (best at ``pips.PIP_SIZE``)."""
+    norm = np.clip(normalise(card), 0, 1.2)
+    return read_end(norm), read_end(np.ascontiguousarray(norm[::-1, ::-1]))
+
+
+def pinta_suit(card: np.ndarray) -> Suit | None:
+    """The suit if the ends that can be read agree on one, else None."""
+    suits = {s for s in read_pintas(card) if s is not None}
+    return suits.pop() if len(suits) == 1 else None

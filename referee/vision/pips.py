@@ -1,0 +1,65 @@
+"""Pips of a flattened card: how many coloured blobs it shows and which colours its ink has.
+
+Both are read the same way on any Spanish deck (the pip layouts and suit colours are shared), so
+they can check a card named by a bank built from another deck."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.vision.features import normalise
+
+PIP_SIZE = (192, 296)  # flattened card for pip reading: twice the canonical size
+INNER = (0.10, 0.08)   # share of the width and height left out at each side (numerals, border)
+MIN_SATURATION = 0.3   # ink: saturated pixels (the paper, numerals and frame lines are not)
+MIN_BLOB = 0.25        # a pip is at least this share of the largest blob's area
+
+# Hue classes of the ink, OpenCV hue (0-180) ranges.
+HUES: dict[str, tuple[tuple[int, int], ...]] = {
+    "red": ((0, 10), (165, 180)),
+    "yellow": ((14, 38),),
+    "green": ((38, 85),),
+    "blue": ((90, 135),),
+}
+
+
+@dataclass(frozen=True)
+class Pips:
+    """Blob count and the share of the ink in each hue class (``HUES``)."""
+
+    count: int
+    shares: dict[str, float]
+
+
+def _inner(img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    mx, my = int(INNER[0] * w), int(INNER[1] * h)
+    return img[my:h - my, mx:w - mx]
+
+
+def _count(ink: np.ndarray) -> int:
+    """Blobs of ink at least ``MIN_BLOB`` of the largest one (small ornaments and text drop out)."""
+    mask = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    return int((areas > MIN_BLOB * areas.max()).sum()) if len(areas) else 0
+
+
+def read_pips(card: np.ndarray) -> Pips:
+    """Pips of a flattened card image (best at ``PIP_SIZE``), white-balanced first."""
+    norm = np.clip(normalise(card), 0, 1)
+    hsv = _inner(cv2.cvtColor((norm * 255).astype(np.uint8), cv2.COLOR_BGR2HSV))
+    hue = hsv[..., 0]
+    ink = hsv[..., 1] > MIN_SATURATION * 255
+    total = float(ink.sum()) + 1.0
+    shares = {}
+    for name, ranges in HUES.items():
+        in_class = np.zeros(hue.shape, bool)
+        for lo, hi in ranges:
+            in_class |= (hue >= lo) & (hue < hi)
+        shares[name] = float((in_class & ink).sum()) / total
+    return Pips(_count(ink), shares)
