@@ -27,9 +27,14 @@ def read_cues(card: np.ndarray) -> Cues:
     return Cues(read_pips(card), pinta_suit(card))
 
 
+# Pips counted in one hue class rather than all the ink: a sword's hilt comes apart from its blade.
+PIP_HUE: dict[Suit, str] = {Suit.ESPADAS: "blue"}
+
+
 def _pip_card(card: Card, cues: Cues) -> bool:
     """2-7: as many pips as the rank, in colours the suit allows."""
-    return cues.pips.count == card.rank and card.suit in suits_seen(cues.pips.shares)
+    count = cues.pips.counts[PIP_HUE.get(card.suit, "ink")]
+    return count == card.rank and card.suit in suits_seen(cues.pips.shares)
 
 
 def _ace(card: Card, cues: Cues) -> bool:

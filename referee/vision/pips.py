@@ -16,6 +16,8 @@ PIP_SIZE = (192, 296)  # flattened card for pip reading: twice the canonical siz
 INNER = (0.10, 0.08)   # share of the width and height left out at each side (numerals, border)
 MIN_SATURATION = 0.3   # ink: saturated pixels (the paper, numerals and frame lines are not)
 MIN_BLOB = 0.25        # a pip is at least this share of the largest blob's area
+CORE = 0.3             # a blob's core: farther from its edge than this share of its thickest point
+MIN_PART = 0.3         # a core part counts if at least this share of the largest part of the blob
 
 # Hue classes of the ink, OpenCV hue (0-180) ranges.
 HUES: dict[str, tuple[tuple[int, int], ...]] = {
@@ -28,10 +30,15 @@ HUES: dict[str, tuple[tuple[int, int], ...]] = {
 
 @dataclass(frozen=True)
 class Pips:
-    """Blob count and the share of the ink in each hue class (``HUES``)."""
+    """Blob counts (of all the ink, ``"ink"``, and of each hue class) and the share of the ink
+    in each hue class (``HUES``)."""
 
-    count: int
+    counts: dict[str, int]
     shares: dict[str, float]
+
+    @property
+    def count(self) -> int:
+        return self.counts["ink"]
 
 
 def _inner(img: np.ndarray) -> np.ndarray:
@@ -40,13 +47,25 @@ def _inner(img: np.ndarray) -> np.ndarray:
     return img[my:h - my, mx:w - mx]
 
 
+def _parts(blob: np.ndarray, distance: np.ndarray) -> int:
+    """Pips in one blob: touching pips (the 7 of oros) meet at a neck, which the core drops."""
+    core = (blob & (distance > CORE * distance[blob].max())).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(core)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    return max(1, int((areas > MIN_PART * areas.max()).sum())) if len(areas) else 1
+
+
 def _count(ink: np.ndarray) -> int:
-    """Blobs of ink at least ``MIN_BLOB`` of the largest one (small ornaments and text drop out)."""
+    """Pips: blobs of ink at least ``MIN_BLOB`` of the largest one (small ornaments and text
+    drop out), each split where its core comes apart."""
     mask = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     areas = stats[1:, cv2.CC_STAT_AREA]
-    return int((areas > MIN_BLOB * areas.max()).sum()) if len(areas) else 0
+    if not len(areas):
+        return 0
+    distance = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    return sum(_parts(labels == i, distance) for i in np.nonzero(areas > MIN_BLOB * areas.max())[0] + 1)
 
 
 def read_pips(card: np.ndarray) -> Pips:
@@ -56,10 +75,11 @@ def read_pips(card: np.ndarray) -> Pips:
     hue = hsv[..., 0]
     ink = hsv[..., 1] > MIN_SATURATION * 255
     total = float(ink.sum()) + 1.0
-    shares = {}
+    shares, counts = {}, {"ink": _count(ink)}
     for name, ranges in HUES.items():
         in_class = np.zeros(hue.shape, bool)
         for lo, hi in ranges:
             in_class |= (hue >= lo) & (hue < hi)
         shares[name] = float((in_class & ink).sum()) / total
-    return Pips(_count(ink), shares)
+        counts[name] = _count(in_class & ink)
+    return Pips(counts, shares)

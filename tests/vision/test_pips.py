@@ -6,7 +6,7 @@ import cv2
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import Cues, cues_agree
+from referee.vision.cues import PIP_HUE, Cues, cues_agree
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips, read_pips
 from referee.vision.suits import suits_seen
@@ -22,8 +22,8 @@ def pips_of(face: Face) -> Pips:
 def test_pips_are_counted_on_most_faces_of_both_decks(deck_name: str,
                                                        request: pytest.FixtureRequest) -> None:
     deck: dict[Card, Face] = request.getfixturevalue(deck_name)
-    miscounted = {str(card): pips_of(deck[card]).count for card in PIP_CARDS
-                  if pips_of(deck[card]).count != card.rank}
+    counts = {card: pips_of(deck[card]).counts[PIP_HUE.get(card.suit, "ink")] for card in PIP_CARDS}
+    miscounted = {str(card): n for card, n in counts.items() if n != card.rank}
     # Touching pips merge (the 7 of copas); the 1878 clubs cross on the 3.
     assert len(miscounted) <= 5, miscounted
 
@@ -53,14 +53,15 @@ def test_suit_colour_table(shares: dict[str, float], suits: set[Suit]) -> None:
 
 
 def test_cues_agree_only_on_rank_and_suit() -> None:
-    coins = Cues(Pips(5, {"red": 0.0, "yellow": 0.95, "green": 0.0, "blue": 0.0}), None)
+    coins = Cues(Pips({"ink": 5, "yellow": 5, "blue": 0},
+                      {"red": 0.0, "yellow": 0.95, "green": 0.0, "blue": 0.0}), None)
     assert cues_agree(Card.parse("5o"), coins)
     assert not cues_agree(Card.parse("4o"), coins)
     assert not cues_agree(Card.parse("5e"), coins)
 
 
 def test_an_ace_needs_its_pinta_and_a_figure_is_never_named_by_cues() -> None:
-    emblem = Pips(1, {"red": 0.1, "yellow": 0.6, "green": 0.1, "blue": 0.1})
+    emblem = Pips({"ink": 1}, {"red": 0.1, "yellow": 0.6, "green": 0.1, "blue": 0.1})
     assert cues_agree(Card.parse("1c"), Cues(emblem, Suit.COPAS))
     assert not cues_agree(Card.parse("1c"), Cues(emblem, None))
     assert not cues_agree(Card.parse("1c"), Cues(emblem, Suit.BASTOS))
