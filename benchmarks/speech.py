@@ -1,7 +1,7 @@
 """Speech benchmark: how well each recognizer hears the calls in the shared corpus, clean and noisy.
 
     python -m benchmarks.speech [--recognizer sphinx-es sphinx-en vosk-es] [--snr clean 20 10 5]
-                                [--limit N] [--voices held-out|tuning|all] [--workers 2]
+                                [--limit N] [--voices held-out|tuning|all] [--workers 2] [--calibrate]
 
 Figures per recognizer and condition: recall per call, envido-number accuracy, look-alike false
 accepts, chatter false triggers, latency from the end of the spoken phrase to the emitted event
@@ -10,6 +10,11 @@ CPU real-time factor (CPU seconds per second of audio, one process).
 
 The recognizers' settings were chosen on the "tuning" voices only (espeak-ng:es, pico:es-ES,
 mbrola:es1); "held-out" reports the other three synthetic voices and the real recordings.
+
+--calibrate (sphinx-es): each synthetic voice is calibrated (referee.asr.adapt, what
+'truco-referee voices calibrate' records) on its renders of the call and number texts at one
+speed and pitch (normal, low), and tested on its other renders only; the report is given twice on
+those same files, without and with calibration. Real recordings are left out (no second render).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 import zlib
 from collections import defaultdict
@@ -37,6 +43,7 @@ TUNING_VOICES = {"espeak-ng:es", "pico:es-ES", "mbrola:es1"}
 LEAD_SILENCE_S = 0.25
 SETTLE_S = 30.0  # audio of the same voice heard before each file (a table talks before it calls)
 MIN_CONF = 0.6  # the listen command's "unsure" threshold
+CALIBRATION_RENDER = "normal/low"  # speed/pitch of the renders a voice is calibrated on
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,7 @@ class Item:
     label: str
     group: str
     voice: str
+    render: str = ""  # speed/pitch of a synthetic file
 
 
 @dataclass
@@ -69,7 +77,8 @@ def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:
         for row in csv.DictReader(fh):
             tuning = row["voice"] in TUNING_VOICES
             if voices == "all" or (voices == "tuning") == tuning:
-                items.append(Item(row["file"], row["text"], row["label"], row["group"], row["voice"]))
+                items.append(Item(row["file"], row["text"], row["label"], row["group"], row["voice"],
+                                  f"{row['speed']}/{row['pitch']}"))
     if voices != "tuning":
         with (SPEECH / "real_manifest.csv").open(encoding="utf-8") as fh:
             for row in csv.DictReader(fh):
@@ -130,11 +139,37 @@ def settle_files(voice: str, half: int, files: dict[str, list[str]]) -> list[str
     return mine[: max(1, int(SETTLE_S / 1.2))]  # the files last about 1.2 s
 
 
-def _init(recognizer: str, snr: str, models_dir: str | None, tune: str | None) -> None:
+def calibration_script(voice: str) -> list[tuple[str, str]]:
+    """(file, text) of a voice's calibration renders: the call and number texts, said once."""
+    with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
+        return [(row["file"], row["text"]) for row in csv.DictReader(fh)
+                if row["voice"] == voice and row["group"] in ("call", "points")
+                and f"{row['speed']}/{row['pitch']}" == CALIBRATION_RENDER]
+
+
+def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
+    """One MLLR file per voice, estimated on its calibration script."""
+    from referee.asr.adapt import calibrate
+    from referee.audio import read_wav, to_chunk
+
+    out: dict[str, str] = {}
+    for voice in sorted(voices):
+        utts = [(to_chunk(read_wav(SPEECH / f), 0.0).pcm, text) for f, text in calibration_script(voice)]
+        transform, stats = calibrate(SPHINX_ES_DIR, [utts])
+        path = folder / f"mllr-{zlib.crc32(voice.encode())}"
+        transform.write(path)
+        out[voice] = str(path)
+        print(f"  calibrated {voice}: {len(utts)} prompts, {stats.frames / 100:.0f} s of speech")
+    return out
+
+
+def _init(recognizer: str, snr: str, models_dir: str | None, tune: str | None,
+          calibration: dict[str, str] | None = None) -> None:
     # A worker that fails here would be restarted by the pool forever: keep the error and let the
     # first item raise it, so the run stops with the reason.
     try:
         _start(recognizer, snr, models_dir, tune)
+        _STATE["calibration"] = calibration or {}
     except Exception as err:  # noqa: BLE001 - reported by _run_one
         _STATE["error"] = f"{type(err).__name__}: {err}"
 
@@ -165,6 +200,17 @@ def _start(recognizer: str, snr: str, models_dir: str | None, tune: str | None) 
         _STATE["noises"] = [read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav"))]
 
 
+def _calibrated(voice: str, mllr: str) -> object:
+    """The worker's recognizer for one calibrated voice (made once)."""
+    from referee.asr.grammar import PhraseList
+    from referee.asr.sphinx import SphinxRecognizer
+
+    recs: dict[str, object] = _STATE.setdefault("calibrated", {})  # type: ignore[assignment]
+    if voice not in recs:
+        recs[voice] = SphinxRecognizer(PhraseList.from_table(), SPHINX_ES_DIR, mllr=Path(mllr))
+    return recs[voice]
+
+
 def _run_one(item: Item) -> Outcome:
     from referee.audio import read_wav, to_chunk
     from referee.listener import Listener, Utterance, item_confidence
@@ -173,6 +219,9 @@ def _run_one(item: Item) -> Outcome:
     if "error" in _STATE:
         raise RuntimeError(_STATE["error"])
     rec = _STATE["rec"]
+    calibration: dict[str, str] = _STATE["calibration"]  # type: ignore[assignment]
+    if calibration:
+        rec = _calibrated(item.voice, calibration[item.voice])
     snr = str(_STATE["snr"])
 
     def load(file: str, seed: int) -> np.ndarray:
@@ -337,21 +386,33 @@ def main(argv: list[str] | None = None) -> int:
                              "as in listen); several values = one report each")
     parser.add_argument("--tune", metavar="JSON", help="Sphinx settings to try (SphinxTuning fields)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="sphinx-es: also report with each voice calibrated on other renders")
     args = parser.parse_args(argv)
     if not (SPEECH / "manifest.csv").is_file():
         print(f"no speech corpus at {SPEECH.resolve()}", file=sys.stderr)
         return 2
     items = load_items(args.voices, args.limit)
+    calibrations: list[dict[str, str]] = [{}]
+    tmp = tempfile.TemporaryDirectory(prefix="truco-bench-mllr-")
+    if args.calibrate:
+        items = [it for it in items if it.render and it.render != CALIBRATION_RENDER]
+        print(f"calibration renders ({CALIBRATION_RENDER}) and real recordings left out")
+        calibrations.append(calibrate_voices({it.voice for it in items}, Path(tmp.name)))
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
     for name in args.recognizer:
         problem = _preflight(name, args.models_dir)
         if problem:
             print(f"\n== {name} ==\n  could not run: {problem}")
             continue
-        for cond in args.snr:
+        for cond, calibration in ((c, cal) for c in args.snr for cal in calibrations):
+            if calibration and name != "sphinx-es":
+                continue
             label = "clean" if cond == "clean" else f"{cond} dB SNR"
+            label += " · calibrated" if calibration else ""
             try:
-                with Pool(args.workers, _init, (name, cond, args.models_dir, args.tune)) as pool:
+                with Pool(args.workers, _init,
+                          (name, cond, args.models_dir, args.tune, calibration)) as pool:
                     outcomes = pool.map(_run_one, items, chunksize=8)
             except Exception as err:  # noqa: BLE001 - report and go on with the next one
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")
@@ -359,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
             for min_conf in args.min_conf:
                 report(name, f"{label} · confidence ≥ {min_conf}", score(outcomes, min_conf),
                        args.show_misses)
+    tmp.cleanup()
     return 0
 
 

@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "apply a written table log and print the result"),
     "listen": ("listen", "hear calls from the microphone or a WAV file and print them"),
     "devices": ("devices", "list the microphones"),
+    "voices": ("voices", "calibrate the recognizer to the voices of your table"),
     "models": ("models", "fetch, check and list recognition and card models"),
     "cards": ("cards", "recognize Spanish-deck cards in an image or from a camera"),
 }

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.catalog import SPHINX_ES, VOSK_ES
+from referee.asr.adapt import find_calibration
 from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer, english_model_dir, is_sphinx_model
@@ -20,12 +21,14 @@ class ModelChoice:
     kind: str  # "vosk" or "sphinx"
     path: Path
     english: bool = False
+    calibration: Path | None = None  # the table's voice calibration (Sphinx MLLR file), if any
 
     @property
     def label(self) -> str:
         if self.english:
             return "sphinx-en (modo de baja precisión: sin modelo en español)"
-        return f"{self.kind}-es ({self.path})"
+        calibrated = " + calibración de voces" if self.calibration else ""
+        return f"{self.kind}-es ({self.path}){calibrated}"
 
 
 def _find_sphinx(root: Path, depth: int = 3) -> Path | None:
@@ -77,7 +80,7 @@ def find_model(models_dir: Path, recognizer: str | None = None) -> ModelChoice:
     sphinx_root = SPHINX_ES.target(models_dir)
     sphinx_dir = _find_sphinx(sphinx_root) or _find_sphinx(models_dir, depth=2)
     if sphinx_dir:
-        return ModelChoice("sphinx", sphinx_dir)
+        return ModelChoice("sphinx", sphinx_dir, calibration=find_calibration(models_dir, sphinx_dir))
     return ModelChoice("sphinx", english_model_dir(), english=True)
 
 
@@ -88,4 +91,5 @@ def make_recognizer(choice: ModelChoice, phrases: PhraseList | None = None) -> R
         from referee.asr.vosk import VoskRecognizer
 
         return VoskRecognizer(phrases, choice.path, name="vosk-es")
-    return SphinxRecognizer(phrases, None if choice.english else choice.path, english=choice.english)
+    return SphinxRecognizer(phrases, None if choice.english else choice.path, english=choice.english,
+                            mllr=choice.calibration)

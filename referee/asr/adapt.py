@@ -1,0 +1,356 @@
+"""Voice calibration: a global mean-only MLLR transform for the Sphinx model, from a few utterances
+of known text said at the table ("calibration to your own voices").
+
+Steps: Sphinx-compatible MFCCs in numpy → cepstral mean normalization and deltas (the model's
+``1s_c_d_dd`` feature, three streams) → a state alignment of each utterance to its known text
+(PocketSphinx's aligner) → Gaussian occupancies (the aligned senone's mixture weights times the
+Gaussians of its phone's codebook) → per stream, the transform ``mean' = A·mean + b`` that maximizes
+the likelihood of the calibration audio → a Sphinx MLLR file, loaded by the decoder's ``mllr`` option.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from referee.asr.base import RecognizerError
+from referee.asr.lexicon import dictionary_lines, normalize_word
+
+SAMPLE_RATE = 16000
+FRAME_SHIFT = 160
+FRAME_SIZE = 410  # 25.625 ms
+NFFT = 512
+NFILT, LOWERF, UPPERF, NCEP, LIFTER = 25, 130.0, 6800.0, 13, 22
+STREAMS = ((0, 13), (13, 26), (26, 39))  # svspec 0-12/13-25/26-38
+MIN_FRAMES = 500  # 5 s of aligned speech at least
+MIXW_LOG_UNIT = 1024 * np.log(1.0001)  # sendump values are -log(weight) in units of 1.0001**1024
+
+
+# -- features -------------------------------------------------------------------------------------
+def _mel(f: np.ndarray | float) -> np.ndarray:
+    return 2595.0 * np.log10(1.0 + np.asarray(f) / 700.0)
+
+
+def _mel_inv(m: np.ndarray | float) -> np.ndarray:
+    return 700.0 * (10.0 ** (np.asarray(m) / 2595.0) - 1.0)
+
+
+def _mel_filters() -> np.ndarray:
+    """Sphinx's triangular filters (unit area, edges rounded to FFT bins): NFILT × (NFFT/2+1)."""
+    fftfreq = SAMPLE_RATE / NFFT
+    melmin, melmax = _mel(LOWERF), _mel(UPPERF)
+    melbw = (melmax - melmin) / (NFILT + 1)
+    bank = np.zeros((NFILT, NFFT // 2 + 1))
+    hz = np.arange(NFFT // 2 + 1) * fftfreq
+    for i in range(NFILT):
+        lo, mid, hi = (np.floor(_mel_inv((i + j) * melbw + melmin) / fftfreq + 0.5) * fftfreq
+                       for j in range(3))
+        up = (hz - lo) / (mid - lo) * 2 / (hi - lo)
+        down = (hi - hz) / (hi - mid) * 2 / (hi - lo)
+        inside = (hz >= lo) & (hz <= hi) & (np.arange(len(hz)) < NFFT // 2)
+        bank[i] = np.where(inside, np.maximum(0.0, np.minimum(up, down)), 0.0)
+    return bank
+
+
+_BANK = _mel_filters()
+_DCT = np.array([[np.cos(np.pi * i * (j + 0.5) / NFILT) for j in range(NFILT)] for i in range(NCEP)])
+_DCT[0] *= np.sqrt(1.0 / NFILT)
+_DCT[1:] *= np.sqrt(2.0 / NFILT)
+_LIFTER = 1.0 + LIFTER / 2.0 * np.sin(np.pi * np.arange(NCEP) / LIFTER)
+_WINDOW = 0.54 - 0.46 * np.cos(2 * np.pi * np.arange(FRAME_SIZE) / (FRAME_SIZE - 1))
+
+
+def mfcc(pcm: bytes) -> np.ndarray:
+    """13 cepstra per 10 ms frame of 16 kHz int16 audio, as PocketSphinx computes them for this model."""
+    x = np.frombuffer(pcm, dtype="<i2").astype(np.float64)
+    x = np.concatenate([x[:1], x[1:] - 0.97 * x[:-1]])  # pre-emphasis
+    # Whole frames, then the last partial one padded with zeros (as Sphinx does at the end).
+    n = 1 + -(-max(0, len(x) - FRAME_SIZE) // FRAME_SHIFT)
+    x = np.concatenate([x, np.zeros(max(0, (n - 1) * FRAME_SHIFT + FRAME_SIZE - len(x)))])
+    idx = np.arange(FRAME_SIZE)[None, :] + FRAME_SHIFT * np.arange(n)[:, None]
+    frames = x[idx] * _WINDOW
+    power = np.abs(np.fft.rfft(frames, NFFT)) ** 2
+    melspec = power @ _BANK.T
+    logspec = np.log(melspec + 1e-4)
+    return (logspec @ _DCT.T) * _LIFTER
+
+
+def deltas(cep: np.ndarray) -> np.ndarray:
+    """``1s_c_d_dd``: cepstra, c[t+2]-c[t-2], (c[t+3]-c[t-1])-(c[t+1]-c[t-3]); edges repeated."""
+    pad = np.concatenate([np.repeat(cep[:1], 3, 0), cep, np.repeat(cep[-1:], 3, 0)])
+    t = np.arange(len(cep)) + 3
+    d = pad[t + 2] - pad[t - 2]
+    dd = (pad[t + 3] - pad[t - 1]) - (pad[t + 1] - pad[t - 3])
+    return np.concatenate([cep, d, dd], axis=1)
+
+
+# -- the acoustic model ---------------------------------------------------------------------------
+def _read_s3(path: Path) -> tuple[list[int], np.ndarray]:
+    """A Sphinx-3 binary Gaussian parameter file (means or variances): (dims, flat float32 data)."""
+    raw = path.read_bytes()
+    end = raw.index(b"endhdr\n") + len(b"endhdr\n")
+    (magic,) = struct.unpack_from("<I", raw, end)
+    order = "<" if magic == 0x11223344 else ">"
+    n_mgau, n_feat, n_density = struct.unpack_from(order + "3i", raw, end + 4)
+    veclen = list(struct.unpack_from(order + f"{n_feat}i", raw, end + 16))
+    (total,) = struct.unpack_from(order + "i", raw, end + 16 + 4 * n_feat)
+    data = np.frombuffer(raw, dtype=order + "f4", count=total, offset=end + 20 + 4 * n_feat)
+    return [n_mgau, n_feat, n_density, *veclen], data
+
+
+def _read_sendump(path: Path) -> np.ndarray:
+    """Quantized mixture weights: n_feat × n_density × n_senone, values are -log(weight)."""
+    raw = path.read_bytes()
+    off, n_feat = 0, 0
+    while True:
+        (n,) = struct.unpack_from("<i", raw, off)
+        off += 4
+        if n == 0:
+            break
+        line = raw[off:off + n - 1].decode("ascii", "replace")
+        if line.startswith("feature_count "):
+            n_feat = int(line.split()[1])
+        if line.startswith("cluster_count ") and int(line.split()[1]) != 0:
+            raise RecognizerError("model-unsupported", f"{path}: clustered mixture weights")
+        off += n
+    n_density, n_sen = struct.unpack_from("<ii", raw, off)
+    off += 8
+    return np.frombuffer(raw, dtype=np.uint8, count=n_feat * n_density * n_sen,
+                         offset=off).reshape(n_feat, n_density, n_sen)
+
+
+def _ci_phones(mdef: Path) -> list[str]:
+    """The base phones of a text mdef, in codebook order."""
+    lines = [ln for ln in mdef.read_text(encoding="ascii").splitlines() if ln and not ln.startswith("#")]
+    n_base = int(next(ln.split()[0] for ln in lines if ln.endswith("n_base")))
+    rows = [ln.split() for ln in lines[lines.index(next(ln for ln in lines if ln.endswith("n_tied_tmat"))) + 1:]]
+    return [r[0] for r in rows[:n_base]]
+
+
+@dataclass
+class PtmModel:
+    """The parts of a phonetically-tied Sphinx model that adaptation needs."""
+
+    means: np.ndarray  # codebook × stream(3) × density × 13
+    variances: np.ndarray
+    mixw: np.ndarray  # stream × density × senone (-log weight, quantized)
+    phones: list[str]
+
+    @classmethod
+    def load(cls, model_dir: Path) -> PtmModel:
+        dims, means = _read_s3(model_dir / "means")
+        _, variances = _read_s3(model_dir / "variances")
+        n_mgau, n_feat, n_density, *veclen = dims
+        if n_feat != 3 or any(v != NCEP for v in veclen):
+            raise RecognizerError("model-unsupported", f"{model_dir}: expected 3 streams of 13")
+        shape = (n_mgau, n_feat, n_density, NCEP)
+        return cls(means.reshape(shape).astype(np.float64),
+                   np.maximum(variances.reshape(shape).astype(np.float64), 1e-4),
+                   _read_sendump(model_dir / "sendump"), _ci_phones(model_dir / "mdef"))
+
+
+# -- statistics -----------------------------------------------------------------------------------
+@dataclass
+class Stats:
+    """Per-Gaussian occupancy and sum of observations: codebook × stream × density (× 13)."""
+
+    occ: np.ndarray
+    sum: np.ndarray
+
+    @classmethod
+    def empty(cls, model: PtmModel) -> Stats:
+        return cls(np.zeros(model.means.shape[:3]), np.zeros(model.means.shape))
+
+    @property
+    def frames(self) -> float:
+        return float(self.occ[:, 0].sum())
+
+    def __add__(self, other: Stats) -> Stats:
+        return Stats(self.occ + other.occ, self.sum + other.sum)
+
+    def add(self, model: PtmModel, feats: np.ndarray, senones: np.ndarray, cbs: np.ndarray) -> None:
+        """Accumulate frames with their aligned senone and codebook."""
+        for cb in np.unique(cbs):
+            sel = cbs == cb
+            for f, (a, b) in enumerate(STREAMS):
+                o = feats[sel, a:b]  # T × 13
+                mu, var = model.means[cb, f], model.variances[cb, f]  # D × 13
+                loglik = -0.5 * (((o[:, None, :] - mu[None]) ** 2) / var[None]).sum(-1)
+                loglik -= 0.5 * np.log(var).sum(-1)[None]
+                logw = -model.mixw[f][:, senones[sel]].T * MIXW_LOG_UNIT  # T × D
+                post = loglik + logw
+                post = np.exp(post - post.max(1, keepdims=True))
+                post /= post.sum(1, keepdims=True)
+                self.occ[cb, f] += post.sum(0)
+                self.sum[cb, f] += post.T @ o
+
+
+@dataclass(frozen=True)
+class Transform:
+    """Per stream, ``mean' = A·mean + b`` (variances unchanged)."""
+
+    a: tuple[np.ndarray, ...]
+    b: tuple[np.ndarray, ...]
+
+    @classmethod
+    def identity(cls) -> Transform:
+        return cls(tuple(np.eye(NCEP) for _ in STREAMS), tuple(np.zeros(NCEP) for _ in STREAMS))
+
+    def write(self, path: Path) -> None:
+        """The Sphinx MLLR text file: classes, streams, then per stream its length, A, b, variance scale."""
+        lines = ["1", str(len(STREAMS))]
+        for a, b in zip(self.a, self.b, strict=True):
+            lines.append(str(len(b)))
+            lines += [" ".join(f"{v:.6f}" for v in row) for row in a]
+            lines.append(" ".join(f"{v:.6f}" for v in b))
+            lines.append(" ".join("1.0" for _ in b))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n", encoding="ascii")
+
+
+def estimate(model: PtmModel, stats: Stats) -> Transform:
+    """Maximum-likelihood mean transform from the statistics (diagonal covariances, one class):
+    row i of [A b] solves G_i w = k_i, G_i = Σ_m occ_m/var_mi ξ_m ξ_mᵀ, k_i = Σ_m sum_mi/var_mi ξ_m,
+    with ξ_m = [mean_m, 1].  (A diagonal A did much worse on held-out voices.)"""
+    a_out, b_out = [], []
+    for f in range(len(STREAMS)):
+        mu = model.means[:, f].reshape(-1, NCEP)
+        var = model.variances[:, f].reshape(-1, NCEP)
+        occ = stats.occ[:, f].reshape(-1)
+        obs = stats.sum[:, f].reshape(-1, NCEP)
+        xi = np.concatenate([mu, np.ones((len(mu), 1))], axis=1)
+        w = np.empty((NCEP, NCEP + 1))
+        for i in range(NCEP):
+            g = (xi * (occ / var[:, i])[:, None]).T @ xi
+            k = xi.T @ (obs[:, i] / var[:, i])
+            w[i] = np.linalg.solve(g, k)
+        a_out.append(w[:, :NCEP])
+        b_out.append(w[:, NCEP])
+    return Transform(tuple(a_out), tuple(b_out))
+
+
+# -- alignment ------------------------------------------------------------------------------------
+class Aligner:
+    """PocketSphinx forced alignment of utterances to their known text, frame by frame."""
+
+    def __init__(self, model_dir: Path, words: Iterable[str]) -> None:
+        import pocketsphinx
+
+        fd, dict_path = tempfile.mkstemp(suffix=".dict", prefix="truco-align-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write("\n".join(dictionary_lines(sorted(set(words)))) + "\n")
+            config = pocketsphinx.Config(hmm=str(model_dir), dict=dict_path, loglevel="FATAL")
+            config["lm"] = None
+            self._decoder = pocketsphinx.Decoder(config)
+        finally:
+            os.unlink(dict_path)
+
+    def _decode(self, data: bytes, cmn: np.ndarray) -> None:
+        dec = self._decoder
+        dec.set_cmn(",".join(f"{v:.4f}" for v in cmn))
+        dec.start_utt()
+        dec.process_cep(data, False, True)
+        dec.end_utt()
+
+    def align(self, cep: np.ndarray, cmn: np.ndarray, text: str) -> tuple[np.ndarray, list[str]] | None:
+        """Senone id and phone per frame, or None if the text could not be aligned."""
+        dec = self._decoder
+        data = np.ascontiguousarray(cep, dtype=np.float32).tobytes()
+        try:
+            dec.set_align_text(text)
+            self._decode(data, cmn)  # a word pass, then the state alignment (PocketSphinx's recipe)
+            dec.set_alignment()
+            self._decode(data, cmn)
+            alignment = dec.get_alignment()
+        except RuntimeError:  # the text did not fit the audio
+            return None
+        if alignment is None:
+            return None
+        senones = np.full(len(cep), -1)
+        phones = [""] * len(cep)
+        for word in alignment:
+            for phone in word:
+                for state in phone:
+                    end = min(len(cep), state.start + state.duration)
+                    senones[state.start:end] = int(state.name)
+                    phones[state.start:end] = [phone.name] * (end - state.start)
+        return senones, phones
+
+
+def spoken(text: str) -> str:
+    """The words of a prompt as the dictionary spells them."""
+    return " ".join(w for w in (normalize_word(t) for t in text.split()) if w)
+
+
+def voice_mean(ceps: Sequence[np.ndarray]) -> np.ndarray:
+    """The cepstral mean Sphinx's CMN settles on for this audio (frames of negative c0 skipped)."""
+    allcep = np.concatenate(ceps)
+    voiced = allcep[allcep[:, 0] >= 0]
+    return voiced.mean(0) if len(voiced) else allcep.mean(0)
+
+
+def accumulate(model: PtmModel, aligner: Aligner, utterances: Sequence[tuple[bytes, str]]) -> Stats:
+    """Statistics of one voice's (pcm, text) utterances, normalized by that voice's mean; silence
+    frames left out (the transform is for speech)."""
+    ceps = [mfcc(pcm) for pcm, _ in utterances]
+    cmn = voice_mean(ceps)
+    stats = Stats.empty(model)
+    for cep, (_, text) in zip(ceps, utterances, strict=True):
+        got = aligner.align(cep, cmn, spoken(text))
+        if got is None:
+            continue
+        senones, phones = got
+        keep = (senones >= 0) & np.array([ph not in ("", "SIL") for ph in phones])
+        cbs = np.array([model.phones.index(ph) if ph else -1 for ph in phones])
+        stats.add(model, deltas(cep - cmn)[keep], senones[keep], cbs[keep])
+    return stats
+
+
+def calibrate(model_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]) -> tuple[Transform, Stats]:
+    """Estimate one transform from (pcm, text) utterances grouped by voice (one alignment pass:
+    a second pass, aligned with the first transform, did worse on held-out voices)."""
+    model = PtmModel.load(model_dir)
+    words = [w for utts in voices for _, text in utts for w in spoken(text).split()]
+    aligner = Aligner(model_dir, words)
+    stats = Stats.empty(model)
+    for utts in voices:
+        stats = stats + accumulate(model, aligner, utts)
+    if stats.frames < MIN_FRAMES:
+        raise RecognizerError("calibration-short",
+                              f"muy poca voz para calibrar ({stats.frames / 100:.1f} s de habla alineada; "
+                              f"hacen falta {MIN_FRAMES / 100:.0f} s)")
+    return estimate(model, stats), stats
+
+
+# -- where the table's calibration lives ----------------------------------------------------------
+def calibration_dir(models_dir: Path) -> Path:
+    return models_dir / "voice-calibration"
+
+
+def save_calibration(models_dir: Path, model_dir: Path, transform: Transform, stats: Stats) -> Path:
+    """Write the MLLR file and a note of which acoustic model it was estimated for."""
+    folder = calibration_dir(models_dir)
+    transform.write(folder / "mllr")
+    info = {"model": str(model_dir.resolve()), "speech_s": round(stats.frames / 100, 1)}
+    (folder / "info.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+    return folder / "mllr"
+
+
+def find_calibration(models_dir: Path, model_dir: Path) -> Path | None:
+    """The saved calibration, if there is one for this acoustic model."""
+    folder = calibration_dir(models_dir)
+    try:
+        info = json.loads((folder / "info.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (folder / "mllr").is_file() and info.get("model") == str(model_dir.resolve()):
+        return folder / "mllr"
+    return None

@@ -1,0 +1,123 @@
+"""Calibrá el reconocedor a las voces de tu mesa: el programa te pide que digas cada canto y unos
+números (un minuto, más o menos), y con eso ajusta el modelo acústico de Sphinx a cómo suenan
+ustedes. 'listen' y 'serve' usan la calibración solas cuando existe; 'voices forget' la borra."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from models.paths import models_dir
+from referee.asr.adapt import calibrate, calibration_dir, save_calibration
+from referee.asr.base import RecognizerError
+from referee.asr.find import find_model
+from referee.audio import AudioChunk, AudioError, MicSource, read_wav, to_chunk
+
+# What a calibration asks for: every call once, then envido numbers (the texts of the benchmark's
+# calibration script).
+PROMPTS = (
+    "truco", "retruco", "vale cuatro", "quiero", "no quiero", "envido", "real envido",
+    "falta envido", "flor", "contraflor", "son buenas", "me voy al mazo",
+    "cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "veinte", "veintiuno",
+    "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete",
+    "veintiocho", "veintinueve", "treinta", "treinta y uno", "treinta y dos", "treinta y tres",
+)
+PROMPT_TIMEOUT_S = 6.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=("calibrate", "forget"),
+                        help="calibrate = grabar y calibrar; forget = borrar la calibración")
+    parser.add_argument("--mic", "--device", dest="mic", metavar="NOMBRE|NÚMERO",
+                        help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
+    parser.add_argument("--wav-dir", metavar="CARPETA",
+                        help="usar WAVs ya grabados en vez del micrófono: cada archivo se llama como "
+                             "lo que dice (truco.wav, vale_cuatro.wav, treinta_y_tres-2.wav)")
+    parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
+
+
+def prompt_text(path: Path) -> str:
+    """What a WAV says, from its name: ``vale_cuatro-2.wav`` → ``vale cuatro``."""
+    return path.stem.split("-")[0].replace("_", " ").strip()
+
+
+def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
+    """(pcm, text) for every WAV of the folder."""
+    files = sorted(folder.glob("*.wav"))
+    if not files:
+        raise AudioError("wav-missing", f"no hay archivos .wav en {folder}")
+    return [(to_chunk(read_wav(f), 0.0).pcm, prompt_text(f)) for f in files]
+
+
+def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S) -> bytes | None:
+    """The next spoken phrase on the stream (cut by voice detection), or None on silence."""
+    import pocketsphinx
+
+    ep = pocketsphinx.Endpointer()
+    buffer, speech, heard = b"", [], 0.0
+    for chunk in chunks:
+        buffer += chunk.pcm
+        heard += len(chunk.pcm) / 2 / 16000
+        while len(buffer) >= ep.frame_bytes:
+            frame, buffer = buffer[:ep.frame_bytes], buffer[ep.frame_bytes:]
+            out = ep.process(frame)
+            if out:
+                speech.append(out)
+            if speech and not ep.in_speech:
+                return b"".join(speech)
+        if not speech and heard > timeout_s:
+            return None
+    return b"".join(speech) or None
+
+
+def from_mic(spec: str | None) -> list[tuple[bytes, str]]:
+    """Ask for each prompt and record it."""
+    mic = MicSource(spec, on_status=lambda msg: print(f"[micrófono] {msg}", file=sys.stderr))
+    chunks = iter(mic)
+    out: list[tuple[bytes, str]] = []
+    print("Hablá como en la mesa, a la distancia de siempre. Si no te oigo, sigo con la próxima.")
+    try:
+        for k, text in enumerate(PROMPTS, 1):
+            print(f"[{k}/{len(PROMPTS)}] Decí: «{text}»", flush=True)
+            pcm = capture_one(chunks)
+            if pcm is None:
+                print("   no te oí; sigo", flush=True)
+                continue
+            out.append((pcm, text))
+    finally:
+        mic.stop()
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    root = models_dir(args.models_dir)
+    if args.action == "forget":
+        folder = calibration_dir(root)
+        if folder.is_dir():
+            shutil.rmtree(folder)
+            print(f"Borré la calibración de {folder}")
+        else:
+            print("No había calibración.")
+        return 0
+    choice = find_model(root, "sphinx")
+    if choice.english:
+        print("Para calibrar hace falta el modelo de Sphinx en español: "
+              "bajalo con 'truco-referee models fetch'.", file=sys.stderr)
+        return 2
+    try:
+        utterances = from_wav_dir(Path(args.wav_dir)) if args.wav_dir else from_mic(args.mic)
+        print(f"Calibrando con {len(utterances)} frases…", flush=True)
+        transform, stats = calibrate(choice.path, [utterances])
+    except (AudioError, RecognizerError) as err:
+        print(f"No pude calibrar: {err.message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("Calibración cancelada; no guardé nada.", file=sys.stderr)
+        return 1
+    path = save_calibration(root, choice.path, transform, stats)
+    print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
+          "'listen' y 'serve' la usan solas ('voices forget' la borra).")
+    return 0

@@ -1,0 +1,138 @@
+"""Voice calibration (MLLR) with real PocketSphinx on real corpus audio."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee.asr.adapt import (
+    Transform,
+    calibrate,
+    find_calibration,
+    mfcc,
+    save_calibration,
+    voice_mean,
+)
+from referee.asr.find import find_model
+from referee.asr.grammar import PhraseList
+from referee.asr.sphinx import SphinxRecognizer
+from referee.audio import read_wav, to_chunk
+from referee.cli import main
+from referee.phrases import parse
+
+VOICE = "espeak-ng:es-419+f3"  # a held-out voice: the recognizer's settings never saw it
+CALIBRATION_RENDER = ("normal", "low")
+
+
+@pytest.fixture(scope="module")
+def model(shared_dir: Path) -> Path:
+    path = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    if not path.is_dir():
+        pytest.skip(f"Spanish Sphinx model not found at {path}")
+    return path
+
+
+@pytest.fixture(scope="module")
+def rows(shared_dir: Path) -> list[dict[str, str]]:
+    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
+        return [r for r in csv.DictReader(fh) if r["voice"] == VOICE and r["group"] in ("call", "points")]
+
+
+def pcm(shared_dir: Path, row: dict[str, str]) -> bytes:
+    return to_chunk(read_wav(shared_dir / "speech" / row["file"]), 0.0).pcm
+
+
+def test_features_are_the_ones_pocketsphinx_computes(shared_dir: Path, model: Path,
+                                                     rows: list[dict[str, str]]) -> None:
+    import pocketsphinx
+
+    decoder = pocketsphinx.Decoder(pocketsphinx.Config(hmm=str(model), loglevel="FATAL"))
+    for row in rows[:3]:
+        audio = pcm(shared_dir, row)
+        decoder.start_utt()
+        decoder.process_raw(audio, True, True)  # whole utterance: CMN takes its mean
+        decoder.end_utt()
+        theirs = np.array([float(v) for v in decoder.get_cmn().split(",")])
+        np.testing.assert_allclose(voice_mean([mfcc(audio)]), theirs, atol=0.02)
+
+
+def test_transform_file_has_sphinx_layout_and_loads(tmp_path: Path, model: Path) -> None:
+    path = tmp_path / "mllr"
+    Transform.identity().write(path)
+    numbers = path.read_text().split()
+    assert numbers[:3] == ["1", "3", "13"]
+    assert len(numbers) == 2 + 3 * (1 + 13 * 13 + 13 + 13)
+    rec = SphinxRecognizer(PhraseList.from_table(), model, mllr=path)
+    assert rec.mllr == path
+
+
+def heard_right(rec: SphinxRecognizer, audio: bytes, label: str) -> bool:
+    rec.reset()
+    texts = [r.text for r in rec.feed(audio) + rec.flush() if r.final]
+    got = [h.label if h.kind == "call" else f"puntos:{h.points}"
+           for text in texts for h in parse(text) if h.kind != "decoy"]
+    return label in got
+
+
+def test_calibration_hears_other_renders_of_the_voice_better(shared_dir: Path, model: Path,
+                                                             rows: list[dict[str, str]],
+                                                             tmp_path: Path) -> None:
+    script = [r for r in rows if (r["speed"], r["pitch"]) == CALIBRATION_RENDER]
+    tests = [r for r in rows if (r["speed"], r["pitch"]) in (("slow", "high"), ("fast", "high"))]
+    assert len(script) == 34 and len(tests) == 68
+    transform, stats = calibrate(model, [[(pcm(shared_dir, r), r["text"]) for r in script]])
+    assert stats.frames > 1000
+    path = tmp_path / "mllr"
+    transform.write(path)
+    plain = SphinxRecognizer(PhraseList.from_table(), model)
+    calibrated = SphinxRecognizer(PhraseList.from_table(), model, mllr=path)
+    for rec in (plain, calibrated):  # both start from this voice's cepstral mean
+        for r in script[:20]:
+            rec.settle(pcm(shared_dir, r))
+    start = {id(rec): rec.cepstral_mean for rec in (plain, calibrated)}
+    score = {"plain": 0, "calibrated": 0}
+    for r in tests:
+        audio = pcm(shared_dir, r)
+        for name, rec in (("plain", plain), ("calibrated", calibrated)):
+            rec.cepstral_mean = start[id(rec)]
+            score[name] += heard_right(rec, audio, r["label"])
+    assert score["calibrated"] >= score["plain"] + 5, score
+
+
+def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(shared_dir: Path, model: Path,
+                                                               rows: list[dict[str, str]],
+                                                               tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    (models / "sphinx").mkdir(parents=True)
+    (models / "sphinx" / "acoustic_model").symlink_to(model)
+    wavs = tmp_path / "wavs"
+    wavs.mkdir()
+    for r in rows:
+        if (r["speed"], r["pitch"]) == CALIBRATION_RENDER:
+            (wavs / f"{r['text'].replace(' ', '_')}.wav").symlink_to(shared_dir / "speech" / r["file"])
+    assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--models-dir", str(models)]) == 0
+    choice = find_model(models, "sphinx")
+    assert choice.calibration == models / "voice-calibration" / "mllr"
+    assert "calibración" in choice.label
+    assert find_calibration(models, tmp_path) is None  # only for the model it was made for
+    assert main(["voices", "forget", "--models-dir", str(models)]) == 0
+    assert find_model(models, "sphinx").calibration is None
+
+
+def test_too_little_speech_is_a_plain_error(model: Path) -> None:
+    from referee.asr.base import RecognizerError
+
+    silence = b"\0\0" * 16000
+    with pytest.raises(RecognizerError, match="muy poca voz"):
+        calibrate(model, [[(silence, "truco")]])
+
+
+def test_saved_calibration_names_its_model(tmp_path: Path, model: Path) -> None:
+    from referee.asr.adapt import PtmModel, Stats
+
+    stats = Stats.empty(PtmModel.load(model))
+    path = save_calibration(tmp_path, model, Transform.identity(), stats)
+    assert find_calibration(tmp_path, model) == path
