@@ -278,13 +278,34 @@ class Score:
     chatter_calls: list[int] = field(default_factory=lambda: [0, 0])
     real_other: list[int] = field(default_factory=lambda: [0, 0])
     extra: list[int] = field(default_factory=lambda: [0, 0])
+    # In game: only what the rules allow at that moment is applied (benchmarks.game_states).
+    lookalike_game: list[int] = field(default_factory=lambda: [0, 0])
+    chatter_game: list[int] = field(default_factory=lambda: [0, 0])
+    extra_game: list[int] = field(default_factory=lambda: [0, 0])
+    numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
     latencies: list[float] = field(default_factory=list)
     audio_s: float = 0.0
     cpu_s: float = 0.0
     misses: list[str] = field(default_factory=list)
 
 
+def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = ()) -> list[int]:
+    """[moments where something not expected would be applied, moments]."""
+    from benchmarks.game_states import legal_labels
+
+    wanted = set(expected)
+    hits = [any(g in legal_labels(m) and g not in wanted for g in got) for m in moments]
+    return [sum(hits), len(hits)]
+
+
+def _add(total: list[int], pair: list[int]) -> None:
+    total[0] += pair[0]
+    total[1] += pair[1]
+
+
 def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
+    from benchmarks.game_states import TALK_MOMENTS, moments_for
+
     s = Score()
     for o in outcomes:
         it, got = o.item, o.got(min_conf)
@@ -301,12 +322,14 @@ def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
                     s.misses.append(f"{it.voice}: «{it.text}» → {got}")
             s.extra[0] += any(g not in expected for g in got)
             s.extra[1] += 1
+            _add(s.extra_game, _in_game(got, moments_for(expected)[:1], expected))
             if it.group != "chatter_call" and expected[-1] in got:
                 s.latencies.append(min(o.latencies(min_conf)))
         elif it.label.startswith("puntos"):
             ok = [g for g in got if g.startswith("puntos")] == [it.label]
             s.numbers[0] += ok
             s.numbers[1] += 1
+            _add(s.numbers_wrong_game, _in_game(got, moments_for([it.label])[:1], [it.label]))
             if not ok:
                 s.misses.append(f"{it.voice}: «{it.text}» → {got}")
         elif it.group == "lookalike":
@@ -314,11 +337,13 @@ def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
             s.lookalike[1] += 1
             s.lookalike_calls[0] += any(not g.startswith("puntos") for g in got)
             s.lookalike_calls[1] += 1
+            _add(s.lookalike_game, _in_game(got, TALK_MOMENTS))
         elif it.group == "chatter":
             s.chatter[0] += triggered
             s.chatter[1] += 1
             s.chatter_calls[0] += any(not g.startswith("puntos") for g in got)
             s.chatter_calls[1] += 1
+            _add(s.chatter_game, _in_game(got, TALK_MOMENTS))
         elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
             s.real_other[0] += triggered
             s.real_other[1] += 1
@@ -330,6 +355,8 @@ def _pct(pair: list[int]) -> str:
 
 
 def report(name: str, condition: str, s: Score, show_misses: int) -> None:
+    from benchmarks.game_states import TALK_MOMENTS as TALK
+
     total = [sum(v[0] for v in s.per_call.values()), sum(v[1] for v in s.per_call.values())]
     lat = sorted(s.latencies)
     p50 = statistics.median(lat) * 1000 if lat else float("nan")
@@ -347,6 +374,11 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     print(f"  extra calls in calls  {_pct(s.extra)}")
     if s.real_other[1]:
         print(f"  real non-call prompts {_pct(s.real_other)}  (numbers 8-19 etc.; any call/number)")
+    print("  in game (applied only if the rules allow it at that moment):")
+    print(f"    look-alike applied  {_pct(s.lookalike_game)}  (each at {len(TALK)} moments of talk)")
+    print(f"    chatter applied     {_pct(s.chatter_game)}")
+    print(f"    extra call applied  {_pct(s.extra_game)}  (with a call, where it is legal)")
+    print(f"    wrong number        {_pct(s.numbers_wrong_game)}  (while the tantos are said)")
     print(f"  latency p50/p95       {p50:.0f} / {p95:.0f} ms  (n={len(lat)})")
     print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio)")
     for line in s.misses[:show_misses]:

@@ -1,0 +1,57 @@
+"""Moments of a hand, for scoring speech "in game": at the table a call is applied only if the
+rules allow it now (``referee.interpret``), so a misheard "flor" during a retruco, or a number
+outside the envido, is shown as refused and changes nothing.
+
+Each moment is a short log (the ``replay`` notation) and, from the engine, the labels a transcript
+could apply there, whoever said it.  Flor is on, so every call exists somewhere.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from referee.phrases import CALL_PHRASES, NUMBER_WORDS, Heard, parse
+from referee.table import Table
+
+MOMENTS: dict[str, tuple[str, ...]] = {
+    "empieza la mano": ("hand",),
+    "truco cantado": ("hand", "A1: truco"),
+    "retruco cantado": ("hand", "A1: truco", "B1: retruco"),
+    "vale cuatro cantado": ("hand", "A1: truco", "B1: retruco", "A1: vale cuatro"),
+    "envido cantado": ("hand", "A1: envido"),
+    "diciendo los tantos": ("hand", "A1: envido", "B1: quiero"),
+    "contestando los tantos": ("hand", "A1: envido", "B1: quiero", "A1: veintisiete"),
+    "flor cantada": ("hand", "A1: flor"),
+    "contraflor cantada": ("hand", "A1: flor", "B1: contraflor"),
+    "segunda ronda": ("hand", "A1 plays 4c", "B1 plays 5c"),
+}
+
+# Where most table talk happens: chatter and look-alikes are scored in each of these.
+TALK_MOMENTS = ("empieza la mano", "truco cantado", "envido cantado", "segunda ronda")
+
+
+def label(heard: Heard) -> str:
+    """The benchmark's label of a parsed item: the call, or ``puntos:N``."""
+    return heard.label if heard.kind == "call" else f"puntos:{heard.points}"
+
+
+@cache
+def legal_labels(moment: str) -> frozenset[str]:
+    """The labels a transcript could apply at this moment (calls and envido numbers)."""
+    table = Table()
+    table.apply_line("set flor on")
+    for line in MOMENTS[moment]:
+        table.apply_line(line)
+    out: set[str] = set()
+    for phrase in (*CALL_PHRASES, *NUMBER_WORDS):
+        for item, meant in zip(parse(phrase), table.interpret(phrase)):
+            if meant.accepted:
+                out.add(label(item))
+    return frozenset(out)
+
+
+def moments_for(expected: list[str]) -> list[str]:
+    """The moments where every expected label can be applied; the one with most legal labels
+    first (the hardest place to hear it right)."""
+    fits = [m for m in MOMENTS if set(expected) <= legal_labels(m)]
+    return sorted(fits, key=lambda m: -len(legal_labels(m)))

@@ -1,0 +1,25 @@
+"""The speech benchmark's "in game" figures rest on these moments of a hand: check that the
+engine allows there what a Truco player expects."""
+
+from __future__ import annotations
+
+from benchmarks.game_states import legal_labels, moments_for
+
+
+def test_at_the_start_of_a_hand_nobody_can_answer_or_declare() -> None:
+    legal = legal_labels("empieza la mano")
+    assert {"truco", "envido", "flor", "me voy al mazo"} <= legal
+    assert not {"quiero", "no quiero", "son buenas", "retruco"} & legal
+    assert not any(x.startswith("puntos") for x in legal)
+
+
+def test_while_the_tantos_are_said_only_possible_envido_values_count() -> None:
+    numbers = {int(x.split(":")[1]) for x in legal_labels("diciendo los tantos")}
+    assert numbers == set(range(8)) | set(range(20, 34))
+
+
+def test_a_call_is_scored_where_it_is_legal_and_has_most_company() -> None:
+    assert moments_for(["vale cuatro"]) == ["retruco cantado"]
+    assert moments_for(["quiero", "retruco"]) == ["truco cantado"]
+    assert moments_for(["son buenas"]) == ["contestando los tantos"]
+    assert moments_for(["quiero"])[0] == "truco cantado"
