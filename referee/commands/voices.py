@@ -33,9 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="calibrate = grabar y calibrar; forget = borrar la calibración")
     parser.add_argument("--mic", "--device", dest="mic", metavar="NOMBRE|NÚMERO",
                         help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
-    parser.add_argument("--wav-dir", metavar="CARPETA",
+    parser.add_argument("--players", type=int, default=1, metavar="N",
+                        help="cuántos de la mesa se calibran, uno después del otro (por defecto 1)")
+    parser.add_argument("--wav-dir", metavar="CARPETA", action="append",
                         help="usar WAVs ya grabados en vez del micrófono: cada archivo se llama como "
-                             "lo que dice (truco.wav, vale_cuatro.wav, treinta_y_tres-2.wav)")
+                             "lo que dice (truco.wav, vale_cuatro.wav, treinta_y_tres-2.wav); "
+                             "una carpeta por jugador (se repite)")
     parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
 
 
@@ -73,23 +76,34 @@ def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_
     return b"".join(speech) or None
 
 
-def from_mic(spec: str | None) -> list[tuple[bytes, str]]:
-    """Ask for each prompt and record it."""
+def from_mic(spec: str | None, players: int = 1) -> list[list[tuple[bytes, str]]]:
+    """Ask each player, in turn, for each prompt and record it: one list per player."""
     mic = MicSource(spec, on_status=lambda msg: print(f"[micrófono] {msg}", file=sys.stderr))
     chunks = iter(mic)
-    out: list[tuple[bytes, str]] = []
+    voices: list[list[tuple[bytes, str]]] = []
     print("Hablá como en la mesa, a la distancia de siempre. Si no te oigo, sigo con la próxima.")
     try:
-        for k, text in enumerate(PROMPTS, 1):
-            print(f"[{k}/{len(PROMPTS)}] Decí: «{text}»", flush=True)
-            pcm = capture_one(chunks)
-            if pcm is None:
-                print("   no te oí; sigo", flush=True)
-                continue
-            out.append((pcm, text))
+        for player in range(1, players + 1):
+            if players > 1:
+                _wait_for(f"Jugador {player} de {players}: cuando estés listo, apretá Enter.")
+            out: list[tuple[bytes, str]] = []
+            for k, text in enumerate(PROMPTS, 1):
+                print(f"[{k}/{len(PROMPTS)}] Decí: «{text}»", flush=True)
+                pcm = capture_one(chunks)
+                if pcm is None:
+                    print("   no te oí; sigo", flush=True)
+                    continue
+                out.append((pcm, text))
+            voices.append(out)
     finally:
         mic.stop()
-    return out
+    return voices
+
+
+def _wait_for(message: str) -> None:
+    print(message, flush=True)
+    if sys.stdin.isatty():
+        input()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,9 +122,12 @@ def run(args: argparse.Namespace) -> int:
               "bajalo con 'truco-referee models fetch'.", file=sys.stderr)
         return 2
     try:
-        utterances = from_wav_dir(Path(args.wav_dir)) if args.wav_dir else from_mic(args.mic)
-        print(f"Calibrando con {len(utterances)} frases…", flush=True)
-        transform, stats = calibrate(choice.path, [utterances])
+        voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
+                  else from_mic(args.mic, max(1, args.players)))
+        said = sum(len(v) for v in voices)
+        print(f"Calibrando con {said} frases de {len(voices)} "
+              f"{'voz' if len(voices) == 1 else 'voces'}…", flush=True)
+        transform, stats = calibrate(choice.path, voices)
     except (AudioError, RecognizerError) as err:
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2

@@ -114,6 +114,16 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(shared_dir: Path,
         if (r["speed"], r["pitch"]) == CALIBRATION_RENDER:
             (wavs / f"{r['text'].replace(' ', '_')}.wav").symlink_to(shared_dir / "speech" / r["file"])
     assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--models-dir", str(models)]) == 0
+    one_voice = (models / "voice-calibration" / "mllr").read_bytes()
+    # A table calibrates its players one after another: one folder each.
+    second = tmp_path / "wavs-2"
+    second.mkdir()
+    for r in rows:
+        if (r["speed"], r["pitch"]) == ("slow", "high"):
+            (second / f"{r['text'].replace(' ', '_')}.wav").symlink_to(shared_dir / "speech" / r["file"])
+    assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--wav-dir", str(second),
+                 "--models-dir", str(models)]) == 0
+    assert (models / "voice-calibration" / "mllr").read_bytes() != one_voice
     choice = find_model(models, "sphinx")
     assert choice.calibration == models / "voice-calibration" / "mllr"
     assert "calibración" in choice.label
