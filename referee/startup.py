@@ -81,6 +81,8 @@ def start_listening(args: argparse.Namespace, service: Any, log: Log,
 
 def _recognizer_part(choice: Any, recognizer: Any) -> Part:
     detail = choice.label
+    if choice.kind == "sphinx" and not choice.english and not choice.calibration:
+        detail += "; 'truco-referee voices calibrate' lo ajusta a las voces de la mesa"
     if choice.kind != "vosk":
         detail += "; 'truco-referee models fetch' baja el modelo de Vosk en español, más preciso"
     if recognizer.low_accuracy and "baja precisión" not in detail:
