@@ -6,7 +6,8 @@
 "calibrated" builds the bank from a deck's faces and tests on scenes of that same deck (the
 product's main path: calibration to the players' own deck).  "held-out" builds the bank from one
 deck and tests on the other (both ways; ``--bank`` keeps one).  Below the bank's confidence,
-a 2-7 is still named when its pip count and ink colours agree (``--no-cues`` turns that off).
+a 1-7 is still named when the cues read on it (pip count, ink colours, pinta) agree with the
+bank's guess (``--no-cues`` turns that off; see referee/vision/cues.py).
 Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
 "Easy" scenes are the target conditions: tilt ≤ 30° and ≤ 15 % of the card hidden.
 """
@@ -177,7 +178,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--bank", action="append", metavar="NAME",
                    help="build the bank only from this deck folder name (repeatable; default: each deck)")
     p.add_argument("--no-cues", action="store_true",
-                   help="name cards from the bank's confidence only, without the pip and colour check")
+                   help="name cards from the bank's confidence only, without the pip, colour and "
+                        "pinta check")
     p.add_argument("--latency-frames", type=int, default=40, help="frames per latency size (0: skip)")
     return p.parse_args(argv)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -78,33 +78,39 @@ class Recognizer:
         closeness = np.clip((s1 - s.min_similarity) / (s.full_similarity - s.min_similarity), 0, 1)
         return self._cards[order[0]], float(margin * closeness), s1
 
-    def classify(self, card_img: np.ndarray, corners: np.ndarray,
-                 frame: np.ndarray | None = None) -> Reading:
-        """Name the flattened card if the bank is sure; else, given the frame, if the cues agree.
+    def classify(self, card_img: np.ndarray, corners: np.ndarray) -> Reading:
+        """Name the flattened card if the bank is sure of it."""
+        guess, confidence, similarity = self.judge(self.scores(card_img))
+        card = guess if confidence >= self.settings.min_confidence else None
+        return Reading(card, confidence, corners, guess, similarity)
+
+    def confirm(self, reading: Reading, frame: np.ndarray) -> Reading:
+        """Name an abstained card anyway if the cues read on it agree with the bank's guess.
 
         The bank's best guess for a deck it has never seen is often right but not by a clear
         margin; the pip count, ink colours and pinta confirm it without the bank."""
-        guess, confidence, similarity = self.judge(self.scores(card_img))
-        if confidence >= self.settings.min_confidence:
-            return Reading(guess, confidence, corners, guess, similarity)
-        agree = (self.settings.use_cues and frame is not None and has_rule(guess)
-                 and similarity >= self.settings.min_similarity
-                 and cues_agree(guess, read_cues(flatten(frame, corners, PIP_SIZE))))
-        return Reading(guess if agree else None, confidence, corners, guess, similarity, agree)
+        guess = reading.guess
+        if (reading.card is not None or guess is None or not self.settings.use_cues
+                or not has_rule(guess) or reading.similarity < self.settings.min_similarity):
+            return reading
+        if not cues_agree(guess, read_cues(flatten(frame, reading.corners, PIP_SIZE))):
+            return reading
+        return replace(reading, card=guess, by_cues=True)
 
     def read(self, frame: np.ndarray) -> list[Reading]:
         """Every card in the frame, named or abstained, skipping shapes that are not cards.
 
         Each candidate outline is compared with the bank; where outlines overlap, the one that
-        looks most like a card of the bank wins (two cards taken as one look like neither)."""
+        looks most like a card of the bank wins (two cards taken as one look like neither).
+        Only the cards that stay are checked with the cues."""
         readings = []
         for corners, _ in candidates(frame, self.detector)[:self.settings.max_candidates]:
-            reading = self.classify(flatten(frame, corners), corners, frame)
+            reading = self.classify(flatten(frame, corners), corners)
             if reading.similarity >= self.settings.not_a_card:
                 readings.append(reading)
         readings = _drop_parts(readings)
         keep = keep_best([r.corners for r in readings], [r.similarity for r in readings])
-        return [readings[i] for i in sorted(keep)]
+        return [self.confirm(readings[i], frame) for i in sorted(keep)]
 
 
 def _drop_parts(readings: list[Reading]) -> list[Reading]:
