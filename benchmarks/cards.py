@@ -48,6 +48,8 @@ class Tally:
     answered: int = 0
     wrong: int = 0
     phantom: int = 0  # named cards where there is none
+    by_cues: int = 0  # named below the bank's confidence because the cues agreed
+    by_cues_wrong: int = 0
     easy_cards: int = 0
     easy_abstained: int = 0
     hands: int = 0
@@ -69,6 +71,9 @@ class Tally:
         self.answered += 1
         self.correct += named == truth.card
         self.wrong += named != truth.card
+        if reading is not None and reading.by_cues:
+            self.by_cues += 1
+            self.by_cues_wrong += named != truth.card
         self.suit_correct += named.suit == truth.card.suit
 
 
@@ -148,6 +153,7 @@ def report(name: str, t: Tally) -> None:
     print(f"  precision when answering   {pct(t.correct, named)}   ({t.wrong} wrong, "
           f"{t.phantom} named where there was no card)")
     print(f"  empty frames with a card   {t.empty_frames_named}/{t.empty_frames}")
+    print(f"  named by the cues          {pct(t.by_cues, t.cards)}   ({t.by_cues_wrong} wrong)")
 
 
 def latency(recognizer: Recognizer, deck: dict[Card, Face], size: tuple[int, int],
