@@ -1,13 +1,16 @@
 """Card camera benchmark on generated table scenes: accuracy, abstentions, precision and speed.
 
     python -m benchmarks.cards [--scenes 200] [--seed 1] [--mode both] [--deck DIR ...]
-                               [--bank NAME] [--no-cues]
+                               [--bank NAME] [--no-cues] [--no-figures]
 
 "calibrated" builds the bank from a deck's faces and tests on scenes of that same deck (the
 product's main path: calibration to the players' own deck).  "held-out" builds the bank from one
 deck and tests on the other (both ways; ``--bank`` keeps one).  Below the bank's confidence,
 a 1-7 is still named when the cues read on it (pip count, ink colours, pinta) agree with the
-bank's guess (``--no-cues`` turns that off; see referee/vision/cues.py).
+bank's guess (``--no-cues`` turns that off; see referee/vision/cues.py), and a guessed figure of
+unsure rank is read as "a figure of <suit>" when its pinta tells the suit (``--no-figures``).
+The envido figures are the envido check's (referee/vision/envido_check.py) on frames of 2-3 cards:
+a verdict needs every outline in view named or read as a figure of a suit, and all the cards shown.
 Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
 "Easy" scenes are the target conditions: tilt ≤ 30° and ≤ 15 % of the card hidden.
 """
@@ -30,6 +33,8 @@ import numpy as np
 
 from engine.cards import Card, envido_value
 from referee.vision.bank import Bank, build_bank
+from referee.vision.cues import FIGURES
+from referee.vision.envido_check import shown_hand
 from referee.vision.faces import Face, load_deck
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
 from referee.vision.scenes import Placed, Scene, SceneOptions, random_scene
@@ -50,6 +55,8 @@ class Tally:
     phantom: int = 0  # named cards where there is none
     by_cues: int = 0  # named below the bank's confidence because the cues agreed
     by_cues_wrong: int = 0
+    figures_of: int = 0  # abstained but read as "a figure of <suit>" (enough for the envido)
+    figures_of_wrong: int = 0  # ... where the card is not a figure of that suit (or no card)
     easy_cards: int = 0
     easy_abstained: int = 0
     hands: int = 0
@@ -63,6 +70,10 @@ class Tally:
         self.cards += 1
         named = reading.card if reading else None
         self.found += reading is not None
+        if reading is not None and reading.figure_of is not None:
+            self.figures_of += 1
+            self.figures_of_wrong += (truth.card.rank not in FIGURES
+                                      or truth.card.suit != reading.figure_of)
         easy = truth.tilt <= 30 and truth.occlusion <= 0.15
         self.easy_cards += easy
         self.easy_abstained += easy and named is None
@@ -107,14 +118,17 @@ def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
     for truth, reading in zip(scene.cards, found):
         tally.add_card(truth, reading)
     tally.phantom += sum(1 for r in extra if r.card is not None)
+    tally.figures_of_wrong += sum(1 for r in extra if r.figure_of is not None)
     if not scene.cards:
         tally.empty_frames += 1
         tally.empty_frames_named += any(r.card is not None for r in readings)
     if len(scene.cards) >= 2:
         tally.hands += 1
-        named = [r.card if r else None for r in found]
-        if all(named) and not any(r.card for r in extra):
-            same = envido_value(named) == envido_value(t.card for t in scene.cards)  # type: ignore[arg-type]
+        cards, _, _ = shown_hand(readings)
+        # a card out of sight is no wrong verdict: with fewer cards than shown, the check asks
+        # for all three before calling a declaration false (EnvidoChecker.check)
+        if cards is not None and len(cards) == len(scene.cards):
+            same = envido_value(cards) == envido_value(t.card for t in scene.cards)
             tally.envido_correct += same
             tally.envido_wrong += not same
 
@@ -147,6 +161,7 @@ def report(name: str, t: Tally) -> None:
     print(f"  suit accuracy              {pct(t.suit_correct, t.cards)}")
     print(f"  envido-value accuracy      {pct(t.envido_correct, t.hands)}   (wrong envido: "
           f"{pct(t.envido_wrong, t.hands).strip()} of {t.hands} frames with 2-3 cards)")
+    print(f"  envido verdict abstentions {pct(t.hands - t.envido_correct - t.envido_wrong, t.hands)}")
     print(f"  abstentions (all)          {pct(t.cards - t.answered, t.cards)}")
     print(f"  abstentions (easy)         {pct(t.easy_abstained, t.easy_cards)}   "
           f"(tilt <= 30 deg, <= 15% hidden; {t.easy_cards} cards)")
@@ -154,6 +169,8 @@ def report(name: str, t: Tally) -> None:
           f"{t.phantom} named where there was no card)")
     print(f"  empty frames with a card   {t.empty_frames_named}/{t.empty_frames}")
     print(f"  named by the cues          {pct(t.by_cues, t.cards)}   ({t.by_cues_wrong} wrong)")
+    print(f"  read as a figure of a suit {pct(t.figures_of, t.cards)}   ({t.figures_of_wrong} wrong; "
+          f"abstained cards, counted as abstentions above)")
 
 
 def latency(recognizer: Recognizer, deck: dict[Card, Face], size: tuple[int, int],
@@ -186,6 +203,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-cues", action="store_true",
                    help="name cards from the bank's confidence only, without the pip, colour and "
                         "pinta check")
+    p.add_argument("--no-figures", action="store_true",
+                   help="do not read an unsure figure as 'a figure of <suit>' for the envido")
     p.add_argument("--latency-frames", type=int, default=40, help="frames per latency size (0: skip)")
     return p.parse_args(argv)
 
@@ -208,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--bank must name one of: {', '.join(decks)}", file=sys.stderr)
         return 2
     opts = SceneOptions(max_tilt=args.max_tilt)
-    settings = RecognizerSettings(use_cues=not args.no_cues)
+    settings = RecognizerSettings(use_cues=not args.no_cues, use_figures=not args.no_figures)
     for bank_name, bank in banks.items():
         recognizer = Recognizer(bank, settings)
         for test_name, deck in decks.items():

@@ -1,5 +1,8 @@
 """What a Truco player reads on any Spanish deck, to confirm the bank's guess for a deck it has
-never seen: the pip count, the ink colours and the pinta (the breaks in the frame line)."""
+never seen: the pip count, the ink colours and the pinta (the breaks in the frame line).
+
+A figure (10, 11, 12) has no rule for its rank, but the envido only needs its suit (figures count
+0): ``figure_suit`` reads "a figure of <suit>" when the rank stays unsure."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import Card, Suit
-from referee.vision.pintas import pinta_suit
+from referee.vision.pintas import agreed, read_pintas
 from referee.vision.pips import Pips, read_pips
 from referee.vision.suits import suits_seen
 
@@ -20,11 +23,14 @@ class Cues:
 
     pips: Pips
     pinta: Suit | None
+    both_ends: bool = False  # the pinta was read at both ends of the card (and they agree)
 
 
 def read_cues(card: np.ndarray) -> Cues:
     """Cues of a flattened card image (best at ``pips.PIP_SIZE``)."""
-    return Cues(read_pips(card), pinta_suit(card))
+    ends = read_pintas(card)
+    pinta = agreed(ends)
+    return Cues(read_pips(card), pinta, pinta is not None and ends[0] == ends[1])
 
 
 # Pips counted in one hue class rather than all the ink: a sword's hilt comes apart from its blade.
@@ -54,3 +60,18 @@ def cues_agree(card: Card, cues: Cues) -> bool:
     """The cues tell the same card."""
     rule = RULES.get(card.rank)
     return rule is not None and rule(card, cues)
+
+
+FIGURES = (10, 11, 12)
+MAX_FIGURE_BLOBS = 2  # a figure's picture is one or two blobs of ink (no row of pips)
+
+
+def figure_suit(guess: Card, cues: Cues) -> Suit | None:
+    """The suit of a card that is surely a figure of unsure rank, else None.
+
+    The bank guesses a figure (its rank is often wrong across decks, its figure-ness rarely), the
+    ink is one picture rather than a row of pips, and the pinta gives the suit: read at both ends,
+    or at one end agreeing with the bank's suit (one end alone misreads a few figures)."""
+    if guess.rank not in FIGURES or cues.pips.count > MAX_FIGURE_BLOBS or cues.pinta is None:
+        return None
+    return cues.pinta if cues.both_ends or cues.pinta == guess.suit else None

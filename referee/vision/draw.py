@@ -16,7 +16,7 @@ UNSURE = (0, 140, 255)
 
 def label(reading: Reading) -> str:
     if reading.card is None:
-        return "no la veo"
+        return f"figura de {reading.figure_of.nombre}" if reading.figure_of else "no la veo"
     return f"{reading.card} {reading.confidence:.0%}"
 
 

@@ -3,6 +3,10 @@
 The checker only produces a ``Show`` when every card in view is read with confidence: a wrong
 verdict on a declared envido is worse than none, so anything doubtful comes back as "no la veo"
 and the table decides as usual.  The engine compares the shown cards with the declaration.
+
+A figure counts 0 whatever its rank, so a card read only as "a figure of <suit>" (``Reading.
+figure_of``) is enough: the ``Show`` carries a stand-in figure of that suit, which makes the same
+envidos as the real one, and ``ShowCheck.stand_ins`` says which cards are stand-ins.
 """
 
 from __future__ import annotations
@@ -15,8 +19,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import envido_values_made
+from engine.cards import Card, Suit, envido_values_made
 from engine.events import Show
+from referee.vision.cues import FIGURES
 from referee.vision.draw import annotate
 from referee.vision.recognize import Reading, Recognizer
 
@@ -30,6 +35,7 @@ class ShowCheck:
     event: Show | None
     message: str
     evidence: Path | None = None
+    stand_ins: tuple[Card, ...] = ()  # cards of the event standing for a figure of unread rank
 
     @property
     def values(self) -> set[int]:
@@ -49,24 +55,16 @@ class EnvidoChecker:
         """Read the shown cards.  With ``declared``, two cards that do not make it are not enough
         to call the claim false (the third may be out of sight): all three must be read."""
         readings = tuple(self.recognizer.read(frame))
-        event, message = self._decide(seat, readings)
+        cards, stand_ins, message = shown_hand(readings)
+        event = Show(seat, cards) if cards else None
+        if event:
+            message = f"{seat} muestra {message}"
         if event and declared is not None and len(event.cards) < 3 \
                 and declared not in envido_values_made(event.cards):
             event, message = None, "no la veo: para ver si no tenía los tantos, mostrá las tres cartas"
         evidence = self._keep(seat, frame, readings, message) if self.evidence_dir else None
-        return ShowCheck(seat, readings, event, message, evidence)
-
-    def _decide(self, seat: str, readings: tuple[Reading, ...]) -> tuple[Show | None, str]:
-        unread = [r for r in readings if r.card is None]
-        if unread:
-            return None, f"no la veo: {len(unread)} carta(s) sin leer, mostralas de nuevo"
-        cards = tuple(r.card for r in readings if r.card is not None)
-        if not 2 <= len(cards) <= 3:
-            return None, f"no la veo: hay {len(cards)} carta(s) a la vista, se muestran dos o tres"
-        if len(set(cards)) != len(cards):
-            return None, "no la veo: leí la misma carta dos veces"
-        shown = " ".join(str(c) for c in cards)
-        return Show(seat, cards), f"{seat} muestra {shown}"
+        return ShowCheck(seat, readings, event, message, evidence,
+                         stand_ins if event else ())
 
     def _keep(self, seat: str, frame: np.ndarray, readings: tuple[Reading, ...],
               message: str) -> Path:
@@ -82,3 +80,34 @@ class EnvidoChecker:
         if not cv2.imwrite(str(path), annotate(frame, readings, message)):
             raise OSError(f"cannot write evidence frame {str(path)!r}")
         return path
+
+
+def stand_in(suit: Suit, guess: Card | None, taken: list[Card]) -> Card:
+    """A figure of ``suit`` not in ``taken``, the bank's guessed rank first (any figure counts 0)."""
+    ranks = ([guess.rank] if guess is not None and guess.rank in FIGURES else []) + list(FIGURES)
+    return next(Card(r, suit) for r in ranks if Card(r, suit) not in taken)
+
+
+def shown_hand(readings: tuple[Reading, ...] | list[Reading]
+               ) -> tuple[tuple[Card, ...] | None, tuple[Card, ...], str]:
+    """The cards a show makes (None to abstain), the stand-ins among them, and what was seen.
+
+    Every card in view must be named or read as a figure of a known suit."""
+    unread = [r for r in readings if r.card is None and r.figure_of is None]
+    if unread:
+        return None, (), f"no la veo: {len(unread)} carta(s) sin leer, mostralas de nuevo"
+    if not 2 <= len(readings) <= 3:
+        return None, (), f"no la veo: hay {len(readings)} carta(s) a la vista, se muestran dos o tres"
+    named = [r.card for r in readings if r.card is not None]
+    if len(set(named)) != len(named):
+        return None, (), "no la veo: leí la misma carta dos veces"
+    cards, stand_ins, words = list(named), [], []
+    for r in readings:
+        if r.card is not None:
+            words.append(str(r.card))
+        elif r.figure_of is not None:
+            stand_ins.append(stand_in(r.figure_of, r.guess, cards))
+            cards.append(stand_ins[-1])
+            words.append(f"una figura de {r.figure_of.nombre}")
+    ordered = tuple(r.card for r in readings if r.card is not None) + tuple(stand_ins)
+    return ordered, tuple(stand_ins), " ".join(words)

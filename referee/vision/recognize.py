@@ -6,9 +6,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from engine.cards import Card
+from engine.cards import Card, Suit
 from referee.vision.bank import Bank
-from referee.vision.cues import cues_agree, has_rule, read_cues
+from referee.vision.cues import FIGURES, cues_agree, figure_suit, has_rule, read_cues
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
 from referee.vision.geometry import flatten
@@ -28,6 +28,7 @@ class RecognizerSettings:
     not_a_card: float = 0.45      # below this the outline is dropped: not a card
     max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
     use_cues: bool = True  # below ``min_confidence``, still name a 1-7 whose cues agree (``cues``)
+    use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,9 +41,11 @@ class Reading:
     guess: Card | None = None
     similarity: float = 0.0
     by_cues: bool = False  # named because the cues (pips, colours, pinta) agree with the guess
+    figure_of: Suit | None = None  # abstained, but surely a figure (10-12) of this suit
 
     def as_json(self) -> dict[str, object]:
         return {"card": str(self.card) if self.card else None,
+                "figure_of": self.figure_of.nombre if self.figure_of else None,
                 "confidence": round(float(self.confidence), 3),
                 "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
                 "guess": str(self.guess) if self.guess else None}
@@ -88,14 +91,18 @@ class Recognizer:
         """Name an abstained card anyway if the cues read on it agree with the bank's guess.
 
         The bank's best guess for a deck it has never seen is often right but not by a clear
-        margin; the pip count, ink colours and pinta confirm it without the bank."""
-        guess = reading.guess
-        if (reading.card is not None or guess is None or not self.settings.use_cues
-                or not has_rule(guess) or reading.similarity < self.settings.min_similarity):
+        margin; the pip count, ink colours and pinta confirm it without the bank.  A guessed
+        figure whose rank stays unsure may still be read as "a figure of <suit>" (``figure_of``)."""
+        guess, s = reading.guess, self.settings
+        if reading.card is not None or guess is None or not s.use_cues:
             return reading
-        if not cues_agree(guess, read_cues(flatten(frame, reading.corners, PIP_SIZE))):
+        named = has_rule(guess) and reading.similarity >= s.min_similarity
+        if not named and not (s.use_figures and guess.rank in FIGURES):
             return reading
-        return replace(reading, card=guess, by_cues=True)
+        cues = read_cues(flatten(frame, reading.corners, PIP_SIZE))
+        if named:
+            return replace(reading, card=guess, by_cues=True) if cues_agree(guess, cues) else reading
+        return replace(reading, figure_of=figure_suit(guess, cues))
 
     def read(self, frame: np.ndarray) -> list[Reading]:
         """Every card in the frame, named or abstained, skipping shapes that are not cards.

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from engine import Call, Declare, Game, NewHand, Say, Settings, parse_cards
-from engine.cards import Card
-from referee.vision.envido_check import EnvidoChecker
+from engine.cards import Card, Suit, envido_value
+from referee.vision.bank import Bank
+from referee.vision.envido_check import EnvidoChecker, shown_hand
 from referee.vision.faces import Face
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, render
@@ -95,3 +97,45 @@ def test_two_cards_that_do_not_make_the_claim_are_not_enough(
     assert check.event is None
     assert "mostrá las tres cartas" in check.message
     assert checker.check("A1", shown_frame(wikimedia, "7o 1o", seed=14), declared=28).event
+
+
+HELD_OUT = [("fournier_bank", "wikimedia"), ("wikimedia_bank", "fournier")]
+
+
+def test_envido_checked_when_the_rey_rank_is_unsure(
+        fournier: dict[Card, Face], wikimedia_bank: Bank) -> None:
+    # The 1878 rey de copas seen by a bank of the other deck: its rank is not named (the bank
+    # guesses 12 de bastos), but it is surely a figure and its pinta says copas.
+    faces = [fournier[c] for c in parse_cards(["7c", "12c", "4o"])]
+    frame = render(faces, np.random.default_rng(6), EASY).image
+    check = EnvidoChecker(Recognizer(wikimedia_bank)).check("A1", frame)
+    assert check.event is not None, check.message
+    assert [r.figure_of for r in check.readings if r.card is None] == [Suit.COPAS]
+    assert len(check.stand_ins) == 1 and check.stand_ins[0].suit == Suit.COPAS
+    assert "una figura de copas" in check.message
+    assert check.values == {27, 7, 4, 0}  # 7 + figure of copas = 27, as with the real 12c
+    lie = envido_won_by_a1(33)
+    lie.apply(check.event)
+    assert lie.score == {"A": 0, "B": 2}
+    truth = envido_won_by_a1(27)
+    truth.apply(check.event)
+    assert truth.score == {"A": 2, "B": 0}
+
+
+@pytest.mark.parametrize(("bank_name", "deck_name"), HELD_OUT)
+def test_no_wrong_envido_on_held_out_hands_with_figures(
+        bank_name: str, deck_name: str, request: pytest.FixtureRequest) -> None:
+    recognizer = Recognizer(request.getfixturevalue(bank_name))
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    verdicts = with_stand_ins = 0
+    for hand in ("7c 12c 4o", "5o 11o 3e", "6b 10b 2c"):
+        cards = parse_cards(hand.split())
+        for seed in range(3):
+            frame = render([deck[c] for c in cards], np.random.default_rng(seed), EASY).image
+            shown, stand_ins, message = shown_hand(recognizer.read(frame))
+            if shown is None or len(shown) < len(cards):
+                continue
+            assert envido_value(shown) == envido_value(cards), f"{hand} seed {seed}: {message}"
+            verdicts += 1
+            with_stand_ins += bool(stand_ins)
+    assert with_stand_ins >= 2, f"{verdicts} verdicts, {with_stand_ins} with a figure of a suit"

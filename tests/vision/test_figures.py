@@ -1,0 +1,49 @@
+"""A figure of unsure rank is read as "a figure of <suit>": enough for the envido (figures count 0)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import Card, Suit
+from referee.vision.cues import Cues, figure_suit, read_cues
+from referee.vision.faces import Face
+from referee.vision.pips import PIP_SIZE, Pips
+from referee.vision.recognize import Recognizer
+
+HELD_OUT = [("fournier_bank", "wikimedia"), ("wikimedia_bank", "fournier")]
+
+
+def flat(face: Face) -> np.ndarray:
+    return cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+
+
+def picture(count: int = 1) -> Pips:
+    return Pips({"ink": count}, {"red": 0.3, "yellow": 0.5, "green": 0.1, "blue": 0.1})
+
+
+def test_figure_suit_needs_a_guessed_figure_one_picture_and_a_sure_pinta() -> None:
+    one_end = Cues(picture(), Suit.COPAS)
+    both_ends = Cues(picture(), Suit.COPAS, both_ends=True)
+    assert figure_suit(Card.parse("12c"), one_end) == Suit.COPAS   # one end, the bank's suit
+    assert figure_suit(Card.parse("12b"), one_end) is None          # one end against the bank
+    assert figure_suit(Card.parse("12b"), both_ends) == Suit.COPAS  # both ends outvote the bank
+    assert figure_suit(Card.parse("1c"), both_ends) is None          # the bank guesses no figure
+    assert figure_suit(Card.parse("10c"), Cues(picture(4), Suit.COPAS, True)) is None  # pips
+    assert figure_suit(Card.parse("10c"), Cues(picture(), None)) is None
+
+
+@pytest.mark.parametrize(("bank_name", "deck_name"), HELD_OUT)
+def test_figures_of_the_other_deck_read_as_figures_of_their_suit(
+        bank_name: str, deck_name: str, request: pytest.FixtureRequest) -> None:
+    recognizer = Recognizer(request.getfixturevalue(bank_name))
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    right, wrong = [], []
+    for card, face in deck.items():
+        guess, _, _ = recognizer.judge(recognizer.scores(flat(face)))
+        suit = figure_suit(guess, read_cues(flat(face)))
+        if suit is not None:
+            (right if card.rank >= 10 and suit == card.suit else wrong).append(str(card))
+    assert not wrong, f"read as a figure of another suit, or not a figure: {wrong}"
+    assert len(right) >= 6, f"only {right} of the 12 figures"
