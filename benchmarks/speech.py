@@ -148,16 +148,16 @@ def calibration_script(voice: str) -> list[tuple[str, str]]:
 
 
 def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
-    """One MLLR file per voice, estimated on its calibration script."""
-    from referee.asr.adapt import calibrate
+    """One adapted means file per voice, estimated on its calibration script."""
+    from referee.asr.adapt import calibrate, write_means
     from referee.audio import read_wav, to_chunk
 
     out: dict[str, str] = {}
     for voice in sorted(voices):
         utts = [(to_chunk(read_wav(SPEECH / f), 0.0).pcm, text) for f, text in calibration_script(voice)]
-        transform, stats = calibrate(SPHINX_ES_DIR, [utts])
-        path = folder / f"mllr-{zlib.crc32(voice.encode())}"
-        transform.write(path)
+        means, stats = calibrate(SPHINX_ES_DIR, [utts])
+        path = folder / f"means-{zlib.crc32(voice.encode())}"
+        write_means(path, means)
         out[voice] = str(path)
         print(f"  calibrated {voice}: {len(utts)} prompts, {stats.frames / 100:.0f} s of speech")
     return out
@@ -192,6 +192,7 @@ def _start(recognizer: str, snr: str, models_dir: str | None, tune: str | None) 
 
         rec = make_recognizer(find_model(resolve(models_dir), "vosk"), plist)
     _STATE["rec"] = rec
+    _STATE["tuning"] = tuning
     _STATE["snr"] = snr
     _STATE["voice_files"] = _voice_files()
     if snr != "clean":
@@ -200,14 +201,16 @@ def _start(recognizer: str, snr: str, models_dir: str | None, tune: str | None) 
         _STATE["noises"] = [read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav"))]
 
 
-def _calibrated(voice: str, mllr: str) -> object:
+def _calibrated(voice: str, means: str) -> object:
     """The worker's recognizer for one calibrated voice (made once)."""
     from referee.asr.grammar import PhraseList
-    from referee.asr.sphinx import SphinxRecognizer
+    from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
 
     recs: dict[str, object] = _STATE.setdefault("calibrated", {})  # type: ignore[assignment]
     if voice not in recs:
-        recs[voice] = SphinxRecognizer(PhraseList.from_table(), SPHINX_ES_DIR, mllr=Path(mllr))
+        tuning: SphinxTuning | None = _STATE.get("tuning")  # type: ignore[assignment]
+        recs[voice] = SphinxRecognizer(PhraseList.from_table(), SPHINX_ES_DIR, tuning=tuning,
+                                       means=Path(means))
     return recs[voice]
 
 
@@ -426,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     items = load_items(args.voices, args.limit)
     calibrations: list[dict[str, str]] = [{}]
-    tmp = tempfile.TemporaryDirectory(prefix="truco-bench-mllr-")
+    tmp = tempfile.TemporaryDirectory(prefix="truco-bench-means-")
     if args.calibrate:
         items = [it for it in items if it.render and it.render != CALIBRATION_RENDER]
         print(f"calibration renders ({CALIBRATION_RENDER}) and real recordings left out")

@@ -1,11 +1,13 @@
-"""Voice calibration: a global mean-only MLLR transform for the Sphinx model, from a few utterances
-of known text said at the table ("calibration to your own voices").
+"""Voice calibration: the Sphinx model's Gaussian means adapted to the table's voices, from a few
+utterances of known text said at the table ("calibration to your own voices").
 
 Steps: Sphinx-compatible MFCCs in numpy → cepstral mean normalization and deltas (the model's
 ``1s_c_d_dd`` feature, three streams) → a state alignment of each utterance to its known text
 (PocketSphinx's aligner) → Gaussian occupancies (the aligned senone's mixture weights times the
-Gaussians of its phone's codebook) → per stream, the transform ``mean' = A·mean + b`` that maximizes
-the likelihood of the calibration audio → a Sphinx MLLR file, loaded by the decoder's ``mllr`` option.
+Gaussians of its phone's codebook) → per stream and regression class (vowels, consonants), the
+transform ``mean' = A·mean + b`` that maximizes the likelihood of the calibration audio → on top, a
+MAP step that moves each Gaussian seen in the calibration towards its own data → a Sphinx means
+file, loaded by the decoder's ``mean`` option.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ NFFT = 512
 NFILT, LOWERF, UPPERF, NCEP, LIFTER = 25, 130.0, 6800.0, 13, 22
 STREAMS = ((0, 13), (13, 26), (26, 39))  # svspec 0-12/13-25/26-38
 MIN_FRAMES = 500  # 5 s of aligned speech at least
+MIN_CLASS_FRAMES = 300  # a regression class with less speech takes the global transform
+VOWELS = frozenset("aeiou")  # the other regression class is the consonants; silence stays global
+MAP_TAU = 5.0  # prior weight of the transformed mean, in frames (chosen on the tuning voices)
 MIXW_LOG_UNIT = 1024 * np.log(1.0001)  # sendump values are -log(weight) in units of 1.0001**1024
 
 
@@ -203,22 +208,16 @@ class Transform:
     def identity(cls) -> Transform:
         return cls(tuple(np.eye(NCEP) for _ in STREAMS), tuple(np.zeros(NCEP) for _ in STREAMS))
 
-    def write(self, path: Path) -> None:
-        """The Sphinx MLLR text file: classes, streams, then per stream its length, A, b, variance scale."""
-        lines = ["1", str(len(STREAMS))]
-        for a, b in zip(self.a, self.b, strict=True):
-            lines.append(str(len(b)))
-            lines += [" ".join(f"{v:.6f}" for v in row) for row in a]
-            lines.append(" ".join(f"{v:.6f}" for v in b))
-            lines.append(" ".join("1.0" for _ in b))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(lines) + "\n", encoding="ascii")
+    def apply(self, means: np.ndarray) -> np.ndarray:
+        """Transformed means of one codebook: stream × density × 13."""
+        return np.stack([m @ a.T + b for m, a, b in zip(means, self.a, self.b, strict=True)])
 
 
 def estimate(model: PtmModel, stats: Stats) -> Transform:
     """Maximum-likelihood mean transform from the statistics (diagonal covariances, one class):
     row i of [A b] solves G_i w = k_i, G_i = Σ_m occ_m/var_mi ξ_m ξ_mᵀ, k_i = Σ_m sum_mi/var_mi ξ_m,
-    with ξ_m = [mean_m, 1].  (A diagonal A did much worse on held-out voices.)"""
+    with ξ_m = [mean_m, 1].  (A diagonal A did much worse on held-out voices.)  Gaussians with no
+    occupancy do not count, so the statistics of one class give that class's transform."""
     a_out, b_out = [], []
     for f in range(len(STREAMS)):
         mu = model.means[:, f].reshape(-1, NCEP)
@@ -314,9 +313,40 @@ def accumulate(model: PtmModel, aligner: Aligner, utterances: Sequence[tuple[byt
     return stats
 
 
-def calibrate(model_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]) -> tuple[Transform, Stats]:
-    """Estimate one transform from (pcm, text) utterances grouped by voice (one alignment pass:
-    a second pass, aligned with the first transform, did worse on held-out voices)."""
+def adapted_means(model: PtmModel, stats: Stats, tau: float = MAP_TAU) -> np.ndarray:
+    """The model's means adapted to the statistics: one transform for the vowels' codebooks, one
+    for the consonants' (the global one for silence, and for a class with too little speech),
+    then MAP: ``(tau·mean' + Σ occupancy·observation) / (tau + occupancy)`` per Gaussian."""
+    overall = estimate(model, stats)
+    by_class: dict[bool, Transform] = {}
+    for vowel in (True, False):
+        mask = np.array([(ph in VOWELS) == vowel and ph != "SIL" for ph in model.phones], dtype=float)
+        part = Stats(stats.occ * mask[:, None, None], stats.sum * mask[:, None, None, None])
+        try:
+            by_class[vowel] = estimate(model, part) if part.frames >= MIN_CLASS_FRAMES else overall
+        except np.linalg.LinAlgError:  # too few distinct Gaussians reached for a full A
+            by_class[vowel] = overall
+    out = np.empty_like(model.means)
+    for cb, phone in enumerate(model.phones):
+        transform = overall if phone == "SIL" else by_class[phone in VOWELS]
+        out[cb] = transform.apply(model.means[cb])
+    return (tau * out + stats.sum) / (tau + stats.occ[..., None])
+
+
+def write_means(path: Path, means: np.ndarray) -> None:
+    """A Sphinx-3 binary means file (codebook × stream × density × 13, little-endian, no checksum)."""
+    n_mgau, n_feat, n_density, veclen = means.shape
+    head, tail = b"s3\nversion 1.0\n", b"endhdr\n"
+    pad = b" " * (-(len(head) + len(tail)) % 4)  # the data starts on a 4-byte boundary
+    body = struct.pack(f"<I3i{n_feat}ii", 0x11223344, n_mgau, n_feat, n_density,
+                       *([veclen] * n_feat), means.size)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(head + pad + tail + body + np.ascontiguousarray(means, dtype="<f4").tobytes())
+
+
+def calibrate(model_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]) -> tuple[np.ndarray, Stats]:
+    """Adapted means from (pcm, text) utterances grouped by voice (one alignment pass: a second
+    pass, aligned with the first transform, did worse on held-out voices)."""
     model = PtmModel.load(model_dir)
     words = [w for utts in voices for _, text in utts for w in spoken(text).split()]
     aligner = Aligner(model_dir, words)
@@ -327,7 +357,7 @@ def calibrate(model_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]) ->
         raise RecognizerError("calibration-short",
                               f"muy poca voz para calibrar ({stats.frames / 100:.1f} s de habla alineada; "
                               f"hacen falta {MIN_FRAMES / 100:.0f} s)")
-    return estimate(model, stats), stats
+    return adapted_means(model, stats), stats
 
 
 # -- where the table's calibration lives ----------------------------------------------------------
@@ -335,13 +365,13 @@ def calibration_dir(models_dir: Path) -> Path:
     return models_dir / "voice-calibration"
 
 
-def save_calibration(models_dir: Path, model_dir: Path, transform: Transform, stats: Stats) -> Path:
-    """Write the MLLR file and a note of which acoustic model it was estimated for."""
+def save_calibration(models_dir: Path, model_dir: Path, means: np.ndarray, stats: Stats) -> Path:
+    """Write the adapted means and a note of which acoustic model they were estimated for."""
     folder = calibration_dir(models_dir)
-    transform.write(folder / "mllr")
+    write_means(folder / "means", means)
     info = {"model": str(model_dir.resolve()), "speech_s": round(stats.frames / 100, 1)}
     (folder / "info.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
-    return folder / "mllr"
+    return folder / "means"
 
 
 def find_calibration(models_dir: Path, model_dir: Path) -> Path | None:
@@ -351,6 +381,6 @@ def find_calibration(models_dir: Path, model_dir: Path) -> Path | None:
         info = json.loads((folder / "info.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if (folder / "mllr").is_file() and info.get("model") == str(model_dir.resolve()):
-        return folder / "mllr"
+    if (folder / "means").is_file() and info.get("model") == str(model_dir.resolve()):
+        return folder / "means"
     return None

@@ -21,7 +21,7 @@ class ModelChoice:
     kind: str  # "vosk" or "sphinx"
     path: Path
     english: bool = False
-    calibration: Path | None = None  # the table's voice calibration (Sphinx MLLR file), if any
+    calibration: Path | None = None  # the table's voice calibration (adapted Sphinx means file), if any
 
     @property
     def label(self) -> str:
@@ -92,4 +92,4 @@ def make_recognizer(choice: ModelChoice, phrases: PhraseList | None = None) -> R
 
         return VoskRecognizer(phrases, choice.path, name="vosk-es")
     return SphinxRecognizer(phrases, None if choice.english else choice.path, english=choice.english,
-                            mllr=choice.calibration)
+                            means=choice.calibration)

@@ -68,8 +68,8 @@ def is_sphinx_model(path: Path) -> bool:
 
 
 class SphinxRecognizer:
-    """Streaming PocketSphinx decoding with voice activity detection cutting utterances; ``mllr`` is
-    a table's voice calibration (see ``referee.asr.adapt``)."""
+    """Streaming PocketSphinx decoding with voice activity detection cutting utterances; ``means`` is
+    a table's voice calibration, the model's means adapted to its voices (see ``referee.asr.adapt``)."""
 
     def __init__(
         self,
@@ -78,7 +78,7 @@ class SphinxRecognizer:
         *,
         english: bool = False,
         tuning: SphinxTuning | None = None,
-        mllr: Path | None = None,
+        means: Path | None = None,
     ) -> None:
         import pocketsphinx
 
@@ -94,7 +94,7 @@ class SphinxRecognizer:
             )
         self.name = "sphinx-en (baja precisión)" if english else "sphinx-es"
         self.model_dir = hmm
-        self.mllr = mllr
+        self.means = means
         self._decoder = self._make_decoder(pocketsphinx, hmm, phrases, english)
         self._cmn_start: str = self._decoder.get_cmn()  # type: ignore[attr-defined]
         self._ep = pocketsphinx.Endpointer(
@@ -132,14 +132,14 @@ class SphinxRecognizer:
             config["lm"] = None
             if not english:
                 config["cmninit"] = t.cmninit
-            if self.mllr is not None:
-                config["mllr"] = str(self.mllr)
+            if self.means is not None:
+                config["mean"] = str(self.means)
             decoder = ps.Decoder(config)  # type: ignore[attr-defined]
             fsg = decoder.create_fsg("calls", start, final, trans)
             decoder.add_fsg("calls", fsg)
             decoder.activate_search("calls")
         except (RuntimeError, ValueError) as err:
-            hint = " ('truco-referee voices forget' borra la calibración)" if self.mllr else ""
+            hint = " ('truco-referee voices forget' borra la calibración)" if self.means else ""
             raise RecognizerError("model-broken", f"Sphinx no pudo cargar {hmm}: {err}{hint}") from err
         finally:
             os.unlink(dict_path)

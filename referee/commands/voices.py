@@ -127,14 +127,14 @@ def run(args: argparse.Namespace) -> int:
         said = sum(len(v) for v in voices)
         print(f"Calibrando con {said} frases de {len(voices)} "
               f"{'voz' if len(voices) == 1 else 'voces'}…", flush=True)
-        transform, stats = calibrate(choice.path, voices)
+        means, stats = calibrate(choice.path, voices)
     except (AudioError, RecognizerError) as err:
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("Calibración cancelada; no guardé nada.", file=sys.stderr)
         return 1
-    path = save_calibration(root, choice.path, transform, stats)
+    path = save_calibration(root, choice.path, means, stats)
     print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
           "'listen' y 'serve' la usan solas ('voices forget' la borra).")
     return 0

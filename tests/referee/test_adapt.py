@@ -1,4 +1,4 @@
-"""Voice calibration (MLLR) with real PocketSphinx on real corpus audio."""
+"""Voice calibration (MLLR by class + MAP means) with real PocketSphinx on real corpus audio."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ import numpy as np
 import pytest
 
 from referee.asr.adapt import (
-    Transform,
+    PtmModel,
+    Stats,
+    _read_s3,
+    adapted_means,
     calibrate,
     find_calibration,
     mfcc,
     save_calibration,
     voice_mean,
+    write_means,
 )
 from referee.asr.find import find_model
 from referee.asr.grammar import PhraseList
@@ -59,14 +63,28 @@ def test_features_are_the_ones_pocketsphinx_computes(shared_dir: Path, model: Pa
         np.testing.assert_allclose(voice_mean([mfcc(audio)]), theirs, atol=0.02)
 
 
-def test_transform_file_has_sphinx_layout_and_loads(tmp_path: Path, model: Path) -> None:
-    path = tmp_path / "mllr"
-    Transform.identity().write(path)
-    numbers = path.read_text().split()
-    assert numbers[:3] == ["1", "3", "13"]
-    assert len(numbers) == 2 + 3 * (1 + 13 * 13 + 13 + 13)
-    rec = SphinxRecognizer(PhraseList.from_table(), model, mllr=path)
-    assert rec.mllr == path
+def test_means_file_has_sphinx_layout_and_loads(tmp_path: Path, model: Path) -> None:
+    ptm = PtmModel.load(model)
+    path = tmp_path / "means"
+    write_means(path, ptm.means)
+    dims, data = _read_s3(path)
+    assert dims == [26, 3, 128, 13, 13, 13]
+    np.testing.assert_allclose(data.reshape(ptm.means.shape), ptm.means, rtol=1e-6)
+    rec = SphinxRecognizer(PhraseList.from_table(), model, means=path)
+    assert rec.means == path
+
+
+def test_vowels_and_consonants_get_their_own_transform(model: Path) -> None:
+    ptm = PtmModel.load(model)
+    a, b, e, p = (ptm.phones.index(ph) for ph in ("a", "b", "e", "p"))
+    stats = Stats.empty(ptm)
+    for cb, shift in ((a, 0.5), (b, -0.5)):  # every Gaussian of "a" and "b" seen, shifted
+        stats.occ[cb] = 10.0
+        stats.sum[cb] = 10.0 * (ptm.means[cb] + shift)
+    means = adapted_means(ptm, stats)
+    np.testing.assert_allclose(means[a], ptm.means[a] + 0.5, atol=1e-3)
+    np.testing.assert_allclose(means[e], ptm.means[e] + 0.5, atol=1e-3)  # unseen vowel
+    np.testing.assert_allclose(means[p], ptm.means[p] - 0.5, atol=1e-3)  # unseen consonant
 
 
 def heard_right(rec: SphinxRecognizer, audio: bytes, label: str) -> bool:
@@ -83,12 +101,12 @@ def test_calibration_hears_other_renders_of_the_voice_better(shared_dir: Path, m
     script = [r for r in rows if (r["speed"], r["pitch"]) == CALIBRATION_RENDER]
     tests = [r for r in rows if (r["speed"], r["pitch"]) in (("slow", "high"), ("fast", "high"))]
     assert len(script) == 34 and len(tests) == 68
-    transform, stats = calibrate(model, [[(pcm(shared_dir, r), r["text"]) for r in script]])
+    means, stats = calibrate(model, [[(pcm(shared_dir, r), r["text"]) for r in script]])
     assert stats.frames > 1000
-    path = tmp_path / "mllr"
-    transform.write(path)
+    path = tmp_path / "means"
+    write_means(path, means)
     plain = SphinxRecognizer(PhraseList.from_table(), model)
-    calibrated = SphinxRecognizer(PhraseList.from_table(), model, mllr=path)
+    calibrated = SphinxRecognizer(PhraseList.from_table(), model, means=path)
     for rec in (plain, calibrated):  # both start from this voice's cepstral mean
         for r in script[:20]:
             rec.settle(pcm(shared_dir, r))
@@ -114,7 +132,7 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(shared_dir: Path,
         if (r["speed"], r["pitch"]) == CALIBRATION_RENDER:
             (wavs / f"{r['text'].replace(' ', '_')}.wav").symlink_to(shared_dir / "speech" / r["file"])
     assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--models-dir", str(models)]) == 0
-    one_voice = (models / "voice-calibration" / "mllr").read_bytes()
+    one_voice = (models / "voice-calibration" / "means").read_bytes()
     # A table calibrates its players one after another: one folder each.
     second = tmp_path / "wavs-2"
     second.mkdir()
@@ -123,9 +141,9 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(shared_dir: Path,
             (second / f"{r['text'].replace(' ', '_')}.wav").symlink_to(shared_dir / "speech" / r["file"])
     assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--wav-dir", str(second),
                  "--models-dir", str(models)]) == 0
-    assert (models / "voice-calibration" / "mllr").read_bytes() != one_voice
+    assert (models / "voice-calibration" / "means").read_bytes() != one_voice
     choice = find_model(models, "sphinx")
-    assert choice.calibration == models / "voice-calibration" / "mllr"
+    assert choice.calibration == models / "voice-calibration" / "means"
     assert "calibración" in choice.label
     assert find_calibration(models, tmp_path) is None  # only for the model it was made for
     assert main(["voices", "forget", "--models-dir", str(models)]) == 0
@@ -141,8 +159,6 @@ def test_too_little_speech_is_a_plain_error(model: Path) -> None:
 
 
 def test_saved_calibration_names_its_model(tmp_path: Path, model: Path) -> None:
-    from referee.asr.adapt import PtmModel, Stats
-
-    stats = Stats.empty(PtmModel.load(model))
-    path = save_calibration(tmp_path, model, Transform.identity(), stats)
+    ptm = PtmModel.load(model)
+    path = save_calibration(tmp_path, model, ptm.means, Stats.empty(ptm))
     assert find_calibration(tmp_path, model) == path
