@@ -2,13 +2,15 @@
 
     python -m benchmarks.cards [--scenes 200] [--seed 1] [--mode both] [--deck DIR ...]
                                [--bank NAME] [--no-cues] [--no-figures]
+                               [--no-figure-ranks]
 
 "calibrated" builds the bank from a deck's faces and tests on scenes of that same deck (the
 product's main path: calibration to the players' own deck).  "held-out" builds the bank from one
 deck and tests on the other (both ways; ``--bank`` keeps one).  Below the bank's confidence,
 a 1-7 is still named when the cues read on it (pip count, ink colours, pinta) agree with the
 bank's guess (``--no-cues`` turns that off; see referee/vision/cues.py), and a guessed figure of
-unsure rank is read as "a figure of <suit>" when its pinta tells the suit (``--no-figures``).
+unsure rank is read as "a figure of <suit>" when its pinta tells the suit (``--no-figures``), or
+named when the shape of its picture agrees with the guessed rank (``--no-figure-ranks``).
 The envido figures are the envido check's (referee/vision/envido_check.py) on frames of 2-3 cards:
 a verdict needs every outline in view named or read as a figure of a suit, and all the cards shown.
 Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
@@ -205,6 +207,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "pinta check")
     p.add_argument("--no-figures", action="store_true",
                    help="do not read an unsure figure as 'a figure of <suit>' for the envido")
+    p.add_argument("--no-figure-ranks", action="store_true",
+                   help="do not name a figure from the shape of its picture (sota, caballo, rey)")
     p.add_argument("--latency-frames", type=int, default=40, help="frames per latency size (0: skip)")
     return p.parse_args(argv)
 
@@ -227,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--bank must name one of: {', '.join(decks)}", file=sys.stderr)
         return 2
     opts = SceneOptions(max_tilt=args.max_tilt)
-    settings = RecognizerSettings(use_cues=not args.no_cues, use_figures=not args.no_figures)
+    settings = RecognizerSettings(use_cues=not args.no_cues, use_figures=not args.no_figures,
+                                  figure_ranks=not args.no_figure_ranks)
     for bank_name, bank in banks.items():
         recognizer = Recognizer(bank, settings)
         for test_name, deck in decks.items():

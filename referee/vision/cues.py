@@ -48,7 +48,7 @@ def _ace(card: Card, cues: Cues) -> bool:
     return cues.pips.count == 1 and cues.pinta == card.suit
 
 
-# rank -> what must agree; the figures (10-12) have no rule yet, so only the bank names them.
+# rank -> what must agree; the figures (10-12) are checked apart (``figure_suit``, ``figures``).
 RULES: dict[int, Callable[[Card, Cues], bool]] = {1: _ace, **{r: _pip_card for r in range(2, 8)}}
 
 

@@ -11,6 +11,7 @@ from referee.vision.bank import Bank
 from referee.vision.cues import FIGURES, cues_agree, figure_suit, has_rule, read_cues
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
+from referee.vision.figures import figure_rank
 from referee.vision.geometry import flatten
 from referee.vision.pips import PIP_SIZE
 
@@ -28,7 +29,8 @@ class RecognizerSettings:
     not_a_card: float = 0.45      # below this the outline is dropped: not a card
     max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
     use_cues: bool = True  # below ``min_confidence``, still name a 1-7 whose cues agree (``cues``)
-    use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure
+    use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure,
+    figure_ranks: bool = True  # ... or name it if the picture's shape agrees with the guessed rank
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,10 +101,14 @@ class Recognizer:
         named = has_rule(guess) and reading.similarity >= s.min_similarity
         if not named and not (s.use_figures and guess.rank in FIGURES):
             return reading
-        cues = read_cues(flatten(frame, reading.corners, PIP_SIZE))
+        card_img = flatten(frame, reading.corners, PIP_SIZE)
+        cues = read_cues(card_img)
         if named:
             return replace(reading, card=guess, by_cues=True) if cues_agree(guess, cues) else reading
-        return replace(reading, figure_of=figure_suit(guess, cues))
+        suit = figure_suit(guess, cues)
+        if suit is not None and s.figure_ranks and figure_rank(card_img) == guess.rank:
+            return replace(reading, card=Card(guess.rank, suit), by_cues=True)
+        return replace(reading, figure_of=suit)
 
     def read(self, frame: np.ndarray) -> list[Reading]:
         """Every card in the frame, named or abstained, skipping shapes that are not cards.

@@ -1,4 +1,5 @@
-"""A figure of unsure rank is read as "a figure of <suit>": enough for the envido (figures count 0)."""
+"""A figure of unsure rank is read as "a figure of <suit>" (enough for the envido: figures count 0),
+and the shape of its picture tells sota, caballo and rey on either deck."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from engine.cards import Card, Suit
 from referee.vision.cues import Cues, figure_suit, read_cues
 from referee.vision.faces import Face
+from referee.vision.figures import figure_rank
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.recognize import Recognizer
 
@@ -47,3 +49,13 @@ def test_figures_of_the_other_deck_read_as_figures_of_their_suit(
             (right if card.rank >= 10 and suit == card.suit else wrong).append(str(card))
     assert not wrong, f"read as a figure of another suit, or not a figure: {wrong}"
     assert len(right) >= 6, f"only {right} of the 12 figures"
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_picture_shape_tells_sota_caballo_and_rey(deck_name: str,
+                                                  request: pytest.FixtureRequest) -> None:
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    read = {card: figure_rank(flat(face)) for card, face in deck.items() if card.rank >= 10}
+    wrong = {str(c): rank for c, rank in read.items() if rank is not None and rank != c.rank}
+    assert not wrong, wrong
+    assert sum(rank == c.rank for c, rank in read.items()) >= 11, read

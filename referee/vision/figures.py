@@ -1,0 +1,50 @@
+"""Which figure a card is, from the shape of its picture, on any Spanish deck: the sota stands
+alone (narrow all along), the caballo is a rider on a horse (wide in the middle, narrow at both
+ends), the rey wears a long robe (wide in the middle and down to one end).
+
+The card may lie either way up, so only the middle band and the fuller of the two end bands count.
+A check of the bank's guessed rank, not a classifier: in between it tells nothing."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.vision.features import normalise
+
+SIZE = (96, 148)        # the card is read small: the shape of the picture, not its details
+INNER = (0.12, 0.10)    # share of the width and height left out at each side (numerals, border)
+MIN_SATURATION = 0.3    # picture: saturated pixels ...
+MAX_VALUE = 0.45        # ... or dark ones (outlines, hair)
+MIDDLE = (0.35, 0.65)   # the middle band, as shares of the inner height
+END = 0.25              # each end band, as a share of the inner height
+NARROW = 0.48           # sota: middle band filled less than this ...
+SOTA_END = 0.55         # ... and neither end more than this
+WIDE = 0.55             # caballo and rey: middle band filled more than this
+CABALLO_END = 0.7       # caballo: fuller end below this share of the middle
+REY_END = 0.85          # rey: fuller end above this share of the middle
+
+
+def shape(card: np.ndarray) -> tuple[float, float]:
+    """Share of picture pixels in the middle band and in the fuller end band."""
+    small = cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor((np.clip(normalise(small), 0, 1) * 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
+    picture = (hsv[..., 1] > MIN_SATURATION * 255) | (hsv[..., 2] < MAX_VALUE * 255)
+    h, w = picture.shape
+    picture = picture[int(INNER[1] * h):h - int(INNER[1] * h), int(INNER[0] * w):w - int(INNER[0] * w)]
+    n = picture.shape[0]
+    middle = float(picture[int(MIDDLE[0] * n):int(MIDDLE[1] * n)].mean())
+    end = max(float(picture[:int(END * n)].mean()), float(picture[n - int(END * n):].mean()))
+    return middle, end
+
+
+def figure_rank(card: np.ndarray) -> int | None:
+    """10 (sota), 11 (caballo) or 12 (rey) if the picture's shape is clearly one, else None."""
+    middle, end = shape(card)
+    if middle < NARROW and end < SOTA_END:
+        return 10
+    if middle > WIDE and end < CABALLO_END * middle:
+        return 11
+    if middle > WIDE and end > REY_END * middle:
+        return 12
+    return None
