@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 from rich.markup import escape
 
+from engine.cards import Card
 from referee.vision.envido_check import EnvidoChecker
 from referee.vision.recognize import Recognizer
 from referee.vision.tracker import PlayTracker, SeatRegion
@@ -100,7 +101,7 @@ class TableCamera:
             return
         seat, declared = _envido_to_show(hand)  # after the hand, the envido winner shows
         if seat and self._shown_hand != hand.get("number") and self._frames % SHOW_EVERY == 0:
-            self._check_show(frame, seat, declared, hand.get("number"))
+            self._check_show(frame, seat, declared, hand)
 
     def _follow_hand(self, snap: dict[str, Any], hand: dict[str, Any]) -> None:
         number = hand.get("number")
@@ -115,12 +116,13 @@ class TableCamera:
             self._strangers = strangers
 
     def _check_show(self, frame: np.ndarray, seat: str, declared: int | None,
-                    number: int | None) -> None:
+                    hand: dict[str, Any]) -> None:
         region = next(r for r in self.tracker.seats if r.seat == seat)
-        check = self.checker.check(seat, _crop(frame, region.box), declared)
+        check = self.checker.check(seat, _crop(frame, region.box), declared,
+                                   _played_by_others(hand, seat))
         if check.event is None:
             return
-        self._shown_hand = number
+        self._shown_hand = hand.get("number")
         self.log(escape(f"cámara: {check.message}"
                         + (f" (imagen guardada: {check.evidence})" if check.evidence else "")))
         self._submit(str(check.event))
@@ -144,6 +146,12 @@ def _envido_to_show(hand: dict[str, Any]) -> tuple[str | None, int | None]:
         return None, None
     best = max(winners, key=lambda d: d["points"])
     return best["seat"], best["points"]
+
+
+def _played_by_others(hand: dict[str, Any], seat: str) -> list[Card]:
+    """The cards other seats played in this hand (a card shown by ``seat`` cannot be one)."""
+    return [Card.parse(p["card"]) for r in hand.get("rounds", []) for p in r.get("plays", [])
+            if p.get("seat") != seat and p.get("card")]
 
 
 def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:

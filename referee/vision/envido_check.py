@@ -12,7 +12,7 @@ envidos as the real one, and ``ShowCheck.stand_ins`` says which cards are stand-
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,11 +51,13 @@ class EnvidoChecker:
     evidence_dir: Path | None = None
     clock: Callable[[], float] = field(default=time.time)
 
-    def check(self, seat: str, frame: np.ndarray, declared: int | None = None) -> ShowCheck:
+    def check(self, seat: str, frame: np.ndarray, declared: int | None = None,
+              seen_elsewhere: Collection[Card] = ()) -> ShowCheck:
         """Read the shown cards.  With ``declared``, two cards that do not make it are not enough
-        to call the claim false (the third may be out of sight): all three must be read."""
+        to call the claim false (the third may be out of sight): all three must be read.
+        ``seen_elsewhere``: cards other seats played, which no stand-in figure may be."""
         readings = tuple(self.recognizer.read(frame))
-        cards, stand_ins, message = shown_hand(readings)
+        cards, stand_ins, message = shown_hand(readings, seen_elsewhere)
         event = Show(seat, cards) if cards else None
         if event:
             message = f"{seat} muestra {message}"
@@ -82,17 +84,19 @@ class EnvidoChecker:
         return path
 
 
-def stand_in(suit: Suit, guess: Card | None, taken: list[Card]) -> Card:
-    """A figure of ``suit`` not in ``taken``, the bank's guessed rank first (any figure counts 0)."""
+def stand_in(suit: Suit, guess: Card | None, taken: Collection[Card]) -> Card | None:
+    """A figure of ``suit`` not in ``taken``, the bank's guessed rank first (any figure counts 0);
+    None if all three are taken (then the reading cannot be right)."""
     ranks = ([guess.rank] if guess is not None and guess.rank in FIGURES else []) + list(FIGURES)
-    return next(Card(r, suit) for r in ranks if Card(r, suit) not in taken)
+    return next((Card(r, suit) for r in ranks if Card(r, suit) not in taken), None)
 
 
-def shown_hand(readings: tuple[Reading, ...] | list[Reading]
+def shown_hand(readings: tuple[Reading, ...] | list[Reading], seen_elsewhere: Collection[Card] = ()
                ) -> tuple[tuple[Card, ...] | None, tuple[Card, ...], str]:
     """The cards a show makes (None to abstain), the stand-ins among them, and what was seen.
 
-    Every card in view must be named or read as a figure of a known suit."""
+    Every card in view must be named or read as a figure of a known suit; a stand-in is never a
+    card ``seen_elsewhere`` (played by another seat)."""
     unread = [r for r in readings if r.card is None and r.figure_of is None]
     if unread:
         return None, (), f"no la veo: {len(unread)} carta(s) sin leer, mostralas de nuevo"
@@ -106,8 +110,11 @@ def shown_hand(readings: tuple[Reading, ...] | list[Reading]
         if r.card is not None:
             words.append(str(r.card))
         elif r.figure_of is not None:
-            stand_ins.append(stand_in(r.figure_of, r.guess, cards))
-            cards.append(stand_ins[-1])
+            figure = stand_in(r.figure_of, r.guess, [*cards, *seen_elsewhere])
+            if figure is None:
+                return None, (), f"no la veo: las figuras de {r.figure_of.nombre} ya se jugaron"
+            stand_ins.append(figure)
+            cards.append(figure)
             words.append(f"una figura de {r.figure_of.nombre}")
     ordered = tuple(r.card for r in readings if r.card is not None) + tuple(stand_ins)
     return ordered, tuple(stand_ins), " ".join(words)

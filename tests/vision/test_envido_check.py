@@ -124,6 +124,20 @@ def test_envido_checked_when_the_rey_rank_is_unsure(
     assert truth.score == {"A": 2, "B": 0}
 
 
+def test_a_stand_in_figure_is_never_a_card_another_seat_played(
+        fournier: dict[Card, Face], wikimedia_bank: Bank) -> None:
+    faces = [fournier[c] for c in parse_cards(["7c", "12c", "4o"])]
+    frame = render(faces, np.random.default_rng(6), EASY).image
+    rank_unsure = Recognizer(wikimedia_bank, RecognizerSettings(figure_ranks=False))
+    played = parse_cards(["12c", "10c"])  # B1 played the rey and the sota de copas
+    check = EnvidoChecker(rank_unsure).check("A1", frame, seen_elsewhere=played)
+    assert check.stand_ins and check.stand_ins[0] not in played
+    assert check.values == {27, 7, 4, 0}
+    all_figures = parse_cards(["10c", "11c", "12c"])
+    check = EnvidoChecker(rank_unsure).check("A1", frame, seen_elsewhere=all_figures)
+    assert check.event is None and "ya se jugaron" in check.message
+
+
 @pytest.mark.parametrize("figure_ranks", [False, True])
 @pytest.mark.parametrize(("bank_name", "deck_name"), HELD_OUT)
 def test_no_wrong_envido_on_held_out_hands_with_figures(

@@ -117,3 +117,12 @@ def test_a_false_envido_shown_to_the_camera_scores_to_the_other_team(
     assert shown(service) == {"7o", "1o", "4c"}
     snap = service.snapshot()
     assert snap["hand"]["envido"]["shown"] is False and snap["score"] == {"A": 0, "B": 3}
+
+
+def test_the_envido_show_knows_which_cards_other_seats_played() -> None:
+    from referee.table_camera import _played_by_others
+
+    service = TableOnly("hand", "A1 plays 12c", "B1 plays 10c", "A1 plays 4o")
+    hand = service.snapshot()["hand"]
+    assert _played_by_others(hand, "A1") == [Card.parse("10c")]
+    assert _played_by_others(hand, "B1") == [Card.parse("12c"), Card.parse("4o")]
