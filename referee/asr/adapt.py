@@ -13,9 +13,7 @@ file, loaded by the decoder's ``mean`` option.
 from __future__ import annotations
 
 import json
-import os
 import struct
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.asr.base import RecognizerError
-from referee.asr.lexicon import dictionary_lines, normalize_word
+from referee.asr.lexicon import dictionary_file, dictionary_lines, normalize_word
 
 SAMPLE_RATE = 16000
 FRAME_SHIFT = 160
@@ -204,10 +202,6 @@ class Transform:
     a: tuple[np.ndarray, ...]
     b: tuple[np.ndarray, ...]
 
-    @classmethod
-    def identity(cls) -> Transform:
-        return cls(tuple(np.eye(NCEP) for _ in STREAMS), tuple(np.zeros(NCEP) for _ in STREAMS))
-
     def apply(self, means: np.ndarray) -> np.ndarray:
         """Transformed means of one codebook: stream × density × 13."""
         return np.stack([m @ a.T + b for m, a, b in zip(means, self.a, self.b, strict=True)])
@@ -242,15 +236,10 @@ class Aligner:
     def __init__(self, model_dir: Path, words: Iterable[str]) -> None:
         import pocketsphinx
 
-        fd, dict_path = tempfile.mkstemp(suffix=".dict", prefix="truco-align-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write("\n".join(dictionary_lines(sorted(set(words)))) + "\n")
+        with dictionary_file(dictionary_lines(sorted(set(words)))) as dict_path:
             config = pocketsphinx.Config(hmm=str(model_dir), dict=dict_path, loglevel="FATAL")
             config["lm"] = None
             self._decoder = pocketsphinx.Decoder(config)
-        finally:
-            os.unlink(dict_path)
 
     def _decode(self, data: bytes, cmn: np.ndarray) -> None:
         dec = self._decoder
@@ -301,6 +290,7 @@ def accumulate(model: PtmModel, aligner: Aligner, utterances: Sequence[tuple[byt
     frames left out (the transform is for speech)."""
     ceps = [mfcc(pcm) for pcm, _ in utterances]
     cmn = voice_mean(ceps)
+    codebook = {ph: i for i, ph in enumerate(model.phones)}
     stats = Stats.empty(model)
     for cep, (_, text) in zip(ceps, utterances, strict=True):
         got = aligner.align(cep, cmn, spoken(text))
@@ -308,7 +298,7 @@ def accumulate(model: PtmModel, aligner: Aligner, utterances: Sequence[tuple[byt
             continue
         senones, phones = got
         keep = (senones >= 0) & np.array([ph not in ("", "SIL") for ph in phones])
-        cbs = np.array([model.phones.index(ph) if ph else -1 for ph in phones])
+        cbs = np.array([codebook.get(ph, -1) for ph in phones])
         stats.add(model, deltas(cep - cmn)[keep], senones[keep], cbs[keep])
     return stats
 

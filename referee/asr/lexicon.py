@@ -9,8 +9,11 @@ fallback the same pronunciations are mapped onto the phones of the model inside 
 
 from __future__ import annotations
 
+import os
+import tempfile
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 SPANISH_PHONES = frozenset(
     ["a", "b", "ch", "d", "e", "f", "g", "gn", "i", "j", "k", "l", "ll", "m", "n", "o", "p", "r", "rr", "s", "t", "u", "x", "y", "z"]
@@ -144,3 +147,16 @@ def dictionary_lines(words: Iterable[str], english: bool = False) -> list[str]:
             name = word if k == 0 else f"{word}({k + 1})"
             lines.append(f"{name} {' '.join(pron)}")
     return lines
+
+
+@contextmanager
+def dictionary_file(lines: Iterable[str]) -> Iterator[str]:
+    """The path of a temporary pronunciation dictionary holding ``lines``, for as long as a decoder
+    reads it (PocketSphinx loads a dictionary only from a file)."""
+    fd, path = tempfile.mkstemp(suffix=".dict", prefix="truco-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lines) + "\n")
+        yield path
+    finally:
+        os.unlink(path)

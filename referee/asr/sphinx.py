@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +14,12 @@ from referee.asr.grammar import (
     garbage_words,
     is_garbage,
 )
-from referee.asr.lexicon import dictionary_lines, english_pronunciations, to_english
+from referee.asr.lexicon import (
+    dictionary_file,
+    dictionary_lines,
+    english_pronunciations,
+    to_english,
+)
 
 FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
 PARTIAL_EVERY_S = 0.06
@@ -120,29 +123,25 @@ class SphinxRecognizer:
         weights = {"call": t.call_weight, "number": t.number_weight, "decoy": t.decoy_weight,
                    "filler": t.filler_weight, "garbage": t.garbage_weight}
         start, final, trans = fsg_transitions(phrases, garbage, weights, t.number_runs)
-        fd, dict_path = tempfile.mkstemp(suffix=".dict", prefix="truco-")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write("\n".join(lines) + "\n")
-            config = ps.Config(  # type: ignore[attr-defined]
-                hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, lw=t.lw,
-                beam=t.beam, wbeam=t.wbeam, pbeam=t.pbeam, maxhmmpf=t.maxhmmpf,
-                loglevel="FATAL",
-            )
-            config["lm"] = None
-            if not english:
-                config["cmninit"] = t.cmninit
-            if self.means is not None:
-                config["mean"] = str(self.means)
-            decoder = ps.Decoder(config)  # type: ignore[attr-defined]
-            fsg = decoder.create_fsg("calls", start, final, trans)
-            decoder.add_fsg("calls", fsg)
-            decoder.activate_search("calls")
+            with dictionary_file(lines) as dict_path:
+                config = ps.Config(  # type: ignore[attr-defined]
+                    hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, lw=t.lw,
+                    beam=t.beam, wbeam=t.wbeam, pbeam=t.pbeam, maxhmmpf=t.maxhmmpf,
+                    loglevel="FATAL",
+                )
+                config["lm"] = None
+                if not english:
+                    config["cmninit"] = t.cmninit
+                if self.means is not None:
+                    config["mean"] = str(self.means)
+                decoder = ps.Decoder(config)  # type: ignore[attr-defined]
+                fsg = decoder.create_fsg("calls", start, final, trans)
+                decoder.add_fsg("calls", fsg)
+                decoder.activate_search("calls")
         except (RuntimeError, ValueError) as err:
             hint = " ('truco-referee voices forget' borra la calibración)" if self.means else ""
             raise RecognizerError("model-broken", f"Sphinx no pudo cargar {hmm}: {err}{hint}") from err
-        finally:
-            os.unlink(dict_path)
         return decoder
 
     # -- streaming -------------------------------------------------------------------------
