@@ -36,6 +36,9 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
+from benchmarks.game_states import label as heard_label
+
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 SPEECH = SHARED / "speech"
 SPHINX_ES_DIR = SHARED / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
@@ -264,9 +267,8 @@ def _run_one(item: Item) -> Outcome:
         for h in parse(utt.text):
             if h.kind == "decoy":
                 continue
-            label = h.label if h.kind == "call" else f"puntos:{h.points}"
             conf = item_confidence(utt, h.start, h.end)
-            heard.append((label, conf, utt.emitted_at - speech_end))
+            heard.append((heard_label(h), conf, utt.emitted_at - speech_end))
     return Outcome(item, heard, audio_s, cpu)
 
 
@@ -294,8 +296,6 @@ class Score:
 
 def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = ()) -> list[int]:
     """[moments where something not expected would be applied, moments]."""
-    from benchmarks.game_states import legal_labels
-
     wanted = set(expected)
     hits = [any(g in legal_labels(m) and g not in wanted for g in got) for m in moments]
     return [sum(hits), len(hits)]
@@ -306,50 +306,44 @@ def _add(total: list[int], pair: list[int]) -> None:
     total[1] += pair[1]
 
 
-def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
-    from benchmarks.game_states import TALK_MOMENTS, moments_for
+def _tally(total: list[int], hit: bool) -> None:
+    _add(total, [int(hit), 1])
 
+
+def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
     s = Score()
     for o in outcomes:
         it, got = o.item, o.got(min_conf)
         s.audio_s += o.audio_s
         s.cpu_s += o.cpu_s
         triggered = bool(got)
+        a_call = any(not g.startswith("puntos") for g in got)
         if it.group in ("call", "chatter_call", "real_call") and not it.label.startswith("puntos"):
             expected = it.label.split("+")
             for call in expected:
-                hit = call in got
-                s.per_call[call][0] += hit
-                s.per_call[call][1] += 1
-                if not hit:
+                _tally(s.per_call[call], call in got)
+                if call not in got:
                     s.misses.append(f"{it.voice}: «{it.text}» → {got}")
-            s.extra[0] += any(g not in expected for g in got)
-            s.extra[1] += 1
+            _tally(s.extra, any(g not in expected for g in got))
             _add(s.extra_game, _in_game(got, moments_for(expected)[:1], expected))
             if it.group != "chatter_call" and expected[-1] in got:
                 s.latencies.append(min(o.latencies(min_conf)))
         elif it.label.startswith("puntos"):
             ok = [g for g in got if g.startswith("puntos")] == [it.label]
-            s.numbers[0] += ok
-            s.numbers[1] += 1
+            _tally(s.numbers, ok)
             _add(s.numbers_wrong_game, _in_game(got, moments_for([it.label])[:1], [it.label]))
             if not ok:
                 s.misses.append(f"{it.voice}: «{it.text}» → {got}")
         elif it.group == "lookalike":
-            s.lookalike[0] += triggered
-            s.lookalike[1] += 1
-            s.lookalike_calls[0] += any(not g.startswith("puntos") for g in got)
-            s.lookalike_calls[1] += 1
+            _tally(s.lookalike, triggered)
+            _tally(s.lookalike_calls, a_call)
             _add(s.lookalike_game, _in_game(got, TALK_MOMENTS))
         elif it.group == "chatter":
-            s.chatter[0] += triggered
-            s.chatter[1] += 1
-            s.chatter_calls[0] += any(not g.startswith("puntos") for g in got)
-            s.chatter_calls[1] += 1
+            _tally(s.chatter, triggered)
+            _tally(s.chatter_calls, a_call)
             _add(s.chatter_game, _in_game(got, TALK_MOMENTS))
         elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
-            s.real_other[0] += triggered
-            s.real_other[1] += 1
+            _tally(s.real_other, triggered)
     return s
 
 
@@ -358,8 +352,6 @@ def _pct(pair: list[int]) -> str:
 
 
 def report(name: str, condition: str, s: Score, show_misses: int) -> None:
-    from benchmarks.game_states import TALK_MOMENTS as TALK
-
     total = [sum(v[0] for v in s.per_call.values()), sum(v[1] for v in s.per_call.values())]
     lat = sorted(s.latencies)
     p50 = statistics.median(lat) * 1000 if lat else float("nan")
@@ -378,7 +370,7 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     if s.real_other[1]:
         print(f"  real non-call prompts {_pct(s.real_other)}  (numbers 8-19 etc.; any call/number)")
     print("  in game (applied only if the rules allow it at that moment):")
-    print(f"    look-alike applied  {_pct(s.lookalike_game)}  (each at {len(TALK)} moments of talk)")
+    print(f"    look-alike applied  {_pct(s.lookalike_game)}  (each at {len(TALK_MOMENTS)} moments of talk)")
     print(f"    chatter applied     {_pct(s.chatter_game)}")
     print(f"    extra call applied  {_pct(s.extra_game)}  (with a call, where it is legal)")
     print(f"    wrong number        {_pct(s.numbers_wrong_game)}  (while the tantos are said)")
