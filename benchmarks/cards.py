@@ -33,9 +33,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import Card, envido_value
+from engine.cards import FIGURES, Card, envido_value
 from referee.vision.bank import Bank, build_bank
-from referee.vision.cues import FIGURES
 from referee.vision.envido_check import shown_hand
 from referee.vision.faces import Face, load_deck
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings

@@ -22,6 +22,7 @@ class Suit(enum.Enum):
 
 
 RANKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+FIGURES: tuple[int, ...] = (10, 11, 12)  # sota, caballo, rey: they count 0 for envido and flor
 
 _SUIT_WORDS = {s.nombre: s for s in Suit}
 
@@ -73,7 +74,7 @@ class Card:
     @property
     def envido_points(self) -> int:
         """Value for envido and flor: 10, 11 and 12 count 0, the others their number."""
-        return 0 if self.rank >= 10 else self.rank
+        return 0 if self.rank in FIGURES else self.rank
 
     @property
     def nombre(self) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.cards import Card, Suit
+from engine.cards import FIGURES, Card, Suit
 from referee.vision.pintas import agreed, read_pintas
 from referee.vision.pips import Pips, read_pips
 from referee.vision.suits import suits_seen
@@ -62,7 +62,6 @@ def cues_agree(card: Card, cues: Cues) -> bool:
     return rule is not None and rule(card, cues)
 
 
-FIGURES = (10, 11, 12)
 MAX_FIGURE_BLOBS = 2  # a figure's picture is one or two blobs of ink (no row of pips)
 
 

@@ -19,9 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import Card, Suit, envido_values_made
+from engine.cards import FIGURES, Card, Suit, envido_values_made
 from engine.events import Show
-from referee.vision.cues import FIGURES
 from referee.vision.draw import annotate
 from referee.vision.recognize import Reading, Recognizer
 

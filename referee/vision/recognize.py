@@ -6,9 +6,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from engine.cards import Card, Suit
+from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
-from referee.vision.cues import FIGURES, cues_agree, figure_suit, has_rule, read_cues
+from referee.vision.cues import cues_agree, figure_suit, has_rule, read_cues
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank
