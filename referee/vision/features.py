@@ -25,6 +25,18 @@ def normalise(card: np.ndarray) -> np.ndarray:
     return np.clip(img / np.maximum(white, 1e-3), 0, 1.2)
 
 
+def normalised_hsv(card: np.ndarray) -> np.ndarray:
+    """The card white-balanced (``normalise``, paper white) in OpenCV's 8-bit HSV."""
+    return cv2.cvtColor((np.clip(normalise(card), 0, 1) * 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
+
+
+def inner(img: np.ndarray, margins: tuple[float, float]) -> np.ndarray:
+    """The image without ``margins`` (shares of the width and of the height) at each side."""
+    h, w = img.shape[:2]
+    mx, my = int(margins[0] * w), int(margins[1] * h)
+    return img[my:h - my, mx:w - mx]
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
     v = v - v.mean()
     return v / (np.linalg.norm(v) + 1e-6)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.features import normalise
+from referee.vision.features import inner, normalised_hsv
 
 SIZE = (96, 148)        # the card is read small: the shape of the picture, not its details
 INNER = (0.12, 0.10)    # share of the width and height left out at each side (numerals, border)
@@ -27,11 +27,8 @@ REY_END = 0.85          # rey: fuller end above this share of the middle
 
 def shape(card: np.ndarray) -> tuple[float, float]:
     """Share of picture pixels in the middle band and in the fuller end band."""
-    small = cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA)
-    hsv = cv2.cvtColor((np.clip(normalise(small), 0, 1) * 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
+    hsv = inner(normalised_hsv(cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA)), INNER)
     picture = (hsv[..., 1] > MIN_SATURATION * 255) | (hsv[..., 2] < MAX_VALUE * 255)
-    h, w = picture.shape
-    picture = picture[int(INNER[1] * h):h - int(INNER[1] * h), int(INNER[0] * w):w - int(INNER[0] * w)]
     n = picture.shape[0]
     middle = float(picture[int(MIDDLE[0] * n):int(MIDDLE[1] * n)].mean())
     end = max(float(picture[:int(END * n)].mean()), float(picture[n - int(END * n):].mean()))

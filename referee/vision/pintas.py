@@ -67,8 +67,3 @@ def agreed(ends: tuple[Suit | None, Suit | None]) -> Suit | None:
     """The suit if the ends that were read agree on one, else None."""
     suits = {s for s in ends if s is not None}
     return suits.pop() if len(suits) == 1 else None
-
-
-def pinta_suit(card: np.ndarray) -> Suit | None:
-    """The suit if the ends that can be read agree on one, else None."""
-    return agreed(read_pintas(card))

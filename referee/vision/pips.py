@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from referee.vision.features import normalise
+from referee.vision.features import inner, normalised_hsv
 
 PIP_SIZE = (192, 296)  # flattened card for pip reading: twice the canonical size
 INNER = (0.10, 0.08)   # share of the width and height left out at each side (numerals, border)
@@ -41,12 +41,6 @@ class Pips:
         return self.counts["ink"]
 
 
-def _inner(img: np.ndarray) -> np.ndarray:
-    h, w = img.shape[:2]
-    mx, my = int(INNER[0] * w), int(INNER[1] * h)
-    return img[my:h - my, mx:w - mx]
-
-
 def _parts(blob: np.ndarray, distance: np.ndarray) -> int:
     """Pips in one blob: touching pips (the 7 of oros) meet at a neck, which the core drops."""
     core = (blob & (distance > CORE * distance[blob].max())).astype(np.uint8)
@@ -70,8 +64,7 @@ def _count(ink: np.ndarray) -> int:
 
 def read_pips(card: np.ndarray) -> Pips:
     """Pips of a flattened card image (best at ``PIP_SIZE``), white-balanced first."""
-    norm = np.clip(normalise(card), 0, 1)
-    hsv = _inner(cv2.cvtColor((norm * 255).astype(np.uint8), cv2.COLOR_BGR2HSV))
+    hsv = inner(normalised_hsv(card), INNER)
     hue = hsv[..., 0]
     ink = hsv[..., 1] > MIN_SATURATION * 255
     total = float(ink.sum()) + 1.0
