@@ -153,11 +153,11 @@ def calibration_script(voice: str) -> list[tuple[str, str]]:
 def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
     """One adapted means file per voice, estimated on its calibration script."""
     from referee.asr.adapt import calibrate, write_means
-    from referee.audio import read_wav, to_chunk
+    from referee.audio import read_pcm
 
     out: dict[str, str] = {}
     for voice in sorted(voices):
-        utts = [(to_chunk(read_wav(SPEECH / f), 0.0).pcm, text) for f, text in calibration_script(voice)]
+        utts = [(read_pcm(SPEECH / f), text) for f, text in calibration_script(voice)]
         means, stats = calibrate(SPHINX_ES_DIR, [utts])
         path = folder / f"means-{zlib.crc32(voice.encode())}"
         write_means(path, means)

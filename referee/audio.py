@@ -95,6 +95,11 @@ def read_wav(path: str | Path) -> np.ndarray:
     return resample(frames, rate)
 
 
+def read_pcm(path: str | Path) -> bytes:
+    """A WAV file as the recognizers take it: 16 kHz mono int16 PCM."""
+    return to_chunk(read_wav(path), 0.0).pcm
+
+
 class WavSource:
     """A WAV file as a stream of chunks, as fast as possible or paced like a microphone."""
 

@@ -14,7 +14,7 @@ from models.paths import models_dir
 from referee.asr.adapt import calibrate, calibration_dir, save_calibration
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
-from referee.audio import AudioChunk, AudioError, MicSource, read_wav, to_chunk
+from referee.audio import AudioChunk, AudioError, MicSource, read_pcm
 
 # What a calibration asks for: every call once, then envido numbers (the texts of the benchmark's
 # calibration script).
@@ -52,7 +52,7 @@ def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
     files = sorted(folder.glob("*.wav"))
     if not files:
         raise AudioError("wav-missing", f"no hay archivos .wav en {folder}")
-    return [(to_chunk(read_wav(f), 0.0).pcm, prompt_text(f)) for f in files]
+    return [(read_pcm(f), prompt_text(f)) for f in files]
 
 
 def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S) -> bytes | None:

@@ -23,7 +23,7 @@ from referee.asr.adapt import (
 from referee.asr.find import find_model
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
-from referee.audio import read_wav, to_chunk
+from referee.audio import read_pcm
 from referee.cli import main
 from referee.phrases import parse
 
@@ -46,7 +46,7 @@ def rows(shared_dir: Path) -> list[dict[str, str]]:
 
 
 def pcm(shared_dir: Path, row: dict[str, str]) -> bytes:
-    return to_chunk(read_wav(shared_dir / "speech" / row["file"]), 0.0).pcm
+    return read_pcm(shared_dir / "speech" / row["file"])
 
 
 def test_features_are_the_ones_pocketsphinx_computes(shared_dir: Path, model: Path,

@@ -8,7 +8,7 @@ import pytest
 
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
-from referee.audio import read_wav, to_chunk
+from referee.audio import read_pcm
 from referee.table_sound import SAVE_EVERY_S, TableSound, sound_file, valid_mean
 
 SETTLED = ",".join(["51.5", "19.2", "-6.1"] + ["1.5"] * 10)
@@ -78,7 +78,7 @@ def test_sphinx_settles_on_the_table_and_takes_back_a_kept_average(shared_dir: P
     cold = rec.cepstral_mean
     voice = sorted((shared_dir / "speech" / "clean" / "festival-el_diphone").glob("call__*.wav"))[:8]
     for wav in voice:
-        rec.settle(to_chunk(read_wav(wav), 0.0).pcm)
+        rec.settle(read_pcm(wav))
     settled = rec.cepstral_mean
     assert valid_mean(settled) and settled != cold
     path = sound_file(tmp_path, model)
