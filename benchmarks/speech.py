@@ -38,6 +38,7 @@ import numpy as np
 
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
+from referee.listener import Utterance
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 SPEECH = SHARED / "speech"
@@ -47,6 +48,9 @@ LEAD_SILENCE_S = 0.25
 SETTLE_S = 30.0  # audio of the same voice heard before each file (a table talks before it calls)
 MIN_CONF = 0.6  # the listen command's "unsure" threshold
 CALIBRATION_RENDER = "normal/low"  # speed/pitch of the renders a voice is calibrated on
+LEARN_RENDERS = ("slow/low", "normal/low", "fast/low")  # --learn: what a voice said before
+LEARN_CONF = 0.8  # --learn: what the referee heard at least this surely is taken as said
+LEARN_PAD_S = 0.2  # --learn: audio kept either side of the words learned from
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,56 @@ def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
     return out
 
 
+def learned_samples(utterances: Iterable[Utterance], min_conf: float) -> list[tuple[bytes, str]]:
+    """(audio, text) of what the referee heard surely enough to learn from: utterances whose every
+    word reached ``min_conf`` and that carry a call or a number, cut from their clip."""
+    from referee.phrases import parse
+
+    out: list[tuple[bytes, str]] = []
+    for utt in utterances:
+        if utt.confidence < min_conf or all(h.kind == "decoy" for h in parse(utt.text)):
+            continue
+        a = max(0, int((utt.start - LEARN_PAD_S - utt.clip_start) * 16000)) * 2
+        b = int((utt.end + LEARN_PAD_S - utt.clip_start) * 16000) * 2
+        if utt.clip[a:b]:
+            out.append((utt.clip[a:b], utt.text))
+    return out
+
+
+def learn_voices(voices: Iterable[str], folder: Path, min_conf: float) -> dict[str, str]:
+    """One adapted means file per voice, estimated with no prompts: on what the uncalibrated
+    referee heard surely in all that voice said at the low-pitch renders (calls, numbers,
+    look-alikes and chatter alike), its own transcripts taken as the truth."""
+    from referee.asr.adapt import calibrate, write_means
+    from referee.asr.base import RecognizerError
+
+    with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
+        rows = [row for row in csv.DictReader(fh) if f"{row['speed']}/{row['pitch']}" in LEARN_RENDERS]
+    _start("sphinx-es", "clean", None, None)
+    out: dict[str, str] = {}
+    for voice in sorted(voices):
+        said = [Item(r["file"], r["text"], r["label"], r["group"], voice) for r in rows if r["voice"] == voice]
+        samples: list[tuple[bytes, str]] = []
+        groups: dict[str, int] = defaultdict(int)
+        for it in said:
+            got = learned_samples(_listen(it)[0], min_conf)
+            samples += got
+            groups[it.group] += len(got)
+        try:
+            means, stats = calibrate(SPHINX_ES_DIR, [samples])
+        except RecognizerError as err:
+            print(f"  {voice}: not learned ({err.message})")
+            continue
+        path = folder / f"learned-{zlib.crc32(voice.encode())}"
+        write_means(path, means)
+        out[voice] = str(path)
+        print(f"  learned {voice}: {len(samples)} phrases from {len(said)} files "
+              f"({', '.join(f'{g} {n}' for g, n in sorted(groups.items()))}), "
+              f"{stats.frames / 100:.0f} s of speech")
+    _STATE.clear()
+    return out
+
+
 def _init(recognizer: str, snr: str, models_dir: str | None, tune: str | None,
           calibration: dict[str, str] | None = None) -> None:
     # A worker that fails here would be restarted by the pool forever: keep the error and let the
@@ -217,16 +271,17 @@ def _calibrated(voice: str, means: str) -> object:
     return recs[voice]
 
 
-def _run_one(item: Item) -> Outcome:
+def _listen(item: Item) -> tuple[list[Utterance], float, float]:
+    """What the listener hands over for one file (from its voice's settled cepstral mean), the
+    file's length and the CPU seconds it took."""
     from referee.audio import read_wav, to_chunk
-    from referee.listener import Listener, Utterance, item_confidence
-    from referee.phrases import parse
+    from referee.listener import Listener
 
     if "error" in _STATE:
         raise RuntimeError(_STATE["error"])
     rec = _STATE["rec"]
-    calibration: dict[str, str] = _STATE["calibration"]  # type: ignore[assignment]
-    if calibration:
+    calibration: dict[str, str] = _STATE.get("calibration", {})  # type: ignore[assignment]
+    if item.voice in calibration:
         rec = _calibrated(item.voice, calibration[item.voice])
     snr = str(_STATE["snr"])
 
@@ -259,8 +314,14 @@ def _run_one(item: Item) -> Outcome:
     for i in range(0, len(frames), step):
         listener.feed(to_chunk(frames[i:i + step], i / 16000))
     listener.close()
-    cpu = time.process_time() - t0
-    audio_s = len(frames) / 16000
+    return utterances, len(frames) / 16000, time.process_time() - t0
+
+
+def _run_one(item: Item) -> Outcome:
+    from referee.listener import item_confidence
+    from referee.phrases import parse
+
+    utterances, audio_s, cpu = _listen(item)
     speech_end = audio_s - LEAD_SILENCE_S
     heard: list[tuple[str, float, float]] = []
     for utt in utterances:
@@ -415,28 +476,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     parser.add_argument("--calibrate", action="store_true",
                         help="sphinx-es: also report with each voice calibrated on other renders")
+    parser.add_argument("--learn", type=float, nargs="?", const=LEARN_CONF, metavar="CONF",
+                        help="sphinx-es: also report with each voice adapted, without prompts, on "
+                             "what it said at the low-pitch renders (tested on the high-pitch ones) and the referee heard with "
+                             f"confidence ≥ CONF (default {LEARN_CONF})")
     args = parser.parse_args(argv)
     if not (SPEECH / "manifest.csv").is_file():
         print(f"no speech corpus at {SPEECH.resolve()}", file=sys.stderr)
         return 2
     items = load_items(args.voices, args.limit)
-    calibrations: list[dict[str, str]] = [{}]
+    calibrations: list[tuple[str, dict[str, str]]] = [("", {})]
     tmp = tempfile.TemporaryDirectory(prefix="truco-bench-means-")
+    if args.calibrate or args.learn:
+        left_out = LEARN_RENDERS if args.learn else (CALIBRATION_RENDER,)
+        items = [it for it in items if it.render and it.render not in left_out]
+        print(f"renders {', '.join(left_out)} and real recordings left out")
     if args.calibrate:
-        items = [it for it in items if it.render and it.render != CALIBRATION_RENDER]
-        print(f"calibration renders ({CALIBRATION_RENDER}) and real recordings left out")
-        calibrations.append(calibrate_voices({it.voice for it in items}, Path(tmp.name)))
+        calibrations.append((" · calibrated", calibrate_voices({it.voice for it in items}, Path(tmp.name))))
+    if args.learn:
+        calibrations.append((f" · learned ≥ {args.learn}",
+                             learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
     for name in args.recognizer:
         problem = _preflight(name, args.models_dir)
         if problem:
             print(f"\n== {name} ==\n  could not run: {problem}")
             continue
-        for cond, calibration in ((c, cal) for c in args.snr for cal in calibrations):
+        for cond, (how, calibration) in ((c, cal) for c in args.snr for cal in calibrations):
             if calibration and name != "sphinx-es":
                 continue
-            label = "clean" if cond == "clean" else f"{cond} dB SNR"
-            label += " · calibrated" if calibration else ""
+            label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how
             try:
                 with Pool(args.workers, _init,
                           (name, cond, args.models_dir, args.tune, calibration)) as pool:

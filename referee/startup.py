@@ -52,6 +52,9 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--unsure-below", type=float, default=0.6, metavar="CONF",
                        help="con menos confianza que esto un canto queda dudoso hasta que lo "
                        "confirmen en la tablet (por defecto 0.6)")
+    group.add_argument("--no-learn", action="store_true",
+                       help="no aprender las voces de la mesa mientras juegan (Sphinx en español: "
+                       "si no, lo oído con seguridad y lo confirmado ajustan el modelo)")
 
 
 def start_listening(args: argparse.Namespace, service: Any, log: Log,
@@ -152,6 +155,8 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
             sound.heard()
 
     listener = Listener(recognizer, heard, channel_teams=teams)
+    if not args.wav and not args.no_learn:
+        _learn(args, service, recognizer, log)
 
     def ended() -> None:
         score = service.snapshot().get("score") or {}
@@ -161,6 +166,16 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
             on_end()
 
     listen_in_background(listener, source, log, on_end=ended if args.wav else None)
+
+
+def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) -> None:
+    """Learn the table's voices from play, for the Spanish Sphinx model (``referee.learning``)."""
+    if not hasattr(recognizer, "use_means") or recognizer.low_accuracy:
+        return
+    from referee.learning import TableLearner
+
+    TableLearner(service.store, models_dir(args.models_dir), recognizer, log).start()
+    log("escucha: aprende las voces de la mesa mientras juegan (--no-learn para que no)")
 
 
 def _table_sound(args: argparse.Namespace, recognizer: Any, log: Log) -> Any:

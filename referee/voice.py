@@ -43,7 +43,9 @@ class VoiceReferee:
         team = utt.team if utt.team in ("A", "B") else None
         unsure = utt.confidence < self.unsure_below
         extra = {"t": round(utt.end, 3), "confidence": round(utt.confidence, 3),
-                 "latency": round(utt.latency, 3), "early": utt.early}
+                 "latency": round(utt.latency, 3), "early": utt.early,
+                 # where the words lie in the clip (voice learning cuts them out)
+                 "speech": [round(utt.start - utt.clip_start, 3), round(utt.end - utt.clip_start, 3)]}
         try:
             rows = self.service.hear(utt.text, team, unsure=unsure, clip=utt.clip or None,
                                      extra=extra)

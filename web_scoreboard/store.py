@@ -251,6 +251,13 @@ class Store:
                 (game_id, limit)).fetchall()
         return [_heard_row(r) for r in rows]
 
+    def heard_with(self, status: str) -> list[HeardRow]:
+        """Every heard item of every game with this status, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM heard WHERE status = ? ORDER BY id",
+                                    (status,)).fetchall()
+        return [_heard_row(r) for r in rows]
+
     def set_heard_status(self, heard_id: int, status: str, reason: str | None = None) -> None:
         with self._transaction() as db:
             db.execute("UPDATE heard SET status = ?, reason = ? WHERE id = ?",

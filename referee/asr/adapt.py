@@ -355,12 +355,17 @@ def calibration_dir(models_dir: Path) -> Path:
     return models_dir / "voice-calibration"
 
 
-def save_calibration(models_dir: Path, model_dir: Path, means: np.ndarray, stats: Stats) -> Path:
-    """Write the adapted means and a note of which acoustic model they were estimated for."""
+def save_calibration(models_dir: Path, model_dir: Path, means: np.ndarray, stats: Stats,
+                     **notes: object) -> Path:
+    """Write the adapted means and a note of which acoustic model they were estimated for (and
+    ``notes``).  Each file is replaced whole, so a decoder starting meanwhile reads the old one
+    or the new one."""
     folder = calibration_dir(models_dir)
-    write_means(folder / "means", means)
-    info = {"model": str(model_dir.resolve()), "speech_s": round(stats.frames / 100, 1)}
-    (folder / "info.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+    write_means(folder / "means.new", means)
+    (folder / "means.new").replace(folder / "means")
+    info = {"model": str(model_dir.resolve()), "speech_s": round(stats.frames / 100, 1), **notes}
+    (folder / "info.new").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+    (folder / "info.new").replace(folder / "info.json")
     return folder / "means"
 
 

@@ -98,7 +98,9 @@ class SphinxRecognizer:
         self.name = "sphinx-en (baja precisión)" if english else "sphinx-es"
         self.model_dir = hmm
         self.means = means
-        self._decoder = self._make_decoder(pocketsphinx, hmm, phrases, english)
+        self._phrases = phrases
+        self._decoder = self._make_decoder(pocketsphinx, hmm, phrases, english, means)
+        self._next: tuple[object, Path] | None = None  # a decoder with new means, for the next pause
         self._cmn_start: str = self._decoder.get_cmn()  # type: ignore[attr-defined]
         self._ep = pocketsphinx.Endpointer(
             window=self.tuning.vad_window, ratio=self.tuning.vad_ratio, vad_mode=self.tuning.vad_mode
@@ -110,7 +112,8 @@ class SphinxRecognizer:
         self._utt_frames_at_partial = 0
         self._utt_audio: list[bytes] = []
 
-    def _make_decoder(self, ps: object, hmm: Path, phrases: PhraseList, english: bool) -> object:
+    def _make_decoder(self, ps: object, hmm: Path, phrases: PhraseList, english: bool,
+                      means: Path | None) -> object:
         lines = dictionary_lines(phrases.words(), english=english)
         if english:
             garbage = garbage_words(_EN_GARBAGE)
@@ -133,14 +136,14 @@ class SphinxRecognizer:
                 config["lm"] = None
                 if not english:
                     config["cmninit"] = t.cmninit
-                if self.means is not None:
-                    config["mean"] = str(self.means)
+                if means is not None:
+                    config["mean"] = str(means)
                 decoder = ps.Decoder(config)  # type: ignore[attr-defined]
                 fsg = decoder.create_fsg("calls", start, final, trans)
                 decoder.add_fsg("calls", fsg)
                 decoder.activate_search("calls")
         except (RuntimeError, ValueError) as err:
-            hint = " ('truco-referee voices forget' borra la calibración)" if self.means else ""
+            hint = " ('truco-referee voices forget' borra la calibración)" if means else ""
             raise RecognizerError("model-broken", f"Sphinx no pudo cargar {hmm}: {err}{hint}") from err
         return decoder
 
@@ -178,6 +181,7 @@ class SphinxRecognizer:
         t = self.tuning
         self._ep = pocketsphinx.Endpointer(window=t.vad_window, ratio=t.vad_ratio, vad_mode=t.vad_mode)
         self._buffer, self._samples, self._in_utt = b"", 0, False
+        self._take_next()
         # A new stream starts from the same cepstral mean, not from the last speaker's.
         self._decoder.set_cmn(self._cmn_start)  # type: ignore[attr-defined]
 
@@ -188,6 +192,24 @@ class SphinxRecognizer:
         dec.start_utt()  # type: ignore[attr-defined]
         dec.process_raw(pcm, True, False)  # type: ignore[attr-defined]
         dec.end_utt()  # type: ignore[attr-defined]
+
+    def use_means(self, means: Path) -> None:
+        """Switch to a new calibration without stopping the stream: the decoder is built here (in
+        any thread) and takes over at the next pause between utterances, with the table's
+        cepstral mean carried over."""
+        import pocketsphinx
+
+        decoder = self._make_decoder(pocketsphinx, self.model_dir, self._phrases, self.low_accuracy,
+                                     means)
+        self._next = (decoder, means)
+
+    def _take_next(self) -> None:
+        taken, self._next = self._next, None
+        if taken is None:
+            return
+        decoder, means = taken
+        decoder.set_cmn(self._decoder.get_cmn())  # type: ignore[attr-defined]
+        self._decoder, self.means = decoder, means
 
     @property
     def cepstral_mean(self) -> str:
@@ -209,6 +231,8 @@ class SphinxRecognizer:
             return []
         dec = self._decoder
         if not was_in and not self._in_utt:
+            if self._next is not None:
+                self._take_next()
             self._utt_start = self._ep.speech_start
             dec.start_utt()  # type: ignore[attr-defined]
             self._in_utt = True

@@ -1,17 +1,19 @@
 """Calibrá el reconocedor a las voces de tu mesa: el programa te pide que digas cada canto y unos
 números (un minuto, más o menos), y con eso ajusta el modelo acústico de Sphinx a cómo suenan
-ustedes. 'listen' y 'serve' usan la calibración solas cuando existe; 'voices forget' la borra."""
+ustedes. 'listen' y 'serve' usan la calibración solas cuando existe. Mientras juegan, 'serve' la
+sigue ajustando con lo que oyó seguro y lo que confirmaron en la tablet; 'voices learn' hace lo
+mismo con las partidas ya jugadas, y 'voices forget' la borra."""
 
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from models.paths import models_dir
-from referee.asr.adapt import calibrate, calibration_dir, save_calibration
+from referee.asr import learn as voice_learning
+from referee.asr.adapt import calibrate, save_calibration
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.audio import AudioChunk, AudioError, MicSource, read_pcm
@@ -29,8 +31,9 @@ PROMPT_TIMEOUT_S = 6.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("calibrate", "forget"),
-                        help="calibrate = grabar y calibrar; forget = borrar la calibración")
+    parser.add_argument("action", choices=("calibrate", "learn", "forget"),
+                        help="calibrate = grabar y calibrar; learn = aprender de las partidas "
+                        "jugadas; forget = borrar la calibración")
     parser.add_argument("--mic", "--device", dest="mic", metavar="NOMBRE|NÚMERO",
                         help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
     parser.add_argument("--players", type=int, default=1, metavar="N",
@@ -40,6 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "lo que dice (truco.wav, vale_cuatro.wav, treinta_y_tres-2.wav); "
                              "una carpeta por jugador (se repite)")
     parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
+    parser.add_argument("--data-dir", type=Path, metavar="CARPETA",
+                        help="con learn: dónde guarda 'serve' las partidas (por defecto la de siempre)")
 
 
 def prompt_text(path: Path) -> str:
@@ -109,18 +114,17 @@ def _wait_for(message: str) -> None:
 def run(args: argparse.Namespace) -> int:
     root = models_dir(args.models_dir)
     if args.action == "forget":
-        folder = calibration_dir(root)
-        if folder.is_dir():
-            shutil.rmtree(folder)
-            print(f"Borré la calibración de {folder}")
-        else:
-            print("No había calibración.")
+        had = voice_learning.forget(root)
+        print("Borré la calibración; lo oído hasta ahora no se vuelve a usar para aprender."
+              if had else "No había calibración.")
         return 0
     choice = find_model(root, "sphinx")
     if choice.english:
         print("Para calibrar hace falta el modelo de Sphinx en español: "
               "bajalo con 'truco-referee models fetch'.", file=sys.stderr)
         return 2
+    if args.action == "learn":
+        return learn_from_games(args, root, choice.path)
     try:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
                   else from_mic(args.mic, max(1, args.players)))
@@ -134,7 +138,35 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("Calibración cancelada; no guardé nada.", file=sys.stderr)
         return 1
-    path = save_calibration(root, choice.path, means, stats)
+    voice_learning.save_prompts(root, voices)
+    forgotten = voice_learning.note(root).get("forgotten_at", 0.0)
+    # learned_until 0: 'serve' adds what it heard in play again, on top of these recordings
+    path = save_calibration(root, choice.path, means, stats,
+                            prompts=said, heard=0, learned_until=0.0, forgotten_at=forgotten)
     print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
           "'listen' y 'serve' la usan solas ('voices forget' la borra).")
+    return 0
+
+
+def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path) -> int:
+    """Adapt to the table's voices from the games 'serve' kept (and the calibration's recordings)."""
+    from models.paths import user_data_dir
+    from referee.learning import describe, learn_from
+    from web_scoreboard.app import DB_NAME
+    from web_scoreboard.store import Store
+
+    db = (args.data_dir or user_data_dir()) / DB_NAME
+    if not db.is_file():
+        print(f"No hay partidas guardadas en {db.parent}.", file=sys.stderr)
+        return 2
+    store = Store(db)
+    try:
+        learned, until = learn_from(store, root, model_dir)
+    except RecognizerError as err:
+        print(f"No pude aprender: {err.message}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    path = voice_learning.save(root, model_dir, learned, learned_until=until)
+    print(f"Listo: aprendí de {describe(learned)}. Guardé la calibración en {path}.")
     return 0

@@ -1,0 +1,169 @@
+"""Learning the table's voices from play: what the referee heard surely and the game accepted, or a
+person confirmed with a tap, is taken as said, and adapts the model the way a calibration does
+(``referee.asr.adapt``), with no prompts.  The calibration's own recordings, when there are any,
+are kept and learned from too, so play only adds to them.
+
+Where things live: the heard items and their clips are in the scoreboard's store (its ``extra``
+says where the words lie in the clip); the prompts under ``<models>/voice-calibration/prompts``;
+the result is the calibration itself (``adapt.save_calibration``), whose note says up to which
+moment of play it learned.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import time
+import wave
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from referee.asr.adapt import Stats, calibrate, calibration_dir, save_calibration
+from referee.asr.base import SAMPLE_RATE
+
+LEARN_CONF = 0.8  # heard at least this surely (and accepted by the game) = taken as said
+CONFIRMED = "confirmado a mano"  # the reason the scoreboard gives an unsure call confirmed by a tap
+PAD_S = 0.2  # audio kept either side of the words
+MAX_PHRASES = 600  # the most recent phrases learned from (bounds the time a relearning takes)
+
+
+@dataclass(frozen=True)
+class HeardPhrase:
+    """One stored heard item, as learning needs it."""
+
+    at: float  # UNIX time it was heard
+    status: str
+    reason: str | None
+    text: str
+    extra: dict[str, Any]
+    wav: bytes | None
+
+
+def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
+    """Accepted by the game and heard surely, or confirmed by a person; with its words located."""
+    if item.status != "accepted" or "speech" not in item.extra:
+        return False
+    return item.reason == CONFIRMED or float(item.extra.get("confidence", 0.0)) >= min_conf
+
+
+def cut(item: HeardPhrase) -> bytes:
+    """The words of a heard item, with a little audio either side, as 16 kHz mono PCM."""
+    pcm = _pcm(item.wav or b"")
+    start, end = item.extra["speech"]
+    a = max(0, int((float(start) - PAD_S) * SAMPLE_RATE)) * 2
+    b = max(a, int((float(end) + PAD_S) * SAMPLE_RATE)) * 2
+    return pcm[a:b]
+
+
+def samples(items: Iterable[HeardPhrase], min_conf: float = LEARN_CONF,
+            after: float = 0.0) -> list[tuple[bytes, str]]:
+    """(pcm, text) of the learnable phrases heard after ``after``, each utterance once (one
+    utterance of two calls is stored as two items with the same clip), the newest
+    ``MAX_PHRASES``."""
+    out: dict[tuple[float, str], tuple[bytes, str]] = {}
+    for item in sorted(items, key=lambda i: i.at):
+        if item.at > after and item.wav and learnable(item, min_conf):
+            key = (float(item.extra.get("t", item.at)), item.text)
+            out.setdefault(key, (cut(item), item.text))
+    return [s for s in out.values() if s[0]][-MAX_PHRASES:]
+
+
+def _pcm(wav: bytes) -> bytes:
+    with wave.open(io.BytesIO(wav)) as w:
+        if (w.getframerate(), w.getsampwidth(), w.getnchannels()) != (SAMPLE_RATE, 2, 1):
+            return b""
+        return w.readframes(w.getnframes())
+
+
+# -- the calibration's own recordings ------------------------------------------------------------
+def prompts_dir(models_dir: Path) -> Path:
+    return calibration_dir(models_dir) / "prompts"
+
+
+def save_prompts(models_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]) -> None:
+    """Keep a calibration's recordings (one folder per player, files named by what they say, as
+    ``voices calibrate --wav-dir`` reads them), replacing the ones kept before."""
+    root = prompts_dir(models_dir)
+    for old in root.glob("*/*.wav"):
+        old.unlink()
+    for k, utts in enumerate(voices, 1):
+        folder = root / f"jugador-{k}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for n, (pcm, text) in enumerate(utts, 1):
+            _write_wav(folder / f"{text.replace(' ', '_')}-{n}.wav", pcm)
+
+
+def saved_prompts(models_dir: Path) -> list[list[tuple[bytes, str]]]:
+    """The kept calibration recordings, one list per player."""
+    out = []
+    for folder in sorted(p for p in prompts_dir(models_dir).glob("*") if p.is_dir()):
+        utts = [(_pcm(f.read_bytes()), f.stem.split("-")[0].replace("_", " "))
+                for f in sorted(folder.glob("*.wav"))]
+        if utts:
+            out.append(utts)
+    return out
+
+
+def _write_wav(path: Path, pcm: bytes) -> None:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(SAMPLE_RATE)
+        w.writeframes(pcm)
+
+
+# -- learning ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Learned:
+    means: np.ndarray
+    stats: Stats
+    prompts: int  # calibration recordings used
+    heard: int  # phrases of play used
+
+
+def learn(model_dir: Path, models_dir: Path, heard: Sequence[tuple[bytes, str]]) -> Learned:
+    """Adapted means from the calibration recordings (if any) and the phrases of play (one more
+    voice: the table as a whole).  Raises ``RecognizerError`` when there is too little speech."""
+    prompts = saved_prompts(models_dir)
+    voices = [*prompts, list(heard)] if heard else prompts
+    means, stats = calibrate(model_dir, voices)
+    return Learned(means, stats, sum(len(v) for v in prompts), len(heard))
+
+
+def note(models_dir: Path) -> dict[str, Any]:
+    """The saved calibration's note (empty when there is none)."""
+    try:
+        info = json.loads((calibration_dir(models_dir) / "info.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return info if isinstance(info, dict) else {}
+
+
+def save(models_dir: Path, model_dir: Path, learned: Learned, learned_until: float) -> Path:
+    """Save learned means as the table's calibration, noting up to when play was learned from."""
+    forgotten = float(note(models_dir).get("forgotten_at", 0.0))
+    return save_calibration(models_dir, model_dir, learned.means, learned.stats,
+                            prompts=learned.prompts, heard=learned.heard,
+                            learned_until=learned_until, forgotten_at=forgotten)
+
+
+def forget(models_dir: Path) -> bool:
+    """Delete the calibration and its recordings; play heard so far is not learned from again.
+    True if there was one."""
+    folder = calibration_dir(models_dir)
+    had = (folder / "means").is_file() or prompts_dir(models_dir).is_dir()
+    if folder.is_dir():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "info.json").write_text(json.dumps({"forgotten_at": time.time()}) + "\n",
+                                      encoding="utf-8")
+    return had
+
+
+__all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "learn",
+           "learnable", "note", "prompts_dir", "samples", "save", "save_prompts", "saved_prompts"]

@@ -1,0 +1,106 @@
+"""While ``serve`` runs: the referee learns the table's voices from the game being played.
+
+Every minute (and once at the start) it counts the phrases of play it could learn from that are
+newer than the saved calibration (``referee.asr.learn``: accepted and heard surely, or confirmed
+with a tap).  With enough of them it adapts the model again on all of them plus the calibration's
+recordings, saves that as the table's calibration, and hands it to the running recognizer, which
+takes it at the next pause.  Learning never stops the scoreboard: trouble is logged and retried.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+
+from referee.asr import learn as voice_learning
+from referee.asr.base import RecognizerError
+
+MIN_NEW = 30  # new phrases of play before learning again
+EVERY_S = 60.0
+
+
+class TableLearner:
+    """Learns from the scoreboard's store into the models folder, for one Sphinx recognizer."""
+
+    def __init__(self, store: Any, models_dir: Path, recognizer: Any, log: Callable[[str], None],
+                 *, min_new: int = MIN_NEW, min_conf: float = voice_learning.LEARN_CONF) -> None:
+        self.store = store
+        self.models_dir = models_dir
+        self.recognizer = recognizer
+        self.log = log
+        self.min_new = min_new
+        self.min_conf = min_conf
+        self._stop = threading.Event()
+        self._said: str | None = None
+
+    def step(self) -> bool:
+        """Learn once if there is enough new play; True if a new calibration was taken."""
+        note = voice_learning.note(self.models_dir)
+        since = max(float(note.get("learned_until", 0.0)), float(note.get("forgotten_at", 0.0)))
+        new = [p for p in heard_phrases(self.store, self.min_conf, with_audio=False) if p.at > since]
+        if len(new) < self.min_new:
+            return False
+        learned, until = learn_from(self.store, self.models_dir, self.recognizer.model_dir,
+                                    self.min_conf)
+        path = voice_learning.save(self.models_dir, self.recognizer.model_dir, learned, until)
+        self.recognizer.use_means(path)
+        self.log(f"escucha: aprendí las voces de la mesa de {describe(learned)}; ya las uso")
+        return True
+
+    def run(self, every_s: float = EVERY_S) -> None:
+        while True:
+            try:
+                self.step()
+                self._said = None
+            except (RecognizerError, OSError, ValueError) as err:
+                message = getattr(err, "message", str(err))
+                if message != self._said:  # the same trouble is said once
+                    self._said = message
+                    self.log(f"escucha: no pude aprender las voces todavía: {escape(message)}")
+            if self._stop.wait(every_s):
+                return
+
+    def start(self, every_s: float = EVERY_S) -> threading.Thread:
+        thread = threading.Thread(target=self.run, args=(every_s,), name="voice-learning",
+                                  daemon=True)
+        thread.start()
+        return thread
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF,
+                  with_audio: bool = True) -> list[voice_learning.HeardPhrase]:
+    """The accepted heard items of every game in the store that can be learned from (with their
+    clips if asked)."""
+    out = []
+    for row in store.heard_with("accepted"):
+        item = voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text, row.extra, None)
+        if row.clip_id and voice_learning.learnable(item, min_conf):
+            clip = store.clip(row.clip_id) if with_audio else None
+            out.append(voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text,
+                                                  row.extra, clip[0] if clip else None))
+    return out
+
+
+def learn_from(store: Any, models_dir: Path, model_dir: Path,
+               min_conf: float = voice_learning.LEARN_CONF) -> tuple[voice_learning.Learned, float]:
+    """Adapt on everything learnable in the store (since the last ``voices forget``) and the
+    calibration's recordings; also the time of the newest phrase used."""
+    forgotten = float(voice_learning.note(models_dir).get("forgotten_at", 0.0))
+    phrases = [p for p in heard_phrases(store, min_conf) if p.at > forgotten]
+    heard = voice_learning.samples(phrases, min_conf)
+    learned = voice_learning.learn(model_dir, models_dir, heard)
+    return learned, max((p.at for p in phrases), default=0.0)
+
+
+def describe(learned: voice_learning.Learned) -> str:
+    """«35 frases del juego y 34 de la calibración (40 s de voz)»."""
+    return (f"{learned.heard} frases del juego"
+            + (f" y {learned.prompts} de la calibración" if learned.prompts else "")
+            + f" ({learned.stats.frames / 100:.0f} s de voz)")

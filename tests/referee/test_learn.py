@@ -1,0 +1,169 @@
+"""Learning the table's voices from play: what is learned from, and real learning with PocketSphinx
+on corpus audio of a voice the recognizer's settings never saw."""
+
+from __future__ import annotations
+
+import csv
+import io
+import wave
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.asr import learn as voice_learning
+from referee.asr.find import find_model
+from referee.asr.grammar import PhraseList
+from referee.asr.sphinx import SphinxRecognizer
+from referee.audio import read_pcm
+from referee.cli import main
+from referee.learning import TableLearner
+from referee.listener import Listener
+from referee.phrases import parse
+from referee.voice import VoiceReferee
+from web_scoreboard.app import DB_NAME
+from web_scoreboard.store import Store
+
+VOICE = "espeak-ng:es-419+f3"  # held out: the recognizer's settings never saw it
+PLAYED = (("normal", "low"), ("slow", "low"))  # what the table said while playing
+TESTED = (("slow", "high"), ("fast", "high"))  # what it says later
+
+
+def wav(pcm: bytes) -> bytes:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(pcm)
+    return out.getvalue()
+
+
+def phrase(at: float, *, status: str = "accepted", conf: float = 0.9, reason: str | None = None,
+           t: float = 1.0, text: str = "truco") -> voice_learning.HeardPhrase:
+    clip = bytes(range(256)) * 250  # 2 s of (odd) samples
+    return voice_learning.HeardPhrase(at, status, reason, text,
+                                      {"t": t, "confidence": conf, "speech": [0.5, 1.0]}, wav(clip))
+
+
+def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -> None:
+    items = [
+        phrase(1.0),
+        phrase(2.0, conf=0.5, t=2.0),  # unsure, never confirmed
+        phrase(3.0, conf=0.5, t=3.0, reason=voice_learning.CONFIRMED),  # confirmed with a tap
+        phrase(4.0, status="rejected", t=4.0),  # refused by the rules
+        phrase(5.0, t=1.0),  # the same utterance (two calls) stored twice
+        phrase(6.0, t=7.0, text="quiero retruco"),
+    ]
+    got = voice_learning.samples(items)
+    assert [text for _, text in got] == ["truco", "truco", "quiero retruco"]
+    # the words and 0.2 s either side: 0.3..1.2 s of the clip
+    assert all(len(pcm) == int(0.9 * 16000) * 2 for pcm, _ in got)
+    assert [text for _, text in voice_learning.samples(items, after=5.5)] == ["quiero retruco"]
+    without_span = voice_learning.HeardPhrase(7.0, "accepted", None, "flor", {"confidence": 1.0}, None)
+    assert not voice_learning.learnable(without_span)
+
+
+@pytest.fixture(scope="module")
+def model(shared_dir: Path) -> Path:
+    path = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    if not path.is_dir():
+        pytest.skip(f"Spanish Sphinx model not found at {path}")
+    return path
+
+
+@pytest.fixture(scope="module")
+def rows(shared_dir: Path) -> list[dict[str, str]]:
+    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
+        return [r for r in csv.DictReader(fh) if r["voice"] == VOICE and r["group"] in ("call", "points")]
+
+
+class StoreService:
+    """The scoreboard's side of hearing, as plainly as it can be: every call the referee was sure
+    of is accepted (a table where each call came at a moment it was legal)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.game = store.create_game({}, {})
+
+    def hear(self, text: str, team: str | None = None, *, unsure: bool = False,
+             clip: bytes | None = None, extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        if all(h.kind == "decoy" for h in parse(text)):
+            status = "rejected"
+        else:
+            status = "unsure" if unsure else "accepted"
+        clip_id = f"c{len(self.store.heard_with(status)) + 1000 * len(text)}-{status}"
+        self.store.put_clip(clip_id, wav(clip or b""))
+        return [self.store.add_heard(self.game, status, text, clip_id=clip_id, extra=extra).to_dict()]
+
+
+def play(store: Store, rec: SphinxRecognizer, files: list[Path]) -> None:
+    """The files said one after another at the table, one stream through the real listener and
+    voice referee."""
+    import numpy as np
+
+    from referee.audio import read_wav, to_chunk
+
+    listener = Listener(rec, VoiceReferee(StoreService(store), log=lambda _: None))
+    stream = np.concatenate([read_wav(f) for f in files])
+    step = 1600
+    for i in range(0, len(stream), step):
+        listener.feed(to_chunk(stream[i:i + step], i / 16000))
+    listener.close()
+
+
+def heard_right(rec: SphinxRecognizer, audio: bytes, label: str) -> bool:
+    texts = [r.text for r in rec.feed(audio) + rec.flush() if r.final]
+    got = [h.label if h.kind == "call" else f"puntos:{h.points}"
+           for text in texts for h in parse(text) if h.kind != "decoy"]
+    return label in got
+
+
+def test_a_table_that_plays_is_heard_better(shared_dir: Path, model: Path,
+                                            rows: list[dict[str, str]], tmp_path: Path) -> None:
+    played = [shared_dir / "speech" / r["file"] for r in rows if (r["speed"], r["pitch"]) in PLAYED]
+    tests = [r for r in rows if (r["speed"], r["pitch"]) in TESTED]
+    models = tmp_path / "models"
+    store = Store(tmp_path / DB_NAME)
+    rec = SphinxRecognizer(PhraseList.from_table(), model)
+    play(store, rec, played)
+    said: list[str] = []
+    learner = TableLearner(store, models, rec, said.append, min_new=20)
+    assert learner.step()
+    assert "aprendí las voces de la mesa" in said[0]
+    assert not learner.step()  # nothing new since
+    learned = voice_learning.note(models)
+    assert learned["heard"] >= 20 and learned["prompts"] == 0
+    # The running recognizer takes the new means at its next pause.
+    assert rec.means is None
+    rec.feed(read_pcm(played[0]))
+    assert rec.means == models / "voice-calibration" / "means"
+
+    plain = SphinxRecognizer(PhraseList.from_table(), model)
+    taught = SphinxRecognizer(PhraseList.from_table(), model, means=rec.means)
+    for r in (plain, taught):  # both start from this voice's cepstral mean
+        for file in played[:20]:
+            r.settle(read_pcm(file))
+    start = {id(r): r.cepstral_mean for r in (plain, taught)}
+    score = {"plain": 0, "taught": 0}
+    for row in tests:
+        audio = read_pcm(shared_dir / "speech" / row["file"])
+        for name, r in (("plain", plain), ("taught", taught)):
+            r.reset()
+            r.cepstral_mean = start[id(r)]
+            score[name] += heard_right(r, audio, row["label"])
+    assert score["taught"] >= score["plain"] + 4, score
+
+    # 'voices learn' does the same from the kept games; 'voices forget' stops learning from them.
+    store.close()
+    assert main(["voices", "learn", "--data-dir", str(tmp_path), "--models-dir", str(models)]) == 2
+    (models / "sphinx").mkdir()
+    (models / "sphinx" / "acoustic_model").symlink_to(model)
+    assert main(["voices", "learn", "--data-dir", str(tmp_path), "--models-dir", str(models)]) == 0
+    assert find_model(models, "sphinx").calibration is not None
+    assert main(["voices", "forget", "--models-dir", str(models)]) == 0
+    assert find_model(models, "sphinx").calibration is None
+    store = Store(tmp_path / DB_NAME)
+    assert not TableLearner(store, models, rec, said.append, min_new=1).step()
+    assert main(["voices", "learn", "--data-dir", str(tmp_path), "--models-dir", str(models)]) == 2
+    store.close()
