@@ -11,7 +11,8 @@ from referee.vision.features import normalise
 
 BAND = (0.02, 0.14)     # rows searched for the line, as shares of the height from the card's end
 SPAN = (0.08, 0.92)     # columns the line may run over, as shares of the width
-STEP = 2                # a line pixel is darker than the pixels this many rows above and below ...
+STEPS = (2, 4)          # a line pixel is darker than the pixels this many rows above and below
+                        # (a sharp line is thin; if none is read, a blurred one is wider) ...
 RIDGE = 0.05            # ... by at least this (paper ≈ 1): edges and shadows are steps, not ridges
 MIN_LINE = 0.3          # the line's row has at least this share of line pixels
 MIN_BREAK = 0.07        # a break is at least this share of the card width
@@ -38,10 +39,18 @@ def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> int | None:
 
 def read_end(norm: np.ndarray) -> Suit | None:
     """The suit from the frame line at the top of a normalised card image, if it can be read."""
+    suit = _read_end(norm, STEPS[0])
+    if suit is None:
+        suit = _read_end(norm, STEPS[1])
+        return None if suit == Suit.OROS else suit
+    return suit
+
+
+def _read_end(norm: np.ndarray, step: int) -> Suit | None:
     h, w = norm.shape[:2]
     region = norm[int(BAND[0] * h):int(BAND[1] * h), int(SPAN[0] * w):int(SPAN[1] * w)]
     gray = cv2.GaussianBlur(region.mean(axis=2).astype(np.float32), (3, 1), 0)
-    ridge = np.minimum(gray[:-2 * STEP], gray[2 * STEP:]) - gray[STEP:-STEP]
+    ridge = np.minimum(gray[:-2 * step], gray[2 * step:]) - gray[step:-step]
     dark = ridge > RIDGE
     counts = dark.sum(axis=1)
     rows = np.nonzero(counts >= MIN_LINE * dark.shape[1])[0]
@@ -51,7 +60,7 @@ def read_end(norm: np.ndarray) -> Suit | None:
     while row > 0 and counts[row - 1] > counts[row]:
         row -= 1
     line = dark[max(0, row - 1):row + 2].any(axis=0)
-    near = region[max(0, row + STEP - 4):row + STEP + 5]
+    near = region[max(0, row + step - 4):row + step + 5]
     saturation = (near.max(axis=2) - near.min(axis=2)) / (near.max(axis=2) + 1e-3)
     breaks = _breaks(line, (saturation > INK_SATURATION).any(axis=0), MIN_BREAK * w)
     return BREAKS.get(breaks) if breaks is not None else None
