@@ -10,7 +10,8 @@ deck and tests on the other (both ways; ``--bank`` keeps one).  Below the bank's
 a 1-7 is still named when the cues read on it (pip count, ink colours, pinta) agree with the
 bank's guess (``--no-cues`` turns that off; see referee/vision/cues.py), and a guessed figure of
 unsure rank is read as "a figure of <suit>" when its pinta tells the suit (``--no-figures``), or
-named when the shape of its picture agrees with the guessed rank (``--no-figure-ranks``).
+named when its picture tells the rank (shape, and the horse's brown) and that rank agrees with the
+guessed one or the pinta was read at both ends (``--no-figure-ranks``).
 The envido figures are the envido check's (referee/vision/envido_check.py) on frames of 2-3 cards:
 a verdict needs every outline in view named or read as a figure of a suit, and all the cards shown.
 Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
@@ -207,7 +208,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-figures", action="store_true",
                    help="do not read an unsure figure as 'a figure of <suit>' for the envido")
     p.add_argument("--no-figure-ranks", action="store_true",
-                   help="do not name a figure from the shape of its picture (sota, caballo, rey)")
+                   help="do not name a figure from its picture (sota, caballo, rey)")
     p.add_argument("--latency-frames", type=int, default=40, help="frames per latency size (0: skip)")
     return p.parse_args(argv)
 

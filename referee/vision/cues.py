@@ -2,7 +2,8 @@
 never seen: the pip count, the ink colours and the pinta (the breaks in the frame line).
 
 A figure (10, 11, 12) has no rule for its rank, but the envido only needs its suit (figures count
-0): ``figure_suit`` reads "a figure of <suit>" when the rank stays unsure."""
+0): ``figure_suit`` reads "a figure of <suit>" when the rank stays unsure, and ``figure_card``
+names it when its picture tells the rank."""
 
 from __future__ import annotations
 
@@ -74,3 +75,14 @@ def figure_suit(guess: Card, cues: Cues) -> Suit | None:
     if guess.rank not in FIGURES or cues.pips.count > MAX_FIGURE_BLOBS or cues.pinta is None:
         return None
     return cues.pinta if cues.both_ends or cues.pinta == guess.suit else None
+
+
+def figure_card(guess: Card, cues: Cues, rank: int | None) -> Card | None:
+    """A figure named from the rank its picture shows (``figures.figure_rank``) and its pinta.
+
+    The picture's rank may overrule the bank's only when the pinta was read at both ends: a bank
+    wrong about the rank is no witness for the suit."""
+    suit = figure_suit(guess, cues)
+    if suit is None or rank not in FIGURES or (rank != guess.rank and not cues.both_ends):
+        return None
+    return Card(rank, suit)

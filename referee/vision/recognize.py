@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
-from referee.vision.cues import cues_agree, figure_suit, has_rule, read_cues
+from referee.vision.cues import cues_agree, figure_card, figure_suit, has_rule, read_cues
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank
@@ -30,7 +30,7 @@ class RecognizerSettings:
     max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
     use_cues: bool = True  # below ``min_confidence``, still name a 1-7 whose cues agree (``cues``)
     use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure,
-    figure_ranks: bool = True  # ... or name it if the picture's shape agrees with the guessed rank
+    figure_ranks: bool = True  # ... or name it if its picture tells the rank (``cues.figure_card``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,7 +94,8 @@ class Recognizer:
 
         The bank's best guess for a deck it has never seen is often right but not by a clear
         margin; the pip count, ink colours and pinta confirm it without the bank.  A guessed
-        figure whose rank stays unsure may still be read as "a figure of <suit>" (``figure_of``)."""
+        figure is named from its pinta and its picture's rank, or else may still be read as
+        "a figure of <suit>" (``figure_of``)."""
         guess, s = reading.guess, self.settings
         if reading.card is not None or guess is None or not s.use_cues:
             return reading
@@ -106,8 +107,10 @@ class Recognizer:
         if named:
             return replace(reading, card=guess, by_cues=True) if cues_agree(guess, cues) else reading
         suit = figure_suit(guess, cues)
-        if suit is not None and s.figure_ranks and figure_rank(card_img) == guess.rank:
-            return replace(reading, card=Card(guess.rank, suit), by_cues=True)
+        if suit is not None and s.figure_ranks:
+            card = figure_card(guess, cues, figure_rank(card_img))
+            if card is not None:
+                return replace(reading, card=card, by_cues=True)
         return replace(reading, figure_of=suit)
 
     def read(self, frame: np.ndarray) -> list[Reading]:

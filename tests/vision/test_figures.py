@@ -1,5 +1,5 @@
 """A figure of unsure rank is read as "a figure of <suit>" (enough for the envido: figures count 0),
-and the shape of its picture tells sota, caballo and rey on either deck."""
+and its picture (shape, the horse's brown) tells sota, caballo and rey on either deck."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import Cues, figure_suit, read_cues
+from referee.vision.cues import Cues, figure_card, figure_suit, read_cues
 from referee.vision.faces import Face
-from referee.vision.figures import figure_rank
+from referee.vision.figures import HORSE, brown_share, figure_rank
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.recognize import Recognizer
 
@@ -36,6 +36,17 @@ def test_figure_suit_needs_a_guessed_figure_one_picture_and_a_sure_pinta() -> No
     assert figure_suit(Card.parse("10c"), Cues(picture(), None)) is None
 
 
+def test_picture_overrules_the_banks_rank_only_with_the_pinta_at_both_ends() -> None:
+    one_end = Cues(picture(), Suit.COPAS)
+    both_ends = Cues(picture(), Suit.COPAS, both_ends=True)
+    assert figure_card(Card.parse("11c"), one_end, 11) == Card.parse("11c")   # agree
+    assert figure_card(Card.parse("11c"), one_end, 12) is None               # disagree, one end
+    assert figure_card(Card.parse("11c"), both_ends, 12) == Card.parse("12c")
+    assert figure_card(Card.parse("11b"), both_ends, 12) == Card.parse("12c")  # pinta's suit
+    assert figure_card(Card.parse("11c"), both_ends, None) is None           # picture unsure
+    assert figure_card(Card.parse("11c"), Cues(picture(), None), 11) is None  # no pinta
+
+
 @pytest.mark.parametrize(("bank_name", "deck_name"), HELD_OUT)
 def test_figures_of_the_other_deck_read_as_figures_of_their_suit(
         bank_name: str, deck_name: str, request: pytest.FixtureRequest) -> None:
@@ -59,3 +70,13 @@ def test_picture_shape_tells_sota_caballo_and_rey(deck_name: str,
     wrong = {str(c): rank for c, rank in read.items() if rank is not None and rank != c.rank}
     assert not wrong, wrong
     assert sum(rank == c.rank for c, rank in read.items()) >= 11, read
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_the_horse_tells_caballo_from_rey(deck_name: str, request: pytest.FixtureRequest) -> None:
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    share = {card: brown_share(flat(face)) for card, face in deck.items() if card.rank in (11, 12)}
+    no_horse = {str(c): round(v, 2) for c, v in share.items() if c.rank == 11 and v < HORSE}
+    horse = {str(c): round(v, 2) for c, v in share.items() if c.rank == 12 and v >= HORSE}
+    assert not no_horse, f"caballos without a horse: {no_horse}"
+    assert not horse, f"reyes with a horse: {horse}"
