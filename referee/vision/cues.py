@@ -50,7 +50,20 @@ def _ace(card: Card, cues: Cues) -> bool:
 
 
 # rank -> what must agree; the figures (10-12) are checked apart (``figure_suit``, ``figures``).
-RULES: dict[int, Callable[[Card, Cues], bool]] = {1: _ace, **{r: _pip_card for r in range(2, 8)}}
+PIP_RANKS = range(2, 8)
+RULES: dict[int, Callable[[Card, Cues], bool]] = {1: _ace, **{r: _pip_card for r in PIP_RANKS}}
+
+
+def pinta_card(guess: Card, cues: Cues) -> Card | None:
+    """A 2-7 of the guessed rank in the suit the pinta reads, if its pips agree with that card.
+
+    Across decks the bank's rank is more often right than its suit: when the pip count confirms
+    the rank and the ink colours allow the pinta's suit, three cues that do not depend on the
+    artwork outvote the bank's suit (and its low similarity)."""
+    if guess.rank not in PIP_RANKS or cues.pinta is None:
+        return None
+    card = Card(guess.rank, cues.pinta)
+    return card if _pip_card(card, cues) else None
 
 
 def has_rule(card: Card) -> bool:

@@ -8,7 +8,14 @@ import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
-from referee.vision.cues import cues_agree, figure_card, figure_suit, has_rule, read_cues
+from referee.vision.cues import (
+    cues_agree,
+    figure_card,
+    figure_suit,
+    has_rule,
+    pinta_card,
+    read_cues,
+)
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank
@@ -93,19 +100,21 @@ class Recognizer:
         """Name an abstained card anyway if the cues read on it agree with the bank's guess.
 
         The bank's best guess for a deck it has never seen is often right but not by a clear
-        margin; the pip count, ink colours and pinta confirm it without the bank.  A guessed
+        margin; the pip count, ink colours and pinta confirm it without the bank (and the pinta
+        may correct the suit of a 2-7 whose pips confirm the rank, ``cues.pinta_card``).  A guessed
         figure is named from its pinta and its picture's rank, or else may still be read as
         "a figure of <suit>" (``figure_of``)."""
         guess, s = reading.guess, self.settings
         if reading.card is not None or guess is None or not s.use_cues:
             return reading
-        named = has_rule(guess) and reading.similarity >= s.min_similarity
-        if not named and not (s.use_figures and guess.rank in FIGURES):
+        if not has_rule(guess) and not (s.use_figures and guess.rank in FIGURES):
             return reading
         card_img = flatten(frame, reading.corners, PIP_SIZE)
         cues = read_cues(card_img)
-        if named:
-            return replace(reading, card=guess, by_cues=True) if cues_agree(guess, cues) else reading
+        if has_rule(guess):
+            close = reading.similarity >= s.min_similarity
+            card = guess if close and cues_agree(guess, cues) else pinta_card(guess, cues)
+            return reading if card is None else replace(reading, card=card, by_cues=True)
         suit = figure_suit(guess, cues)
         if suit is not None and s.figure_ranks:
             card = figure_card(guess, cues, figure_rank(card_img))

@@ -6,7 +6,7 @@ import cv2
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import PIP_HUE, Cues, cues_agree
+from referee.vision.cues import PIP_HUE, Cues, cues_agree, pinta_card, read_cues
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips, read_pips
 from referee.vision.suits import suits_seen
@@ -66,3 +66,32 @@ def test_an_ace_needs_its_pinta_and_a_figure_is_never_named_by_cues() -> None:
     assert not cues_agree(Card.parse("1c"), Cues(emblem, None))
     assert not cues_agree(Card.parse("1c"), Cues(emblem, Suit.BASTOS))
     assert not cues_agree(Card.parse("12c"), Cues(emblem, Suit.COPAS))
+
+
+def test_pinta_card_needs_the_pip_count_the_colours_and_a_pinta() -> None:
+    coins = Pips({"ink": 4, "red": 0, "yellow": 4, "green": 0, "blue": 0},
+                 {"red": 0.0, "yellow": 0.95, "green": 0.0, "blue": 0.0})
+    assert pinta_card(Card.parse("4c"), Cues(coins, Suit.OROS)) == Card.parse("4o")
+    assert pinta_card(Card.parse("5c"), Cues(coins, Suit.OROS)) is None     # four pips, not five
+    assert pinta_card(Card.parse("4c"), Cues(coins, Suit.COPAS)) is None    # coins are not cups
+    assert pinta_card(Card.parse("4c"), Cues(coins, None)) is None
+    one = Pips({**coins.counts, "ink": 1}, coins.shares)
+    assert pinta_card(Card.parse("1c"), Cues(one, Suit.OROS)) is None       # aces keep their rule
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_pinta_corrects_the_suit_of_faces_of_both_decks(deck_name: str,
+                                                        request: pytest.FixtureRequest) -> None:
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    fixed, wrong = 0, []
+    for card in PIP_CARDS:
+        cues = read_cues(cv2.resize(deck[card].bgr, PIP_SIZE, interpolation=cv2.INTER_AREA))
+        for suit in Suit:
+            if suit == card.suit:
+                continue
+            read = pinta_card(Card(card.rank, suit), cues)
+            fixed += read == card
+            if read is not None and read != card:
+                wrong.append(f"{card} guessed {suit.nombre}: {read}")
+    assert not wrong, wrong
+    assert fixed >= 3 * 16, f"{fixed} of {3 * len(PIP_CARDS)}"
