@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
-from referee.vision.pintas import agreed, read_pintas
+from referee.vision.pintas import SURE_ALONE, agreed, read_pintas
 from referee.vision.pips import Pips, read_pips
 from referee.vision.suits import suits_seen
 
@@ -25,6 +25,12 @@ class Cues:
     pips: Pips
     pinta: Suit | None
     both_ends: bool = False  # the pinta was read at both ends of the card (and they agree)
+
+    @property
+    def sure(self) -> bool:
+        """The pinta needs no other witness: read at both ends, or two or three breaks in their
+        places at one end (one break or none can be chance: a drawing over the line, a faint line)."""
+        return self.pinta is not None and (self.both_ends or self.pinta in SURE_ALONE)
 
 
 def read_cues(card: np.ndarray) -> Cues:
@@ -83,19 +89,19 @@ def figure_suit(guess: Card, cues: Cues) -> Suit | None:
     """The suit of a card that is surely a figure of unsure rank, else None.
 
     The bank guesses a figure (its rank is often wrong across decks, its figure-ness rarely), the
-    ink is one picture rather than a row of pips, and the pinta gives the suit: read at both ends,
-    or at one end agreeing with the bank's suit (one end alone misreads a few figures)."""
+    ink is one picture rather than a row of pips, and the pinta gives the suit: sure on its own
+    (``Cues.sure``), or agreeing with the bank's suit."""
     if guess.rank not in FIGURES or cues.pips.count > MAX_FIGURE_BLOBS or cues.pinta is None:
         return None
-    return cues.pinta if cues.both_ends or cues.pinta == guess.suit else None
+    return cues.pinta if cues.sure or cues.pinta == guess.suit else None
 
 
 def figure_card(guess: Card, cues: Cues, rank: int | None) -> Card | None:
     """A figure named from the rank its picture shows (``figures.figure_rank``) and its pinta.
 
-    The picture's rank may overrule the bank's only when the pinta was read at both ends: a bank
+    The picture's rank may overrule the bank's only when the pinta is sure on its own: a bank
     wrong about the rank is no witness for the suit."""
     suit = figure_suit(guess, cues)
-    if suit is None or rank not in FIGURES or (rank != guess.rank and not cues.both_ends):
+    if suit is None or rank not in FIGURES or (rank != guess.rank and not cues.sure):
         return None
     return Card(rank, suit)

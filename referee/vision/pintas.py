@@ -17,13 +17,18 @@ RIDGE = 0.05            # ... by at least this (paper ≈ 1): edges and shadows 
 MIN_LINE = 0.3          # the line's row has at least this share of line pixels
 MIN_BREAK = 0.07        # a break is at least this share of the card width
 INK_SATURATION = 0.35   # colour inside a break means a drawing over the line: no reading
-BREAKS: dict[int, Suit] = {0: Suit.OROS, 1: Suit.COPAS, 2: Suit.ESPADAS, 3: Suit.BASTOS}
+# Where the breaks are, as shares of the line's span (the same on both decks' faces).
+PINTAS: dict[Suit, tuple[float, ...]] = {
+    Suit.OROS: (), Suit.COPAS: (0.5,), Suit.ESPADAS: (0.3, 0.7), Suit.BASTOS: (0.21, 0.5, 0.79)}
+PLACE = 0.06            # a break lies at most this far from its place
+SURE_ALONE = frozenset({Suit.ESPADAS, Suit.BASTOS})  # read at one end, never by chance
 
 
-def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> int | None:
-    """Breaks between the first and last line pixel; None when colour fills one."""
+def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> list[float] | None:
+    """Middles of the breaks between the first and last line pixel, as shares of the line's
+    length; None when colour fills one."""
     xs = np.nonzero(line)[0]
-    count, x = 0, int(xs[0])
+    found, x = [], int(xs[0])
     while x < xs[-1]:
         if line[x]:
             x += 1
@@ -32,9 +37,15 @@ def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> int | None:
         if end - x >= min_break:
             if ink[x + 2:end - 2].any():
                 return None
-            count += 1
+            found.append((x + end) / 2 / len(line))
         x = end
-    return count
+    return found
+
+
+def _suit(breaks: list[float]) -> Suit | None:
+    """The suit whose breaks lie where these are."""
+    return next((suit for suit, places in PINTAS.items() if len(places) == len(breaks)
+                 and all(abs(b - p) <= PLACE for b, p in zip(breaks, places))), None)
 
 
 def read_end(norm: np.ndarray) -> Suit | None:
@@ -63,7 +74,7 @@ def _read_end(norm: np.ndarray, step: int) -> Suit | None:
     near = region[max(0, row + step - 4):row + step + 5]
     saturation = (near.max(axis=2) - near.min(axis=2)) / (near.max(axis=2) + 1e-3)
     breaks = _breaks(line, (saturation > INK_SATURATION).any(axis=0), MIN_BREAK * w)
-    return BREAKS.get(breaks) if breaks is not None else None
+    return _suit(breaks) if breaks is not None else None
 
 
 def read_pintas(card: np.ndarray) -> tuple[Suit | None, Suit | None]:

@@ -31,6 +31,9 @@ def test_figure_suit_needs_a_guessed_figure_one_picture_and_a_sure_pinta() -> No
     assert figure_suit(Card.parse("12c"), one_end) == Suit.COPAS   # one end, the bank's suit
     assert figure_suit(Card.parse("12b"), one_end) is None          # one end against the bank
     assert figure_suit(Card.parse("12b"), both_ends) == Suit.COPAS  # both ends outvote the bank
+    swords = Cues(picture(), Suit.ESPADAS)  # two breaks in their places: sure at one end
+    assert swords.sure and not one_end.sure and both_ends.sure
+    assert figure_suit(Card.parse("12b"), swords) == Suit.ESPADAS
     assert figure_suit(Card.parse("1c"), both_ends) is None          # the bank guesses no figure
     assert figure_suit(Card.parse("10c"), Cues(picture(4), Suit.COPAS, True)) is None  # pips
     assert figure_suit(Card.parse("10c"), Cues(picture(), None)) is None

@@ -47,5 +47,27 @@ def test_both_ends_are_read_upside_down_too(wikimedia: dict[Card, Face]) -> None
     assert read_pintas(cv2.rotate(face, cv2.ROTATE_180)) == (Suit.BASTOS, Suit.BASTOS)
 
 
+def drawn(breaks: tuple[float, ...]) -> np.ndarray:
+    """Paper with a frame line near each end, broken at these shares of its length."""
+    w, h = PIP_SIZE
+    card = np.full((h, w, 3), 235, np.uint8)
+    left, right = int(0.08 * w), int(0.92 * w)
+    for y in (int(0.08 * h), h - 1 - int(0.08 * h)):
+        cv2.line(card, (left, y), (right, y), (60, 60, 60), 2)
+        for b in breaks:
+            x = left + int(b * (right - left))
+            card[y - 3:y + 4, x - 9:x + 10] = 235
+    return card
+
+
+@pytest.mark.parametrize(("breaks", "suit"), [
+    ((), Suit.OROS), ((0.5,), Suit.COPAS), ((0.3, 0.7), Suit.ESPADAS),
+    ((0.21, 0.5, 0.79), Suit.BASTOS),
+    ((0.35,), None), ((0.3, 0.9), None), ((0.5, 0.79), None),  # breaks out of their places
+])
+def test_breaks_count_only_in_their_places(breaks: tuple[float, ...], suit: Suit | None) -> None:
+    assert read_pintas(drawn(breaks)) == (suit, suit)
+
+
 def test_blank_paper_has_no_pinta() -> None:
     assert read_pintas(np.full((*PIP_SIZE[::-1], 3), 235, np.uint8)) == (None, None)
