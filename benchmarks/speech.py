@@ -170,14 +170,26 @@ def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
     return out
 
 
-def learned_samples(utterances: Iterable[Utterance], min_conf: float) -> list[tuple[bytes, str]]:
-    """(audio, text) of what the referee heard surely enough to learn from: utterances whose every
-    word reached ``min_conf`` and that carry a call or a number, cut from their clip."""
+def learned_samples(item: Item, utterances: Iterable[Utterance],
+                    min_conf: float) -> list[tuple[bytes, str]]:
+    """(audio, text) of what the referee would learn from in this file: utterances whose every
+    word reached ``min_conf`` and that carry a call or a number the game would have applied, cut
+    from their clip.  A call or number file is said at a moment where its call is legal, a
+    look-alike or chatter at one of the moments of talk (chosen by file)."""
+    from referee.asr.learn import said_alone
     from referee.phrases import parse
 
+    if item.group in ("lookalike", "chatter"):
+        moment = TALK_MOMENTS[_seed(item) % len(TALK_MOMENTS)]
+    else:
+        moment = (moments_for(item.label.split("+")) or list(TALK_MOMENTS))[0]
+    legal = legal_labels(moment)
     out: list[tuple[bytes, str]] = []
     for utt in utterances:
-        if utt.confidence < min_conf or all(h.kind == "decoy" for h in parse(utt.text)):
+        found = [heard_label(h) for h in parse(utt.text) if h.kind != "decoy"]
+        if utt.confidence < min_conf or not any(label in legal for label in found):
+            continue
+        if not said_alone(utt.clip, utt.start - utt.clip_start, utt.end - utt.clip_start):
             continue
         a = max(0, int((utt.start - LEARN_PAD_S - utt.clip_start) * 16000)) * 2
         b = int((utt.end + LEARN_PAD_S - utt.clip_start) * 16000) * 2
@@ -188,8 +200,9 @@ def learned_samples(utterances: Iterable[Utterance], min_conf: float) -> list[tu
 
 def learn_voices(voices: Iterable[str], folder: Path, min_conf: float) -> dict[str, str]:
     """One adapted means file per voice, estimated with no prompts: on what the uncalibrated
-    referee heard surely in all that voice said at the low-pitch renders (calls, numbers,
-    look-alikes and chatter alike), its own transcripts taken as the truth."""
+    referee heard surely, and the game would have applied, in all that voice said at the
+    low-pitch renders (calls, numbers, look-alikes and chatter alike), its own transcripts taken
+    as the truth."""
     from referee.asr.adapt import calibrate, write_means
     from referee.asr.base import RecognizerError
 
@@ -202,7 +215,7 @@ def learn_voices(voices: Iterable[str], folder: Path, min_conf: float) -> dict[s
         samples: list[tuple[bytes, str]] = []
         groups: dict[str, int] = defaultdict(int)
         for it in said:
-            got = learned_samples(_listen(it)[0], min_conf)
+            got = learned_samples(it, _listen(it)[0], min_conf)
             samples += got
             groups[it.group] += len(got)
         try:

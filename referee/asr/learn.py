@@ -29,6 +29,8 @@ from referee.asr.base import SAMPLE_RATE
 LEARN_CONF = 0.8  # heard at least this surely (and accepted by the game) = taken as said
 CONFIRMED = "confirmado a mano"  # the reason the scoreboard gives an unsure call confirmed by a tap
 PAD_S = 0.2  # audio kept either side of the words
+QUIET_S = 0.3  # a phrase learned from has this much quiet either side...
+QUIET_RATIO = 0.1  # ...below this fraction of the words' loudness (RMS): said on its own
 MAX_PHRASES = 600  # the most recent phrases learned from (bounds the time a relearning takes)
 
 
@@ -52,12 +54,30 @@ def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
 
 
 def cut(item: HeardPhrase) -> bytes:
-    """The words of a heard item, with a little audio either side, as 16 kHz mono PCM."""
+    """The words of a heard item, with a little audio either side, as 16 kHz mono PCM; empty when
+    they were not said on their own."""
     pcm = _pcm(item.wav or b"")
     start, end = item.extra["speech"]
+    if not said_alone(pcm, float(start), float(end)):
+        return b""
     a = max(0, int((float(start) - PAD_S) * SAMPLE_RATE)) * 2
     b = max(a, int((float(end) + PAD_S) * SAMPLE_RATE)) * 2
     return pcm[a:b]
+
+
+def said_alone(pcm: bytes, start: float, end: float) -> bool:
+    """True if the words at ``start..end`` (seconds into ``pcm``) were said on their own, with
+    quiet either side: not a call heard inside a longer sentence, where chatter mistaken for a
+    call would teach the model the wrong sounds."""
+    x = np.frombuffer(pcm, dtype="<i2").astype(np.float64)
+
+    def rms(a: float, b: float) -> float:
+        part = x[max(0, int(a * SAMPLE_RATE)):max(0, int(b * SAMPLE_RATE))]
+        return float(np.sqrt(np.mean(part**2))) if len(part) else 0.0
+
+    words = rms(start, end)
+    before, after = rms(start - QUIET_S, start - 0.05), rms(end + 0.05, end + QUIET_S)
+    return words > 0 and max(before, after) < QUIET_RATIO * words
 
 
 def samples(items: Iterable[HeardPhrase], min_conf: float = LEARN_CONF,
@@ -166,4 +186,4 @@ def forget(models_dir: Path) -> bool:
 
 
 __all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "learn",
-           "learnable", "note", "prompts_dir", "samples", "save", "save_prompts", "saved_prompts"]
+           "learnable", "note", "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts"]

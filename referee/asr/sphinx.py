@@ -47,6 +47,9 @@ class SphinxTuning:
     wbeam: float = 1e-25
     pbeam: float = 1e-40
     maxhmmpf: int = 5000
+    # Silence and noise words Sphinx may insert at every grammar state; they swell the lattice
+    # whose word posteriors (the confidences) are most of the CPU time of an utterance.
+    fsg_fillers: bool = True
     pip: float = 1.0
     vad_window: float = 0.21
     vad_ratio: float = 0.9
@@ -131,6 +134,7 @@ class SphinxRecognizer:
                 config = ps.Config(  # type: ignore[attr-defined]
                     hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, lw=t.lw,
                     beam=t.beam, wbeam=t.wbeam, pbeam=t.pbeam, maxhmmpf=t.maxhmmpf,
+                    fsgusefiller=t.fsg_fillers,
                     loglevel="FATAL",
                 )
                 config["lm"] = None
