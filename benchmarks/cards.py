@@ -61,6 +61,7 @@ class Tally:
     figures_of_wrong: int = 0  # ... where the card is not a figure of that suit (or no card)
     easy_cards: int = 0
     easy_abstained: int = 0
+    easy_by_rank: dict[int, list[int]] = field(default_factory=dict)  # rank -> [cards, abstained]
     hands: int = 0
     envido_correct: int = 0
     envido_wrong: int = 0
@@ -79,6 +80,10 @@ class Tally:
         easy = truth.tilt <= 30 and truth.occlusion <= 0.15
         self.easy_cards += easy
         self.easy_abstained += easy and named is None
+        if easy:
+            counts = self.easy_by_rank.setdefault(truth.card.rank, [0, 0])
+            counts[0] += 1
+            counts[1] += named is None
         if named is None:
             return
         self.answered += 1
@@ -167,6 +172,8 @@ def report(name: str, t: Tally) -> None:
     print(f"  abstentions (all)          {pct(t.cards - t.answered, t.cards)}")
     print(f"  abstentions (easy)         {pct(t.easy_abstained, t.easy_cards)}   "
           f"(tilt <= 30 deg, <= 15% hidden; {t.easy_cards} cards)")
+    print("    by rank (abstained/cards)  " + "  ".join(
+        f"{rank}: {n[1]}/{n[0]}" for rank, n in sorted(t.easy_by_rank.items())))
     print(f"  precision when answering   {pct(t.correct, named)}   ({t.wrong} wrong, "
           f"{t.phantom} named where there was no card)")
     print(f"  empty frames with a card   {t.empty_frames_named}/{t.empty_frames}")
