@@ -56,20 +56,22 @@ def _ace(card: Card, cues: Cues) -> bool:
 
 
 # rank -> what must agree; the figures (10-12) are checked apart (``figure_suit``, ``figures``).
-PIP_RANKS = range(2, 8)
-RULES: dict[int, Callable[[Card, Cues], bool]] = {1: _ace, **{r: _pip_card for r in PIP_RANKS}}
+RULES: dict[int, Callable[[Card, Cues], bool]] = {1: _ace, **{r: _pip_card for r in range(2, 8)}}
 
 
-def pinta_card(guess: Card, cues: Cues) -> Card | None:
-    """A 2-7 of the guessed rank in the suit the pinta reads, if its pips agree with that card.
+def pinta_card(guess: Card, cues: Cues, close: bool) -> Card | None:
+    """A 1-7 of the guessed rank in the suit the pinta reads, if the other cues agree with that card.
 
-    Across decks the bank's rank is more often right than its suit: when the pip count confirms
-    the rank and the ink colours allow the pinta's suit, three cues that do not depend on the
-    artwork outvote the bank's suit (and its low similarity)."""
-    if guess.rank not in PIP_RANKS or cues.pinta is None:
+    Across decks the bank's rank is more often right than its suit.  A 2-7: when the pip count
+    confirms the rank and the ink colours allow the pinta's suit, three cues that do not depend on
+    the artwork outvote the bank's suit (and its low similarity).  An ace has nothing to count but
+    its one emblem: the pinta must be sure on its own and the bank close to the card."""
+    if guess.rank not in RULES or cues.pinta is None:
+        return None
+    if guess.rank == 1 and not (close and cues.sure):
         return None
     card = Card(guess.rank, cues.pinta)
-    return card if _pip_card(card, cues) else None
+    return card if cues_agree(card, cues) else None
 
 
 def has_rule(card: Card) -> bool:

@@ -101,7 +101,7 @@ class Recognizer:
 
         The bank's best guess for a deck it has never seen is often right but not by a clear
         margin; the pip count, ink colours and pinta confirm it without the bank (and the pinta
-        may correct the suit of a 2-7 whose pips confirm the rank, ``cues.pinta_card``).  A guessed
+        may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``).  A guessed
         figure is named from its pinta and its picture's rank, or else may still be read as
         "a figure of <suit>" (``figure_of``)."""
         guess, s = reading.guess, self.settings
@@ -113,7 +113,7 @@ class Recognizer:
         cues = read_cues(card_img)
         if has_rule(guess):
             close = reading.similarity >= s.min_similarity
-            card = guess if close and cues_agree(guess, cues) else pinta_card(guess, cues)
+            card = guess if close and cues_agree(guess, cues) else pinta_card(guess, cues, close)
             return reading if card is None else replace(reading, card=card, by_cues=True)
         suit = figure_suit(guess, cues)
         if suit is not None and s.figure_ranks:

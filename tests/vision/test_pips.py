@@ -71,12 +71,20 @@ def test_an_ace_needs_its_pinta_and_a_figure_is_never_named_by_cues() -> None:
 def test_pinta_card_needs_the_pip_count_the_colours_and_a_pinta() -> None:
     coins = Pips({"ink": 4, "red": 0, "yellow": 4, "green": 0, "blue": 0},
                  {"red": 0.0, "yellow": 0.95, "green": 0.0, "blue": 0.0})
-    assert pinta_card(Card.parse("4c"), Cues(coins, Suit.OROS)) == Card.parse("4o")
-    assert pinta_card(Card.parse("5c"), Cues(coins, Suit.OROS)) is None     # four pips, not five
-    assert pinta_card(Card.parse("4c"), Cues(coins, Suit.COPAS)) is None    # coins are not cups
-    assert pinta_card(Card.parse("4c"), Cues(coins, None)) is None
-    one = Pips({**coins.counts, "ink": 1}, coins.shares)
-    assert pinta_card(Card.parse("1c"), Cues(one, Suit.OROS)) is None       # aces keep their rule
+    assert pinta_card(Card.parse("4c"), Cues(coins, Suit.OROS), False) == Card.parse("4o")
+    assert pinta_card(Card.parse("5c"), Cues(coins, Suit.OROS), True) is None   # four, not five
+    assert pinta_card(Card.parse("4c"), Cues(coins, Suit.COPAS), True) is None  # coins, not cups
+    assert pinta_card(Card.parse("4c"), Cues(coins, None), True) is None
+
+
+def test_an_ace_takes_the_pintas_suit_only_when_sure_and_close() -> None:
+    one = Pips({"ink": 1, "red": 0, "yellow": 1, "green": 0, "blue": 0},
+               {"red": 0.0, "yellow": 0.95, "green": 0.0, "blue": 0.0})
+    assert pinta_card(Card.parse("1c"), Cues(one, Suit.OROS, both_ends=True), True) == Card.parse("1o")
+    assert pinta_card(Card.parse("1c"), Cues(one, Suit.OROS, both_ends=True), False) is None
+    assert pinta_card(Card.parse("1c"), Cues(one, Suit.OROS), True) is None  # one end, no breaks
+    two = Pips({**one.counts, "ink": 2}, one.shares)
+    assert pinta_card(Card.parse("1c"), Cues(two, Suit.OROS, both_ends=True), True) is None
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
@@ -89,9 +97,23 @@ def test_pinta_corrects_the_suit_of_faces_of_both_decks(deck_name: str,
         for suit in Suit:
             if suit == card.suit:
                 continue
-            read = pinta_card(Card(card.rank, suit), cues)
+            read = pinta_card(Card(card.rank, suit), cues, close=False)
             fixed += read == card
             if read is not None and read != card:
                 wrong.append(f"{card} guessed {suit.nombre}: {read}")
     assert not wrong, wrong
     assert fixed >= 3 * 16, f"{fixed} of {3 * len(PIP_CARDS)}"
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_pinta_corrects_the_suit_of_aces_of_both_decks(deck_name: str,
+                                                       request: pytest.FixtureRequest) -> None:
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    read = {}
+    for suit in Suit:
+        ace = Card(1, suit)
+        cues = read_cues(cv2.resize(deck[ace].bgr, PIP_SIZE, interpolation=cv2.INTER_AREA))
+        read[ace] = {pinta_card(Card(1, other), cues, close=True) for other in Suit if other != suit}
+    wrong = {str(c): r for c, r in read.items() if r - {c, None}}
+    assert not wrong, wrong
+    assert sum(c in r for c, r in read.items()) >= 2, read
