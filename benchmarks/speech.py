@@ -234,12 +234,15 @@ def learn_voices(voices: Iterable[str], folder: Path, min_conf: float) -> dict[s
 
 
 def _init(recognizer: str, snr: str, models_dir: str | None, tune: str | None,
-          calibration: dict[str, str] | None = None) -> None:
+          calibration: dict[str, str] | None = None, early: bool = True,
+          revise: bool = True) -> None:
     # A worker that fails here would be restarted by the pool forever: keep the error and let the
     # first item raise it, so the run stops with the reason.
     try:
         _start(recognizer, snr, models_dir, tune)
         _STATE["calibration"] = calibration or {}
+        _STATE["early"] = early
+        _STATE["revise"] = revise
     except Exception as err:  # noqa: BLE001 - reported by _run_one
         _STATE["error"] = f"{type(err).__name__}: {err}"
 
@@ -321,13 +324,26 @@ def _listen(item: Item) -> tuple[list[Utterance], float, float]:
         rec.cepstral_mean = means[(item.voice, half)]
     frames = load(item.file, _seed(item))
     utterances: list[Utterance] = []
-    listener = Listener(rec, utterances.append)  # type: ignore[arg-type]
+    revised: dict[int, float] = {}
+    listener = Listener(rec, utterances.append, early=bool(_STATE.get("early", True)),  # type: ignore[arg-type]
+                        on_revision=lambda utt, conf: revised.__setitem__(id(utt), conf))
     t0 = time.process_time()
     step = 1600
     for i in range(0, len(frames), step):
         listener.feed(to_chunk(frames[i:i + step], i / 16000))
     listener.close()
-    return utterances, len(frames) / 16000, time.process_time() - t0
+    cpu = time.process_time() - t0
+    if _STATE.get("revise", True):
+        utterances = [_revised(u, revised[id(u)]) if id(u) in revised else u for u in utterances]
+    return utterances, len(frames) / 16000, cpu
+
+
+def _revised(utt: Utterance, conf: float) -> Utterance:
+    """An early utterance as the final result judged it: its confidence is the final one (a
+    partial result has none)."""
+    from dataclasses import replace
+
+    return replace(utt, words=tuple(replace(w, conf=conf) for w in utt.words), confidence=conf)
 
 
 def _run_one(item: Item) -> Outcome:
@@ -486,6 +502,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"a call counts only at this confidence or more (default {MIN_CONF}, "
                              "as in listen); several values = one report each")
     parser.add_argument("--tune", metavar="JSON", help="Sphinx settings to try (SphinxTuning fields)")
+    parser.add_argument("--no-early", action="store_true",
+                        help="hand calls over only from final results (no early emission)")
+    parser.add_argument("--no-revise", action="store_true",
+                        help="keep early calls whatever the final result says of them")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     parser.add_argument("--calibrate", action="store_true",
                         help="sphinx-es: also report with each voice calibrated on other renders")
@@ -521,7 +541,8 @@ def main(argv: list[str] | None = None) -> int:
             label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how
             try:
                 with Pool(args.workers, _init,
-                          (name, cond, args.models_dir, args.tune, calibration)) as pool:
+                          (name, cond, args.models_dir, args.tune, calibration,
+                           not args.no_early, not args.no_revise)) as pool:
                     outcomes = pool.map(_run_one, items, chunksize=8)
             except Exception as err:  # noqa: BLE001 - report and go on with the next one
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")

@@ -5,7 +5,12 @@ A call is handed over as soon as it can no longer change: from a partial result,
 have held still across two partials, the decoder has moved past its last word, and no longer phrase
 of the table could still grow out of it ("truco" goes at once; "vale" waits for "cuatro", "treinta"
 for "y tres", "contraflor" for "al resto").  The final result then hands over only what was not
-already sent.
+already sent, and revises what was: a partial result carries no real confidence (Sphinx gives its
+path score there), so each early utterance is checked against the final one, whose word
+posteriors are real, and ``on_revision`` gets the confidence the final result gives those same
+words (0 when it heard something else there, and then those other words are handed over as an
+utterance of their own).  An early utterance's own ``confidence`` is the partial's path score:
+apply it, and let the revision decide whether it stays.
 """
 
 from __future__ import annotations
@@ -74,9 +79,12 @@ class Listener:
         *,
         channel_teams: tuple[str, ...] = ("A", "B"),
         early: bool = True,
+        on_revision: Callable[[Utterance, float], None] | None = None,
     ) -> None:
         self.recognizer = recognizer
         self.on_utterance = on_utterance
+        self.on_revision = on_revision
+        self._early_sent: list[Utterance] = []  # handed over early, not yet revised
         self.channel_teams = channel_teams
         self.early = early
         self._audio: deque[AudioChunk] = deque()
@@ -136,6 +144,13 @@ class Listener:
 
     def _final(self, result: Result) -> None:
         self._prev_partial = ()
+        for utt in self._early_sent:
+            conf = final_confidence(utt, result)
+            if self.on_revision:
+                self.on_revision(utt, conf)
+            if conf == 0.0:  # the whole phrase heard other words there: they go out as heard
+                self._sent = [s for s in self._sent if s != (utt.start, utt.end)]
+        self._early_sent = []
         segment: list[Word] = []
         for w in result.words:
             if self._already_sent(w):
@@ -156,20 +171,21 @@ class Listener:
         start, end = words[0].start, words[-1].end
         self._sent.append((start, end))
         clip, clip_start = self._clip(start, end)
-        self.on_utterance(
-            Utterance(
-                text=" ".join(w.text for w in words),
-                words=tuple(words),
-                start=start,
-                end=end,
-                emitted_at=now,
-                confidence=min(w.conf for w in words),
-                team=self._team(start, end),
-                early=early,
-                clip=clip,
-                clip_start=clip_start,
-            )
+        utt = Utterance(
+            text=" ".join(w.text for w in words),
+            words=tuple(words),
+            start=start,
+            end=end,
+            emitted_at=now,
+            confidence=min(w.conf for w in words),
+            team=self._team(start, end),
+            early=early,
+            clip=clip,
+            clip_start=clip_start,
         )
+        if early:
+            self._early_sent.append(utt)
+        self.on_utterance(utt)
 
     def _clip(self, start: float, end: float) -> tuple[bytes, float]:
         """About 2.5 s of audio around the phrase, from what is still buffered."""
@@ -191,6 +207,20 @@ class Listener:
         energy = np.sum([np.square(c.levels) for c in chunks], axis=0)
         channel = int(np.argmax(energy))
         return self.channel_teams[channel] if channel < len(self.channel_teams) else None
+
+
+def final_confidence(utt: Utterance, final: Result) -> float:
+    """The confidence the final result gives an early utterance's words: the weakest of the final
+    words that say the same over the same time (word boundaries move a little between partial
+    and final results); 0 if the final result heard other words there."""
+    confs = []
+    for word in utt.words:
+        same = [w for w in final.words if normalize(w.text) == normalize(word.text)
+                and min(w.end, word.end) - max(w.start, word.start) > 0.02]
+        if not same:
+            return 0.0
+        confs.append(same[0].conf)
+    return min(confs, default=0.0)
 
 
 def item_confidence(utt: Utterance, start: int, end: int) -> float:

@@ -154,7 +154,7 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
         if sound:
             sound.heard()
 
-    listener = Listener(recognizer, heard, channel_teams=teams)
+    listener = Listener(recognizer, heard, channel_teams=teams, on_revision=referee.revise)
     if not args.wav and not args.no_learn:
         _learn(args, service, recognizer, log)
 

@@ -26,6 +26,8 @@ class HearingService(Protocol):
              clip: bytes | None = None, extra: dict[str, Any] | None = None
              ) -> list[dict[str, Any]]: ...
 
+    def revise_heard(self, heard_id: int, confidence: float, unsure_below: float) -> bool: ...
+
 
 Log = Callable[[str], None]
 
@@ -38,10 +40,13 @@ class VoiceReferee:
         self.service = service
         self.log = log
         self.unsure_below = unsure_below
+        self._early: dict[int, list[dict[str, Any]]] = {}  # early utterance → its applied rows
 
     def __call__(self, utt: Utterance) -> None:
         team = utt.team if utt.team in ("A", "B") else None
-        unsure = utt.confidence < self.unsure_below
+        # A call handed over early has no real confidence yet: it is applied, and the whole
+        # phrase's confidence decides later whether it stays (``revise``).
+        unsure = utt.confidence < self.unsure_below and not utt.early
         extra = {"t": round(utt.end, 3), "confidence": round(utt.confidence, 3),
                  "latency": round(utt.latency, 3), "early": utt.early,
                  # where the words lie in the clip (voice learning cuts them out)
@@ -52,9 +57,25 @@ class VoiceReferee:
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             self.log(f"[red]no pude anotar «{escape(utt.text)}»: {escape(str(err))}[/red]")
             return
+        if utt.early:
+            self._early[id(utt)] = [r for r in rows if r.get("status") == "accepted"]
         for row in rows:  # what was applied is logged by the scoreboard, once it is stored
             if row.get("status") != "accepted":
                 self.log(describe(row, utt))
+
+    def revise(self, utt: Utterance, confidence: float) -> None:
+        """The whole phrase's verdict on a call applied early (``Listener.on_revision``): below the
+        threshold, the call is taken back and waits for a tap like any doubtful one."""
+        rows = self._early.pop(id(utt), [])
+        for row in reversed(rows):
+            try:
+                taken = self.service.revise_heard(int(row["id"]), confidence, self.unsure_below)
+            except Exception as err:  # noqa: BLE001 - never stop the referee
+                self.log(f"[red]no pude revisar «{escape(utt.text)}»: {escape(str(err))}[/red]")
+                return
+            if taken:
+                self.log(f"{utt.end:7.2f}s [yellow]↶ {escape(str(row.get('line')))} — dudoso: la "
+                         f"frase entera no lo confirmó (conf {confidence:.2f})[/yellow]")
 
 
 def describe(row: dict[str, Any], utt: Utterance) -> str:

@@ -191,10 +191,10 @@ class TableService:
         reason.  ``unsure`` and ``rejected`` items change nothing until confirmed on a page.
         """
         with self._lock:
-            status, reason = item.status, item.reason
+            status, reason, extra = item.status, item.reason, dict(item.extra)
             if status == "accepted" and item.line:
                 try:
-                    self._apply_heard(item.line, "voice")
+                    extra["applied"] = self._apply_heard(item.line, "voice")
                 except ActionError as err:
                     status, reason = "rejected", err.message
             clip_id, wav = None, item.wav()
@@ -203,7 +203,7 @@ class TableService:
                 self.store.put_clip(clip_id, wav)
             row = self.store.add_heard(self._game_id, status, item.text, line=item.line,
                                        reason=reason, team=item.team, clip_id=clip_id,
-                                       extra=item.extra)
+                                       extra=extra)
             self._heard.appendleft(row.to_dict())
             self._publish()
             return row.to_dict()
@@ -253,6 +253,33 @@ class TableService:
             self._set_heard_status(heard_id, "accepted", "confirmado a mano")
             return self._publish()
 
+    def revise_heard(self, heard_id: int, confidence: float, unsure_below: float) -> bool:
+        """The whole phrase's confidence in a call the voice referee applied from a partial
+        hearing (which has none): kept with the item, and below ``unsure_below`` the call is
+        taken back, if nothing was applied after it, and left "unsure" for a tap.  True if it was
+        taken back."""
+        with self._lock:
+            row = self.store.heard_item(heard_id)
+            if row is None:
+                return False
+            extra = {**row.extra, "confidence": round(confidence, 3)}
+            self.store.set_heard_extra(heard_id, extra)
+            self._set_heard(heard_id, extra=extra)
+            applied = extra.get("applied")
+            if (confidence >= unsure_below or row.status != "accepted" or not applied
+                    or list(self._table.lines)[-len(applied):] != applied):
+                self._publish()
+                return False
+            for _ in applied:
+                self._table.undo()
+            self._persist([LogEntry("undo", x, "voice") for x in reversed(applied)],
+                          rollback=lambda: self._reapply(applied))
+            reason = (f"dudoso: la frase entera no lo confirmó (confianza {confidence:.2f}); "
+                      "tocá para confirmar")
+            self._set_heard_status(heard_id, "unsure", reason)
+            self._publish()
+            return True
+
     def dismiss_heard(self, heard_id: int) -> dict[str, Any]:
         with self._lock:
             self._unsure(heard_id)
@@ -270,30 +297,38 @@ class TableService:
 
     def _set_heard_status(self, heard_id: int, status: str, reason: str) -> None:
         self.store.set_heard_status(heard_id, status, reason)
+        self._set_heard(heard_id, status=status, reason=reason)
+
+    def _set_heard(self, heard_id: int, **fields: Any) -> None:
+        """Update the pages' copy of a heard item."""
         for item in self._heard:
             if item["id"] == heard_id:
-                item.update(status=status, reason=reason)
+                item.update(fields)
 
     def _apply(self, line: str, origin: str) -> None:
         applied = self._apply_to_table(line)
         entries = [LogEntry("apply", x, origin) for x in applied]
         self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
 
-    def _apply_heard(self, line: str, origin: str) -> None:
-        """Apply a heard call; one heard after the hand ended deals the next hand first."""
+    def _apply_heard(self, line: str, origin: str) -> list[str]:
+        """Apply a heard call; one heard after the hand ended deals the next hand first.  Returns
+        the lines the call itself applied."""
         hand = self._table.snapshot().get("hand")
         if not (hand is None or hand.get("over")) or not _is_call(line) or _NUMBER.search(line):
+            before = len(self._table.lines)
             self._apply(line, origin)
-            return
+            return list(self._table.lines[before:])
         before = len(self._table.lines)
         try:
-            applied = self._apply_to_table("hand")
-            applied += self._apply_to_table(line)
+            dealt = self._apply_to_table("hand")
+            call = self._apply_to_table(line)
         except ActionError:
             self._rollback(len(self._table.lines) - before, [])
             raise
+        applied = dealt + call
         entries = [LogEntry("apply", x, origin) for x in applied]
         self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
+        return call
 
     def _apply_to_table(self, line: str) -> list[str]:
         before = len(self._table.lines)

@@ -263,6 +263,10 @@ class Store:
             db.execute("UPDATE heard SET status = ?, reason = ? WHERE id = ?",
                        (status, reason, heard_id))
 
+    def set_heard_extra(self, heard_id: int, extra: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE heard SET extra = ? WHERE id = ?", (json.dumps(extra), heard_id))
+
     def put_clip(self, clip_id: str, data: bytes, mime: str = "audio/wav") -> None:
         with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO clips (id, mime, data, at) VALUES (?, ?, ?, ?)",

@@ -68,13 +68,18 @@ class Printer:
         self.as_json = as_json
         self.unsure_below = unsure_below
         self.evidence = evidence
+        # early utterance → (table lines before, after, records of what it applied)
+        self._early: dict[int, tuple[int, int, list[dict[str, Any]]]] = {}
 
     def __call__(self, utt: Utterance) -> None:
         team: Team | None = "A" if utt.team == "A" else "B" if utt.team == "B" else None
+        before = len(self.table.lines)
         try:
             preview = self.table.interpret(utt.text, team)
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
-            unsure = [c < self.unsure_below and i.call is not None for i, c in zip(preview, confs)]
+            # early: no real confidence yet; the whole phrase decides later (revise)
+            unsure = [c < self.unsure_below and not utt.early and i.call is not None
+                      for i, c in zip(preview, confs)]
             if any(unsure):
                 # Apply only the sure calls; the unsure ones are shown for one-tap confirmation.
                 sure_text = " ".join(i.heard.text for i, u in zip(preview, unsure)
@@ -86,6 +91,7 @@ class Printer:
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
+        applied: list[dict[str, Any]] = []
         for item, conf, doubt in zip(items, confs, unsure):
             accepted = bool(item.accepted) and not doubt
             reason = (f"dudoso (confianza {round(conf, 3):.2f}): tocá para confirmar" if doubt
@@ -104,6 +110,25 @@ class Printer:
                 )
                 record["evidence"] = ev.id
             self._print(record, item.heard.label)
+            if accepted:
+                applied.append(record)
+        if utt.early:
+            self._early[id(utt)] = (before, len(self.table.lines), applied)
+
+    def revise(self, utt: Utterance, confidence: float) -> None:
+        """The whole phrase's verdict on calls applied early: below the threshold they are taken
+        back (if nothing came after them) and printed again as not applied."""
+        before, after, applied = self._early.pop(id(utt), (0, 0, []))
+        if confidence >= self.unsure_below or not applied or len(self.table.lines) != after:
+            return
+        for _ in range(after - before):
+            self.table.undo()
+        for record in applied:
+            retracted = {**record, "accepted": False, "confidence": round(confidence, 3),
+                         "unsure": True, "retracted": True, "latency": round(max(0.0, utt.latency), 3),
+                         "reason": f"dudoso: la frase entera no lo confirmó (confianza "
+                                   f"{confidence:.2f}); tocá para confirmar"}
+            self._print(retracted, str(record.get("call")))
 
     def _print(self, record: dict[str, Any], label: str) -> None:
         if self.as_json:
@@ -150,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
         evidence = EvidenceStore(Path(args.evidence) if args.evidence else default_evidence_dir())
     printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
     teams = ("A", "B") if args.channels == 2 else ()
-    listener = Listener(recognizer, printer, channel_teams=teams)
+    listener = Listener(recognizer, printer, channel_teams=teams, on_revision=printer.revise)
     try:
         if args.wav:
             listener.run(WavSource(args.wav, realtime=args.realtime))

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from referee.asr.base import Result, Word
 from referee.asr.scripted import ScriptedRecognizer
 from referee.audio import AudioChunk, read_wav
 from referee.cli import main
@@ -120,15 +121,17 @@ def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
 
 
 @pytest.mark.shared
-def test_listen_marks_low_confidence_calls_unsure_and_does_not_apply_them(
+def test_listen_takes_back_a_low_confidence_call_as_unsure(
         shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     wav = shared_dir / "speech" / "real" / "truco-uruguayo" / "truco.wav"
     code = main(["listen", "--wav", str(wav), "--json", "--recognizer", "sphinx", "--no-evidence",
                  "--models-dir", str(shared_dir / "models"), "--unsure-below", "1.01"])
     assert code == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
-    assert [(x["call"], x["accepted"], x["unsure"]) for x in lines] == [("truco", False, True)]
-    assert "dudoso" in lines[0]["reason"]
+    # applied at once from the partial result, then taken back by the whole phrase's confidence
+    assert [(x["call"], x["accepted"], x["unsure"]) for x in lines] == [("truco", True, False),
+                                                                       ("truco", False, True)]
+    assert lines[0]["early"] and lines[1]["retracted"] and "dudoso" in lines[1]["reason"]
 
 
 @pytest.mark.shared
@@ -142,11 +145,102 @@ def test_a_spoken_hand_scores_like_the_same_hand_written_for_replay(
                "B1: quiero retruco", "A1: quiero vale cuatro", "B1: no quiero"]  # say "quiero …"
     wav = tmp_path / "hand.wav"
     _concat([real / f"{name}.wav" for name in said], wav)
+    # The whole phrase gives this recording's "vale cuatro" a confidence of 0.43 (the partial result
+    # that applied it early has none): with the default threshold it is taken back as doubtful,
+    # and the last "no quiero" is refused (below); a table that accepts 0.4 scores the hand.
     code = main(["listen", "--wav", str(wav), "--json", "--no-evidence", "--recognizer", "sphinx",
-                 "--models-dir", str(shared_dir / "models")])
+                 "--models-dir", str(shared_dir / "models"), "--unsure-below", "0.4"])
     assert code == 0
     captured = capsys.readouterr()
     lines = [json.loads(line) for line in captured.out.splitlines() if line.strip()]
     assert all(line["accepted"] for line in lines)
     score = replay(written).to_dict()["score"]
     assert f"tanteador: A {score['A']} — B {score['B']}" in captured.err
+
+    code = main(["listen", "--wav", str(wav), "--json", "--no-evidence", "--recognizer", "sphinx",
+                 "--models-dir", str(shared_dir / "models")])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    taken_back = [x for x in lines if x.get("retracted")]
+    assert [(x["call"], x["accepted"]) for x in taken_back] == [("vale cuatro", False)]
+    assert taken_back[0]["confidence"] < 0.6 and "dudoso" in taken_back[0]["reason"]
+    assert lines[-1]["call"] == "no quiero" and not lines[-1]["accepted"]
+
+
+class TwoPassRecognizer:
+    """Partial results say one thing, the final result (with real confidences) maybe another."""
+
+    name, low_accuracy, sample_rate = "two-pass", False, 16000
+
+    def __init__(self, partial: str, final: str, final_conf: float) -> None:
+        self.partial, self.final, self.final_conf = partial, final, final_conf
+        self.t = 0.0
+
+    def _result(self, text: str, conf: float, final: bool) -> Result:
+        words = tuple(Word(w, conf, 0.5 + 0.3 * k, 0.8 + 0.3 * k) for k, w in enumerate(text.split()))
+        return Result(text, words, final, 0.5, 0.8 + 0.3 * (len(words) - 1), self.t)
+
+    def feed(self, pcm: bytes) -> list[Result]:
+        self.t += len(pcm) / 2 / 16000
+        if 1.2 <= self.t < 1.6:
+            return [self._result(self.partial, 0.8, final=False)]
+        if abs(self.t - 2.0) < 0.05:
+            return [self._result(self.final, self.final_conf, final=True)]
+        return []
+
+    def flush(self) -> list[Result]:
+        return []
+
+    def reset(self) -> None:
+        self.t = 0.0
+
+    @property
+    def stream_time(self) -> float:
+        return self.t
+
+
+@pytest.mark.parametrize("final,final_conf,revised", [
+    ("envido", 0.9, 0.9),  # the whole phrase confirms it
+    ("envido", 0.3, 0.3),  # same word, but unsure
+    ("embudo", 0.9, 0.0),  # the whole phrase heard a look-alike there
+])
+def test_early_calls_are_revised_by_the_final_result(final: str, final_conf: float,
+                                                     revised: float) -> None:
+    out: list[Utterance] = []
+    seen: list[tuple[str, float]] = []
+    listener = Listener(TwoPassRecognizer("envido", final, final_conf), out.append,
+                        on_revision=lambda utt, conf: seen.append((utt.text, conf)))
+    for i in range(30):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    assert out[0].early and out[0].text == "envido"
+    assert seen == [("envido", revised)]
+    # what was sent is revised; what the whole phrase heard instead goes out on its own
+    assert [u.text for u in out] == ["envido"] + ([final] if final != "envido" else [])
+    assert not out[-1].early or final == "envido"
+
+
+def test_the_voice_referee_takes_back_an_early_call_the_phrase_did_not_confirm() -> None:
+    from referee.voice import VoiceReferee
+
+    class Service:
+        def __init__(self) -> None:
+            self.taken: list[int] = []
+
+        def hear(self, text: str, team: str | None = None, **_: object) -> list[dict[str, object]]:
+            return [{"id": 7, "status": "accepted", "line": "A1: envido", "text": text}]
+
+        def revise_heard(self, heard_id: int, confidence: float, unsure_below: float) -> bool:
+            if confidence >= unsure_below:
+                return False
+            self.taken.append(heard_id)
+            return True
+
+    said: list[str] = []
+    for final_conf, taken in ((0.9, []), (0.3, [7])):
+        service = Service()
+        referee = VoiceReferee(service, said.append)  # type: ignore[arg-type]
+        listener = Listener(TwoPassRecognizer("envido", "envido", final_conf), referee,
+                            on_revision=referee.revise)
+        for i in range(30):
+            listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+        assert service.taken == taken
+    assert any("↶ A1: envido" in line for line in said)

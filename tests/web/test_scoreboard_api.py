@@ -230,6 +230,29 @@ def test_dismissing_an_unsure_call(app: FastAPI, client: TestClient) -> None:
     assert snap["heard"][0]["status"] == "rejected" and snap["log"] == []
 
 
+def test_a_call_applied_early_is_taken_back_when_the_phrase_does_not_confirm_it(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    service = app.state.service
+    post(client, "hand")
+    first = service.record_heard(Heard("envido", "accepted", line="A1: envido", team="A",
+                                       extra={"confidence": 0.8}))
+    assert state(client)["log"][-1] == "A1: envido"
+    assert not service.revise_heard(first["id"], 0.7, 0.6)  # confirmed by the whole phrase
+    assert state(client)["heard"][0]["extra"]["confidence"] == 0.7
+    assert service.revise_heard(first["id"], 0.3, 0.6)
+    snap = state(client)
+    assert snap["log"] == ["hand"] and snap["heard"][0]["status"] == "unsure"
+    assert "dudoso" in snap["heard"][0]["reason"] and snap["heard"][0]["extra"]["confidence"] == 0.3
+    assert not service.revise_heard(first["id"], 0.2, 0.6)  # only an applied call
+    confirmed = client.post(f"/api/heard/{first['id']}/confirm", headers=AUTH).json()
+    assert confirmed["log"][-1] == "A1: envido"
+    # Once something else was applied after it, it stays (the tablet can still undo it).
+    quiero = service.record_heard(Heard("quiero", "accepted", line="B1: quiero", team="B"))
+    post(client, "points A +1")
+    assert not service.revise_heard(quiero["id"], 0.1, 0.6)
+    assert state(client)["log"][-2:] == ["B1: quiero", "points A +1"]
+
+
 def test_rate_limit_per_client(make_app: Callable[..., FastAPI], post: Post) -> None:
     app = make_app(rate_limit=RateLimit(per_second=0.01, burst=3))
     with TestClient(app) as client:
