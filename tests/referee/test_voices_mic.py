@@ -1,0 +1,64 @@
+"""`voices calibrate` from the microphone: each prompt's phrase is cut from the live stream by voice
+detection, a silent prompt is skipped, and what was captured calibrates.  The stream is a corpus
+voice saying the prompts one after another, given to the command as its microphone."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee.audio import AudioChunk, read_wav, to_chunk
+from referee.commands import voices
+
+VOICE, RENDER = "espeak-ng:es-419+f3", ("normal", "low")
+SILENT = "flor"  # the player says nothing when asked for this one
+
+
+class CorpusMic:
+    """A microphone that hears the table say each prompt, with pauses, in real-time chunks."""
+
+    stream: np.ndarray = np.zeros((0, 1))
+
+    def __init__(self, spec: str | None, on_status: object = None) -> None:
+        self.stopped = False
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        step = 1600
+        for i in range(0, len(self.stream), step):
+            if self.stopped:
+                return
+            yield to_chunk(self.stream[i:i + step], i / 16000)
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def test_calibration_prompts_are_cut_from_the_microphone(shared_dir: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
+        said = {r["text"]: shared_dir / "speech" / r["file"] for r in csv.DictReader(fh)
+                if r["voice"] == VOICE and (r["speed"], r["pitch"]) == RENDER
+                and r["group"] in ("call", "points")}
+    assert set(voices.PROMPTS) <= set(said)
+    pause = np.zeros((int(0.8 * 16000), 1))
+    parts = []
+    for text in voices.PROMPTS:
+        # the person reads the prompt, then speaks; a silent prompt times out after 6 s
+        parts += [pause, np.zeros((7 * 16000, 1)) if text == SILENT else read_wav(said[text])]
+    CorpusMic.stream = np.concatenate(parts)
+    monkeypatch.setattr(voices, "MicSource", CorpusMic)
+
+    [captured] = voices.from_mic(None, players=1)
+
+    assert [text for _, text in captured] == [t for t in voices.PROMPTS if t != SILENT]
+    for pcm, text in captured:  # each cut holds that phrase, not its neighbours
+        length = len(read_wav(said[text]))
+        assert 0.3 * length < len(pcm) / 2 < 1.6 * length, text
+
+    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    means, stats = voices.calibrate(model, [captured])
+    assert stats.frames > 1000 and means.shape[0] > 0  # more than 10 s of aligned speech
