@@ -3,7 +3,8 @@ never seen: the pip count, the ink colours and the pinta (the breaks in the fram
 
 A figure (10, 11, 12) has no rule for its rank, but the envido only needs its suit (figures count
 0): ``figure_suit`` reads "a figure of <suit>" when the rank stays unsure, and ``figure_card``
-names it when its picture tells the rank."""
+names it when its picture tells the rank.  Besides the pinta, a figure's coin tells oros
+(``emblems``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
+from referee.vision.emblems import holds_coin
 from referee.vision.pintas import SURE_ALONE, agreed, read_pintas
 from referee.vision.pips import Pips, read_pips
 from referee.vision.suits import suits_seen
@@ -25,6 +27,7 @@ class Cues:
     pips: Pips
     pinta: Suit | None
     both_ends: bool = False  # the pinta was read at both ends of the card (and they agree)
+    coin: bool = False  # a figure's coin is seen (oros)
 
     @property
     def sure(self) -> bool:
@@ -37,7 +40,7 @@ def read_cues(card: np.ndarray) -> Cues:
     """Cues of a flattened card image (best at ``pips.PIP_SIZE``)."""
     ends = read_pintas(card)
     pinta = agreed(ends)
-    return Cues(read_pips(card), pinta, pinta is not None and ends[0] == ends[1])
+    return Cues(read_pips(card), pinta, pinta is not None and ends[0] == ends[1], holds_coin(card))
 
 
 # Pips counted in one hue class rather than all the ink: a sword's hilt comes apart from its blade.
@@ -87,22 +90,34 @@ def cues_agree(card: Card, cues: Cues) -> bool:
 MAX_FIGURE_BLOBS = 2  # a figure's picture is one or two blobs of ink (no row of pips)
 
 
+def figure_suit_alone(cues: Cues) -> Suit | None:
+    """A figure's suit told without the bank: its coin (oros, unless the pinta reads another
+    suit) or a pinta sure on its own."""
+    if cues.coin:
+        return Suit.OROS if cues.pinta in (None, Suit.OROS) else None
+    return cues.pinta if cues.sure else None
+
+
 def figure_suit(guess: Card, cues: Cues) -> Suit | None:
     """The suit of a card that is surely a figure of unsure rank, else None.
 
     The bank guesses a figure (its rank is often wrong across decks, its figure-ness rarely), the
-    ink is one picture rather than a row of pips, and the pinta gives the suit: sure on its own
-    (``Cues.sure``), or agreeing with the bank's suit."""
-    if guess.rank not in FIGURES or cues.pips.count > MAX_FIGURE_BLOBS or cues.pinta is None:
+    ink is one picture rather than a row of pips, and the suit is told without the bank
+    (``figure_suit_alone``) or by a pinta agreeing with the bank's suit."""
+    if guess.rank not in FIGURES or cues.pips.count > MAX_FIGURE_BLOBS:
         return None
-    return cues.pinta if cues.sure or cues.pinta == guess.suit else None
+    alone = figure_suit_alone(cues)
+    if alone is not None or cues.coin:
+        return alone
+    return cues.pinta if cues.pinta is not None and cues.pinta == guess.suit else None
 
 
 def figure_card(guess: Card, cues: Cues, rank: int | None) -> Card | None:
     """A figure named from the rank its picture shows (``figures.figure_rank``) and its pinta.
 
     The picture's rank may overrule the bank's only when the pinta is sure on its own: a bank
-    wrong about the rank is no witness for the suit."""
+    wrong about the rank is no witness for the suit.  The coin is not enough: it tells oros, but
+    the picture's rank is wrong too often when the bank's disagrees (a sota read as a caballo)."""
     suit = figure_suit(guess, cues)
     if suit is None or rank not in FIGURES or (rank != guess.rank and not cues.sure):
         return None
