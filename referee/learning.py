@@ -1,4 +1,4 @@
-"""While ``serve`` runs: the referee learns the table's voices from the game being played.
+"""While ``serve --learn`` runs: the referee learns the table's voices from the game being played.
 
 Every minute (and once at the start) it counts the phrases of play it could learn from that are
 newer than the saved calibration (``referee.asr.learn``: accepted and heard surely, or confirmed

@@ -52,9 +52,9 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--unsure-below", type=float, default=0.6, metavar="CONF",
                        help="con menos confianza que esto un canto queda dudoso hasta que lo "
                        "confirmen en la tablet (por defecto 0.6)")
-    group.add_argument("--no-learn", action="store_true",
-                       help="no aprender las voces de la mesa mientras juegan (Sphinx en español: "
-                       "si no, lo oído con seguridad y lo confirmado ajustan el modelo)")
+    group.add_argument("--learn", action="store_true",
+                       help="aprender las voces de la mesa mientras juegan (Sphinx en español): "
+                       "lo oído con seguridad y lo confirmado en la tablet ajustan el modelo")
 
 
 def start_listening(args: argparse.Namespace, service: Any, log: Log,
@@ -155,7 +155,7 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
             sound.heard()
 
     listener = Listener(recognizer, heard, channel_teams=teams, on_revision=referee.revise)
-    if not args.wav and not args.no_learn:
+    if args.learn and not args.wav:
         _learn(args, service, recognizer, log)
 
     def ended() -> None:
@@ -175,7 +175,7 @@ def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) ->
     from referee.learning import TableLearner
 
     TableLearner(service.store, models_dir(args.models_dir), recognizer, log).start()
-    log("escucha: aprende las voces de la mesa mientras juegan (--no-learn para que no)")
+    log("escucha: aprende las voces de la mesa mientras juegan")
 
 
 def _table_sound(args: argparse.Namespace, recognizer: Any, log: Log) -> Any:
