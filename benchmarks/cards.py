@@ -9,9 +9,9 @@ product's main path: calibration to the players' own deck).  "held-out" builds t
 deck and tests on the other (both ways; ``--bank`` keeps one).  Below the bank's confidence,
 a 1-7 is still named when the cues read on it (pip count, ink colours, pinta) agree with the
 bank's guess (``--no-cues`` turns that off; see referee/vision/cues.py), and a guessed figure of
-unsure rank is read as "a figure of <suit>" when its pinta tells the suit (``--no-figures``), or
-named when its picture tells the rank (shape, and the horse's brown) and that rank agrees with the
-guessed one or the pinta was read at both ends (``--no-figure-ranks``).
+unsure rank is read as "a figure of <suit>" when its pinta or its coin (oros) tells the suit
+(``--no-figures``), or named when its picture tells the rank (shape, and the horse's brown) and
+that rank agrees with the guessed one or the pinta was read at both ends (``--no-figure-ranks``).
 The envido figures are the envido check's (referee/vision/envido_check.py) on frames of 2-3 cards:
 a verdict needs every outline in view named or read as a figure of a suit, and all the cards shown.
 Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
