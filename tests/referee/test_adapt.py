@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import numpy as np
@@ -27,22 +26,7 @@ from referee.audio import read_pcm
 from referee.cli import main
 from referee.phrases import parse
 
-VOICE = "espeak-ng:es-419+f3"  # a held-out voice: the recognizer's settings never saw it
 CALIBRATION_RENDER = ("normal", "low")
-
-
-@pytest.fixture(scope="module")
-def model(shared_dir: Path) -> Path:
-    path = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
-    if not path.is_dir():
-        pytest.skip(f"Spanish Sphinx model not found at {path}")
-    return path
-
-
-@pytest.fixture(scope="module")
-def rows(shared_dir: Path) -> list[dict[str, str]]:
-    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
-        return [r for r in csv.DictReader(fh) if r["voice"] == VOICE and r["group"] in ("call", "points")]
 
 
 def pcm(shared_dir: Path, row: dict[str, str]) -> bytes:

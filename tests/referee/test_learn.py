@@ -3,14 +3,12 @@ on corpus audio of a voice the recognizer's settings never saw."""
 
 from __future__ import annotations
 
-import csv
 import io
 import wave
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 
 from referee.asr import learn as voice_learning
 from referee.asr.find import find_model
@@ -25,7 +23,6 @@ from referee.voice import VoiceReferee
 from web_scoreboard.app import DB_NAME
 from web_scoreboard.store import Store
 
-VOICE = "espeak-ng:es-419+f3"  # held out: the recognizer's settings never saw it
 PLAYED = (("normal", "low"), ("slow", "low"))  # what the table said while playing
 TESTED = (("slow", "high"), ("fast", "high"))  # what it says later
 
@@ -71,20 +68,6 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
     assert [text for _, text in voice_learning.samples(items, after=5.5)] == ["quiero retruco"]
     without_span = voice_learning.HeardPhrase(7.0, "accepted", None, "flor", {"confidence": 1.0}, None)
     assert not voice_learning.learnable(without_span)
-
-
-@pytest.fixture(scope="module")
-def model(shared_dir: Path) -> Path:
-    path = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
-    if not path.is_dir():
-        pytest.skip(f"Spanish Sphinx model not found at {path}")
-    return path
-
-
-@pytest.fixture(scope="module")
-def rows(shared_dir: Path) -> list[dict[str, str]]:
-    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
-        return [r for r in csv.DictReader(fh) if r["voice"] == VOICE and r["group"] in ("call", "points")]
 
 
 class StoreService:
