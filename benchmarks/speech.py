@@ -324,9 +324,9 @@ def _listen(item: Item) -> tuple[list[Utterance], float, float]:
         rec.cepstral_mean = means[(item.voice, half)]
     frames = load(item.file, _seed(item))
     utterances: list[Utterance] = []
-    revised: dict[int, float] = {}
+    revised: dict[int, Utterance] = {}
     listener = Listener(rec, utterances.append, early=bool(_STATE.get("early", True)),  # type: ignore[arg-type]
-                        on_revision=lambda utt, conf: revised.__setitem__(id(utt), conf))
+                        on_revision=lambda utt, later: revised.__setitem__(id(utt), later))
     t0 = time.process_time()
     step = 1600
     for i in range(0, len(frames), step):
@@ -334,16 +334,8 @@ def _listen(item: Item) -> tuple[list[Utterance], float, float]:
     listener.close()
     cpu = time.process_time() - t0
     if _STATE.get("revise", True):
-        utterances = [_revised(u, revised[id(u)]) if id(u) in revised else u for u in utterances]
+        utterances = [revised.get(id(u), u) for u in utterances]
     return utterances, len(frames) / 16000, cpu
-
-
-def _revised(utt: Utterance, conf: float) -> Utterance:
-    """An early utterance as the final result judged it: its confidence is the final one (a
-    partial result has none)."""
-    from dataclasses import replace
-
-    return replace(utt, words=tuple(replace(w, conf=conf) for w in utt.words), confidence=conf)
 
 
 def _run_one(item: Item) -> Outcome:

@@ -7,17 +7,17 @@ of the table could still grow out of it ("truco" goes at once; "vale" waits for 
 for "y tres", "contraflor" for "al resto").  The final result then hands over only what was not
 already sent, and revises what was: a partial result carries no real confidence (Sphinx gives its
 path score there), so each early utterance is checked against the final one, whose word
-posteriors are real, and ``on_revision`` gets the confidence the final result gives those same
-words (0 when it heard something else there, and then those other words are handed over as an
-utterance of their own).  An early utterance's own ``confidence`` is the partial's path score:
-apply it, and let the revision decide whether it stays.
+posteriors are real, and ``on_revision`` gets it again with the confidences the final result
+gives those same words (all 0 when it heard something else there, and then those other words are
+handed over as an utterance of their own).  An early utterance's own ``confidence`` is the
+partial's path score: apply it, and let the revision decide whether it stays.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -79,7 +79,7 @@ class Listener:
         *,
         channel_teams: tuple[str, ...] = ("A", "B"),
         early: bool = True,
-        on_revision: Callable[[Utterance, float], None] | None = None,
+        on_revision: Callable[[Utterance, Utterance], None] | None = None,
     ) -> None:
         self.recognizer = recognizer
         self.on_utterance = on_utterance
@@ -145,10 +145,10 @@ class Listener:
     def _final(self, result: Result) -> None:
         self._prev_partial = ()
         for utt in self._early_sent:
-            conf = final_confidence(utt, result)
+            revised = revise(utt, result)
             if self.on_revision:
-                self.on_revision(utt, conf)
-            if conf == 0.0:  # the whole phrase heard other words there: they go out as heard
+                self.on_revision(utt, revised)
+            if revised.confidence == 0.0:  # the whole phrase heard other words there: they go out
                 self._sent = [s for s in self._sent if s != (utt.start, utt.end)]
         self._early_sent = []
         segment: list[Word] = []
@@ -209,18 +209,19 @@ class Listener:
         return self.channel_teams[channel] if channel < len(self.channel_teams) else None
 
 
-def final_confidence(utt: Utterance, final: Result) -> float:
-    """The confidence the final result gives an early utterance's words: the weakest of the final
-    words that say the same over the same time (word boundaries move a little between partial
-    and final results); 0 if the final result heard other words there."""
+def revise(utt: Utterance, final: Result) -> Utterance:
+    """An early utterance with the confidences the final result gives its words: for each, the
+    final word that says the same over the same time (word boundaries move a little between
+    partial and final results); every word 0 if the final result heard other words there."""
     confs = []
     for word in utt.words:
         same = [w for w in final.words if normalize(w.text) == normalize(word.text)
                 and min(w.end, word.end) - max(w.start, word.start) > 0.02]
-        if not same:
-            return 0.0
-        confs.append(same[0].conf)
-    return min(confs, default=0.0)
+        confs.append(same[0].conf if same else None)
+    if None in confs:
+        confs = [0.0] * len(confs)
+    words = tuple(replace(w, conf=c) for w, c in zip(utt.words, confs))
+    return replace(utt, words=words, confidence=min((w.conf for w in words), default=0.0))
 
 
 def item_confidence(utt: Utterance, start: int, end: int) -> float:

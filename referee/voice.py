@@ -14,7 +14,8 @@ from typing import Any, Protocol
 from rich.markup import escape
 
 from referee.audio import AudioChunk, AudioError
-from referee.listener import Listener, Utterance
+from referee.listener import Listener, Utterance, item_confidence
+from referee.phrases import parse
 
 UNSURE_BELOW = 0.6
 
@@ -40,7 +41,8 @@ class VoiceReferee:
         self.service = service
         self.log = log
         self.unsure_below = unsure_below
-        self._early: dict[int, list[dict[str, Any]]] = {}  # early utterance → its applied rows
+        # early utterance → its applied rows, each with the token span of its item
+        self._early: dict[int, list[tuple[dict[str, Any], tuple[int, int] | None]]] = {}
 
     def __call__(self, utt: Utterance) -> None:
         team = utt.team if utt.team in ("A", "B") else None
@@ -58,16 +60,22 @@ class VoiceReferee:
             self.log(f"[red]no pude anotar «{escape(utt.text)}»: {escape(str(err))}[/red]")
             return
         if utt.early:
-            self._early[id(utt)] = [r for r in rows if r.get("status") == "accepted"]
+            items = parse(utt.text)
+            spans = ([(h.start, h.end) for h in items] if len(items) == len(rows)
+                     else [None] * len(rows))
+            self._early[id(utt)] = [(r, span) for r, span in zip(rows, spans, strict=True)
+                                    if r.get("status") == "accepted"]
         for row in rows:  # what was applied is logged by the scoreboard, once it is stored
             if row.get("status") != "accepted":
                 self.log(describe(row, utt))
 
-    def revise(self, utt: Utterance, confidence: float) -> None:
-        """The whole phrase's verdict on a call applied early (``Listener.on_revision``): below the
-        threshold, the call is taken back and waits for a tap like any doubtful one."""
+    def revise(self, utt: Utterance, revised: Utterance) -> None:
+        """The whole phrase's verdict on calls applied early (``Listener.on_revision``): a call
+        whose words the whole phrase is not sure of is taken back and waits for a tap like any
+        doubtful one."""
         rows = self._early.pop(id(utt), [])
-        for row in reversed(rows):
+        for row, span in reversed(rows):
+            confidence = item_confidence(revised, *span) if span else revised.confidence
             try:
                 taken = self.service.revise_heard(int(row["id"]), confidence, self.unsure_below)
             except Exception as err:  # noqa: BLE001 - never stop the referee

@@ -68,8 +68,8 @@ class Printer:
         self.as_json = as_json
         self.unsure_below = unsure_below
         self.evidence = evidence
-        # early utterance → (table lines before, after, records of what it applied)
-        self._early: dict[int, tuple[int, int, list[dict[str, Any]]]] = {}
+        # early utterance → (table lines before, after, what it applied: record and token span)
+        self._early: dict[int, tuple[int, int, list[tuple[dict[str, Any], tuple[int, int]]]]] = {}
 
     def __call__(self, utt: Utterance) -> None:
         team: Team | None = "A" if utt.team == "A" else "B" if utt.team == "B" else None
@@ -91,7 +91,7 @@ class Printer:
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
-        applied: list[dict[str, Any]] = []
+        applied: list[tuple[dict[str, Any], tuple[int, int]]] = []
         for item, conf, doubt in zip(items, confs, unsure):
             accepted = bool(item.accepted) and not doubt
             reason = (f"dudoso (confianza {round(conf, 3):.2f}): tocá para confirmar" if doubt
@@ -111,23 +111,32 @@ class Printer:
                 record["evidence"] = ev.id
             self._print(record, item.heard.label)
             if accepted:
-                applied.append(record)
+                applied.append(({**record, "heard": item.heard.text},
+                                (item.heard.start, item.heard.end)))
         if utt.early:
             self._early[id(utt)] = (before, len(self.table.lines), applied)
 
-    def revise(self, utt: Utterance, confidence: float) -> None:
-        """The whole phrase's verdict on calls applied early: below the threshold they are taken
+    def revise(self, utt: Utterance, revised: Utterance) -> None:
+        """The whole phrase's verdict on calls applied early: the ones it is not sure of are taken
         back (if nothing came after them) and printed again as not applied."""
         before, after, applied = self._early.pop(id(utt), (0, 0, []))
-        if confidence >= self.unsure_below or not applied or len(self.table.lines) != after:
+        confs = [item_confidence(revised, *span) for _, span in applied]
+        if all(c >= self.unsure_below for c in confs) or len(self.table.lines) != after:
             return
         for _ in range(after - before):
             self.table.undo()
-        for record in applied:
-            retracted = {**record, "accepted": False, "confidence": round(confidence, 3),
-                         "unsure": True, "retracted": True, "latency": round(max(0.0, utt.latency), 3),
+        kept = " ".join(record["heard"] for (record, _), c in zip(applied, confs)
+                        if c >= self.unsure_below)
+        if kept:
+            self.table.hear(kept, record_team(applied[0][0]))
+        for (record, _), conf in zip(applied, confs):
+            if conf >= self.unsure_below:
+                continue
+            retracted = {**record, "accepted": False, "confidence": round(conf, 3),
+                         "unsure": True, "retracted": True,
                          "reason": f"dudoso: la frase entera no lo confirmó (confianza "
-                                   f"{confidence:.2f}); tocá para confirmar"}
+                                   f"{conf:.2f}); tocá para confirmar"}
+            retracted.pop("heard")
             self._print(retracted, str(record.get("call")))
 
     def _print(self, record: dict[str, Any], label: str) -> None:
@@ -145,6 +154,11 @@ class Printer:
         if not record["accepted"]:
             line += f"  — {record['reason']}"
         print(line, file=self.out, flush=True)
+
+
+def record_team(record: dict[str, Any]) -> Team | None:
+    team = record.get("team")
+    return "A" if team == "A" else "B" if team == "B" else None
 
 
 def _merge(preview: list[Any], unsure: list[bool], applied: list[Any]) -> list[Any]:

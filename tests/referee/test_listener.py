@@ -15,7 +15,7 @@ from referee.asr.scripted import ScriptedRecognizer
 from referee.audio import AudioChunk, read_wav
 from referee.cli import main
 from referee.evidence import EvidenceStore
-from referee.listener import Listener, Utterance, can_grow
+from referee.listener import Listener, Utterance, can_grow, item_confidence
 from referee.phrases import parse
 
 
@@ -208,7 +208,7 @@ def test_early_calls_are_revised_by_the_final_result(final: str, final_conf: flo
     out: list[Utterance] = []
     seen: list[tuple[str, float]] = []
     listener = Listener(TwoPassRecognizer("envido", final, final_conf), out.append,
-                        on_revision=lambda utt, conf: seen.append((utt.text, conf)))
+                        on_revision=lambda utt, later: seen.append((utt.text, later.confidence)))
     for i in range(30):
         listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
     assert out[0].early and out[0].text == "envido"
@@ -244,3 +244,19 @@ def test_the_voice_referee_takes_back_an_early_call_the_phrase_did_not_confirm()
             listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
         assert service.taken == taken
     assert any("↶ A1: envido" in line for line in said)
+
+
+def test_a_revision_keeps_each_words_own_confidence() -> None:
+    from referee.listener import revise
+
+    early = Utterance("cero flor", (Word("cero", 0.8, 0.2, 0.5), Word("flor", 0.8, 0.5, 0.9)),
+                      0.2, 0.9, 1.0, 0.8, None, True)
+    final = Result("cero flor", (Word("cero", 0.1, 0.22, 0.52), Word("flor", 0.9, 0.52, 1.1)),
+                   True, 0.22, 1.1)
+    later = revise(early, final)
+    assert [w.conf for w in later.words] == [0.1, 0.9] and later.confidence == 0.1
+    # "flor" (words 1:2) is sure; the number that came with it is not
+    assert item_confidence(later, 1, 2) == 0.9 and item_confidence(later, 0, 1) == 0.1
+    other = revise(early, Result("cero flojo", (Word("cero", 0.9, 0.2, 0.5),
+                                                Word("flojo", 0.9, 0.5, 0.9)), True, 0.2, 0.9))
+    assert [w.conf for w in other.words] == [0.0, 0.0]
