@@ -145,3 +145,31 @@ def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
             quad = np.array([b, c, c + u * other, b + u * other], np.float32)
             found.append(order_corners(refine_quad(pts, quad)))
     return found[:limit]
+
+
+def _h(p: np.ndarray) -> np.ndarray:
+    return np.array([p[0], p[1], 1.0])
+
+
+def rectified_aspect(quad: np.ndarray) -> float:
+    """Long side / short side of the rectangle a quad shows once its perspective is undone.
+
+    Zhang and He's whiteboard rectification (2007), with the principal point at the crossing of
+    the diagonals (the image of the card's centre, for a camera looking at the card).  When the
+    sides do not converge the focal length is unknown and the quad's own side ratio is returned."""
+    q = order_corners(np.asarray(quad, np.float64)).astype(np.float64)
+    d1, d2 = q[2] - q[0], q[3] - q[1]
+    den = d1[0] * d2[1] - d1[1] * d2[0]
+    centre = q[0] + d1 * ((q[1] - q[0])[0] * d2[1] - (q[1] - q[0])[1] * d2[0]) / den
+    m1, m2, m4, m3 = (_h(p - centre) for p in q)
+    k2 = np.cross(m1, m4) @ m3 / (np.cross(m2, m4) @ m3)
+    k3 = np.cross(m1, m4) @ m2 / (np.cross(m3, m4) @ m2)
+    n2, n3 = k2 * m2 - m1, k3 * m3 - m1
+    depth = n2[2] * n3[2]
+    f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / depth if abs(depth) > 1e-12 else 0.0
+    if not np.isfinite(f2) or f2 <= 0:
+        sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+        return (sides[1] + sides[3]) / (sides[0] + sides[2])
+    short = n2[0] ** 2 + n2[1] ** 2 + f2 * n2[2] ** 2
+    long = n3[0] ** 2 + n3[1] ** 2 + f2 * n3[2] ** 2
+    return float(np.sqrt(long / short))

@@ -13,6 +13,9 @@ import numpy as np
 from referee.vision.geometry import CARD_ASPECT, order_corners
 
 _LSD = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
+# Beyond this many long segments the frame is all texture; a checked tablecloth can show a few
+# hundred, and its cards are outlined only from their straight edges.
+MAX_SEGMENTS = 500
 
 
 def segments(gray: np.ndarray, min_length: float) -> np.ndarray:
@@ -57,7 +60,7 @@ def _corners(lines: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray
 def line_quads(gray: np.ndarray, min_side: float, limit: int = 40) -> list[np.ndarray]:
     """Card outlines proposed by corners of long straight edges (working-image pixels)."""
     lines = segments(gray, 0.8 * min_side)
-    if len(lines) < 2 or len(lines) > 150:
+    if len(lines) < 2 or len(lines) > MAX_SEGMENTS:
         return []
     quads = []
     for x, a, b in _corners(lines):

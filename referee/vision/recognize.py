@@ -19,10 +19,11 @@ from referee.vision.cues import (
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank
-from referee.vision.geometry import flatten
+from referee.vision.geometry import CARD_ASPECT, flatten, rectified_aspect
 from referee.vision.pips import PIP_SIZE
 
 PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card
+SHAPE_TOLERANCE = 0.15  # a far-from-the-bank 1-7 is named by its cues only on a card-shaped outline
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,8 @@ class Recognizer:
         margin; the pip count, ink colours and pinta confirm it without the bank (and the pinta
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``).  A guessed
         figure is named from its pinta and its picture's rank, or else may still be read as
-        "a figure of <suit>" (``figure_of``)."""
+        "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
+        only on a card-shaped outline (``card_shaped``)."""
         guess, s = reading.guess, self.settings
         if reading.card is not None or guess is None or not s.use_cues:
             return reading
@@ -113,6 +115,8 @@ class Recognizer:
         cues = read_cues(card_img)
         if has_rule(guess):
             close = reading.similarity >= s.min_similarity
+            if not close and not card_shaped(reading.corners):
+                return reading
             card = guess if close and cues_agree(guess, cues) else pinta_card(guess, cues, close)
             return reading if card is None else replace(reading, card=card, by_cues=True)
         suit = figure_suit(guess, cues)
@@ -136,6 +140,14 @@ class Recognizer:
         readings = _drop_parts(readings)
         keep = keep_best([r.corners for r in readings], [r.similarity for r in readings])
         return [self.confirm(readings[i], frame) for i in sorted(keep)]
+
+
+def card_shaped(corners: np.ndarray) -> bool:
+    """The outline, its perspective undone, has a card's sides (within ``SHAPE_TOLERANCE``).
+
+    An outline the bank finds far from every card may hold part of a card, or a card and a strip
+    of table: the pips counted on it are then the wrong ones (a check of the cloth as a 7th sword)."""
+    return bool(abs(np.log(rectified_aspect(corners) / CARD_ASPECT)) <= np.log(1 + SHAPE_TOLERANCE))
 
 
 def _drop_parts(readings: list[Reading]) -> list[Reading]:

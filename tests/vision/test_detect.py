@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.cards import Card
-from referee.vision.detect import find_cards
+from referee.vision.detect import DetectorSettings, find_cards
 from referee.vision.faces import Face
+from referee.vision.geometry import CARD_ASPECT
+from referee.vision.lines import line_quads, segments
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, random_scene, render
 
@@ -46,3 +49,23 @@ def test_bare_tables_give_no_named_card(recognizer: Recognizer) -> None:
 def test_frames_must_be_colour_images() -> None:
     with pytest.raises(ValueError, match="BGR colour frame"):
         find_cards(np.zeros((48, 64), np.uint8))
+
+
+def test_straight_edges_outline_cards_on_a_busy_checked_cloth(wikimedia: dict[Card, Face]) -> None:
+    """A checked cloth shows hundreds of long straight edges; the cards' own are still proposed."""
+    rng = np.random.default_rng(21)
+    opts = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0,
+                        tables=("cloth",))
+    settings = DetectorSettings()
+    busy = near = 0
+    for _ in range(6):
+        scene = random_scene(wikimedia, rng, opts)
+        gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+        min_side = np.sqrt(settings.min_area * gray.size / CARD_ASPECT)
+        if len(segments(gray, 0.8 * min_side)) <= 150:
+            continue
+        busy += 1
+        quads = line_quads(gray, min_side)
+        near += any(min(corner_error(q, card.corners) for q in quads) < 0.15 for card in scene.cards)
+    assert busy >= 3
+    assert near == busy

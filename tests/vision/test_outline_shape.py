@@ -1,0 +1,43 @@
+"""Outline shape: a far-from-the-bank card is named by its cues only on a card-shaped outline."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import Card
+from referee.vision.bank import Bank
+from referee.vision.faces import Face
+from referee.vision.geometry import CARD_ASPECT, rectified_aspect
+from referee.vision.recognize import Reading, Recognizer, card_shaped
+from referee.vision.scenes import project
+
+
+@pytest.mark.parametrize("tilt", [0, 15, 30, 40])
+def test_perspective_is_undone_for_a_tilted_card(tilt: float) -> None:
+    rng = np.random.default_rng(tilt)
+    for _ in range(5):
+        corners = project(np.array([320.0, 240.0]), (120 / CARD_ASPECT, 120), rng.uniform(0, 6.3),
+                          np.radians(tilt), rng.uniform(0, 3.1), 120 * rng.uniform(1.8, 4.0))
+        assert rectified_aspect(corners) == pytest.approx(CARD_ASPECT, rel=0.01)
+        assert card_shaped(corners)
+
+
+@pytest.mark.parametrize("long_side, shaped", [(155, True), (120, False), (185, False)])
+def test_upright_outlines_of_other_shapes_are_not_cards(long_side: float, shaped: bool) -> None:
+    quad = np.array([[0, 0], [100, 0], [100, long_side], [0, long_side]], np.float32)
+    assert card_shaped(quad) is shaped
+
+
+def test_part_of_a_card_is_not_named_by_its_pips(wikimedia: dict[Card, Face],
+                                                  fournier_bank: Bank) -> None:
+    """The lower two thirds of a 6 of copas show four cups: not read as the 4 the bank guessed."""
+    frame = np.full((480, 640, 3), (60, 140, 60), np.uint8)
+    frame[80:390, 200:400] = cv2.resize(wikimedia[Card.parse("6c")].bgr, (200, 310))
+    recognizer = Recognizer(fournier_bank)
+    whole = np.array([[200, 80], [399, 80], [399, 389], [200, 389]], np.float32)
+    part = np.array([[200, 170], [399, 170], [399, 389], [200, 389]], np.float32)
+    far = 0.5  # below the bank's min_similarity: only the cues can name the card
+    assert recognizer.confirm(Reading(None, 0.0, whole, Card.parse("6c"), far), frame).card == Card.parse("6c")
+    assert recognizer.confirm(Reading(None, 0.0, part, Card.parse("4c"), far), frame).card is None
