@@ -50,7 +50,6 @@ MIN_CONF = 0.6  # the listen command's "unsure" threshold
 CALIBRATION_RENDER = "normal/low"  # speed/pitch of the renders a voice is calibrated on
 LEARN_RENDERS = ("slow/low", "normal/low", "fast/low")  # --learn: what a voice said before
 LEARN_CONF = 0.8  # --learn: what the referee heard at least this surely is taken as said
-LEARN_PAD_S = 0.2  # --learn: audio kept either side of the words learned from
 
 
 @dataclass(frozen=True)
@@ -176,7 +175,7 @@ def learned_samples(item: Item, utterances: Iterable[Utterance],
     word reached ``min_conf`` and that carry a call or a number the game would have applied, cut
     from their clip.  A call or number file is said at a moment where its call is legal, a
     look-alike or chatter at one of the moments of talk (chosen by file)."""
-    from referee.asr.learn import said_alone
+    from referee.asr.learn import words_of
     from referee.phrases import parse
 
     if item.group in ("lookalike", "chatter"):
@@ -189,12 +188,9 @@ def learned_samples(item: Item, utterances: Iterable[Utterance],
         found = [heard_label(h) for h in parse(utt.text) if h.kind != "decoy"]
         if utt.confidence < min_conf or not any(label in legal for label in found):
             continue
-        if not said_alone(utt.clip, utt.start - utt.clip_start, utt.end - utt.clip_start):
-            continue
-        a = max(0, int((utt.start - LEARN_PAD_S - utt.clip_start) * 16000)) * 2
-        b = int((utt.end + LEARN_PAD_S - utt.clip_start) * 16000) * 2
-        if utt.clip[a:b]:
-            out.append((utt.clip[a:b], utt.text))
+        words = words_of(utt.clip, utt.start - utt.clip_start, utt.end - utt.clip_start)
+        if words:
+            out.append((words, utt.text))
     return out
 
 

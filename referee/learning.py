@@ -10,7 +10,9 @@ takes it at the next pause.  Learning never stops the scoreboard: trouble is log
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,6 @@ class TableLearner:
         self.log = log
         self.min_new = min_new
         self.min_conf = min_conf
-        self._stop = threading.Event()
         self._said: str | None = None
 
     def step(self) -> bool:
@@ -52,6 +53,7 @@ class TableLearner:
         return True
 
     def run(self, every_s: float = EVERY_S) -> None:
+        """Learn every ``every_s`` seconds for as long as the program runs."""
         while True:
             try:
                 self.step()
@@ -61,17 +63,13 @@ class TableLearner:
                 if message != self._said:  # the same trouble is said once
                     self._said = message
                     self.log(f"escucha: no pude aprender las voces todavía: {escape(message)}")
-            if self._stop.wait(every_s):
-                return
+            time.sleep(every_s)
 
     def start(self, every_s: float = EVERY_S) -> threading.Thread:
         thread = threading.Thread(target=self.run, args=(every_s,), name="voice-learning",
                                   daemon=True)
         thread.start()
         return thread
-
-    def stop(self) -> None:
-        self._stop.set()
 
 
 def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF,
@@ -83,8 +81,7 @@ def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF,
         item = voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text, row.extra, None)
         if row.clip_id and voice_learning.learnable(item, min_conf):
             clip = store.clip(row.clip_id) if with_audio else None
-            out.append(voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text,
-                                                  row.extra, clip[0] if clip else None))
+            out.append(replace(item, wav=clip[0] if clip else None))
     return out
 
 

@@ -213,13 +213,14 @@ def revise(utt: Utterance, final: Result) -> Utterance:
     """An early utterance with the confidences the final result gives its words: for each, the
     final word that says the same over the same time (word boundaries move a little between
     partial and final results); every word 0 if the final result heard other words there."""
-    confs = []
+    confs: list[float] = []
     for word in utt.words:
         same = [w for w in final.words if normalize(w.text) == normalize(word.text)
                 and min(w.end, word.end) - max(w.start, word.start) > 0.02]
-        confs.append(same[0].conf if same else None)
-    if None in confs:
-        confs = [0.0] * len(confs)
+        if not same:
+            confs = [0.0] * len(utt.words)
+            break
+        confs.append(same[0].conf)
     words = tuple(replace(w, conf=c) for w, c in zip(utt.words, confs))
     return replace(utt, words=words, confidence=min((w.conf for w in words), default=0.0))
 

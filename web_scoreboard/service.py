@@ -314,11 +314,10 @@ class TableService:
         """Apply a heard call; one heard after the hand ended deals the next hand first.  Returns
         the lines the call itself applied."""
         hand = self._table.snapshot().get("hand")
+        before = len(self._table.lines)
         if not (hand is None or hand.get("over")) or not _is_call(line) or _NUMBER.search(line):
-            before = len(self._table.lines)
             self._apply(line, origin)
             return list(self._table.lines[before:])
-        before = len(self._table.lines)
         try:
             dealt = self._apply_to_table("hand")
             call = self._apply_to_table(line)

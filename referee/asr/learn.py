@@ -25,6 +25,7 @@ import numpy as np
 
 from referee.asr.adapt import Stats, calibrate, calibration_dir, save_calibration
 from referee.asr.base import SAMPLE_RATE
+from referee.evidence import write_wav
 
 LEARN_CONF = 0.8  # heard at least this surely (and accepted by the game) = taken as said
 CONFIRMED = "confirmado a mano"  # the reason the scoreboard gives an unsure call confirmed by a tap
@@ -56,12 +57,17 @@ def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
 def cut(item: HeardPhrase) -> bytes:
     """The words of a heard item, with a little audio either side, as 16 kHz mono PCM; empty when
     they were not said on their own."""
-    pcm = _pcm(item.wav or b"")
     start, end = item.extra["speech"]
-    if not said_alone(pcm, float(start), float(end)):
+    return words_of(_pcm(item.wav or b""), float(start), float(end))
+
+
+def words_of(pcm: bytes, start: float, end: float) -> bytes:
+    """The words at ``start..end`` (seconds into ``pcm``) with ``PAD_S`` either side; empty when
+    they were not said on their own (``said_alone``)."""
+    if not said_alone(pcm, start, end):
         return b""
-    a = max(0, int((float(start) - PAD_S) * SAMPLE_RATE)) * 2
-    b = max(a, int((float(end) + PAD_S) * SAMPLE_RATE)) * 2
+    a = max(0, int((start - PAD_S) * SAMPLE_RATE)) * 2
+    b = max(a, int((end + PAD_S) * SAMPLE_RATE)) * 2
     return pcm[a:b]
 
 
@@ -115,26 +121,22 @@ def save_prompts(models_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]
         folder = root / f"jugador-{k}"
         folder.mkdir(parents=True, exist_ok=True)
         for n, (pcm, text) in enumerate(utts, 1):
-            _write_wav(folder / f"{text.replace(' ', '_')}-{n}.wav", pcm)
+            write_wav(folder / f"{text.replace(' ', '_')}-{n}.wav", pcm)
+
+
+def prompt_text(path: Path) -> str:
+    """What a recording says, from its name: ``vale_cuatro-2.wav`` → ``vale cuatro``."""
+    return path.stem.split("-")[0].replace("_", " ").strip()
 
 
 def saved_prompts(models_dir: Path) -> list[list[tuple[bytes, str]]]:
     """The kept calibration recordings, one list per player."""
     out = []
     for folder in sorted(p for p in prompts_dir(models_dir).glob("*") if p.is_dir()):
-        utts = [(_pcm(f.read_bytes()), f.stem.split("-")[0].replace("_", " "))
-                for f in sorted(folder.glob("*.wav"))]
+        utts = [(_pcm(f.read_bytes()), prompt_text(f)) for f in sorted(folder.glob("*.wav"))]
         if utts:
             out.append(utts)
     return out
-
-
-def _write_wav(path: Path, pcm: bytes) -> None:
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(SAMPLE_RATE)
-        w.writeframes(pcm)
 
 
 # -- learning ---------------------------------------------------------------------------------------
@@ -186,4 +188,4 @@ def forget(models_dir: Path) -> bool:
 
 
 __all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "learn",
-           "learnable", "note", "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts"]
+           "learnable", "note", "prompt_text", "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts", "words_of"]

@@ -235,8 +235,7 @@ class SphinxRecognizer:
             return []
         dec = self._decoder
         if not was_in and not self._in_utt:
-            if self._next is not None:
-                self._take_next()
+            self._take_next()  # a new calibration, if one is waiting
             self._utt_start = self._ep.speech_start
             dec.start_utt()  # type: ignore[attr-defined]
             self._in_utt = True

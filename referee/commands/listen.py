@@ -72,7 +72,7 @@ class Printer:
         self._early: dict[int, tuple[int, int, list[tuple[dict[str, Any], tuple[int, int]]]]] = {}
 
     def __call__(self, utt: Utterance) -> None:
-        team: Team | None = "A" if utt.team == "A" else "B" if utt.team == "B" else None
+        team = as_team(utt.team)
         before = len(self.table.lines)
         try:
             preview = self.table.interpret(utt.text, team)
@@ -91,7 +91,7 @@ class Printer:
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
-        applied: list[tuple[dict[str, Any], tuple[int, int]]] = []
+        early_applied: list[tuple[dict[str, Any], tuple[int, int]]] = []
         for item, conf, doubt in zip(items, confs, unsure):
             accepted = bool(item.accepted) and not doubt
             reason = (f"dudoso (confianza {round(conf, 3):.2f}): tocá para confirmar" if doubt
@@ -111,10 +111,10 @@ class Printer:
                 record["evidence"] = ev.id
             self._print(record, item.heard.label)
             if accepted:
-                applied.append(({**record, "heard": item.heard.text},
+                early_applied.append(({**record, "heard": item.heard.text},
                                 (item.heard.start, item.heard.end)))
         if utt.early:
-            self._early[id(utt)] = (before, len(self.table.lines), applied)
+            self._early[id(utt)] = (before, len(self.table.lines), early_applied)
 
     def revise(self, utt: Utterance, revised: Utterance) -> None:
         """The whole phrase's verdict on calls applied early: the ones it is not sure of are taken
@@ -128,7 +128,7 @@ class Printer:
         kept = " ".join(record["heard"] for (record, _), c in zip(applied, confs)
                         if c >= self.unsure_below)
         if kept:
-            self.table.hear(kept, record_team(applied[0][0]))
+            self.table.hear(kept, as_team(applied[0][0].get("team")))
         for (record, _), conf in zip(applied, confs):
             if conf >= self.unsure_below:
                 continue
@@ -156,9 +156,9 @@ class Printer:
         print(line, file=self.out, flush=True)
 
 
-def record_team(record: dict[str, Any]) -> Team | None:
-    team = record.get("team")
-    return "A" if team == "A" else "B" if team == "B" else None
+def as_team(value: object) -> Team | None:
+    """A team name, or None for anything else (no channel told the team apart)."""
+    return "A" if value == "A" else "B" if value == "B" else None
 
 
 def _merge(preview: list[Any], unsure: list[bool], applied: list[Any]) -> list[Any]:

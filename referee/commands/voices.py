@@ -13,7 +13,7 @@ from pathlib import Path
 
 from models.paths import models_dir
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import calibrate, save_calibration
+from referee.asr.adapt import calibrate
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.audio import AudioChunk, AudioError, MicSource, read_pcm
@@ -47,17 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="con learn: dónde guarda 'serve' las partidas (por defecto la de siempre)")
 
 
-def prompt_text(path: Path) -> str:
-    """What a WAV says, from its name: ``vale_cuatro-2.wav`` → ``vale cuatro``."""
-    return path.stem.split("-")[0].replace("_", " ").strip()
-
-
 def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
     """(pcm, text) for every WAV of the folder."""
     files = sorted(folder.glob("*.wav"))
     if not files:
         raise AudioError("wav-missing", f"no hay archivos .wav en {folder}")
-    return [(read_pcm(f), prompt_text(f)) for f in files]
+    return [(read_pcm(f), voice_learning.prompt_text(f)) for f in files]
 
 
 def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S) -> bytes | None:
@@ -139,10 +134,9 @@ def run(args: argparse.Namespace) -> int:
         print("Calibración cancelada; no guardé nada.", file=sys.stderr)
         return 1
     voice_learning.save_prompts(root, voices)
-    forgotten = voice_learning.note(root).get("forgotten_at", 0.0)
-    # learned_until 0: 'serve' adds what it heard in play again, on top of these recordings
-    path = save_calibration(root, choice.path, means, stats,
-                            prompts=said, heard=0, learned_until=0.0, forgotten_at=forgotten)
+    # learned_until 0: 'serve --learn' adds what it heard in play again, on top of these recordings
+    path = voice_learning.save(root, choice.path, voice_learning.Learned(means, stats, said, 0),
+                               learned_until=0.0)
     print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
           "'listen' y 'serve' la usan solas ('voices forget' la borra).")
     return 0
