@@ -22,6 +22,12 @@ PINTAS: dict[Suit, tuple[float, ...]] = {
     Suit.OROS: (), Suit.COPAS: (0.5,), Suit.ESPADAS: (0.3, 0.7), Suit.BASTOS: (0.21, 0.5, 0.79)}
 PLACE = 0.06            # a break lies at most this far from its place
 SURE_ALONE = frozenset({Suit.ESPADAS, Suit.BASTOS})  # read at one end, never by chance
+# A faint line (a card seen small, blurred, washed out) is found on the rows' median profile
+# rather than pixel by pixel: the median row dips below the rows this far above and below ...
+FAINT_STEPS = (2, 3, 5)
+MIN_DEPTH = 0.02        # ... by at least this (paper ≈ 1); a drawing over part of the row
+                        # does not move the median ...
+FAINT_SHARE = 0.5       # ... and a column is line where it dips at least this share of that
 
 
 def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> list[float] | None:
@@ -49,18 +55,28 @@ def _suit(breaks: list[float]) -> Suit | None:
 
 
 def read_end(norm: np.ndarray) -> Suit | None:
-    """The suit from the frame line at the top of a normalised card image, if it can be read."""
+    """The suit from the frame line at the top of a normalised card image, if it can be read.
+
+    A sharp line first; if none is read, a blurred (wider) one, then a faint one: those two may
+    show breaks but not tell oros (no breaks), which any dark row would."""
     suit = _read_end(norm, STEPS[0])
     if suit is None:
         suit = _read_end(norm, STEPS[1])
+        if suit is None:
+            suit = _read_faint(norm)
         return None if suit == Suit.OROS else suit
     return suit
 
 
-def _read_end(norm: np.ndarray, step: int) -> Suit | None:
+def _region(norm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The band where the line runs, in colour and as a grey level smoothed along the line."""
     h, w = norm.shape[:2]
     region = norm[int(BAND[0] * h):int(BAND[1] * h), int(SPAN[0] * w):int(SPAN[1] * w)]
-    gray = cv2.GaussianBlur(region.mean(axis=2).astype(np.float32), (3, 1), 0)
+    return region, cv2.GaussianBlur(region.mean(axis=2).astype(np.float32), (3, 1), 0)
+
+
+def _read_end(norm: np.ndarray, step: int) -> Suit | None:
+    region, gray = _region(norm)
     ridge = np.minimum(gray[:-2 * step], gray[2 * step:]) - gray[step:-step]
     dark = ridge > RIDGE
     counts = dark.sum(axis=1)
@@ -71,9 +87,34 @@ def _read_end(norm: np.ndarray, step: int) -> Suit | None:
     while row > 0 and counts[row - 1] > counts[row]:
         row -= 1
     line = dark[max(0, row - 1):row + 2].any(axis=0)
-    near = region[max(0, row + step - 4):row + step + 5]
+    return _suit_of_line(region, line, row + step, norm.shape[1])
+
+
+def _read_faint(norm: np.ndarray) -> Suit | None:
+    """The suit from a line too faint for the pixel ridge: the innermost row where the median
+    profile dips, its columns line where they dip with it (narrowest dip first)."""
+    region, gray = _region(norm)
+    profile = np.median(gray, axis=1)
+    for step in FAINT_STEPS:
+        depth = np.full(len(profile), -1.0)
+        depth[step:-step] = np.minimum(profile[:-2 * step], profile[2 * step:]) - profile[step:-step]
+        peaks = [r for r in range(1, len(depth) - 1)
+                 if depth[r] >= MIN_DEPTH and depth[r] >= max(depth[r - 1], depth[r + 1])]
+        if not peaks:
+            continue
+        row = peaks[-1]
+        below = np.minimum(gray[row - step], gray[min(len(gray) - 1, row + step)])
+        line = below - gray[max(0, row - 1):row + 2].min(axis=0) > FAINT_SHARE * depth[row]
+        if line.mean() >= MIN_LINE:
+            return _suit_of_line(region, line, row, norm.shape[1])
+    return None
+
+
+def _suit_of_line(region: np.ndarray, line: np.ndarray, row: int, width: int) -> Suit | None:
+    """The suit whose breaks this line shows, unless colour near ``row`` fills a break."""
+    near = region[max(0, row - 4):row + 5]
     saturation = (near.max(axis=2) - near.min(axis=2)) / (near.max(axis=2) + 1e-3)
-    breaks = _breaks(line, (saturation > INK_SATURATION).any(axis=0), MIN_BREAK * w)
+    breaks = _breaks(line, (saturation > INK_SATURATION).any(axis=0), MIN_BREAK * width)
     return _suit(breaks) if breaks is not None else None
 
 
