@@ -87,6 +87,14 @@ def cues_agree(card: Card, cues: Cues) -> bool:
     return rule is not None and rule(card, cues)
 
 
+def contradicts(named: Card, cues: Cues) -> bool:
+    """A figure the bank named confidently, whose pinta (at one end or both) reads another suit.
+
+    Across decks the bank's figures are alike in pose more than in suit (the sota de copas of one
+    deck points like the other's sota de oros); the pinta does not depend on the pose."""
+    return named.rank in FIGURES and cues.pinta is not None and cues.pinta != named.suit
+
+
 MAX_FIGURE_BLOBS = 2  # a figure's picture is one or two blobs of ink (no row of pips)
 
 

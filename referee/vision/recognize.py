@@ -9,6 +9,7 @@ import numpy as np
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.cues import (
+    contradicts,
     cues_agree,
     figure_card,
     figure_suit,
@@ -105,14 +106,20 @@ class Recognizer:
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``).  A guessed
         figure is named from its pinta and its picture's rank, or else may still be read as
         "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
-        only on a card-shaped outline (``card_shaped``)."""
+        only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
+        as if abstained when its pinta reads another suit (``cues.contradicts``)."""
         guess, s = reading.guess, self.settings
-        if reading.card is not None or guess is None or not s.use_cues:
+        if guess is None or not s.use_cues:
             return reading
-        if not has_rule(guess) and not (s.use_figures and guess.rank in FIGURES):
+        figure = s.use_figures and guess.rank in FIGURES
+        if not figure and (reading.card is not None or not has_rule(guess)):
             return reading
         card_img = flatten(frame, reading.corners, PIP_SIZE)
         cues = read_cues(card_img)
+        if reading.card is not None:
+            if not contradicts(reading.card, cues):
+                return reading
+            reading = replace(reading, card=None)
         if has_rule(guess):
             close = reading.similarity >= s.min_similarity
             if not close and not card_shaped(reading.corners):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import Cues, figure_card, figure_suit, read_cues
+from referee.vision.cues import Cues, contradicts, figure_card, figure_suit, read_cues
 from referee.vision.faces import Face
 from referee.vision.figures import HORSE, brown_share, figure_rank
 from referee.vision.pips import PIP_SIZE, Pips
@@ -63,6 +63,31 @@ def test_figures_of_the_other_deck_read_as_figures_of_their_suit(
             (right if card.rank >= 10 and suit == card.suit else wrong).append(str(card))
     assert not wrong, f"read as a figure of another suit, or not a figure: {wrong}"
     assert len(right) >= 6, f"only {right} of the 12 figures"
+
+
+def test_a_named_figure_is_contradicted_only_by_a_pinta_of_another_suit() -> None:
+    assert contradicts(Card.parse("10o"), Cues(picture(), Suit.COPAS))
+    assert not contradicts(Card.parse("10o"), Cues(picture(), Suit.OROS))
+    assert not contradicts(Card.parse("10o"), Cues(picture(), None))
+    assert not contradicts(Card.parse("7o"), Cues(picture(7), Suit.COPAS))  # 1-7: the pip rules
+
+
+@pytest.mark.parametrize(("bank_name", "deck_name"), HELD_OUT)
+@pytest.mark.parametrize("blur", [0, 1.5])
+def test_the_pinta_catches_figures_the_bank_guesses_in_another_suit(
+        bank_name: str, deck_name: str, blur: float, request: pytest.FixtureRequest) -> None:
+    """The bank matches a figure of another deck by its pose (the sota de copas of one deck
+    points like the other's sota de oros); the pinta tells the suit whatever the pose."""
+    recognizer = Recognizer(request.getfixturevalue(bank_name))
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    caught, right_suit = [], []
+    for card, face in deck.items():
+        img = cv2.GaussianBlur(flat(face), (0, 0), blur) if blur else flat(face)
+        guess, _, _ = recognizer.judge(recognizer.scores(img))
+        if contradicts(guess, read_cues(img)):
+            (right_suit if guess.suit == card.suit else caught).append(f"{card} as {guess}")
+    assert not right_suit, f"a right suit contradicted: {right_suit}"
+    assert len(caught) >= 5, caught
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
