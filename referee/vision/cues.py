@@ -98,12 +98,18 @@ def contradicts(named: Card, cues: Cues) -> bool:
 MAX_FIGURE_BLOBS = 2  # a figure's picture is one or two blobs of ink (no row of pips)
 
 
+# Read at one end, a pinta that tells a figure's suit with no coin in sight: copas' one break in
+# the middle.  (On the scenes of both decks the figures misread as copas were oros figures, which
+# their coin tells; oros read at one end, no break at all, is what a faint or hidden line shows.)
+FIGURE_ONE_END = frozenset({Suit.COPAS})
+
+
 def figure_suit_alone(cues: Cues) -> Suit | None:
     """A figure's suit told without the bank: its coin (oros, unless the pinta reads another
-    suit) or a pinta sure on its own."""
+    suit), a pinta sure on its own, or copas at one end (``FIGURE_ONE_END``)."""
     if cues.coin:
         return Suit.OROS if cues.pinta in (None, Suit.OROS) else None
-    return cues.pinta if cues.sure else None
+    return cues.pinta if cues.sure or cues.pinta in FIGURE_ONE_END else None
 
 
 def figure_suit(guess: Card, cues: Cues) -> Suit | None:

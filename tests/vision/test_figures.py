@@ -29,7 +29,10 @@ def test_figure_suit_needs_a_guessed_figure_one_picture_and_a_sure_pinta() -> No
     one_end = Cues(picture(), Suit.COPAS)
     both_ends = Cues(picture(), Suit.COPAS, both_ends=True)
     assert figure_suit(Card.parse("12c"), one_end) == Suit.COPAS   # one end, the bank's suit
-    assert figure_suit(Card.parse("12b"), one_end) is None          # one end against the bank
+    assert figure_suit(Card.parse("12b"), one_end) == Suit.COPAS   # copas' one break: one end
+    one_end_oros = Cues(picture(), Suit.OROS)                          # is enough, but no break
+    assert figure_suit(Card.parse("12o"), one_end_oros) == Suit.OROS   # at one end is oros only
+    assert figure_suit(Card.parse("12b"), one_end_oros) is None        # with the bank (or coin)
     assert figure_suit(Card.parse("12b"), both_ends) == Suit.COPAS  # both ends outvote the bank
     swords = Cues(picture(), Suit.ESPADAS)  # two breaks in their places: sure at one end
     assert swords.sure and not one_end.sure and both_ends.sure
@@ -37,6 +40,24 @@ def test_figure_suit_needs_a_guessed_figure_one_picture_and_a_sure_pinta() -> No
     assert figure_suit(Card.parse("1c"), both_ends) is None          # the bank guesses no figure
     assert figure_suit(Card.parse("10c"), Cues(picture(4), Suit.COPAS, True)) is None  # pips
     assert figure_suit(Card.parse("10c"), Cues(picture(), None)) is None
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_a_figure_with_one_end_hidden_is_of_copas_by_its_one_break(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    """A hand over one end leaves one pinta: copas' one break tells the suit against any guess,
+    and no figure of another suit shows it (the coin of oros would overrule it)."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    read = {}
+    for card, face in deck.items():
+        if card.rank < 10:
+            continue
+        img = flat(face)
+        img[int(0.8 * img.shape[0]):] = img[img.shape[0] // 2, 2]  # the lower end under paper
+        read[card] = figure_suit(Card(card.rank, Suit.BASTOS), read_cues(img))
+    copas = [c for c, suit in read.items() if suit == Suit.COPAS]
+    assert all(c.suit == Suit.COPAS for c in copas), copas
+    assert len(copas) >= 2, read
 
 
 def test_picture_overrules_the_banks_rank_only_with_the_pinta_at_both_ends() -> None:
