@@ -416,10 +416,14 @@ def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
             _tally(s.lookalike, triggered)
             _tally(s.lookalike_calls, a_call)
             _add(s.lookalike_game, _in_game(got, TALK_MOMENTS))
+            if triggered:
+                s.misses.append(f"{it.voice}: look-alike «{it.text}» → {got}")
         elif it.group == "chatter":
             _tally(s.chatter, triggered)
             _tally(s.chatter_calls, a_call)
             _add(s.chatter_game, _in_game(got, TALK_MOMENTS))
+            if triggered:
+                s.misses.append(f"{it.voice}: chatter «{it.text}» → {got}")
         elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
             _tally(s.real_other, triggered)
     return s
