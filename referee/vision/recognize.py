@@ -19,7 +19,7 @@ from referee.vision.cues import (
 )
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
 from referee.vision.features import describe
-from referee.vision.figures import figure_rank
+from referee.vision.figures import figure_rank, picture_fits
 from referee.vision.geometry import CARD_ASPECT, flatten, rectified_aspect
 from referee.vision.pips import PIP_SIZE
 
@@ -128,7 +128,8 @@ class Recognizer:
             return reading if card is None else replace(reading, card=card, by_cues=True)
         suit = figure_suit(guess, cues)
         if suit is not None and s.figure_ranks:
-            card = figure_card(guess, cues, figure_rank(card_img))
+            rank = figure_rank(card_img)
+            card = figure_card(guess, cues, rank, picture_fits(card_img, guess.rank))
             if card is not None:
                 return replace(reading, card=card, by_cues=True)
         return replace(reading, figure_of=suit)
