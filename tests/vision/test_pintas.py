@@ -28,17 +28,22 @@ def test_pinta_gives_the_suit_of_almost_every_face(deck_name: str,
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
-def test_pinta_is_read_on_small_blurred_faces(deck_name: str, request: pytest.FixtureRequest) -> None:
-    """A card seen small and out of focus (as in the scenes) has a wide, faint frame line."""
+@pytest.mark.parametrize(("blur", "least_right", "most_wrong"), [(1.0, 25, 3), (1.5, 18, 6)])
+def test_pinta_is_read_on_small_blurred_faces(deck_name: str, blur: float, least_right: int,
+                                              most_wrong: int, request: pytest.FixtureRequest) -> None:
+    """A card seen small and out of focus (as in the scenes) has a wide, faint frame line.  At the
+    wider blur it is a shallow dip spread over several rows, which no pixel ridge reaches (the
+    sharp and blurred readers read at most 4 of these faces): the median row finds it.  The wrong
+    reads there are the blurred reader's: the tops of two coins of oros taken for a line broken once."""
     deck: dict[Card, Face] = request.getfixturevalue(deck_name)
     read = {}
     for card, face in deck.items():
-        small = cv2.GaussianBlur(cv2.resize(face.bgr, (96, 148), interpolation=cv2.INTER_AREA), (0, 0), 1.0)
+        small = cv2.GaussianBlur(cv2.resize(face.bgr, (96, 148), interpolation=cv2.INTER_AREA), (0, 0), blur)
         read[card] = agreed(read_pintas(cv2.resize(small, PIP_SIZE, interpolation=cv2.INTER_LINEAR)))
     right = [c for c, suit in read.items() if suit == c.suit]
     wrong = {str(c): suit for c, suit in read.items() if suit is not None and suit != c.suit}
-    assert len(right) >= 25, f"{len(right)}/40"
-    assert len(wrong) <= 3, wrong
+    assert len(right) >= least_right, f"{len(right)}/40"
+    assert len(wrong) <= most_wrong, wrong
 
 
 def test_both_ends_are_read_upside_down_too(wikimedia: dict[Card, Face]) -> None:
@@ -71,20 +76,3 @@ def test_breaks_count_only_in_their_places(breaks: tuple[float, ...], suit: Suit
 
 def test_blank_paper_has_no_pinta() -> None:
     assert read_pintas(np.full((*PIP_SIZE[::-1], 3), 235, np.uint8)) == (None, None)
-
-
-@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
-def test_a_faint_wide_line_is_read_on_its_median_row(deck_name: str,
-                                                     request: pytest.FixtureRequest) -> None:
-    """Further out of focus the line is a shallow dip spread over several rows, which no pixel
-    ridge reaches (the sharp and blurred readers read at most 4 of these faces).  The wrong
-    reads are the blurred reader's: the tops of two coins of oros taken for a line broken once."""
-    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
-    read = {}
-    for card, face in deck.items():
-        small = cv2.GaussianBlur(cv2.resize(face.bgr, (96, 148), interpolation=cv2.INTER_AREA), (0, 0), 1.5)
-        read[card] = agreed(read_pintas(cv2.resize(small, PIP_SIZE, interpolation=cv2.INTER_LINEAR)))
-    right = [c for c, suit in read.items() if suit == c.suit]
-    wrong = {str(c): suit for c, suit in read.items() if suit is not None and suit != c.suit}
-    assert len(right) >= 18, f"{len(right)}/40"
-    assert len(wrong) <= 6, wrong
