@@ -92,7 +92,9 @@ def contradicts(named: Card, cues: Cues) -> bool:
 
     Across decks the bank's figures are alike in pose more than in suit (the sota de copas of one
     deck points like the other's sota de oros); the pinta does not depend on the pose."""
-    return named.rank in FIGURES and cues.pinta is not None and cues.pinta != named.suit
+    if named.rank not in FIGURES or cues.pinta in (None, named.suit):
+        return False
+    return figure_suit_alone(cues) != named.suit  # the coin outweighs a pinta not sure
 
 
 MAX_FIGURE_BLOBS = 2  # a figure's picture is one or two blobs of ink (no row of pips)
@@ -104,12 +106,18 @@ MAX_FIGURE_BLOBS = 2  # a figure's picture is one or two blobs of ink (no row of
 FIGURE_ONE_END = frozenset({Suit.COPAS})
 
 
+def pinta_alone(cues: Cues) -> bool:
+    """The pinta tells a figure's suit on its own: sure, or copas at one end (``FIGURE_ONE_END``)."""
+    return cues.sure or cues.pinta in FIGURE_ONE_END
+
+
 def figure_suit_alone(cues: Cues) -> Suit | None:
-    """A figure's suit told without the bank: its coin (oros, unless the pinta reads another
-    suit), a pinta sure on its own, or copas at one end (``FIGURE_ONE_END``)."""
+    """A figure's suit told without the bank: its coin (oros, unless a sure pinta reads another
+    suit: the coin was never seen on another card, but the tops of an oros figure's drawing can
+    look like copas' one break at one end), or the pinta on its own (``pinta_alone``)."""
     if cues.coin:
-        return Suit.OROS if cues.pinta in (None, Suit.OROS) else None
-    return cues.pinta if cues.sure or cues.pinta in FIGURE_ONE_END else None
+        return Suit.OROS if cues.pinta in (None, Suit.OROS) or not cues.sure else None
+    return cues.pinta if pinta_alone(cues) else None
 
 
 def figure_suit(guess: Card, cues: Cues) -> Suit | None:
@@ -139,6 +147,6 @@ def figure_card(guess: Card, cues: Cues, rank: int | None, fits: bool = False) -
         return None
     if rank is None:
         return Card(guess.rank, suit) if fits and figure_suit_alone(cues) is not None else None
-    if rank != guess.rank and not (cues.sure or cues.pinta in FIGURE_ONE_END):
+    if rank != guess.rank and not (pinta_alone(cues) and suit == cues.pinta):
         return None
     return Card(rank, suit)

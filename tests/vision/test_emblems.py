@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine.cards import FIGURES, Card, Suit
-from referee.vision.cues import Cues, figure_card, figure_suit
+from referee.vision.cues import Cues, contradicts, figure_card, figure_suit, read_cues
 from referee.vision.emblems import holds_coin
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips
@@ -37,11 +37,25 @@ PICTURE = Pips({"ink": 1}, {"red": 0.3, "yellow": 0.4, "green": 0.0, "blue": 0.3
 @pytest.mark.parametrize(("guess", "pinta", "suit"), [
     ("11b", None, Suit.OROS),          # the coin alone tells oros, whatever the bank's suit
     ("11b", Suit.OROS, Suit.OROS),
-    ("11b", Suit.COPAS, None),         # the coin and the pinta disagree: no suit
-    ("11o", Suit.BASTOS, None),
+    ("11b", Suit.COPAS, Suit.OROS),    # copas at one end is not sure: the coin outweighs it
+    ("11o", Suit.BASTOS, None),        # a sure pinta of another suit: no suit
 ])
 def test_the_coin_tells_a_figures_suit(guess: str, pinta: Suit | None, suit: Suit | None) -> None:
     assert figure_suit(Card.parse(guess), Cues(PICTURE, pinta, coin=True)) == suit
+    both_ends = Cues(PICTURE, pinta, both_ends=True, coin=True)
+    assert figure_suit(Card.parse(guess), both_ends) == (suit if pinta in (None, Suit.OROS) else None)
+
+
+def test_the_coin_outweighs_copas_read_at_one_end_of_an_oros_figure(
+        wikimedia: dict[Card, Face]) -> None:
+    """Seen small and blurred, the caballo de oros shows copas' one break at one end."""
+    small = cv2.GaussianBlur(cv2.resize(wikimedia[Card.parse("11o")].bgr, (96, 148),
+                                        interpolation=cv2.INTER_AREA), (0, 0), 1.0)
+    cues = read_cues(cv2.resize(small, PIP_SIZE, interpolation=cv2.INTER_LINEAR))
+    assert cues.coin and cues.pinta == Suit.COPAS and not cues.sure
+    assert figure_suit(Card.parse("11b"), cues) == Suit.OROS
+    assert not contradicts(Card.parse("11o"), cues)
+    assert figure_card(Card.parse("11b"), cues, 12) is None  # no copas to overrule the rank
 
 
 def test_the_coin_names_a_figure_only_with_the_banks_rank() -> None:
