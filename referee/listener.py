@@ -226,11 +226,15 @@ def revise(utt: Utterance, final: Result) -> Utterance:
 
 
 def item_confidence(utt: Utterance, start: int, end: int) -> float:
-    """Confidence of the words ``start:end`` of an utterance (a parsed item's token span): the
-    weakest of them.  Falls back to the whole utterance if the tokens do not line up with words."""
+    """Confidence of the words ``start:end`` of an utterance (a parsed item's token span): a word's
+    own, or the mean of a phrase's words ("falta envido", "treinta y tres").  Chatter and
+    look-alikes turn into one short word, almost never into a run of the right words, so a phrase
+    is not held to its weakest word (docs/voice.md).  Falls back to the whole utterance if the
+    tokens do not line up with words."""
     tokens = [normalize(w.text) for w in utt.words]
-    if all(len(t.split()) == 1 for t in tokens) and end <= len(utt.words):
-        return min((w.conf for w in utt.words[start:end]), default=utt.confidence)
+    confs = [w.conf for w in utt.words[start:end]]
+    if confs and all(len(t.split()) == 1 for t in tokens) and end <= len(utt.words):
+        return sum(confs) / len(confs)
     return utt.confidence
 
 

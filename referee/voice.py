@@ -24,10 +24,12 @@ class HearingService(Protocol):
     """What the voice referee needs from the scoreboard (``web_scoreboard.TableService``)."""
 
     def hear(self, text: str, team: str | None = None, *, unsure: bool = False,
-             clip: bytes | None = None, extra: dict[str, Any] | None = None
+             clip: bytes | None = None, extra: dict[str, Any] | None = None,
+             confidence: Callable[[int, int], float] | None = None, unsure_below: float = 0.0
              ) -> list[dict[str, Any]]: ...
 
-    def revise_heard(self, heard_id: int, confidence: float, unsure_below: float) -> bool: ...
+    def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
+                     phrase_confidence: float | None = None) -> bool: ...
 
 
 Log = Callable[[str], None]
@@ -46,16 +48,19 @@ class VoiceReferee:
 
     def __call__(self, utt: Utterance) -> None:
         team = utt.team if utt.team in ("A", "B") else None
-        # A call handed over early has no real confidence yet: it is applied, and the whole
-        # phrase's confidence decides later whether it stays (``revise``).
-        unsure = utt.confidence < self.unsure_below and not utt.early
-        extra = {"t": round(utt.end, 3), "confidence": round(utt.confidence, 3),
-                 "latency": round(utt.latency, 3), "early": utt.early,
+        # Each call is judged on its own words.  A call handed over early has no real confidence
+        # yet: it is applied, and the whole phrase's confidence decides later whether it stays
+        # (``revise``).
+        extra = {"t": round(utt.end, 3), "latency": round(utt.latency, 3), "early": utt.early,
+                 # the weakest word of the whole phrase: voice learning takes phrases, not calls
+                 "phrase_confidence": round(utt.confidence, 3),
                  # where the words lie in the clip (voice learning cuts them out)
                  "speech": [round(utt.start - utt.clip_start, 3), round(utt.end - utt.clip_start, 3)]}
         try:
-            rows = self.service.hear(utt.text, team, unsure=unsure, clip=utt.clip or None,
-                                     extra=extra)
+            rows = self.service.hear(
+                utt.text, team, clip=utt.clip or None, extra=extra,
+                confidence=lambda start, end: item_confidence(utt, start, end),
+                unsure_below=0.0 if utt.early else self.unsure_below)
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             self.log(f"[red]no pude anotar «{escape(utt.text)}»: {escape(str(err))}[/red]")
             return
@@ -77,7 +82,8 @@ class VoiceReferee:
         for row, span in reversed(rows):
             confidence = item_confidence(revised, *span) if span else revised.confidence
             try:
-                taken = self.service.revise_heard(int(row["id"]), confidence, self.unsure_below)
+                taken = self.service.revise_heard(int(row["id"]), confidence, self.unsure_below,
+                                                  phrase_confidence=revised.confidence)
             except Exception as err:  # noqa: BLE001 - never stop the referee
                 self.log(f"[red]no pude revisar «{escape(utt.text)}»: {escape(str(err))}[/red]")
                 return
@@ -89,7 +95,7 @@ class VoiceReferee:
 def describe(row: dict[str, Any], utt: Utterance) -> str:
     """One terminal line for a heard item (rich markup)."""
     stamp = f"{utt.end:7.2f}s"
-    conf = f"conf {utt.confidence:.2f}"
+    conf = f"conf {float(row.get('extra', {}).get('confidence', utt.confidence)):.2f}"
     status = row.get("status")
     line, text, reason = (escape(str(row.get(k))) for k in ("line", "text", "reason"))
     if status == "accepted":

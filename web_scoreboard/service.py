@@ -209,23 +209,30 @@ class TableService:
             return row.to_dict()
 
     def hear(self, text: str, team: str | None = None, *, unsure: bool = False,
-             clip: bytes | None = None, extra: dict[str, Any] | None = None
+             clip: bytes | None = None, extra: dict[str, Any] | None = None,
+             confidence: Callable[[int, int], float] | None = None, unsure_below: float = 0.0
              ) -> list[dict[str, Any]]:
         """Interpret what the listener heard and record each call, number or look-alike in it.
 
         Legal calls are applied (a call after the hand ended deals the next hand first), unless
-        the recognizer was unsure: then they wait for a one-tap confirmation.  Refused calls and
+        the recognizer was unsure: then they wait for a one-tap confirmation.  ``confidence``
+        gives the recognizer's confidence in the words ``start:end`` of the text, so each item is
+        judged on its own words: below ``unsure_below`` it waits for a tap.  Refused calls and
         look-alikes are kept with the reason.  Returns the stored rows, in order.
         """
         with self._lock:
             items = self._interpret_dealing(text, team)
             rows = []
             for item in items:
-                status, line, reason = _heard_status(item, unsure)
+                own = {} if confidence is None else {
+                    "confidence": round(confidence(item.heard.start, item.heard.end), 3)}
+                doubtful = unsure or own.get("confidence", 1.0) < unsure_below
+                status, line, reason = _heard_status(item, doubtful)
                 rows.append(self.record_heard(Heard(
                     text=text, status=status, line=line, reason=reason, team=team, clip=clip,
-                    extra={**(extra or {}), "call": item.call, "points": item.heard.points,
-                           "seat": item.seat, "ambiguous": item.ambiguous})))
+                    extra={**(extra or {}), **own, "call": item.call,
+                           "points": item.heard.points, "seat": item.seat,
+                           "ambiguous": item.ambiguous})))
             return rows
 
     def _interpret_dealing(self, text: str, team: str | None) -> list[Any]:
@@ -253,16 +260,20 @@ class TableService:
             self._set_heard_status(heard_id, "accepted", "confirmado a mano")
             return self._publish()
 
-    def revise_heard(self, heard_id: int, confidence: float, unsure_below: float) -> bool:
+    def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
+                     phrase_confidence: float | None = None) -> bool:
         """The whole phrase's confidence in a call the voice referee applied from a partial
-        hearing (which has none): kept with the item, and below ``unsure_below`` the call is
-        taken back, if nothing was applied after it, and left "unsure" for a tap.  True if it was
-        taken back."""
+        hearing (which has none): kept with the item (with ``phrase_confidence``, the weakest
+        word of the whole phrase, if given), and below ``unsure_below`` the call is taken back,
+        if nothing was applied after it, and left "unsure" for a tap.  True if it was taken
+        back."""
         with self._lock:
             row = self.store.heard_item(heard_id)
             if row is None:
                 return False
             extra = {**row.extra, "confidence": round(confidence, 3)}
+            if phrase_confidence is not None:
+                extra["phrase_confidence"] = round(phrase_confidence, 3)
             self.store.set_heard_extra(heard_id, extra)
             self._set_heard(heard_id, extra=extra)
             applied = extra.get("applied")

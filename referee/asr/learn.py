@@ -48,10 +48,12 @@ class HeardPhrase:
 
 
 def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
-    """Accepted by the game and heard surely, or confirmed by a person; with its words located."""
+    """Accepted by the game and heard surely (every word of its phrase), or confirmed by a
+    person; with its words located."""
     if item.status != "accepted" or "speech" not in item.extra:
         return False
-    return item.reason == CONFIRMED or float(item.extra.get("confidence", 0.0)) >= min_conf
+    sure = item.extra.get("phrase_confidence", item.extra.get("confidence", 0.0))
+    return item.reason == CONFIRMED or float(sure) >= min_conf
 
 
 def cut(item: HeardPhrase) -> bytes:

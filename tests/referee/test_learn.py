@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import wave
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,10 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
     assert [text for _, text in voice_learning.samples(items, after=5.5)] == ["quiero retruco"]
     without_span = voice_learning.HeardPhrase(7.0, "accepted", None, "flor", {"confidence": 1.0}, None)
     assert not voice_learning.learnable(without_span)
+    # a sure "quiero" said with a doubtful "retruco": the phrase is not learned
+    doubtful_word = phrase(9.0, text="quiero retruco")
+    doubtful_word.extra["phrase_confidence"] = 0.3
+    assert voice_learning.learnable(phrase(9.0)) and not voice_learning.learnable(doubtful_word)
 
 
 class StoreService:
@@ -79,13 +84,18 @@ class StoreService:
         self.game = store.create_game({}, {})
 
     def hear(self, text: str, team: str | None = None, *, unsure: bool = False,
-             clip: bytes | None = None, extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        if all(h.kind == "decoy" for h in parse(text)):
+             clip: bytes | None = None, extra: dict[str, Any] | None = None,
+             confidence: Callable[[int, int], float] | None = None,
+             unsure_below: float = 0.0) -> list[dict[str, Any]]:
+        items = parse(text)
+        conf = min((confidence(h.start, h.end) for h in items), default=1.0) if confidence else 1.0
+        if all(h.kind == "decoy" for h in items):
             status = "rejected"
         else:
-            status = "unsure" if unsure else "accepted"
+            status = "unsure" if unsure or conf < unsure_below else "accepted"
         clip_id = f"c{len(self.store.heard_with(status)) + 1000 * len(text)}-{status}"
         self.store.put_clip(clip_id, wav(clip or b""))
+        extra = {**(extra or {}), "confidence": round(conf, 3)}
         return [self.store.add_heard(self.game, status, text, clip_id=clip_id, extra=extra).to_dict()]
 
 

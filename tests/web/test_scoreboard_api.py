@@ -253,6 +253,32 @@ def test_a_call_applied_early_is_taken_back_when_the_phrase_does_not_confirm_it(
     assert state(client)["log"][-2:] == ["B1: quiero", "points A +1"]
 
 
+def test_each_call_of_a_phrase_is_judged_on_its_own_words(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    from referee.asr.base import Word
+    from referee.listener import Utterance
+    from referee.voice import VoiceReferee
+
+    referee = VoiceReferee(app.state.service, lambda _: None)
+    post(client, "hand")
+    post(client, "A1: envido")
+    # a phrase is not held to its weaker word: "real" 0.5 and "envido" 0.9 make 0.7
+    referee(Utterance("real envido", (Word("real", 0.5, 0.2, 0.5), Word("envido", 0.9, 0.5, 0.9)),
+                      0.2, 0.9, 1.0, 0.5, "B", False))
+    snap = state(client)
+    assert snap["log"][-1] == "B1: real envido" and snap["heard"][0]["extra"]["confidence"] == 0.7
+    post(client, "A1: no quiero")
+    post(client, "A1: truco")
+    # a sure "quiero" is applied even if the "retruco" said with it is doubtful
+    referee(Utterance("quiero retruco", (Word("quiero", 0.9, 2.2, 2.5),
+                                         Word("retruco", 0.3, 2.5, 2.9)), 2.2, 2.9, 3.0, 0.3, "B",
+                      False))
+    snap = state(client)
+    assert snap["log"][-1] == "B1: quiero"
+    assert [(h["status"], h["line"], h["extra"]["confidence"]) for h in snap["heard"][:2]] == [
+        ("unsure", "B1: retruco", 0.3), ("accepted", "B1: quiero", 0.9)]
+
+
 def test_rate_limit_per_client(make_app: Callable[..., FastAPI], post: Post) -> None:
     app = make_app(rate_limit=RateLimit(per_second=0.01, burst=3))
     with TestClient(app) as client:
