@@ -9,11 +9,14 @@ import numpy as np
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.cues import (
+    Cues,
+    caballo_card,
     contradicts,
     cues_agree,
     figure_card,
     figure_suit,
     has_rule,
+    is_caballo,
     pinta_card,
     read_cues,
 )
@@ -121,11 +124,7 @@ class Recognizer:
                 return reading
             reading = replace(reading, card=None)
         if has_rule(guess):
-            close = reading.similarity >= s.min_similarity
-            if not close and not card_shaped(reading.corners):
-                return reading
-            card = guess if close and cues_agree(guess, cues) else pinta_card(guess, cues, close)
-            return reading if card is None else replace(reading, card=card, by_cues=True)
+            return self._confirm_pips(reading, guess, card_img, cues)
         suit = figure_suit(guess, cues)
         if suit is not None and s.figure_ranks:
             rank = figure_rank(card_img)
@@ -133,6 +132,20 @@ class Recognizer:
             if card is not None:
                 return replace(reading, card=card, by_cues=True)
         return replace(reading, figure_of=suit)
+
+    def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
+                      cues: Cues) -> Reading:
+        """A guessed 1-7 named by its cues; or a caballo the bank took for an ace, whose picture
+        no ace's looks like (``cues.is_caballo``): then no ace is named."""
+        s = self.settings
+        close = reading.similarity >= s.min_similarity
+        if not close and not card_shaped(reading.corners):
+            return reading
+        if s.use_figures and s.figure_ranks and is_caballo(guess, cues, figure_rank(card_img)):
+            card = caballo_card(cues)
+        else:
+            card = guess if close and cues_agree(guess, cues) else pinta_card(guess, cues, close)
+        return reading if card is None else replace(reading, card=card, by_cues=True)
 
     def read(self, frame: np.ndarray) -> list[Reading]:
         """Every card in the frame, named or abstained, skipping shapes that are not cards.

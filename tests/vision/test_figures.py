@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import Cues, contradicts, figure_card, figure_suit, read_cues
+from referee.vision.bank import Bank
+from referee.vision.cues import Cues, contradicts, figure_card, figure_suit, is_caballo, read_cues
 from referee.vision.faces import Face
 from referee.vision.figures import PICTURES, brown_share, figure_rank, picture_fits
+from referee.vision.geometry import flatten
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.recognize import Recognizer
 
@@ -144,6 +146,28 @@ def test_the_picture_fits_its_own_rank_and_no_other(deck_name: str,
     assert sum(picture_fits(img, card.rank) for card, img in figures.items()) >= 11
     assert not [str(card) for card, img in figures.items()
                 if any(picture_fits(img, rank) for rank in (10, 11, 12) if rank != card.rank)]
+
+
+def test_a_caballo_the_bank_takes_for_an_ace_is_named_by_its_picture(
+        wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
+    """The naipes libres bank takes the Fournier caballo de oros for its ace of oros."""
+    recognizer = Recognizer(wikimedia_bank)
+    frame = flat(fournier[Card.parse("11o")])
+    h, w = frame.shape[:2]
+    corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    reading = recognizer.classify(flatten(frame, corners), corners)
+    assert reading.guess == Card.parse("1o") and reading.card is None
+    assert recognizer.confirm(reading, frame).card == Card.parse("11o")
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+@pytest.mark.parametrize("blur", [0, 1.5])
+def test_no_ace_looks_like_a_caballo(deck_name: str, blur: float,
+                                     request: pytest.FixtureRequest) -> None:
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    for card, face in deck.items():
+        img = cv2.GaussianBlur(flat(face), (0, 0), blur) if blur else flat(face)
+        assert is_caballo(Card(1, card.suit), read_cues(img), figure_rank(img)) == (card.rank == 11), card
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
