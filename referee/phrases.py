@@ -47,6 +47,9 @@ DECOYS: dict[str, Call] = {
     "bueno": Call.QUIERO,
     "quieto": Call.QUIERO,
     "cuero": Call.QUIERO,
+    "quiere": Call.QUIERO,
+    "querés": Call.QUIERO,
+    "quieres": Call.QUIERO,
     "embudo": Call.ENVIDO,
     "envidia": Call.ENVIDO,
     "tenés puntos": Call.ENVIDO,
@@ -178,7 +181,11 @@ def vocabulary() -> list[str]:
     return sorted({word for phrase in grammar_phrases() for word in phrase.split()})
 
 
+_DECOY_SPELLING = {normalize(phrase): phrase for phrase in DECOYS}
+
+
 def decoy_reason(heard: Heard) -> str:
-    """Why a look-alike is not a call, as the scoreboard shows it: «turco» no es truco."""
+    """Why a look-alike is not a call, as the scoreboard shows it, spelled as in the table:
+    «turco» no es truco, «querés» no es quiero."""
     assert heard.call is not None
-    return f"«{heard.text}» no es {heard.call.value}"
+    return f"«{_DECOY_SPELLING.get(heard.text, heard.text)}» no es {heard.call.value}"

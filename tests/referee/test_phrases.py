@@ -62,7 +62,8 @@ def test_lookalikes_and_chatter_carry_no_call(text: str) -> None:
 
 
 @pytest.mark.parametrize("word, call", [("turco", Call.TRUCO), ("embudo", Call.ENVIDO),
-                                        ("bueno", Call.QUIERO), ("vale", Call.VALE_CUATRO)])
+                                        ("bueno", Call.QUIERO), ("vale", Call.VALE_CUATRO),
+                                        ("querés", Call.QUIERO), ("quiere", Call.QUIERO)])
 def test_a_lookalike_is_heard_as_itself_with_the_call_it_resembles(word: str, call: Call) -> None:
     [heard] = parse(word)
     assert heard.kind == "decoy" and heard.call is call
