@@ -155,15 +155,19 @@ def figure_card(guess: Card, cues: Cues, rank: int | None, fits: bool = False) -
 CABALLO = 11
 
 
+# The 1-7 the bank takes a caballo for: an ace (one big picture) or a two (two pips of ink).
+CABALLO_GUESSES = frozenset({1, 2})
+
+
 def is_caballo(guess: Card, cues: Cues, rank: int | None) -> bool:
-    """The bank guessed an ace, but the picture is a caballo's (``figures.figure_rank``) in one
-    or two blobs of ink.  On the held-out scenes of seeds 1-2 the bank took several caballos for
-    aces (one big picture each), while the picture told a caballo on no ace (and on one other
-    1-7 in 1,500: a 3 with a finger's brown over it)."""
-    return guess.rank == 1 and rank == CABALLO and cues.pips.count <= MAX_FIGURE_BLOBS
+    """The bank guessed an ace or a two, but the picture is a caballo's (``figures.figure_rank``)
+    in one or two blobs of ink.  On the held-out scenes of seeds 1-2 the bank took several
+    caballos for aces and twos, while the picture told a caballo on no ace or two (and on one
+    other 1-7 in 1,500: a 3 with a finger's brown over it)."""
+    return guess.rank in CABALLO_GUESSES and rank == CABALLO and cues.pips.count <= MAX_FIGURE_BLOBS
 
 
 def caballo_card(cues: Cues) -> Card | None:
-    """A caballo the bank took for an ace, in the suit told without the bank (``figure_suit_alone``)."""
+    """A caballo the bank took for a 1-7, in the suit told without the bank (``figure_suit_alone``)."""
     suit = figure_suit_alone(cues)
     return None if suit is None else Card(CABALLO, suit)

@@ -135,8 +135,8 @@ class Recognizer:
 
     def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
                       cues: Cues) -> Reading:
-        """A guessed 1-7 named by its cues; or a caballo the bank took for an ace, whose picture
-        no ace's looks like (``cues.is_caballo``): then no ace is named."""
+        """A guessed 1-7 named by its cues; or a caballo the bank took for an ace or a two, whose
+        picture none of theirs looks like (``cues.is_caballo``): then no 1-7 is named."""
         s = self.settings
         close = reading.similarity >= s.min_similarity
         if not close and not card_shaped(reading.corners):
