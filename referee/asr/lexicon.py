@@ -100,11 +100,11 @@ def pronunciations(word: str) -> list[tuple[str, ...]]:
 
     seseo = tuple("s" if p == "z" else p for p in base)
     add(seseo)
-    for v in list(variants):
+    for v in variants[:]:  # a copy: add() grows the list
         add(tuple("y" if p == "ll" else p for p in v))
     syllables = sum(1 for k, p in enumerate(base) if p in _VOWELS and (k == 0 or base[k - 1] not in _VOWELS))
     if syllables >= 2 and base[-2:] == ("a", "s"):
-        for v in list(variants):  # the s of the standard forms only, once
+        for v in variants[:]:  # the s of the forms so far only, once
             add(v[:-1])  # "son buena(s)": aspirated or dropped final s of a plural
     return variants
 
