@@ -3,7 +3,8 @@ rules allow it now (``referee.interpret``), so a misheard "flor" during a retruc
 outside the envido, is shown as refused and changes nothing.
 
 Each moment is a short log (the ``replay`` notation) and, from the engine, the labels a transcript
-could apply there, whoever said it.  Flor is on, so every call exists somewhere.
+could apply there, whoever said it.  Flor is on, so every call exists somewhere; look-alikes and
+chatter are also scored at a table without flor (the engine's default).
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ def label(heard: Heard) -> str:
 
 
 @cache
-def legal_labels(moment: str) -> frozenset[str]:
-    """The labels a transcript could apply at this moment (calls and envido numbers)."""
+def legal_labels(moment: str, flor: bool = True) -> frozenset[str]:
+    """The labels a transcript could apply at this moment (calls and envido numbers), at a table
+    that plays with flor or, as by default, without."""
     table = Table()
-    table.apply_line("set flor on")
+    if flor:
+        table.apply_line("set flor on")
     for line in MOMENTS[moment]:
         table.apply_line(line)
     out: set[str] = set()

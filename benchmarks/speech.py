@@ -364,6 +364,8 @@ class Score:
     # In game: only what the rules allow at that moment is applied (benchmarks.game_states).
     lookalike_game: list[int] = field(default_factory=lambda: [0, 0])
     chatter_game: list[int] = field(default_factory=lambda: [0, 0])
+    lookalike_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
+    chatter_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
     extra_game: list[int] = field(default_factory=lambda: [0, 0])
     numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
     latencies: list[float] = field(default_factory=list)
@@ -372,10 +374,11 @@ class Score:
     misses: list[str] = field(default_factory=list)
 
 
-def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = ()) -> list[int]:
+def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = (),
+             flor: bool = True) -> list[int]:
     """[moments where something not expected would be applied, moments]."""
     wanted = set(expected)
-    hits = [any(g in legal_labels(m) and g not in wanted for g in got) for m in moments]
+    hits = [any(g in legal_labels(m, flor) and g not in wanted for g in got) for m in moments]
     return [sum(hits), len(hits)]
 
 
@@ -416,12 +419,14 @@ def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
             _tally(s.lookalike, triggered)
             _tally(s.lookalike_calls, a_call)
             _add(s.lookalike_game, _in_game(got, TALK_MOMENTS))
+            _add(s.lookalike_game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
             if triggered:
                 s.misses.append(f"{it.voice}: look-alike «{it.text}» → {got}")
         elif it.group == "chatter":
             _tally(s.chatter, triggered)
             _tally(s.chatter_calls, a_call)
             _add(s.chatter_game, _in_game(got, TALK_MOMENTS))
+            _add(s.chatter_game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
             if triggered:
                 s.misses.append(f"{it.voice}: chatter «{it.text}» → {got}")
         elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
@@ -454,6 +459,8 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     print("  in game (applied only if the rules allow it at that moment):")
     print(f"    look-alike applied  {_pct(s.lookalike_game)}  (each at {len(TALK_MOMENTS)} moments of talk)")
     print(f"    chatter applied     {_pct(s.chatter_game)}")
+    print(f"    the same sin flor   {_pct(s.lookalike_game_sin_flor)} look-alikes, "
+          f"{_pct(s.chatter_game_sin_flor)} chatter  (flor is off by default)")
     print(f"    extra call applied  {_pct(s.extra_game)}  (with a call, where it is legal)")
     print(f"    wrong number        {_pct(s.numbers_wrong_game)}  (while the tantos are said)")
     print(f"  latency p50/p95       {p50:.0f} / {p95:.0f} ms  (n={len(lat)})")

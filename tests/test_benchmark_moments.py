@@ -23,3 +23,9 @@ def test_a_call_is_scored_where_it_is_legal_and_has_most_company() -> None:
     assert moments_for(["quiero", "retruco"]) == ["truco cantado"]
     assert moments_for(["son buenas"]) == ["contestando los tantos"]
     assert moments_for(["quiero"])[0] == "truco cantado"
+
+
+def test_a_table_without_flor_never_applies_a_flor() -> None:
+    for moment in ("empieza la mano", "envido cantado"):
+        assert "flor" in legal_labels(moment)
+        assert legal_labels(moment, flor=False) == legal_labels(moment) - {"flor"}
