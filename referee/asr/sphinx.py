@@ -63,6 +63,12 @@ class SphinxTuning:
     cmninit: str = "48,17,4,10,-2,-2,10,-6,-2,-10,-4,-10,5"
 
 
+# The English fallback's lattice is larger still (a Spanish lexicon on English phones leaves many
+# words close): a narrower word-exit beam took its CPU from 0.055 / 0.167 to 0.029 / 0.055 of real
+# time (clean / 10 dB, tuning voices) and heard more (31.1% → 38.7% of the calls clean).
+ENGLISH_TUNING = SphinxTuning(wbeam=1e-15)
+
+
 def english_model_dir() -> Path:
     """The English acoustic model shipped inside the pocketsphinx wheel."""
     import pocketsphinx
@@ -90,7 +96,7 @@ class SphinxRecognizer:
     ) -> None:
         import pocketsphinx
 
-        self.tuning = tuning or SphinxTuning()
+        self.tuning = tuning or (ENGLISH_TUNING if english else SphinxTuning())
         self.low_accuracy = english
         self.sample_rate = SAMPLE_RATE
         hmm = english_model_dir() if english else model_dir
