@@ -77,6 +77,23 @@ def pinta_card(guess: Card, cues: Cues, close: bool) -> Card | None:
     return card if cues_agree(card, cues) else None
 
 
+# The suits whose pips are all of one colour (``pips.HUES``); bastos are green or red.
+SUIT_HUE: dict[Suit, str] = {Suit.OROS: "yellow", Suit.COPAS: "red", Suit.ESPADAS: "blue"}
+
+
+def miscounted(card: Card, cues: Cues) -> bool:
+    """A 2-7 whose pips in its suit's colour count a neighbouring rank, and all its ink not its own.
+
+    Across decks the bank mixes up neighbouring ranks of a suit whose layouts differ by one pip
+    (a seven of swords whose middle sword lies across, taken for a six; a four of cups for a
+    five): the pips of the suit's colour are counted apart from the rest of the ink (a hilt,
+    a printer's name), so one pip more or less there is a witness against the bank's rank."""
+    hue = SUIT_HUE.get(card.suit)
+    if hue is None or not 2 <= card.rank <= 7:
+        return False
+    return abs(cues.pips.counts[hue] - card.rank) == 1 and cues.pips.count != card.rank
+
+
 def has_rule(card: Card) -> bool:
     return card.rank in RULES
 

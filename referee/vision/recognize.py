@@ -17,6 +17,7 @@ from referee.vision.cues import (
     figure_suit,
     has_rule,
     is_caballo,
+    miscounted,
     pinta_card,
     read_cues,
 )
@@ -43,6 +44,8 @@ class RecognizerSettings:
     use_cues: bool = True  # below ``min_confidence``, still name a 1-7 whose cues agree (``cues``)
     use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure,
     figure_ranks: bool = True  # ... or name it if its picture tells the rank (``cues.figure_card``)
+    sure_confidence: float = 0.9  # a 2-7 named below this is dropped if its pips count a
+                                  # neighbouring rank (``cues.miscounted``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,12 +113,15 @@ class Recognizer:
         figure is named from its pinta and its picture's rank, or else may still be read as
         "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
         only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
-        as if abstained when its pinta reads another suit (``cues.contradicts``)."""
+        as if abstained when its pinta reads another suit (``cues.contradicts``), and a 2-7 it
+        named without being sure is dropped when its pips count a neighbouring rank (``_recount``)."""
         guess, s = reading.guess, self.settings
         if guess is None or not s.use_cues:
             return reading
         figure = s.use_figures and guess.rank in FIGURES
-        if not figure and (reading.card is not None or not has_rule(guess)):
+        if not figure and reading.card is not None:
+            return self._recount(reading, frame)
+        if not figure and not has_rule(guess):
             return reading
         card_img = flatten(frame, reading.corners, PIP_SIZE)
         cues = read_cues(card_img)
@@ -132,6 +138,16 @@ class Recognizer:
             if card is not None:
                 return replace(reading, card=card, by_cues=True)
         return replace(reading, figure_of=suit)
+
+    def _recount(self, reading: Reading, frame: np.ndarray) -> Reading:
+        """Abstain on a 2-7 the bank named without being sure (``sure_confidence``) if its pips
+        count a neighbouring rank (``cues.miscounted``): a wrong card is worse than none."""
+        card = reading.card
+        if card is None or reading.confidence >= self.settings.sure_confidence:
+            return reading
+        if miscounted(card, read_cues(flatten(frame, reading.corners, PIP_SIZE))):
+            return replace(reading, card=None)
+        return reading
 
     def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
                       cues: Cues) -> Reading:

@@ -1,0 +1,62 @@
+"""A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import Card, Suit
+from referee.vision.cues import SUIT_HUE, Cues, miscounted, read_cues
+from referee.vision.faces import Face
+from referee.vision.pips import PIP_SIZE
+from referee.vision.recognize import Reading, Recognizer
+from referee.vision.scenes import SceneOptions, render
+
+ONE_COLOUR = [Card(rank, suit) for rank in range(2, 8) for suit in SUIT_HUE]
+
+
+def cues_of(face: Face) -> Cues:
+    return read_cues(cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA))
+
+
+def neighbours(card: Card) -> list[Card]:
+    return [Card(rank, card.suit) for rank in (card.rank - 1, card.rank + 1) if 2 <= rank <= 7]
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_a_face_is_never_miscounted_as_itself_and_mostly_as_its_neighbours(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    cues = {card: cues_of(deck[card]) for card in ONE_COLOUR}
+    assert not [str(c) for c, q in cues.items() if miscounted(c, q)]
+    pairs = [(c, n) for c in ONE_COLOUR for n in neighbours(c)]
+    caught = sum(miscounted(n, cues[c]) for c, n in pairs)
+    assert caught >= 0.8 * len(pairs), f"{caught}/{len(pairs)} neighbouring ranks told apart"
+
+
+def test_bastos_have_no_one_colour_to_count(wikimedia: dict[Card, Face]) -> None:
+    assert not miscounted(Card(6, Suit.BASTOS), cues_of(wikimedia[Card(7, Suit.BASTOS)]))
+
+
+def confirmed(recognizer: Recognizer, face: Face, named: Card, confidence: float) -> Card | None:
+    """What ``confirm`` leaves of the bank naming ``named`` on a scene of ``face``."""
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    scene = render([face], np.random.default_rng(3), opts)
+    reading = Reading(named, confidence, scene.cards[0].corners, named, similarity=0.72)
+    return recognizer.confirm(reading, scene.image).card
+
+
+def test_an_unsure_bank_six_on_a_seven_of_swords_is_dropped(recognizer: Recognizer,
+                                                            wikimedia: dict[Card, Face]) -> None:
+    seven, six = Card(7, Suit.ESPADAS), Card(6, Suit.ESPADAS)
+    assert confirmed(recognizer, wikimedia[seven], six, 0.75) is None
+    assert confirmed(recognizer, wikimedia[six], six, 0.75) == six
+    assert confirmed(recognizer, wikimedia[seven], six, 0.95) == six  # a sure bank is not checked
+
+
+def test_an_unsure_bank_five_on_a_four_of_cups_is_dropped(recognizer: Recognizer,
+                                                          wikimedia: dict[Card, Face]) -> None:
+    four, five = Card(4, Suit.COPAS), Card(5, Suit.COPAS)
+    assert confirmed(recognizer, wikimedia[four], five, 0.75) is None
+    assert confirmed(recognizer, wikimedia[five], five, 0.75) == five
