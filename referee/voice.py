@@ -23,8 +23,8 @@ UNSURE_BELOW = 0.6
 class HearingService(Protocol):
     """What the voice referee needs from the scoreboard (``web_scoreboard.TableService``)."""
 
-    def hear(self, text: str, team: str | None = None, *, unsure: bool = False,
-             clip: bytes | None = None, extra: dict[str, Any] | None = None,
+    def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
+             extra: dict[str, Any] | None = None,
              confidence: Callable[[int, int], float] | None = None, unsure_below: float = 0.0
              ) -> list[dict[str, Any]]: ...
 

@@ -44,7 +44,8 @@ class SphinxTuning:
     # The word-exit beam is what costs: every word ending inside it becomes a node of the lattice
     # whose posteriors are the confidences, and building that lattice was three quarters of the
     # CPU.  1e-20 (pocketsphinx's default is 7e-29) cut the CPU 2.5x at 10 dB on the tuning
-    # voices with the same recall and false accepts; the search beams keep the defaults.
+    # voices; its surer posteriors hear more calls in noise and let a little more chatter through
+    # (docs/voice.md).  The search beams keep the defaults.
     beam: float = 1e-48
     wbeam: float = 1e-20
     pbeam: float = 1e-48

@@ -83,8 +83,8 @@ class StoreService:
         self.store = store
         self.game = store.create_game({}, {})
 
-    def hear(self, text: str, team: str | None = None, *, unsure: bool = False,
-             clip: bytes | None = None, extra: dict[str, Any] | None = None,
+    def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
+             extra: dict[str, Any] | None = None,
              confidence: Callable[[int, int], float] | None = None,
              unsure_below: float = 0.0) -> list[dict[str, Any]]:
         items = parse(text)
@@ -92,7 +92,7 @@ class StoreService:
         if all(h.kind == "decoy" for h in items):
             status = "rejected"
         else:
-            status = "unsure" if unsure or conf < unsure_below else "accepted"
+            status = "unsure" if conf < unsure_below else "accepted"
         clip_id = f"c{len(self.store.heard_with(status)) + 1000 * len(text)}-{status}"
         self.store.put_clip(clip_id, wav(clip or b""))
         extra = {**(extra or {}), "confidence": round(conf, 3)}
