@@ -39,6 +39,7 @@ import numpy as np
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
 from referee.listener import Utterance
+from referee.phrases import SURER, confidence_needed
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 SPEECH = SHARED / "speech"
@@ -69,11 +70,14 @@ class Outcome:
     audio_s: float
     cpu_s: float
 
-    def got(self, min_conf: float) -> list[str]:
-        return [label for label, conf, _ in self.heard if conf >= min_conf]
+    def got(self, min_conf: float, surer: dict[str, float] = SURER) -> list[str]:
+        """What would be applied at this threshold (a rare call needs more, ``phrases.SURER``)."""
+        return [label for label, conf, _ in self.heard
+                if conf >= confidence_needed(label, min_conf, surer)]
 
-    def latencies(self, min_conf: float) -> list[float]:
-        return [lat for _, conf, lat in self.heard if conf >= min_conf]
+    def latencies(self, min_conf: float, surer: dict[str, float] = SURER) -> list[float]:
+        return [lat for label, conf, lat in self.heard
+                if conf >= confidence_needed(label, min_conf, surer)]
 
 
 def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:
@@ -172,8 +176,8 @@ def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
 def learned_samples(item: Item, utterances: Iterable[Utterance],
                     min_conf: float) -> list[tuple[bytes, str]]:
     """(audio, text) of what the referee would learn from in this file: utterances whose every
-    word reached ``min_conf`` and that carry a call or a number the game would have applied, cut
-    from their clip.  A call or number file is said at a moment where its call is legal, a
+    word reached ``min_conf`` (flor's surer bar if higher) and that carry a call or a number the
+    game would have applied, cut from their clip.  A call or number file is said at a moment where its call is legal, a
     look-alike or chatter at one of the moments of talk (chosen by file)."""
     from referee.asr.learn import words_of
     from referee.phrases import parse
@@ -186,7 +190,8 @@ def learned_samples(item: Item, utterances: Iterable[Utterance],
     out: list[tuple[bytes, str]] = []
     for utt in utterances:
         found = [heard_label(h) for h in parse(utt.text) if h.kind != "decoy"]
-        if utt.confidence < min_conf or not any(label in legal for label in found):
+        if not any(label in legal and utt.confidence >= confidence_needed(label, min_conf)
+                   for label in found):
             continue
         words = words_of(utt.clip, utt.start - utt.clip_start, utt.end - utt.clip_start)
         if words:
@@ -404,10 +409,10 @@ def _tally(total: list[int], hit: bool) -> None:
     _add(total, [int(hit), 1])
 
 
-def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
+def score(outcomes: Iterable[Outcome], min_conf: float, surer: dict[str, float] = SURER) -> Score:
     s = Score()
     for o in outcomes:
-        it, got = o.item, o.got(min_conf)
+        it, got = o.item, o.got(min_conf, surer)
         s.audio_s += o.audio_s
         s.cpu_s += o.cpu_s
         triggered = bool(got)
@@ -421,7 +426,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float) -> Score:
             _tally(s.extra, any(g not in expected for g in got))
             _add(s.extra_game, _in_game(got, moments_for(expected)[:1], expected))
             if it.group != "chatter_call" and expected[-1] in got:
-                s.latencies.append(min(o.latencies(min_conf)))
+                s.latencies.append(min(o.latencies(min_conf, surer)))
         elif it.label.startswith("puntos"):
             ok = [g for g in got if g.startswith("puntos")] == [it.label]
             _tally(s.numbers, ok)
@@ -520,6 +525,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-revise", action="store_true",
                         help="keep early calls whatever the final result says of them")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
+    parser.add_argument("--same-bar", action="store_true",
+                        help="every call needs only --min-conf (flor's surer bar off, phrases.SURER)")
     parser.add_argument("--calibrate", action="store_true",
                         help="sphinx-es: also report with each voice calibrated on other renders")
     parser.add_argument("--learn", type=float, nargs="?", const=LEARN_CONF, metavar="CONF",
@@ -561,7 +568,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")
                 break
             for min_conf in args.min_conf:
-                report(name, f"{label} · confidence ≥ {min_conf}", score(outcomes, min_conf),
+                surer = {} if args.same_bar else SURER
+                report(name, f"{label} · confidence ≥ {min_conf}", score(outcomes, min_conf, surer),
                        args.show_misses)
     tmp.cleanup()
     return 0

@@ -58,6 +58,28 @@ DECOYS: dict[str, Call] = {
     "mazo": Call.MAZO,
 }
 
+# What a player says to make a call, never a call itself: "te canto truco", "envido, te digo".
+# The recognizers hear these as themselves, so their sounds are not forced onto a call or a
+# number ("te canto truco" was heard as "siete retruco").  The parser ignores them.
+CARRIERS: tuple[str, ...] = ("canto", "te canto", "digo", "te digo")
+
+# Calls that need a surer hearing than the table's threshold to be applied; below it they wait
+# for a tap like any doubtful call.  "Flor" is one short word that chatter turns into more often
+# than any other call (a stray one gives three points), while a player holds a flor in about one
+# hand in twenty: on the tuning voices 0.9 halved the chatter applied in game at a table with
+# flor and left two flores in ten for a tap (docs/voice.md#confidence).
+SURER: dict[str, float] = {Call.FLOR.value: 0.9}
+
+
+def confidence_needed(label: str | None, unsure_below: float, surer: dict[str, float] = SURER
+                      ) -> float:
+    """The confidence a heard call (its ``Heard.label``) needs to be applied: the table's
+    threshold, raised for the calls in ``surer``.  A threshold of 0 (apply everything, as for a
+    call handed over early, which the whole phrase revises) stays 0."""
+    if unsure_below <= 0:
+        return 0.0
+    return max(unsure_below, surer.get(label or "", 0.0))
+
 UNITS = ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve",
          "diez", "once", "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete",
          "dieciocho", "diecinueve", "veinte", "veintiuno", "veintidós", "veintitrés",

@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from referee.audio import AudioChunk, AudioError
 from referee.listener import Listener, Utterance, item_confidence
-from referee.phrases import parse
+from referee.phrases import confidence_needed, parse
 
 UNSURE_BELOW = 0.6
 
@@ -25,8 +25,8 @@ class HearingService(Protocol):
 
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,
-             confidence: Callable[[int, int], float] | None = None, unsure_below: float = 0.0
-             ) -> list[dict[str, Any]]: ...
+             confidence: Callable[[int, int], float] | None = None,
+             needed: Callable[[str | None], float] | None = None) -> list[dict[str, Any]]: ...
 
     def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
                      phrase_confidence: float | None = None) -> bool: ...
@@ -60,7 +60,7 @@ class VoiceReferee:
             rows = self.service.hear(
                 utt.text, team, clip=utt.clip or None, extra=extra,
                 confidence=lambda start, end: item_confidence(utt, start, end),
-                unsure_below=0.0 if utt.early else self.unsure_below)
+                needed=None if utt.early else self.needed)
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             self.log(f"[red]no pude anotar «{escape(utt.text)}»: {escape(str(err))}[/red]")
             return
@@ -74,6 +74,10 @@ class VoiceReferee:
             if row.get("status") != "accepted":
                 self.log(describe(row, utt))
 
+    def needed(self, call: str | None) -> float:
+        """The confidence a heard call needs to be applied (``phrases.confidence_needed``)."""
+        return confidence_needed(call, self.unsure_below)
+
     def revise(self, utt: Utterance, revised: Utterance) -> None:
         """The whole phrase's verdict on calls applied early (``Listener.on_revision``): a call
         whose words the whole phrase is not sure of is taken back and waits for a tap like any
@@ -82,7 +86,8 @@ class VoiceReferee:
         for row, span in reversed(rows):
             confidence = item_confidence(revised, *span) if span else revised.confidence
             try:
-                taken = self.service.revise_heard(int(row["id"]), confidence, self.unsure_below,
+                taken = self.service.revise_heard(int(row["id"]), confidence,
+                                                  self.needed(row.get("extra", {}).get("call")),
                                                   phrase_confidence=revised.confidence)
             except Exception as err:  # noqa: BLE001 - never stop the referee
                 self.log(f"[red]no pude revisar «{escape(utt.text)}»: {escape(str(err))}[/red]")

@@ -210,14 +210,14 @@ class TableService:
 
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,
-             confidence: Callable[[int, int], float] | None = None, unsure_below: float = 0.0
-             ) -> list[dict[str, Any]]:
+             confidence: Callable[[int, int], float] | None = None,
+             needed: Callable[[str | None], float] | None = None) -> list[dict[str, Any]]:
         """Interpret what the listener heard and record each call, number or look-alike in it.
 
         Legal calls are applied (a call after the hand ended deals the next hand first), unless
         the recognizer was unsure: ``confidence`` gives its confidence in the words ``start:end``
-        of the text, so each item is judged on its own words, and below ``unsure_below`` it waits
-        for a one-tap confirmation.  Refused calls and
+        of the text, so each item is judged on its own words, and below what ``needed`` asks of its
+        call (by the call's name; a rare call may need more) it waits for a one-tap confirmation.  Refused calls and
         look-alikes are kept with the reason.  Returns the stored rows, in order.
         """
         with self._lock:
@@ -226,7 +226,8 @@ class TableService:
             for item in items:
                 own = {} if confidence is None else {
                     "confidence": round(confidence(item.heard.start, item.heard.end), 3)}
-                doubtful = own.get("confidence", 1.0) < unsure_below
+                bar = needed(item.call) if needed is not None else 0.0
+                doubtful = own.get("confidence", 1.0) < bar
                 status, line, reason = _heard_status(item, doubtful)
                 rows.append(self.record_heard(Heard(
                     text=text, status=status, line=line, reason=reason, team=team, clip=clip,

@@ -1,9 +1,10 @@
 """Recognizer grammars generated from the phrase table: a JSGF grammar for PocketSphinx, a word list
 for Vosk.  The table (``referee.phrases``) is the only source of phrases.
 
-The Sphinx grammar (a finite-state grammar built directly, no JSGF) is a loop over four kinds of item: the calls and envido numbers, the look-alikes
-(so "turco" is heard as itself, not forced onto "truco"), and a garbage path of single phones that
-soaks up chatter.  Weights make a call cost a little more than garbage, so a call is chosen only when
+The Sphinx grammar (a finite-state grammar built directly, no JSGF) is a loop over the calls and
+envido numbers, the look-alikes (so "turco" is heard as itself, not forced onto "truco"), the words
+a call is made with ("te canto", so "te canto truco" is not heard as "siete retruco"), and a garbage
+path of single phones that soaks up chatter.  Weights make a call cost a little more than garbage, so a call is chosen only when
 it fits the sound clearly better.
 """
 
@@ -52,6 +53,7 @@ class PhraseList:
     phrases: tuple[str, ...]
     decoys: tuple[str, ...]
     fillers: tuple[str, ...] = ()
+    carriers: tuple[str, ...] = ()  # "te canto", "te digo": said with a call, never one
 
     @property
     def calls(self) -> tuple[str, ...]:
@@ -78,11 +80,13 @@ class PhraseList:
             phrases=tuple(p for p in everything if p and p not in decoy_set),
             decoys=tuple(sorted(d for d in decoy_set if d)),
             fillers=tuple(w for w in FILLER_WORDS if w not in known),
+            carriers=tuple(" ".join(spoken_words(c)) for c in table.CARRIERS),
         )
 
     def words(self) -> list[str]:
         """Every distinct word, sorted."""
-        return sorted({w for p in (*self.phrases, *self.decoys, *self.fillers) for w in p.split()})
+        return sorted({w for p in (*self.phrases, *self.decoys, *self.fillers, *self.carriers)
+                       for w in p.split()})
 
 
 def _decoy_texts(decoys: object) -> Iterable[str]:
@@ -125,10 +129,10 @@ def fsg_transitions(
     number_runs: bool = False,
 ) -> tuple[int, int, list[Transition]]:
     """A finite-state grammar as (start, final, transitions): a hub state looping over calls,
-    numbers, decoys, filler words and garbage phones; each multi-word phrase is a chain of states
-    that returns to the hub.  ``weights`` gives each class its share of the hub's probability
-    (keys ``call``, ``number``, ``decoy``, ``filler``, ``garbage``), split evenly inside the class,
-    so a class's size does not change how often it wins.
+    numbers, decoys, filler words, carriers and garbage phones; each multi-word phrase is a chain
+    of states that returns to the hub.  ``weights`` gives each class its share of the hub's
+    probability (keys ``call``, ``number``, ``decoy``, ``filler``, ``carrier``, ``garbage``),
+    split evenly inside the class, so a class's size does not change how often it wins.
 
     Unless ``number_runs``, a number cannot follow a number, even with garbage in between: a
     number ends in a second hub that offers everything but numbers (until a call or a look-alike),
@@ -141,6 +145,7 @@ def fsg_transitions(
         "number": plist.numbers,
         "decoy": plist.decoys,
         "filler": plist.fillers,
+        "carrier": plist.carriers,
         "garbage": tuple(sorted(garbage)),
     }
     total = sum(weights.get(k, 0.0) for k, items in groups.items() if items)
@@ -174,5 +179,7 @@ def fsg_transitions(
 
 
 def vosk_grammar(plist: PhraseList) -> str:
-    """The JSON phrase list for a Vosk grammar recognizer: phrases, decoys, fillers and ``[unk]``."""
-    return json.dumps([*plist.phrases, *plist.decoys, *plist.fillers, "[unk]"], ensure_ascii=False)
+    """The JSON phrase list for a Vosk grammar recognizer: phrases, decoys, fillers, carriers and
+    ``[unk]``."""
+    return json.dumps([*plist.phrases, *plist.decoys, *plist.fillers, *plist.carriers, "[unk]"],
+                      ensure_ascii=False)

@@ -16,6 +16,7 @@ from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioError, MicSource, WavSource
 from referee.evidence import EvidenceStore
 from referee.listener import Listener, Utterance, item_confidence
+from referee.phrases import confidence_needed
 
 UNSURE_BELOW = 0.6
 
@@ -78,8 +79,8 @@ class Printer:
             preview = self.table.interpret(utt.text, team)
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
             # early: no real confidence yet; the whole phrase decides later (revise)
-            unsure = [c < self.unsure_below and not utt.early and i.call is not None
-                      for i, c in zip(preview, confs)]
+            unsure = [c < confidence_needed(i.call, self.unsure_below) and not utt.early
+                      and i.call is not None for i, c in zip(preview, confs)]
             if any(unsure):
                 # Apply only the sure calls; the unsure ones are shown for one-tap confirmation.
                 sure_text = " ".join(i.heard.text for i, u in zip(preview, unsure)
@@ -121,16 +122,18 @@ class Printer:
         back (if nothing came after them) and printed again as not applied."""
         before, after, applied = self._early.pop(id(utt), (0, 0, []))
         confs = [item_confidence(revised, *span) for _, span in applied]
-        if all(c >= self.unsure_below for c in confs) or len(self.table.lines) != after:
+        sure = [c >= confidence_needed(record["call"], self.unsure_below)
+                for (record, _), c in zip(applied, confs, strict=True)]
+        if all(sure) or len(self.table.lines) != after:
             return
         for _ in range(after - before):
             self.table.undo()
-        kept = " ".join(record["heard"] for (record, _), c in zip(applied, confs)
-                        if c >= self.unsure_below)
+        kept = " ".join(record["heard"] for (record, _), ok in zip(applied, sure, strict=True)
+                        if ok)
         if kept:
             self.table.hear(kept, as_team(applied[0][0].get("team")))
-        for (record, _), conf in zip(applied, confs):
-            if conf >= self.unsure_below:
+        for (record, _), conf, ok in zip(applied, confs, sure, strict=True):
+            if ok:
                 continue
             retracted = {**record, "accepted": False, "confidence": round(conf, 3),
                          "unsure": True, "retracted": True,

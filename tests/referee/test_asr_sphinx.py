@@ -62,6 +62,14 @@ def test_grammar_holds_every_call_and_decoy_and_garbage_loops_in_place() -> None
     assert any(t[0] == start for t in trans if len(t) == 4 and is_garbage(t[3]))
 
 
+def test_carriers_are_in_the_grammar_and_never_parsed_as_calls() -> None:
+    plist = PhraseList.from_table()
+    assert {"te canto", "te digo"} <= set(plist.carriers) and "canto" in plist.words()
+    _, _, trans = fsg_transitions(plist, garbage_words(), {"call": 1, "carrier": 0.25})
+    assert {"canto", "digo"} <= {t[3] for t in trans if len(t) == 4}
+    assert [h.label for h in parse("¿y si te canto truco?")] == ["truco"]
+
+
 @pytest.fixture(scope="module")
 def table_fsg(spanish: SphinxRecognizer) -> object:
     return spanish._decoder.get_fsg()  # type: ignore[attr-defined]
@@ -120,6 +128,17 @@ def test_spanish_model_hears_real_calls(spanish: SphinxRecognizer, shared_dir: P
                                         name: str, call: str) -> None:
     results = decode(spanish, shared_dir / "speech" / "real" / "truco-uruguayo" / name)
     assert call in heard_calls(results)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("voice", ["pico-es-ES", "espeak-ng-es"])
+def test_a_call_made_with_te_canto_is_heard_as_that_call(spanish: SphinxRecognizer,
+                                                         shared_dir: Path, voice: str) -> None:
+    """«¿Y si te canto truco?»: before "te canto" was in the grammar, its sounds went to
+    "siete retruco" (the "-to" of "canto" made "truco" a "retruco")."""
+    path = (shared_dir / "speech" / "clean" / voice
+            / f"chatter_call__y_si_te_canto_truco__{voice}__fast__low.wav")
+    assert heard_calls(decode(spanish, path)) == ["truco"]
 
 
 @pytest.mark.shared

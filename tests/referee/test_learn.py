@@ -86,13 +86,14 @@ class StoreService:
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,
              confidence: Callable[[int, int], float] | None = None,
-             unsure_below: float = 0.0) -> list[dict[str, Any]]:
+             needed: Callable[[str | None], float] | None = None) -> list[dict[str, Any]]:
         items = parse(text)
         conf = min((confidence(h.start, h.end) for h in items), default=1.0) if confidence else 1.0
+        bar = max((needed(h.label) for h in items), default=0.0) if needed else 0.0
         if all(h.kind == "decoy" for h in items):
             status = "rejected"
         else:
-            status = "unsure" if conf < unsure_below else "accepted"
+            status = "unsure" if conf < bar else "accepted"
         clip_id = f"c{len(self.store.heard_with(status)) + 1000 * len(text)}-{status}"
         self.store.put_clip(clip_id, wav(clip or b""))
         extra = {**(extra or {}), "confidence": round(conf, 3)}

@@ -60,6 +60,18 @@ def test_cues_agree_only_on_rank_and_suit() -> None:
     assert not cues_agree(Card.parse("5e"), coins)
 
 
+
+def test_the_pips_may_be_counted_in_all_the_ink_or_in_the_suits_own_colour() -> None:
+    # a four of cups whose drawing adds a fifth blob of ink (a hand, a shadow) in another colour
+    cups = Cues(Pips({"ink": 5, "red": 4, "yellow": 3, "green": 0, "blue": 0},
+                     {"red": 0.4, "yellow": 0.55, "green": 0.0, "blue": 0.0}), None)
+    assert cues_agree(Card.parse("4c"), cups) and cues_agree(Card.parse("5c"), cups)
+    assert not cues_agree(Card.parse("3c"), cups)
+    # bastos have no one colour to count: only all the ink
+    clubs = Cues(Pips({"ink": 5, "red": 4, "yellow": 0, "green": 4, "blue": 0},
+                      {"red": 0.3, "yellow": 0.0, "green": 0.6, "blue": 0.0}), None)
+    assert cues_agree(Card.parse("5b"), clubs) and not cues_agree(Card.parse("4b"), clubs)
+
 def test_an_ace_needs_its_pinta_and_a_figure_is_never_named_by_cues() -> None:
     emblem = Pips({"ink": 1}, {"red": 0.1, "yellow": 0.6, "green": 0.1, "blue": 0.1})
     assert cues_agree(Card.parse("1c"), Cues(emblem, Suit.COPAS))

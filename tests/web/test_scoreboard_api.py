@@ -391,3 +391,39 @@ def test_a_call_heard_after_the_hand_ended_deals_the_next_hand(app: FastAPI, cli
     heard = service.record_heard(Heard("truco", "accepted", line="B1: truco", team="B"))
     assert heard["status"] == "accepted"
     assert state(client)["log"] == [*before, "hand", "B1: truco"]
+
+
+def test_a_flor_needs_a_surer_hearing_than_other_calls(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    from referee.asr.base import Word
+    from referee.listener import Utterance
+    from referee.voice import VoiceReferee
+
+    client.post("/api/games", json={"settings": {"flor": True}}, headers=AUTH)
+    referee = VoiceReferee(app.state.service, lambda _: None)
+    post(client, "hand")
+
+    def say(words: str, conf: float, at: float, early: bool = False) -> Utterance:
+        utt = Utterance(words, tuple(Word(w, conf, at, at + 0.3) for w in words.split()),
+                        at, at + 0.3, at + 0.4, conf, "A", early)
+        referee(utt)
+        return utt
+
+    # 0.8 applies a truco, but a flor (chatter's favourite, three points) waits for a tap
+    say("flor", 0.8, 0.5)
+    snap = state(client)
+    assert snap["log"] == ["hand"]
+    assert (snap["heard"][0]["status"], snap["heard"][0]["line"]) == ("unsure", "A1: flor")
+    say("truco", 0.8, 1.0)
+    assert state(client)["log"] == ["hand", "A1: truco"]
+    client.post("/api/undo", headers=AUTH)
+    say("flor", 0.95, 1.5)
+    assert state(client)["log"] == ["hand", "A1: flor"]
+    # handed over early, a flor the whole phrase heard at 0.8 is taken back
+    client.post("/api/undo", headers=AUTH)
+    early = say("flor", 0.7, 2.5, early=True)
+    assert state(client)["log"] == ["hand", "A1: flor"]
+    referee.revise(early, Utterance("flor", (Word("flor", 0.8, 2.5, 2.8),), 2.5, 2.8, 3.0, 0.8,
+                                    "A", False))
+    snap = state(client)
+    assert snap["log"] == ["hand"] and snap["heard"][0]["status"] == "unsure"
