@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-evidence", action="store_true", help="no guardar evidencia")
     parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW, metavar="CONF",
                         help=f"con menos confianza que esto, un canto queda 'dudoso' "
-                             f"y no se anota (por defecto {UNSURE_BELOW})")
+                             f"y no se anota (por defecto {UNSURE_BELOW}; la flor pide 0.9)")
 
 
 def choose_model(args: argparse.Namespace) -> ModelChoice:
