@@ -16,7 +16,7 @@ from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioError, MicSource, WavSource
 from referee.evidence import EvidenceStore
 from referee.listener import Listener, Utterance, item_confidence
-from referee.phrases import confidence_needed
+from referee.phrases import SURER, confidence_needed
 
 UNSURE_BELOW = 0.6
 
@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-evidence", action="store_true", help="no guardar evidencia")
     parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW, metavar="CONF",
                         help=f"con menos confianza que esto, un canto queda 'dudoso' "
-                             f"y no se anota (por defecto {UNSURE_BELOW}; la flor pide 0.9)")
+                             f"y no se anota (por defecto {UNSURE_BELOW}; la flor pide {SURER['flor']})")
 
 
 def choose_model(args: argparse.Namespace) -> ModelChoice:
