@@ -34,9 +34,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import FIGURES, Card, envido_value
+from engine.cards import FIGURES, Card, envido_value, envido_values_made, is_possible_envido
 from referee.vision.bank import Bank, build_bank
-from referee.vision.envido_check import shown_hand
+from referee.vision.envido_check import shown_hand, verdict_hand
 from referee.vision.faces import Face, load_deck
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
 from referee.vision.scenes import Placed, Scene, SceneOptions, random_scene
@@ -63,8 +63,12 @@ class Tally:
     easy_abstained: int = 0
     easy_by_rank: dict[int, list[int]] = field(default_factory=dict)  # rank -> [cards, abstained]
     hands: int = 0
+    hands_of_three: int = 0  # only these can show a false claim (two cards may hide the third)
     envido_correct: int = 0
     envido_wrong: int = 0
+    # claims checked as the referee does (verdict_hand): [right verdict, wrong verdict] per frame
+    honest: list[int] = field(default_factory=lambda: [0, 0])
+    false_claims: list[int] = field(default_factory=lambda: [0, 0])
     empty_frames: int = 0
     empty_frames_named: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -131,6 +135,7 @@ def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
         tally.empty_frames_named += any(r.card is not None for r in readings)
     if len(scene.cards) >= 2:
         tally.hands += 1
+        tally.hands_of_three += len(scene.cards) == 3
         cards, _, _ = shown_hand(readings)
         # a card out of sight is no wrong verdict: with fewer cards than shown, the check asks
         # for all three before calling a declaration false (EnvidoChecker.check)
@@ -138,6 +143,20 @@ def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
             same = envido_value(cards) == envido_value(t.card for t in scene.cards)
             tally.envido_correct += same
             tally.envido_wrong += not same
+        truth = [t.card for t in scene.cards]
+        for declared, counts in ((envido_value(truth), tally.honest),
+                                 (false_claim(truth), tally.false_claims)):
+            shown = verdict_hand(readings, declared)[0]
+            if shown is not None:
+                right = (declared in envido_values_made(shown)) == (declared in envido_values_made(truth))
+                counts[0 if right else 1] += 1
+
+
+def false_claim(cards: list[Card]) -> int:
+    """A number these cards do not make: the next possible envido above their own (or below)."""
+    made = envido_values_made(cards)
+    above = [v for v in range(envido_value(cards) + 1, 34) if is_possible_envido(v) and v not in made]
+    return above[0] if above else max(v for v in range(34) if is_possible_envido(v) and v not in made)
 
 
 def run_scenes(recognizer: Recognizer, deck: dict[Card, Face], count: int, seed: int,
@@ -169,6 +188,13 @@ def report(name: str, t: Tally) -> None:
     print(f"  envido-value accuracy      {pct(t.envido_correct, t.hands)}   (wrong envido: "
           f"{pct(t.envido_wrong, t.hands).strip()} of {t.hands} frames with 2-3 cards)")
     print(f"  envido verdict abstentions {pct(t.hands - t.envido_correct - t.envido_wrong, t.hands)}")
+    for claim, declared, (right, wrong) in (
+            ("honest claims", "their envido", t.honest),
+            ("false claims", "a number they do not make", t.false_claims)):
+        print(f"  {claim + ' judged':26s} {pct(right + wrong, t.hands)}   ({pct(wrong, t.hands).strip()} "
+              f"wrongly; the envido check on each frame of 2-3 cards, declared = {declared})")
+    print(f"    frames of three cards    {pct(t.hands_of_three, t.hands)}   (a false claim needs all "
+          "three seen)")
     print(f"  abstentions (all)          {pct(t.cards - t.answered, t.cards)}")
     print(f"  abstentions (easy)         {pct(t.easy_abstained, t.easy_cards)}   "
           f"(tilt <= 30 deg, <= 15% hidden; {t.easy_cards} cards)")

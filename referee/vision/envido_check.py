@@ -1,8 +1,9 @@
 """Check a shown envido from the camera: frame → cards read → ``Show`` event, with the frame kept.
 
-The checker only produces a ``Show`` when every card in view is read with confidence: a wrong
-verdict on a declared envido is worse than none, so anything doubtful comes back as "no la veo"
-and the table decides as usual.  The engine compares the shown cards with the declaration.
+The checker only produces a ``Show`` when every card in view is read with confidence, or when
+the cards read already make the declared number (two of one suit, or one card, as the rules ask):
+a wrong verdict on a declared envido is worse than none, so anything doubtful comes back as "no la
+veo" and the table decides as usual.  The engine compares the shown cards with the declaration.
 
 A figure counts 0 whatever its rank, so a card read only as "a figure of <suit>" (``Reading.
 figure_of``) is enough: the ``Show`` carries a stand-in figure of that suit, which makes the same
@@ -52,17 +53,13 @@ class EnvidoChecker:
 
     def check(self, seat: str, frame: np.ndarray, declared: int | None = None,
               seen_elsewhere: Collection[Card] = ()) -> ShowCheck:
-        """Read the shown cards.  With ``declared``, two cards that do not make it are not enough
-        to call the claim false (the third may be out of sight): all three must be read.
+        """Read the shown cards (``verdict_hand``).  ``declared``: the number the seat sang.
         ``seen_elsewhere``: cards other seats played, which no stand-in figure may be."""
         readings = tuple(self.recognizer.read(frame))
-        cards, stand_ins, message = shown_hand(readings, seen_elsewhere)
+        cards, stand_ins, message = verdict_hand(readings, declared, seen_elsewhere)
         event = Show(seat, cards) if cards else None
         if event:
             message = f"{seat} muestra {message}"
-        if event and declared is not None and len(event.cards) < 3 \
-                and declared not in envido_values_made(event.cards):
-            event, message = None, "no la veo: para ver si no tenía los tantos, mostrá las tres cartas"
         evidence = self._keep(seat, frame, readings, message) if self.evidence_dir else None
         return ShowCheck(seat, readings, event, message, evidence,
                          stand_ins if event else ())
@@ -90,17 +87,45 @@ def stand_in(suit: Suit, guess: Card | None, taken: Collection[Card]) -> Card | 
     return next((Card(r, suit) for r in ranks if Card(r, suit) not in taken), None)
 
 
-def shown_hand(readings: tuple[Reading, ...] | list[Reading], seen_elsewhere: Collection[Card] = ()
-               ) -> tuple[tuple[Card, ...] | None, tuple[Card, ...], str]:
+Hand = tuple[tuple[Card, ...] | None, tuple[Card, ...], str]
+
+
+def verdict_hand(readings: tuple[Reading, ...] | list[Reading], declared: int | None,
+                 seen_elsewhere: Collection[Card] = ()) -> Hand:
+    """The cards to show the engine for a declared number (None to abstain), as ``shown_hand``.
+
+    The rules ask the cards to make the number: two of one suit, or one card.  So two cards read
+    that make it confirm the claim even when a third card in view is not read; but to call the
+    claim false every card must be read, and all three shown (the one that makes it may be out of
+    sight)."""
+    cards, stand_ins, message = shown_hand(readings, seen_elsewhere)
+    if declared is None:
+        return cards, stand_ins, message
+    if cards is None:
+        known, known_stand_ins, seen = shown_hand(readings, seen_elsewhere, unread_ok=True)
+        if known is not None and declared in envido_values_made(known):
+            return known, known_stand_ins, f"{seen} (con esas alcanza)"
+        return cards, stand_ins, message
+    if len(cards) < 3 and declared not in envido_values_made(cards):
+        return None, (), "no la veo: para ver si no tenía los tantos, mostrá las tres cartas"
+    return cards, stand_ins, message
+
+
+def shown_hand(readings: tuple[Reading, ...] | list[Reading], seen_elsewhere: Collection[Card] = (),
+               unread_ok: bool = False) -> Hand:
     """The cards a show makes (None to abstain), the stand-ins among them, and what was seen.
 
-    Every card in view must be named or read as a figure of a known suit; a stand-in is never a
-    card ``seen_elsewhere`` (played by another seat)."""
+    Every card in view must be named or read as a figure of a known suit (with ``unread_ok``, the
+    cards read are kept if there are two or three of them); a stand-in is never a card
+    ``seen_elsewhere`` (played by another seat)."""
     unread = [r for r in readings if r.card is None and r.figure_of is None]
-    if unread:
+    if unread and not unread_ok:
         return None, (), f"no la veo: {len(unread)} carta(s) sin leer, mostralas de nuevo"
     if not 2 <= len(readings) <= 3:
         return None, (), f"no la veo: hay {len(readings)} carta(s) a la vista, se muestran dos o tres"
+    readings = [r for r in readings if r not in unread]
+    if len(readings) < 2:
+        return None, (), "no la veo: leí menos de dos cartas, mostralas de nuevo"
     named = [r.card for r in readings if r.card is not None]
     if len(set(named)) != len(named):
         return None, (), "no la veo: leí la misma carta dos veces"

@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import Call, Declare, Game, NewHand, Say, Settings, parse_cards
-from engine.cards import Card, Suit, envido_value
+from engine import Call, Declare, Game, NewHand, Say, Settings, Show, parse_cards
+from engine.cards import Card, Suit, envido_value, envido_values_made
 from referee.vision.bank import Bank
-from referee.vision.envido_check import EnvidoChecker, shown_hand
+from referee.vision.envido_check import EnvidoChecker, shown_hand, verdict_hand
 from referee.vision.faces import Face
-from referee.vision.recognize import Recognizer, RecognizerSettings
+from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
 from referee.vision.scenes import SceneOptions, render
 
 EASY = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, tables=("felt", "wood"),
@@ -86,6 +86,28 @@ def test_hidden_card_abstains_instead_of_guessing(
     check = EnvidoChecker(recognizer).check("A1", covered, declared=28)
     assert check.event is None
     assert check.message.startswith("no la veo")
+
+
+
+def test_two_cards_read_that_make_the_claim_confirm_it_with_a_third_unread() -> None:
+    corners = np.zeros((4, 2))
+    readings = [Reading(Card.parse("7o"), 0.95, corners), Reading(None, 0.2, corners),
+                Reading(Card.parse("1o"), 0.9, corners)]
+    assert shown_hand(readings)[0] is None  # not every card is read
+    cards, stand_ins, message = verdict_hand(readings, declared=28)  # 7 and 1 of oros make 28
+    assert cards == tuple(parse_cards(["7o", "1o"])) and not stand_ins
+    assert "con esas alcanza" in message
+    game = envido_won_by_a1(28)
+    game.apply(Show("A1", cards))
+    assert game.score == {"A": 2, "B": 0}
+    # a claim the cards read do not make is not called false while a card is unread ...
+    assert verdict_hand(readings, declared=33)[0] is None
+    # ... nor made out of one card read (the engine wants two or three shown)
+    assert verdict_hand(readings[:2], declared=7)[0] is None
+    # a figure read only by its suit stands in: 7 and a figure of oros make 27
+    figure = Reading(None, 0.5, corners, figure_of=Suit.OROS)
+    cards, stand_ins, _ = verdict_hand([readings[0], figure, readings[1]], declared=27)
+    assert cards is not None and 27 in envido_values_made(cards) and len(stand_ins) == 1
 
 
 def test_two_cards_that_do_not_make_the_claim_are_not_enough(
