@@ -13,7 +13,9 @@ unsure rank is read as "a figure of <suit>" when its pinta or its coin (oros) te
 (``--no-figures``), or named when its picture tells the rank (shape, and the horse's brown) and
 that rank agrees with the guessed one or the pinta was read at both ends (``--no-figure-ranks``).
 The envido figures are the envido check's (referee/vision/envido_check.py) on frames of 2-3 cards:
-a verdict needs every outline in view named or read as a figure of a suit, and all the cards shown.
+the envido value needs every outline in view named or read as a figure of a suit, and all the cards
+shown; a claim is judged as the referee judges it (``verdict_hand``), with the number sung set to
+the cards' envido ("honest") or to a number they do not make ("false").
 Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
 "Easy" scenes are the target conditions: tilt ≤ 30° and ≤ 15 % of the card hidden.
 """
