@@ -65,7 +65,7 @@ class Tally:
     easy_abstained: int = 0
     easy_by_rank: dict[int, list[int]] = field(default_factory=dict)  # rank -> [cards, abstained]
     hands: int = 0
-    hands_of_three: int = 0  # only these can show a false claim (two cards may hide the third)
+    hands_of_three: int = 0  # with two cards, the third (out of sight) may make the number
     envido_correct: int = 0
     envido_wrong: int = 0
     # claims checked as the referee does (verdict_hand): [right verdict, wrong verdict] per frame
@@ -195,8 +195,8 @@ def report(name: str, t: Tally) -> None:
             ("false claims", "a number they do not make", t.false_claims)):
         print(f"  {claim + ' judged':26s} {pct(right + wrong, t.hands)}   ({pct(wrong, t.hands).strip()} "
               f"wrongly; the envido check on each frame of 2-3 cards, declared = {declared})")
-    print(f"    frames of three cards    {pct(t.hands_of_three, t.hands)}   (a false claim needs all "
-          "three seen)")
+    print(f"    frames of three cards    {pct(t.hands_of_three, t.hands)}   (with two, a false claim is "
+          "judged only if no third card could make the number)")
     print(f"  abstentions (all)          {pct(t.cards - t.answered, t.cards)}")
     print(f"  abstentions (easy)         {pct(t.easy_abstained, t.easy_cards)}   "
           f"(tilt <= 30 deg, <= 15% hidden; {t.easy_cards} cards)")

@@ -1,9 +1,10 @@
 """Check a shown envido from the camera: frame → cards read → ``Show`` event, with the frame kept.
 
 The checker only produces a ``Show`` when every card in view is read with confidence, or when
-the cards read already make the declared number (two of one suit, or one card, as the rules ask):
-a wrong verdict on a declared envido is worse than none, so anything doubtful comes back as "no la
-veo" and the table decides as usual.  The engine compares the shown cards with the declaration.
+the cards read settle the claim whatever the others are: they make the declared number (two of one
+suit, or one card, as the rules ask), or no other card could make it with them.  A wrong verdict on
+a declared envido is worse than none, so anything doubtful comes back as "no la veo" and the table
+decides as usual.  The engine compares the shown cards with the declaration.
 
 A figure counts 0 whatever its rank, so a card read only as "a figure of <suit>" (``Reading.
 figure_of``) is enough: the ``Show`` carries a stand-in figure of that suit, which makes the same
@@ -20,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import FIGURES, Card, Suit, envido_values_made
+from engine.cards import DECK, FIGURES, Card, Suit, envido_values_made
 from engine.events import Show
 from referee.vision.draw import annotate
 from referee.vision.recognize import Reading, Recognizer
@@ -94,21 +95,35 @@ def verdict_hand(readings: tuple[Reading, ...] | list[Reading], declared: int | 
                  seen_elsewhere: Collection[Card] = ()) -> Hand:
     """The cards to show the engine for a declared number (None to abstain), as ``shown_hand``.
 
-    The rules ask the cards to make the number: two of one suit, or one card.  So two cards read
-    that make it confirm the claim even when a third card in view is not read; but to call the
-    claim false every card must be read, and all three shown (the one that makes it may be out of
-    sight)."""
+    The rules ask the cards to make the number: two of one suit, or one card.  Two cards read that
+    make it confirm the claim, even with a third card in view unread.  To call it false, the cards
+    read must not make it and neither could a card not read: every card in view read and all three
+    shown, or no card left (not read, not played by another seat) that would make the number with
+    them, as a 33 sung over a 4 of oros and a 5 of espadas."""
     cards, stand_ins, message = shown_hand(readings, seen_elsewhere)
     if declared is None:
         return cards, stand_ins, message
+    all_read = cards is not None
     if cards is None:
-        known, known_stand_ins, seen = shown_hand(readings, seen_elsewhere, unread_ok=True)
-        if known is not None and declared in envido_values_made(known):
-            return known, known_stand_ins, f"{seen} (con esas alcanza)"
+        cards, stand_ins, seen = shown_hand(readings, seen_elsewhere, unread_ok=True)
+        if cards is None:
+            return None, (), message
+        message = seen
+    if declared in envido_values_made(cards):
+        return cards, stand_ins, message if all_read else f"{message} (con esas alcanza)"
+    if all_read and len(cards) == 3:
         return cards, stand_ins, message
-    if len(cards) < 3 and declared not in envido_values_made(cards):
+    if not could_make(cards, declared, seen_elsewhere):
+        return cards, stand_ins, f"{message} (ninguna otra carta hace {declared})"
+    if all_read:
         return None, (), "no la veo: para ver si no tenía los tantos, mostrá las tres cartas"
-    return cards, stand_ins, message
+    return None, (), f"no la veo: {message} no hacen {declared}, y la que no leí podría"
+
+
+def could_make(cards: Collection[Card], declared: int, excluded: Collection[Card] = ()) -> bool:
+    """Whether one more card, not among ``cards`` nor ``excluded``, would make ``declared`` with them."""
+    taken = {*cards, *excluded}
+    return any(declared in envido_values_made((*cards, card)) for card in DECK if card not in taken)
 
 
 def shown_hand(readings: tuple[Reading, ...] | list[Reading], seen_elsewhere: Collection[Card] = (),

@@ -110,6 +110,24 @@ def test_two_cards_read_that_make_the_claim_confirm_it_with_a_third_unread() -> 
     assert cards is not None and 27 in envido_values_made(cards) and len(stand_ins) == 1
 
 
+
+def test_two_cards_that_no_third_card_could_complete_prove_the_claim_false() -> None:
+    corners = np.zeros((4, 2))
+    four, five = Reading(Card.parse("4o"), 0.9, corners), Reading(Card.parse("5e"), 0.9, corners)
+    unread = Reading(None, 0.2, corners)
+    for readings in ([four, five], [four, unread, five]):
+        cards, _, message = verdict_hand(readings, declared=33)  # no card makes 33 with them
+        assert cards == tuple(parse_cards(["4o", "5e"])) and "ninguna otra carta" in message
+        game = envido_won_by_a1(33)
+        game.apply(Show("A1", cards))
+        assert game.score == {"A": 0, "B": 2}
+    # 29 is made with the 5 of oros or the 4 of espadas, which nobody has seen ...
+    assert verdict_hand([four, five], declared=29)[0] is None
+    assert "la que no leí podría" in verdict_hand([four, unread, five], declared=29)[2]
+    # ... unless other seats played them
+    assert verdict_hand([four, five], declared=29, seen_elsewhere=parse_cards(["5o"]))[0] is None
+    assert verdict_hand([four, five], declared=29, seen_elsewhere=parse_cards(["5o", "4e"]))[0]
+
 def test_two_cards_that_do_not_make_the_claim_are_not_enough(
         wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
     frame = shown_frame(wikimedia, "1o 3e", seed=13)
