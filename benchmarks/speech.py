@@ -385,11 +385,17 @@ class Score:
     lookalike_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
     chatter_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
     extra_game: list[int] = field(default_factory=lambda: [0, 0])
+    # said -> [files where its opposite answer was applied, files] ("quiero" for "no quiero")
+    opposite: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
     latencies: list[float] = field(default_factory=list)
     audio_s: float = 0.0
     cpu_s: float = 0.0
     misses: list[str] = field(default_factory=list)
+
+
+# An answer taken for its opposite: the worst mistake a referee can make on an answer.
+OPPOSITES = {"no quiero": "quiero", "quiero": "no quiero"}
 
 
 def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = (),
@@ -425,6 +431,9 @@ def score(outcomes: Iterable[Outcome], min_conf: float, surer: dict[str, float] 
                     s.misses.append(f"{it.voice}: «{it.text}» → {got}")
             _tally(s.extra, any(g not in expected for g in got))
             _add(s.extra_game, _in_game(got, moments_for(expected)[:1], expected))
+            for said, other in OPPOSITES.items():
+                if said in expected:
+                    _tally(s.opposite[said], other in got and other not in expected)
             if it.group != "chatter_call" and expected[-1] in got:
                 s.latencies.append(min(o.latencies(min_conf, surer)))
         elif it.label.startswith("puntos"):
@@ -480,6 +489,9 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     print(f"    the same sin flor   {_pct(s.lookalike_game_sin_flor)} look-alikes, "
           f"{_pct(s.chatter_game_sin_flor)} chatter  (flor is off by default)")
     print(f"    extra call applied  {_pct(s.extra_game)}  (with a call, where it is legal)")
+    for said, other in OPPOSITES.items():
+        print(f"    «{other}» for «{said}»{' ' * (11 - len(other + said))}{_pct(s.opposite[said])}  "
+              "(the opposite answer applied)")
     print(f"    wrong number        {_pct(s.numbers_wrong_game)}  (while the tantos are said)")
     print(f"  latency p50/p95       {p50:.0f} / {p95:.0f} ms  (n={len(lat)})")
     print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio)")
