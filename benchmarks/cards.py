@@ -139,8 +139,7 @@ def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
         tally.hands += 1
         tally.hands_of_three += len(scene.cards) == 3
         cards, _, _ = shown_hand(readings)
-        # a card out of sight is no wrong verdict: with fewer cards than shown, the check asks
-        # for all three before calling a declaration false (EnvidoChecker.check)
+        # a card out of sight is no wrong envido value: only hands read whole are compared
         if cards is not None and len(cards) == len(scene.cards):
             same = envido_value(cards) == envido_value(t.card for t in scene.cards)
             tally.envido_correct += same
@@ -157,8 +156,9 @@ def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
 def false_claim(cards: list[Card]) -> int:
     """A number these cards do not make: the next possible envido above their own (or below)."""
     made = envido_values_made(cards)
-    above = [v for v in range(envido_value(cards) + 1, 34) if is_possible_envido(v) and v not in made]
-    return above[0] if above else max(v for v in range(34) if is_possible_envido(v) and v not in made)
+    lies = [v for v in range(34) if is_possible_envido(v) and v not in made]
+    above = [v for v in lies if v > envido_value(cards)]
+    return above[0] if above else max(lies)
 
 
 def run_scenes(recognizer: Recognizer, deck: dict[Card, Face], count: int, seed: int,

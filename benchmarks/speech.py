@@ -70,14 +70,17 @@ class Outcome:
     audio_s: float
     cpu_s: float
 
-    def got(self, min_conf: float, surer: dict[str, float] = SURER) -> list[str]:
-        """What would be applied at this threshold (a rare call needs more, ``phrases.SURER``)."""
-        return [label for label, conf, _ in self.heard
+    def applied(self, min_conf: float, surer: dict[str, float] = SURER) -> list[tuple[str, float]]:
+        """(label, latency) of what would be applied at this threshold (a rare call needs more,
+        ``phrases.SURER``)."""
+        return [(label, lat) for label, conf, lat in self.heard
                 if conf >= confidence_needed(label, min_conf, surer)]
 
+    def got(self, min_conf: float, surer: dict[str, float] = SURER) -> list[str]:
+        return [label for label, _ in self.applied(min_conf, surer)]
+
     def latencies(self, min_conf: float, surer: dict[str, float] = SURER) -> list[float]:
-        return [lat for label, conf, lat in self.heard
-                if conf >= confidence_needed(label, min_conf, surer)]
+        return [lat for _, lat in self.applied(min_conf, surer)]
 
 
 def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:
@@ -177,8 +180,8 @@ def learned_samples(item: Item, utterances: Iterable[Utterance],
                     min_conf: float) -> list[tuple[bytes, str]]:
     """(audio, text) of what the referee would learn from in this file: utterances whose every
     word reached ``min_conf`` (flor's surer bar if higher) and that carry a call or a number the
-    game would have applied, cut from their clip.  A call or number file is said at a moment where its call is legal, a
-    look-alike or chatter at one of the moments of talk (chosen by file)."""
+    game would have applied, cut from their clip.  A call or number file is said at a moment where
+    its call is legal, a look-alike or chatter at one of the moments of talk (chosen by file)."""
     from referee.asr.learn import words_of
     from referee.phrases import parse
 
@@ -562,6 +565,7 @@ def main(argv: list[str] | None = None) -> int:
         calibrations.append((f" · learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
+    surer = {} if args.same_bar else SURER
     for name in args.recognizer:
         problem = _preflight(name, args.models_dir)
         if problem:
@@ -580,7 +584,6 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")
                 break
             for min_conf in args.min_conf:
-                surer = {} if args.same_bar else SURER
                 report(name, f"{label} · confidence ≥ {min_conf}", score(outcomes, min_conf, surer),
                        args.show_misses)
     tmp.cleanup()

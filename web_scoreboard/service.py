@@ -216,9 +216,10 @@ class TableService:
 
         Legal calls are applied (a call after the hand ended deals the next hand first), unless
         the recognizer was unsure: ``confidence`` gives its confidence in the words ``start:end``
-        of the text, so each item is judged on its own words, and below what ``needed`` asks of its
-        call (by the call's name; a rare call may need more) it waits for a one-tap confirmation.  Refused calls and
-        look-alikes are kept with the reason.  Returns the stored rows, in order.
+        of the text, so each item is judged on its own words, and below what ``needed`` asks of
+        its call (by the call's name; a rare call may need more) it waits for a one-tap
+        confirmation.  Refused calls and look-alikes are kept with the reason.  Returns the
+        stored rows, in order.
         """
         with self._lock:
             items = self._interpret_dealing(text, team)

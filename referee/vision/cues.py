@@ -48,9 +48,10 @@ PIP_HUE: dict[Suit, str] = {Suit.ESPADAS: "blue"}
 
 
 def _pip_card(card: Card, cues: Cues) -> bool:
-    """2-7: as many pips as the rank, in colours the suit allows.  The pips are counted in all the
-    ink and, for a suit of one colour, in that colour alone: a hand or a shadow in another colour
-    touching a pip, or a blob of it standing apart, changes one count and not the other."""
+    """2-7: as many pips as the rank, in colours the suit allows.  The pips are counted as
+    ``PIP_HUE`` says (all the ink; swords in their blue) and, for a suit of one colour, in that
+    colour alone: a hand or a shadow in another colour touching a pip, or a blob of it standing
+    apart, changes one count and not the other."""
     counts = {cues.pips.counts[PIP_HUE.get(card.suit, "ink")]}
     if card.suit in SUIT_HUE:
         counts.add(cues.pips.counts[SUIT_HUE[card.suit]])
