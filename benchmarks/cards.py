@@ -2,7 +2,7 @@
 
     python -m benchmarks.cards [--scenes 200] [--seed 1] [--mode both] [--deck DIR ...]
                                [--bank NAME] [--no-cues] [--no-figures]
-                               [--no-figure-ranks]
+                               [--no-figure-ranks] [--no-snap]
 
 "calibrated" builds the bank from a deck's faces and tests on scenes of that same deck (the
 product's main path: calibration to the players' own deck).  "held-out" builds the bank from one
@@ -12,6 +12,8 @@ bank's guess (``--no-cues`` turns that off; see referee/vision/cues.py), and a g
 unsure rank is read as "a figure of <suit>" when its pinta or its coin (oros) tells the suit
 (``--no-figures``), or named when its picture tells the rank (shape, and the horse's brown) and
 that rank agrees with the guessed one or the pinta was read at both ends (``--no-figure-ranks``).
+Before the cues are read, each card's sides are snapped onto its edges in the full frame and the
+card compared with the bank again there (``--no-snap`` reads it on the finder's outline).
 The envido figures are the envido check's (referee/vision/envido_check.py) on frames of 2-3 cards:
 the envido value needs every outline in view named or read as a figure of a suit, and all the cards
 shown; a claim is judged as the referee judges it (``verdict_hand``), with the number sung set to
@@ -244,6 +246,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="do not read an unsure figure as 'a figure of <suit>' for the envido")
     p.add_argument("--no-figure-ranks", action="store_true",
                    help="do not name a figure from its picture (sota, caballo, rey)")
+    p.add_argument("--no-snap", action="store_true",
+                   help="read each card on the finder's outline, its sides not snapped onto the "
+                        "card's edges")
     p.add_argument("--latency-frames", type=int, default=40, help="frames per latency size (0: skip)")
     return p.parse_args(argv)
 
@@ -267,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     opts = SceneOptions(max_tilt=args.max_tilt)
     settings = RecognizerSettings(use_cues=not args.no_cues, use_figures=not args.no_figures,
-                                  figure_ranks=not args.no_figure_ranks)
+                                  figure_ranks=not args.no_figure_ranks, snap_edges=not args.no_snap)
     for bank_name, bank in banks.items():
         recognizer = Recognizer(bank, settings)
         for test_name, deck in decks.items():

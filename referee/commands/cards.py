@@ -90,11 +90,11 @@ def preview(recognizer: Recognizer, frames: Iterable[np.ndarray], out_dir: Path 
             every: int = 5) -> int:
     """Show the frames with the cards drawn, or (no screen) save every ``every``-th to ``out_dir``;
     print the cards whenever what is seen changes.  Returns how many frames were read."""
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        print(f"Sin pantalla: guardo las imágenes marcadas en {out_dir}/", file=sys.stderr)
     last, n = "", 0
     for n, frame in enumerate(frames, 1):
+        if n == 1 and out_dir is not None:  # made once a frame comes: no empty folder otherwise
+            out_dir.mkdir(parents=True, exist_ok=True)
+            print(f"Sin pantalla: guardo las imágenes marcadas en {out_dir}/", file=sys.stderr)
         readings = recognizer.read(frame)
         seen = " ".join(label(r) for r in readings)
         if seen != last:

@@ -75,6 +75,86 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.array(out, np.float32)
 
 
+# Snapping a card's sides to the colour step at its edge (``snap_to_edges``).
+SNAP_REACH = 0.07     # each side moves at most this share of the card's short side ...
+SNAP_MIN_REACH = 3.0  # ... or this many pixels
+SNAP_BOX = 3          # pixels averaged on each side of a candidate edge: a step, not a thin line
+SNAP_MIN_STEP = 18.0  # Lab distance between the two boxes for a point of the edge
+SNAP_SAMPLES = 24     # points along the middle of each side (rounded corners left out)
+SNAP_SPAN = (0.15, 0.85)
+
+
+def _snap_side(lab: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarray,
+               reach: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The side a-b moved onto the strongest colour step within ``reach`` of it, as a point and a
+    direction; None when too few points along it show a step (a finger, a card over it)."""
+    step = 0.5
+    box = int(SNAP_BOX / step)
+    offsets = np.arange(-reach - SNAP_BOX, reach + SNAP_BOX + step, step, dtype=np.float32)
+    along = np.linspace(*SNAP_SPAN, SNAP_SAMPLES, dtype=np.float32)
+    points = (a + along[:, None] * (b - a))[:, None, :] + offsets[None, :, None] * outward
+    profile = cv2.remap(lab, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
+    sums = np.cumsum(np.pad(profile, ((0, 0), (1, 0), (0, 0))), axis=1)
+    at = np.arange(box, len(offsets) - box)
+    outside = (sums[:, at + box + 1] - sums[:, at + 1]) / box
+    inside = (sums[:, at] - sums[:, at - box]) / box
+    strength = np.linalg.norm(outside - inside, axis=2)
+    strength[:, np.abs(offsets[at]) > reach] = 0.0
+    best = strength.argmax(axis=1)
+    strong = strength[np.arange(len(along)), best] >= SNAP_MIN_STEP
+    t, s = along[strong], offsets[at][best[strong]]
+    keep = np.ones(len(t), bool)
+    for _ in range(3):  # a line through the points, fingers and other cards' edges left out
+        if keep.sum() < SNAP_SAMPLES // 3:
+            return None
+        slope, shift = np.polyfit(t[keep], s[keep], 1)
+        miss = np.abs(s - (shift + slope * t))
+        keep = miss <= max(1.0, 2.5 * float(np.median(miss[keep])))
+    if keep.sum() < SNAP_SAMPLES // 3:
+        return None
+    start, end = a + shift * outward, b + (shift + slope) * outward
+    return start, end - start
+
+
+def snap_to_edges(frame: np.ndarray, quad: np.ndarray, passes: int = 2) -> np.ndarray:
+    """The quad with each side moved onto the card's edge in the full frame.
+
+    The outlines are found on a shrunken frame and from masks that stop short of the edge or run
+    past it (a shadow): on the benchmark's scenes their corners were 7-9% of a card's width off
+    (median), which moves the frame line out of the band where the pinta is read.  Each side is
+    moved onto the strongest colour step near it (a step, not the thin printed frame line) and the
+    corners are where the sides meet; a side with too little edge in sight stays where it was."""
+    quad = order_corners(quad)
+    for _ in range(passes):
+        short = min(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+        reach = max(SNAP_MIN_REACH, SNAP_REACH * short)
+        margin = int(reach + SNAP_BOX + 3)
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + margin
+        roi = cv2.GaussianBlur(frame[y0:y1, x0:x1], (3, 3), 0)
+        lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
+        local = quad - np.array([x0, y0], np.float32)
+        centre = local.mean(axis=0)
+        sides = []
+        for i in range(4):
+            a, b = local[i], local[(i + 1) % 4]
+            u = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
+            normal = np.array([u[1], -u[0]], np.float32)
+            if ((a + b) / 2 - centre) @ normal < 0:
+                normal = -normal
+            sides.append(_snap_side(lab, a, b, normal, reach) or (a, b - a))
+        corners = []
+        for i in range(4):
+            (p, d), (q, e) = sides[(i - 1) % 4], sides[i]
+            meet = _intersect(p, p + d, q, q + e)
+            if meet is None or np.linalg.norm(meet - local[i]) > 0.2 * short + 4:
+                return quad
+            corners.append(meet)
+        quad = order_corners(np.array(corners, np.float32) + np.array([x0, y0], np.float32))
+    return quad
+
+
 def fit_quad(contour: np.ndarray, outline: np.ndarray | None = None) -> np.ndarray | None:
     """Four corners of a card outline, recovering corners rounded off or hidden by fingers.
 

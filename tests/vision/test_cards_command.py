@@ -85,6 +85,13 @@ def test_camera_preview_without_screen_saves_annotated_frames(
     assert len(printed) == 1 and {"7o", "1o", "3e"} <= set(printed[0].split())
 
 
+def test_a_camera_that_gives_no_frame_leaves_no_empty_folder(recognizer: Recognizer,
+                                                             tmp_path: Path) -> None:
+    out = tmp_path / "vistas"
+    assert preview(recognizer, [], out) == 0
+    assert not out.exists()
+
+
 def test_without_deck_option_the_installed_deck_is_used(
         photo: Path, wikimedia_dir: Path, wikimedia_bank: Bank, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
