@@ -15,7 +15,10 @@ from referee.vision.features import inner, normalised_hsv
 PIP_SIZE = (192, 296)  # flattened card for pip reading: twice the canonical size
 INNER = (0.10, 0.08)   # share of the width and height left out at each side (numerals, border)
 MIN_SATURATION = 0.3   # ink: saturated pixels (the paper, numerals and frame lines are not)
-MIN_BLOB = 0.25        # a pip is at least this share of the largest blob's area
+MIN_BLOB = 0.25        # a pip is at least this share of the largest blob's area ...
+MIN_TYPICAL = 0.4      # ... and of the median one's: the pips of a card are one emblem repeated,
+                       # a maker's name or an ornament between them is smaller (the 1878 4 of
+                       # copas prints "Heraclio Fournier" in red, a quarter of a cup's area)
 CORE = 0.3             # a blob's core: farther from its edge than this share of its thickest point
 MIN_PART = 0.3         # a core part counts if at least this share of the largest part of the blob
 
@@ -50,16 +53,18 @@ def _parts(blob: np.ndarray, distance: np.ndarray) -> int:
 
 
 def _count(ink: np.ndarray) -> int:
-    """Pips: blobs of ink at least ``MIN_BLOB`` of the largest one (small ornaments and text
-    drop out), each split where its core comes apart."""
+    """Pips: blobs of ink at least ``MIN_BLOB`` of the largest one and ``MIN_TYPICAL`` of the
+    median one (small ornaments and text drop out), each split where its core comes apart."""
     mask = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     areas = stats[1:, cv2.CC_STAT_AREA]
     if not len(areas):
         return 0
+    big = areas > MIN_BLOB * areas.max()
+    big &= areas >= MIN_TYPICAL * np.median(areas[big])
     distance = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    return sum(_parts(labels == i, distance) for i in np.nonzero(areas > MIN_BLOB * areas.max())[0] + 1)
+    return sum(_parts(labels == i, distance) for i in np.nonzero(big)[0] + 1)
 
 
 def read_pips(card: np.ndarray) -> Pips:

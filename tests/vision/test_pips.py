@@ -28,6 +28,13 @@ def test_pips_are_counted_on_most_faces_of_both_decks(deck_name: str,
     assert len(miscounted) <= 5, miscounted
 
 
+def test_a_makers_name_between_the_pips_is_not_a_pip(fournier: dict[Card, Face]) -> None:
+    """The 1878 4 of copas prints "Heraclio Fournier, clase 3a, Vitoria" in red between its cups;
+    the 5 of oros has a centre coin three times the others' size, and it is still a pip."""
+    assert pips_of(fournier[Card.parse("4c")]).count == 4
+    assert pips_of(fournier[Card.parse("5o")]).count == 5
+
+
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
 def test_ink_colours_allow_the_true_suit_and_rarely_another(deck_name: str,
                                                             request: pytest.FixtureRequest) -> None:
