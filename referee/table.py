@@ -9,10 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine import EngineError, Event, Game, NewHand, Say, Settings, Team, other, snapshot, team_of
-from engine.events import Declare
+from engine.events import Call, Declare
 from referee.interpret import Interpretation, interpret
 from referee.logline import Spoken, parse_line
 from referee.phrases import parse
+
+# An answer and its opposite.  "Quiero" heard for "no quiero" (the "no" lost) is the mistake that
+# most needs undoing, so the scoreboard turns the last answer into its opposite with one tap.
+OPPOSITE_ANSWERS: dict[Call, Call] = {
+    Call.QUIERO: Call.NO_QUIERO, Call.NO_QUIERO: Call.QUIERO,
+    Call.CON_FLOR_QUIERO: Call.CON_FLOR_ME_ACHICO, Call.CON_FLOR_ME_ACHICO: Call.CON_FLOR_QUIERO,
+}
 
 
 class LineRejected(ValueError):
@@ -123,6 +130,29 @@ class Table:
                 return str(flipped)
         self.game.apply(last)
         raise LineRejected(f"{rival_team} no puede haber dicho «{_said(last)}» ahora")
+
+    def opposite_answer(self) -> str | None:
+        """The opposite of the last event if it is an answer («no quiero» for «quiero»), else None."""
+        events = self.game.events
+        last = events[-1] if events else None
+        if isinstance(last, Say) and last.call in OPPOSITE_ANSWERS:
+            return OPPOSITE_ANSWERS[last.call].value
+        return None
+
+    def swap_answer(self) -> str:
+        """Turn the last answer into its opposite, said by the same seat: one tap on the scoreboard
+        when the referee heard «quiero» for «no quiero» or the other way."""
+        if self.opposite_answer() is None:
+            raise LineRejected("lo último no fue un «quiero» ni un «no quiero»")
+        last = self.game.events[-1]
+        assert isinstance(last, Say)
+        swapped = Say(last.seat, OPPOSITE_ANSWERS[last.call])
+        self.game.undo()
+        if self.game.is_legal(swapped):
+            self.game.apply(swapped)
+            return str(swapped)
+        self.game.apply(last)
+        raise LineRejected(f"«{swapped.call.value}» no se puede decir ahora")
 
 
 def _said(event: Say | Declare) -> str:

@@ -44,6 +44,8 @@ def run_command(service: TableService, cmd: Any, origin: str) -> dict[str, Any]:
         return service.undo(origin)
     if isinstance(cmd, schemas.FlipMsg):
         return service.flip_last(origin)
+    if isinstance(cmd, schemas.SwapMsg):
+        return service.swap_answer(origin)
     if isinstance(cmd, schemas.NamesMsg):
         return service.set_names(cmd.names.model_dump())
     if isinstance(cmd, schemas.NewGameMsg):
@@ -197,6 +199,10 @@ def _change_routes(router: APIRouter, service: TableService, guard: PinGuard,
     @router.post("/api/flip", dependencies=auth)
     def flip() -> Any:
         return snap(lambda: service.flip_last("page"))
+
+    @router.post("/api/swap", dependencies=auth)
+    def swap() -> Any:
+        return snap(lambda: service.swap_answer("page"))
 
     @router.put("/api/names", dependencies=auth)
     def names(body: schemas.NamesIn) -> Any:

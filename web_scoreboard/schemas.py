@@ -72,6 +72,10 @@ class FlipMsg(Message):
     action: Literal["flip"]
 
 
+class SwapMsg(Message):
+    action: Literal["swap"]
+
+
 class NamesMsg(Message):
     action: Literal["names"]
     names: NamesIn
@@ -99,8 +103,9 @@ class DismissMsg(Message):
 
 
 Command = Annotated[
-    EventMsg | UndoMsg | FlipMsg | NamesMsg | NewGameMsg | OpenGameMsg | ConfirmMsg | DismissMsg,
+    EventMsg | UndoMsg | FlipMsg | SwapMsg | NamesMsg | NewGameMsg | OpenGameMsg | ConfirmMsg
+    | DismissMsg,
     Field(discriminator="action"),
 ]
 COMMAND = TypeAdapter(Command)
-ACTIONS = ("event", "undo", "flip", "names", "new-game", "open-game", "confirm", "dismiss")
+ACTIONS = ("event", "undo", "flip", "swap", "names", "new-game", "open-game", "confirm", "dismiss")

@@ -162,25 +162,33 @@ class TableService:
 
     def flip_last(self, origin: str = "manual") -> dict[str, Any]:
         """Give the last call to the other team (the referee heard the wrong side)."""
+        return self._replace_last(self._table.flip_last, origin, "flip",
+                                  "no hay ningún canto para cambiar de equipo")
+
+    def swap_answer(self, origin: str = "manual") -> dict[str, Any]:
+        """Turn the last answer into its opposite (the referee heard «quiero» for «no quiero»)."""
+        return self._replace_last(self._table.swap_answer, origin, "swap",
+                                  "no hay ninguna respuesta para cambiar")
+
+    def _replace_last(self, change: Callable[[], str], origin: str, name: str,
+                      empty: str) -> dict[str, Any]:
+        """Replace the last line by what ``change`` (a Table method) makes of it, stored as an undo
+        and the lines it added; the Table refuses what the rules do not allow."""
         with self._lock:
             before = list(self._table.lines)
             if not before:
-                raise ActionError("nothing-to-flip", "no hay ningún canto para cambiar de equipo")
-            self._flip_table()
+                raise ActionError(f"nothing-to-{name}", empty)
+            try:
+                change()
+            except self._rejected as err:
+                reason = getattr(err, "reason", None) or str(err)
+                raise ActionError(f"{name}-refused", reason) from err
             after = list(self._table.lines)
             added = after[len(before) - 1:]
             entries = [LogEntry("undo", before[-1], origin)]
             entries += [LogEntry("apply", x, origin) for x in added]
             self._persist(entries, rollback=lambda: self._rollback(len(added), [before[-1]]))
             return self._publish()
-
-    def _flip_table(self) -> None:
-        """Flip on the Table itself; it knows which rival seat may have said it."""
-        try:
-            self._table.flip_last()
-        except self._rejected as err:
-            reason = getattr(err, "reason", None) or str(err)
-            raise ActionError("flip-refused", reason) from err
 
     # -- heard --------------------------------------------------------------------------------
     def record_heard(self, item: Heard) -> dict[str, Any]:
@@ -401,6 +409,7 @@ class TableService:
             heard=[dict(h) for h in self._heard], pin_required=True, warnings=self._warnings,
             log=log[-self._log_limit:], log_total=len(log), last_line=last,
             can_undo=last is not None, can_flip=last is not None and _is_call(last),
+            swap_to=self._table.opposite_answer(),
         )
         return snap
 

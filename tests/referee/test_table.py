@@ -111,6 +111,23 @@ def test_flip_last_gives_the_call_to_the_other_team() -> None:
     assert table.snapshot()["hand"]["truco"]["pending"]["by"] == "B"
 
 
+def test_the_last_answer_turns_into_its_opposite_said_by_the_same_seat() -> None:
+    table = table_with("hand", "A1: truco", "B1: quiero")
+    assert table.opposite_answer() == "no quiero"
+    assert table.swap_answer() == "B1: no quiero"
+    assert table.snapshot()["score"] == {"A": 1, "B": 0}  # the truco not wanted: one point
+    assert table.swap_answer() == "B1: quiero"
+    assert table.lines[-1] == "B1: quiero" and table.snapshot()["score"] == {"A": 0, "B": 0}
+
+
+def test_only_an_answer_can_be_swapped() -> None:
+    table = table_with("hand", "A1: truco")
+    assert table.opposite_answer() is None
+    with pytest.raises(LineRejected, match="no fue un «quiero»"):
+        table.swap_answer()
+    assert table.lines == ["hand", "A1: truco"]
+
+
 def test_undo_takes_back_the_last_event() -> None:
     table = table_with("hand", "A1: truco", "B1: no quiero")
     assert table.undo() == "B1: no quiero"

@@ -154,6 +154,25 @@ def test_undo_and_flip_the_last_call(client: TestClient, post: Post) -> None:
     assert client.post("/api/undo", headers=AUTH).json()["error"]["code"] == "nothing-to-undo"
 
 
+def test_swap_the_last_answer_for_its_opposite(client: TestClient, post: Post) -> None:
+    post(client, "hand")
+    assert post(client, "A1: truco").json()["swap_to"] is None
+    assert post(client, "B1: quiero").json()["swap_to"] == "no quiero"
+    swapped = client.post("/api/swap", headers=AUTH)
+    assert swapped.status_code == 200
+    assert swapped.json()["log"][-2:] == ["A1: truco", "B1: no quiero"]
+    assert swapped.json()["score"] == {"A": 1, "B": 0} and swapped.json()["swap_to"] == "quiero"
+    body = {"action": "swap", "pin": PIN}
+    assert client.post("/api/actions", json=body).json()["log"][-1] == "B1: quiero"
+    record = client.get(f"/api/games/{swapped.json()['game_id']}/log").json()["log"]
+    assert [(e["action"], e["line"]) for e in record][-4:] == [
+        ("undo", "B1: quiero"), ("apply", "B1: no quiero"),
+        ("undo", "B1: no quiero"), ("apply", "B1: quiero")]
+    assert post(client, "B1: retruco").json()["swap_to"] is None
+    refused = client.post("/api/swap", headers=AUTH)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "swap-refused"
+
+
 def test_manual_points_and_a_finished_game(client: TestClient, post: Post) -> None:
     assert post(client, "points A +29").json()["score"] == {"A": 29, "B": 0}
     assert post(client, "points B +3").json()["score"] == {"A": 29, "B": 3}

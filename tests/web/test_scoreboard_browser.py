@@ -369,6 +369,13 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     page.click("#btn-flip")
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: truco'")
     assert "contesta Nosotros" in text(page, "#banner")
+    assert page.locator("#btn-swap").is_hidden()  # the last event is no answer
+    page.fill("#line-input", "A1: quiero")
+    page.press("#line-input", "Enter")
+    page.wait_for_selector("#btn-swap:has-text('Era «no quiero»')")
+    page.click("#btn-swap")
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: no quiero'")
+    page.click("#btn-undo2")
     page.click("#btn-undo2")
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'hand'")
     page.fill("#line-input", "A1: turco")

@@ -59,6 +59,8 @@ function render(snap) {
   $("#game-label").textContent = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
     `${settings.flor ? " · con flor" : ""}`;
   $("#btn-undo").disabled = snap.can_undo === false;
+  $("#btn-swap").hidden = !snap.swap_to;  // the last answer heard the wrong way round, one tap
+  $("#btn-swap").textContent = snap.swap_to ? `⇄ Era «${snap.swap_to}»` : "";
   document.body.dataset.seq = String(snap.seq ?? "");
   window.scoreboard.renders.push({ seq: snap.seq, at: performance.timeOrigin + performance.now() });
   if (window.scoreboard.renders.length > 500) window.scoreboard.renders.splice(0, 250);
@@ -263,6 +265,7 @@ const BUTTONS = {
   "#btn-undo": () => send("POST", "/api/undo"),
   "#btn-undo2": () => send("POST", "/api/undo"),
   "#btn-flip": () => send("POST", "/api/flip"),
+  "#btn-swap": () => send("POST", "/api/swap"),
   "#btn-controls": () => toggleControls($("#controls").hidden),
   "#btn-controls-close": () => toggleControls(false),
   "#btn-history": openHistory,
