@@ -131,7 +131,10 @@ def snap_to_edges(frame: np.ndarray, quad: np.ndarray, passes: int = 2) -> np.nd
         reach = max(SNAP_MIN_REACH, SNAP_REACH * short)
         margin = int(reach + SNAP_BOX + 3)
         x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + margin
+        x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + margin,
+                            (frame.shape[1], frame.shape[0]))
+        if x1 - x0 < 8 or y1 - y0 < 8:  # an outline (partly) outside the frame stays as it is
+            return quad
         roi = cv2.GaussianBlur(frame[y0:y1, x0:x1], (3, 3), 0)
         lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
         local = quad - np.array([x0, y0], np.float32)

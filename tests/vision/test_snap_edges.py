@@ -60,3 +60,9 @@ def test_a_side_with_no_edge_near_it_stays_where_it_was() -> None:
     frame = np.full((240, 320, 3), 128, np.uint8)
     quad = np.array([[100, 60], [180, 60], [180, 184], [100, 184]], np.float32)
     assert np.allclose(snap_to_edges(frame, quad), quad, atol=1e-3)
+
+
+def test_an_outline_outside_the_frame_is_left_alone() -> None:
+    frame = np.full((120, 160, 3), 200, np.uint8)
+    quad = np.array([[170, 10], [220, 10], [220, 90], [170, 90]], np.float32)
+    assert np.allclose(snap_to_edges(frame, quad), quad)
