@@ -65,7 +65,7 @@ def _print(readings: list[Reading], as_json: bool) -> None:
         print("No veo ninguna carta.")
     for r in readings:
         name = r.card.nombre if r.card else "no la veo"
-        x, y = r.corners.mean(axis=0)
+        x, y = r.outline.mean(axis=0)
         print(f"{label(r):>14}  {name:<20} en ({x:.0f}, {y:.0f})")
 
 

@@ -31,9 +31,9 @@ def annotate(frame: np.ndarray, readings: Sequence[Reading], title: str = "") ->
     thick = max(1, frame.shape[1] // 400)
     for reading in readings:
         colour = SEEN if reading.card else UNSURE
-        pts = reading.corners.astype(np.int32).reshape(-1, 1, 2)
+        pts = reading.outline.astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [pts], True, colour, 2 * thick)
-        x, y = reading.corners.min(axis=0).astype(int)
+        x, y = reading.outline.min(axis=0).astype(int)
         cv2.putText(out, label(reading), (int(x), max(14, int(y) - 6)), cv2.FONT_HERSHEY_SIMPLEX,
                     0.5 * thick, colour, thick + 1, cv2.LINE_AA)
     if title:

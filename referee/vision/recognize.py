@@ -63,11 +63,17 @@ class Reading:
     edges: np.ndarray | None = None  # the outline snapped onto the card's edges: the cues are
                                      # read there (``geometry.snap_to_edges``)
 
+    @property
+    def outline(self) -> np.ndarray:
+        """The card's corners as best known: snapped onto its edges when they were, else the
+        finder's outline."""
+        return self.corners if self.edges is None else self.edges
+
     def as_json(self) -> dict[str, object]:
         return {"card": str(self.card) if self.card else None,
                 "figure_of": self.figure_of.nombre if self.figure_of else None,
                 "confidence": round(float(self.confidence), 3),
-                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.outline],
                 "guess": str(self.guess) if self.guess else None}
 
 
@@ -198,8 +204,7 @@ class Recognizer:
 
 def _cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:
     """The card flattened for its cues, on its snapped outline when there is one."""
-    corners = reading.corners if reading.edges is None else reading.edges
-    return flatten(frame, corners, PIP_SIZE)
+    return flatten(frame, reading.outline, PIP_SIZE)
 
 
 def card_shaped(corners: np.ndarray) -> bool:

@@ -47,7 +47,7 @@ class PlayTracker:
         self._streak.clear()
 
     def seat_of(self, reading: Reading, width: int, height: int) -> str | None:
-        centre = reading.corners.mean(axis=0)
+        centre = reading.outline.mean(axis=0)
         return next((r.seat for r in self.seats if r.holds(centre, width, height)), None)
 
     def update(self, frame: np.ndarray) -> list[Play]:

@@ -17,15 +17,20 @@ from referee.commands.cards import preview
 from referee.vision.bank import Bank, deck_key, save_bank
 from referee.vision.faces import Face, face_files
 from referee.vision.recognize import Recognizer
-from referee.vision.scenes import SceneOptions, render
+from referee.vision.scenes import Scene, SceneOptions, render
+from tests.vision.test_detect import corner_error
 
 EASY = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, tables=("felt",))
 
 
+def _scene(wikimedia: dict[Card, Face]) -> Scene:
+    return render([wikimedia[c] for c in parse_cards(["7o", "1o", "3e"])],
+                  np.random.default_rng(11), EASY)
+
+
 @pytest.fixture
 def photo(wikimedia: dict[Card, Face], tmp_path: Path) -> Path:
-    scene = render([wikimedia[c] for c in parse_cards(["7o", "1o", "3e"])],
-                   np.random.default_rng(11), EASY)
+    scene = _scene(wikimedia)
     path = tmp_path / "mesa.jpg"
     cv2.imwrite(str(path), scene.image)
     return path
@@ -40,15 +45,19 @@ def models(wikimedia_dir: Path, wikimedia_bank: Bank, tmp_path: Path) -> Path:
 
 
 def test_json_lists_cards_with_confidence_and_corners(
-        photo: Path, models: Path, wikimedia_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        photo: Path, models: Path, wikimedia_dir: Path, wikimedia: dict[Card, Face],
+        capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["cards", "--image", str(photo), "--json", "--deck", str(wikimedia_dir),
                  "--models-dir", str(models)])
     assert code == 0
     found = json.loads(capsys.readouterr().out)
     assert sorted(f["card"] for f in found) == ["1o", "3e", "7o"]
+    truth = {str(placed.card): placed.corners for placed in _scene(wikimedia).cards}
     for f in found:
         assert 0.5 <= f["confidence"] <= 1
         assert len(f["corners"]) == 4 and all(len(p) == 2 for p in f["corners"])
+        # the corners are the card's own, its sides snapped onto its edges
+        assert corner_error(np.array(f["corners"]), truth[f["card"]]) < 0.03
 
 
 def test_plain_output_names_the_cards_in_spanish(
