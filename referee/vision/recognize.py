@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
@@ -27,7 +28,9 @@ from referee.vision.figures import figure_rank, picture_fits
 from referee.vision.geometry import CARD_ASPECT, flatten, rectified_aspect, snap_to_edges
 from referee.vision.pips import PIP_SIZE
 
-PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card
+PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card ...
+PART_AREA = 0.5    # ... or, however the whole looks, if it is less than this share of a whole
+                   # with a card's sides
 SHAPE_TOLERANCE = 0.15  # a far-from-the-bank 1-7 is named by its cues only on a card-shaped outline
 
 
@@ -217,9 +220,20 @@ def card_shaped(corners: np.ndarray) -> bool:
 
 def _drop_parts(readings: list[Reading]) -> list[Reading]:
     """Drop outlines lying inside a larger card-like outline that looks nearly as much like a
-    card: part of a card can look like another card (two coins of the 5 of oros look like the 2),
-    but a card never holds a card.  The larger one stays, read or abstained."""
-    return [r for r in readings
-            if not any(w is not r and covered(r.corners, w.corners) > 0.8
-                       and covered(w.corners, r.corners) < 0.8
-                       and w.similarity >= r.similarity - PART_MARGIN for w in readings)]
+    card, or inside a card-shaped one (``card_shaped``) at least twice their area, however it
+    looks: part of a card can look like another card (two coins of the 5 of oros look like the
+    2; the two coins at one end of an 1878 4 of oros looked like another deck's 2 with full
+    confidence, while the whole 4 looked like no card of that deck), but a card never holds a
+    card.  The larger one stays, read or abstained."""
+    return [r for r in readings if not any(_holds(w, r) for w in readings if w is not r)]
+
+
+def _holds(whole: Reading, part: Reading) -> bool:
+    """``part`` lies inside ``whole`` and is a part of it (``_drop_parts``)."""
+    if covered(part.corners, whole.corners) <= 0.8 or covered(whole.corners, part.corners) >= 0.8:
+        return False
+    if whole.similarity >= part.similarity - PART_MARGIN:
+        return True
+    small = cv2.contourArea(part.corners.astype(np.float32)) < PART_AREA * cv2.contourArea(
+        whole.corners.astype(np.float32))
+    return small and card_shaped(whole.corners)

@@ -10,7 +10,7 @@ from engine.cards import Card
 from referee.vision.bank import Bank
 from referee.vision.faces import Face
 from referee.vision.geometry import CARD_ASPECT, rectified_aspect
-from referee.vision.recognize import Reading, Recognizer, card_shaped
+from referee.vision.recognize import Reading, Recognizer, _drop_parts, card_shaped
 from referee.vision.scenes import project
 
 
@@ -41,3 +41,18 @@ def test_part_of_a_card_is_not_named_by_its_pips(wikimedia: dict[Card, Face],
     far = 0.5  # below the bank's min_similarity: only the cues can name the card
     assert recognizer.confirm(Reading(None, 0.0, whole, Card.parse("6c"), far), frame).card == Card.parse("6c")
     assert recognizer.confirm(Reading(None, 0.0, part, Card.parse("4c"), far), frame).card is None
+
+
+def _reading(quad: list[list[float]], similarity: float) -> Reading:
+    return Reading(Card.parse("2o"), 1.0, np.array(quad, np.float32), Card.parse("2o"), similarity)
+
+
+def test_part_of_a_card_shaped_outline_goes_however_much_better_it_looks() -> None:
+    """The two coins at one end of a 4 of oros look like a 2 of oros of another deck better than
+    the whole 4 looks like any of its cards; a card never lies inside a card."""
+    whole = _reading([[0, 0], [100, 0], [100, 155], [0, 155]], 0.56)
+    part = _reading([[5, 5], [95, 5], [95, 60], [5, 60]], 0.84)
+    assert _drop_parts([whole, part]) == [whole]
+    # inside an outline without a card's sides (two cards and the table between them), it stays
+    wide = _reading([[0, 0], [200, 0], [200, 155], [0, 155]], 0.56)
+    assert _drop_parts([wide, part]) == [wide, part]
