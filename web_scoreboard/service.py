@@ -162,18 +162,19 @@ class TableService:
 
     def flip_last(self, origin: str = "manual") -> dict[str, Any]:
         """Give the last call to the other team (the referee heard the wrong side)."""
-        return self._replace_last(self._table.flip_last, origin, "flip",
+        return self._replace_last(lambda: self._table.flip_last(), origin, "flip",
                                   "no hay ningún canto para cambiar de equipo")
 
     def swap_answer(self, origin: str = "manual") -> dict[str, Any]:
         """Turn the last answer into its opposite (the referee heard «quiero» for «no quiero»)."""
-        return self._replace_last(self._table.swap_answer, origin, "swap",
+        return self._replace_last(lambda: self._table.swap_answer(), origin, "swap",
                                   "no hay ninguna respuesta para cambiar")
 
     def _replace_last(self, change: Callable[[], str], origin: str, name: str,
                       empty: str) -> dict[str, Any]:
-        """Replace the last line by what ``change`` (a Table method) makes of it, stored as an undo
-        and the lines it added; the Table refuses what the rules do not allow."""
+        """Replace the last line by what ``change`` (a call on the current Table, made under the
+        lock) makes of it, stored as an undo and the lines it added; the Table refuses what the
+        rules do not allow."""
         with self._lock:
             before = list(self._table.lines)
             if not before:
