@@ -131,21 +131,22 @@ class Table:
         self.game.apply(last)
         raise LineRejected(f"{rival_team} no puede haber dicho «{_said(last)}» ahora")
 
+    def _last_answer(self) -> Say | None:
+        """The last event if it is an answer with an opposite (``OPPOSITE_ANSWERS``)."""
+        last = self.game.events[-1] if self.game.events else None
+        return last if isinstance(last, Say) and last.call in OPPOSITE_ANSWERS else None
+
     def opposite_answer(self) -> str | None:
         """The opposite of the last event if it is an answer («no quiero» for «quiero»), else None."""
-        events = self.game.events
-        last = events[-1] if events else None
-        if isinstance(last, Say) and last.call in OPPOSITE_ANSWERS:
-            return OPPOSITE_ANSWERS[last.call].value
-        return None
+        last = self._last_answer()
+        return None if last is None else OPPOSITE_ANSWERS[last.call].value
 
     def swap_answer(self) -> str:
         """Turn the last answer into its opposite, said by the same seat: one tap on the scoreboard
         when the referee heard «quiero» for «no quiero» or the other way."""
-        if self.opposite_answer() is None:
+        last = self._last_answer()
+        if last is None:
             raise LineRejected("lo último no fue un «quiero» ni un «no quiero»")
-        last = self.game.events[-1]
-        assert isinstance(last, Say)
         swapped = Say(last.seat, OPPOSITE_ANSWERS[last.call])
         self.game.undo()
         if self.game.is_legal(swapped):
