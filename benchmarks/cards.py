@@ -42,6 +42,9 @@ from engine.cards import FIGURES, Card, envido_value, envido_values_made, is_pos
 from referee.vision.bank import Bank, build_bank
 from referee.vision.envido_check import shown_hand, verdict_hand
 from referee.vision.faces import Face, load_deck
+from referee.vision.geometry import flatten
+from referee.vision.pintas import read_pintas
+from referee.vision.pips import PIP_SIZE
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
 from referee.vision.scenes import Placed, Scene, SceneOptions, random_scene
 
@@ -75,6 +78,10 @@ class Tally:
     false_claims: list[int] = field(default_factory=lambda: [0, 0])
     empty_frames: int = 0
     empty_frames_named: int = 0
+    # easy cards outlined: how far the outline the cues are read on is from the card's corners
+    # (card widths), and whether the pinta is read, right, at both ends of the card
+    corner_errors: list[float] = field(default_factory=list)
+    pinta_both_ends: int = 0
     latencies: list[float] = field(default_factory=list)
 
     def add_card(self, truth: Placed, reading: Reading | None) -> None:
@@ -132,6 +139,10 @@ def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
     found, extra = match(scene, readings)
     for truth, reading in zip(scene.cards, found):
         tally.add_card(truth, reading)
+        if reading is not None and truth.tilt <= 30 and truth.occlusion <= 0.15:
+            tally.corner_errors.append(corner_error(reading.outline, truth.corners))
+            ends = read_pintas(flatten(scene.image, reading.outline, PIP_SIZE))
+            tally.pinta_both_ends += ends == (truth.card.suit, truth.card.suit)
     tally.phantom += sum(1 for r in extra if r.card is not None)
     tally.figures_of_wrong += sum(1 for r in extra if r.figure_of is not None)
     if not scene.cards:
@@ -207,6 +218,11 @@ def report(name: str, t: Tally) -> None:
     print(f"  precision when answering   {pct(t.correct, named)}   ({t.wrong} wrong, "
           f"{t.phantom} named where there was no card)")
     print(f"  empty frames with a card   {t.empty_frames_named}/{t.empty_frames}")
+    if t.corner_errors:
+        print(f"  outline corners off        {100 * statistics.median(t.corner_errors):5.1f}%   (median, "
+              f"of a card's width; easy cards outlined, the outline the cues are read on)")
+        print(f"  pinta read at both ends    {pct(t.pinta_both_ends, len(t.corner_errors))}   "
+              "(easy cards outlined, the suit right)")
     print(f"  named by the cues          {pct(t.by_cues, t.cards)}   ({t.by_cues_wrong} wrong)")
     print(f"  read as a figure of a suit {pct(t.figures_of, t.cards)}   ({t.figures_of_wrong} wrong; "
           f"abstained cards, counted as abstentions above)")

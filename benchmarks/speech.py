@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 import zlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from multiprocessing import Pool
@@ -387,6 +387,8 @@ class Score:
     chatter_game: list[int] = field(default_factory=lambda: [0, 0])
     lookalike_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
     chatter_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
+    # what look-alikes and chatter apply sin flor, by call: (file, moment) pairs
+    false_calls_sin_flor: Counter[str] = field(default_factory=Counter)
     extra_game: list[int] = field(default_factory=lambda: [0, 0])
     # said -> [files where its opposite answer was applied, files] ("quiero" for "no quiero")
     opposite: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
@@ -407,6 +409,13 @@ def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = (
     wanted = set(expected)
     hits = [any(g in legal_labels(m, flor) and g not in wanted for g in got) for m in moments]
     return [sum(hits), len(hits)]
+
+
+def _count_false_calls(counts: Counter[str], got: list[str]) -> None:
+    """Count, by call, what a look-alike or chatter file would apply at each moment of talk at a
+    table sin flor (a call legal at three moments counts three times)."""
+    for moment in TALK_MOMENTS:
+        counts.update({g for g in got if g in legal_labels(moment, False)})
 
 
 def _add(total: list[int], pair: list[int]) -> None:
@@ -450,6 +459,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, surer: dict[str, float] 
             _tally(s.lookalike_calls, a_call)
             _add(s.lookalike_game, _in_game(got, TALK_MOMENTS))
             _add(s.lookalike_game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
+            _count_false_calls(s.false_calls_sin_flor, got)
             if triggered:
                 s.misses.append(f"{it.voice}: look-alike «{it.text}» → {got}")
         elif it.group == "chatter":
@@ -457,6 +467,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, surer: dict[str, float] 
             _tally(s.chatter_calls, a_call)
             _add(s.chatter_game, _in_game(got, TALK_MOMENTS))
             _add(s.chatter_game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
+            _count_false_calls(s.false_calls_sin_flor, got)
             if triggered:
                 s.misses.append(f"{it.voice}: chatter «{it.text}» → {got}")
         elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
@@ -491,6 +502,9 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     print(f"    chatter applied     {_pct(s.chatter_game)}")
     print(f"    the same sin flor   {_pct(s.lookalike_game_sin_flor)} look-alikes, "
           f"{_pct(s.chatter_game_sin_flor)} chatter  (flor is off by default)")
+    if s.false_calls_sin_flor:
+        calls = ", ".join(f"{call} {n}" for call, n in s.false_calls_sin_flor.most_common())
+        print(f"      by call           {calls}  (look-alike and chatter file-moments)")
     print(f"    extra call applied  {_pct(s.extra_game)}  (with a call, where it is legal)")
     for said, other in OPPOSITES.items():
         print(f"    «{other}» for «{said}»{' ' * (11 - len(other + said))}{_pct(s.opposite[said])}  "
