@@ -15,7 +15,8 @@ from referee.vision.pips import HUES, MIN_SATURATION
 
 INNER = (0.06, 0.05)   # share of the width and height left out at each side (the card's edge)
 RADIUS = (0.10, 0.18)  # a coin's radius, as a share of the inner width (the ace's is larger)
-MIN_FILL = 0.8         # a coin fills at least this share of its enclosing circle
+MIN_FILL = 0.8         # a coin fills at least this share of its enclosing circle (of the part
+                       # of it inside the card's inner area: a coin near the top is cut there)
 
 
 def holds_coin(card: np.ndarray) -> bool:
@@ -27,7 +28,18 @@ def holds_coin(card: np.ndarray) -> bool:
     mask = cv2.morphologyEx(yellow.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     width = mask.shape[1]
-    circles = (cv2.minEnclosingCircle(contour)[1] for contour in contours)
-    return sum(RADIUS[0] <= radius / width <= RADIUS[1]
-               and cv2.contourArea(contour) >= MIN_FILL * np.pi * radius ** 2
-               for contour, radius in zip(contours, circles)) == 1
+    return sum(_coin(contour, mask.shape, width) for contour in contours) == 1
+
+
+def _coin(contour: np.ndarray, shape: tuple[int, ...], width: int) -> bool:
+    """A coin-sized blob that fills its enclosing circle, counting only the part of the circle
+    inside the inner area (the NL rey de oros holds his coin close to the top, where the margin
+    left out cuts it: whole, it would fill its circle; cut, 0.72-0.76 of it)."""
+    (x, y), radius = cv2.minEnclosingCircle(contour)
+    if not RADIUS[0] <= radius / width <= RADIUS[1]:
+        return False
+    disc = np.zeros(shape[:2], np.uint8)
+    cv2.circle(disc, (round(x), round(y)), round(radius), 1, -1)
+    blob = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(blob, [contour], -1, 1, -1)
+    return int(blob.sum()) >= MIN_FILL * int(disc.sum())

@@ -27,6 +27,20 @@ def test_the_coin_is_seen_on_every_oros_figure_and_on_no_other_card(
     assert coins == {Card(rank, Suit.OROS) for rank in FIGURES}, sorted(map(str, coins))
 
 
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+@pytest.mark.parametrize("shift", [0.08, -0.08])
+def test_a_coin_cut_by_the_margin_left_out_is_still_seen(
+        deck_name: str, shift: float, request: pytest.FixtureRequest) -> None:
+    """An outline a little off moves the picture by some 8% of the card's height: a coin near the
+    top (the rey de oros holds his there) is then cut by the margin the reader leaves out."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    moved = np.float32([[1, 0, 0], [0, 1, -shift * PIP_SIZE[1]]])
+    coins = {card for card, face in deck.items()
+             if holds_coin(cv2.warpAffine(cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA),
+                                          moved, PIP_SIZE, borderMode=cv2.BORDER_REPLICATE))}
+    assert coins == {Card(rank, Suit.OROS) for rank in FIGURES}, sorted(map(str, coins))
+
+
 def test_blank_paper_holds_no_coin() -> None:
     assert not holds_coin(np.full((PIP_SIZE[1], PIP_SIZE[0], 3), 235, np.uint8))
 
