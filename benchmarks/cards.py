@@ -11,7 +11,8 @@ a 1-7 is still named when the cues read on it (pip count, ink colours, pinta) ag
 bank's guess (``--no-cues`` turns that off; see referee/vision/cues.py), and a guessed figure of
 unsure rank is read as "a figure of <suit>" when its pinta or its coin (oros) tells the suit
 (``--no-figures``), or named when its picture tells the rank (shape, and the horse's brown) and
-that rank agrees with the guessed one or the pinta was read at both ends (``--no-figure-ranks``).
+that rank agrees with the guessed one, or the suit is told without the bank: by the pinta on its
+own or by the coin of oros (``--no-figure-ranks``).
 Before the cues are read, each card's sides are snapped onto its edges in the full frame and the
 card compared with the bank again there (``--no-snap`` reads it on the finder's outline).
 The envido figures are the envido check's (referee/vision/envido_check.py) on frames of 2-3 cards:

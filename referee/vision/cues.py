@@ -156,20 +156,26 @@ def figure_suit(guess: Card, cues: Cues) -> Suit | None:
     return cues.pinta if cues.pinta is not None and cues.pinta == guess.suit else None
 
 
+def _suit_without_bank(cues: Cues, suit: Suit) -> bool:
+    """``suit`` is what the pinta on its own (``pinta_alone``) or the coin of oros tells."""
+    return (pinta_alone(cues) and suit == cues.pinta) or (cues.coin and suit == Suit.OROS)
+
+
 def figure_card(guess: Card, cues: Cues, rank: int | None, fits: bool = False) -> Card | None:
     """A figure named from the rank its picture shows (``figures.figure_rank``) and its suit.
 
-    The picture's rank may overrule the bank's only when the pinta tells the suit on its own
-    (sure, or copas at one end): a bank wrong about the rank is no witness for the suit.  The
-    coin is not enough: it tells oros, but the picture's rank is wrong too often when the bank's
-    disagrees (a sota read as a caballo).  When the picture tells no rank, the bank's stands if
-    the suit is told without the bank and the picture ``fits`` it (``figures.picture_fits``)."""
+    The picture's rank may overrule the bank's only when the suit is told without the bank: by
+    the pinta on its own (sure, or copas at one end) or by the coin of oros.  A bank wrong about
+    the rank is no witness for the suit.  (Across decks the bank takes the naipes-libres rey de
+    oros for a sota de copas; his coin and his picture tell him.)  When the picture tells no rank,
+    the bank's stands if the suit is told without the bank and the picture ``fits`` it
+    (``figures.picture_fits``)."""
     suit = figure_suit(guess, cues)
     if suit is None:
         return None
     if rank is None:
         return Card(guess.rank, suit) if fits and figure_suit_alone(cues) is not None else None
-    if rank != guess.rank and not (pinta_alone(cues) and suit == cues.pinta):
+    if rank != guess.rank and not _suit_without_bank(cues, suit):
         return None
     return Card(rank, suit)
 

@@ -69,12 +69,15 @@ def test_the_coin_outweighs_copas_read_at_one_end_of_an_oros_figure(
     assert cues.coin and cues.pinta == Suit.COPAS and not cues.sure
     assert figure_suit(Card.parse("11b"), cues) == Suit.OROS
     assert not contradicts(Card.parse("11o"), cues)
-    assert figure_card(Card.parse("11b"), cues, 12) is None  # no copas to overrule the rank
+    assert figure_card(Card.parse("11b"), cues, 11) == Card.parse("11o")  # not 11c
 
 
-def test_the_coin_names_a_figure_only_with_the_banks_rank() -> None:
+def test_the_coin_or_a_pinta_on_its_own_lets_the_picture_overrule_the_banks_rank() -> None:
     cues = Cues(PICTURE, None, coin=True)
     assert figure_card(Card.parse("12c"), cues, 12) == Card.parse("12o")
-    assert figure_card(Card.parse("10c"), cues, 11) is None  # the picture alone may be wrong
+    assert figure_card(Card.parse("10c"), cues, 12) == Card.parse("12o")
     assert figure_card(Card.parse("10c"), Cues(PICTURE, Suit.ESPADAS, both_ends=True), 11) \
         == Card.parse("11e")
+    # a pinta agreeing with the bank's suit, read at one end only, is no witness of its own
+    assert figure_card(Card.parse("10o"), Cues(PICTURE, Suit.OROS), 12) is None
+    assert figure_card(Card.parse("10o"), Cues(PICTURE, Suit.OROS), 10) == Card.parse("10o")
