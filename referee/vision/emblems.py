@@ -16,7 +16,11 @@ from referee.vision.pips import HUES, MIN_SATURATION
 INNER = (0.06, 0.05)   # share of the width and height left out at each side (the card's edge)
 RADIUS = (0.10, 0.18)  # a coin's radius, as a share of the inner width (the ace's is larger)
 MIN_FILL = 0.8         # a coin fills at least this share of its enclosing circle (of the part
-                       # of it inside the card's inner area: a coin near the top is cut there)
+                       # of it inside the card's inner area: a coin near the top is cut there) ...
+MIN_INSIDE = 0.75      # ... and at least this share of the circle is inside (the bowl of an 1878
+                       # cup cut at the bottom, 0.71 inside, filled its part like a coin)
+GOLD = (22, 0.6)       # a coin's median hue (OpenCV) and saturation are at least these: gold, not
+                       # a fingertip over the card's edge (hue 16-21, saturation 0.36-0.5)
 
 
 def holds_coin(card: np.ndarray) -> bool:
@@ -28,13 +32,14 @@ def holds_coin(card: np.ndarray) -> bool:
     mask = cv2.morphologyEx(yellow.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     width = mask.shape[1]
-    return sum(_coin(contour, mask.shape, width) for contour in contours) == 1
+    return sum(_coin(contour, mask.shape, width) and _gold(contour, hsv) for contour in contours) == 1
 
 
 def _coin(contour: np.ndarray, shape: tuple[int, ...], width: int) -> bool:
     """A coin-sized blob that fills its enclosing circle, counting only the part of the circle
     inside the inner area (the NL rey de oros holds his coin close to the top, where the margin
-    left out cuts it: whole, it would fill its circle; cut, 0.72-0.76 of it)."""
+    left out cuts it: whole, it would fill its circle; cut, 0.72-0.76 of it).  Most of the circle
+    must be inside (``MIN_INSIDE``): a coin cut nearly in half is no longer told from a cup's bowl."""
     (x, y), radius = cv2.minEnclosingCircle(contour)
     if not RADIUS[0] <= radius / width <= RADIUS[1]:
         return False
@@ -42,4 +47,13 @@ def _coin(contour: np.ndarray, shape: tuple[int, ...], width: int) -> bool:
     cv2.circle(disc, (round(x), round(y)), round(radius), 1, -1)
     blob = np.zeros(shape[:2], np.uint8)
     cv2.drawContours(blob, [contour], -1, 1, -1)
-    return int(blob.sum()) >= MIN_FILL * int(disc.sum())
+    inside = int(disc.sum())
+    return inside >= MIN_INSIDE * np.pi * radius ** 2 and int(blob.sum()) >= MIN_FILL * inside
+
+
+def _gold(contour: np.ndarray, hsv: np.ndarray) -> bool:
+    """The blob is gold (``GOLD``): a fingertip is yellowish too, and as round."""
+    blob = np.zeros(hsv.shape[:2], np.uint8)
+    cv2.drawContours(blob, [contour], -1, 1, -1)
+    pixels = hsv[blob > 0]
+    return bool(np.median(pixels[:, 0]) >= GOLD[0] and np.median(pixels[:, 1]) >= GOLD[1] * 255)
