@@ -156,11 +156,6 @@ def figure_suit(guess: Card, cues: Cues) -> Suit | None:
     return cues.pinta if cues.pinta is not None and cues.pinta == guess.suit else None
 
 
-def _suit_without_bank(cues: Cues, suit: Suit) -> bool:
-    """``suit`` is what the pinta on its own (``pinta_alone``) or the coin of oros tells."""
-    return (pinta_alone(cues) and suit == cues.pinta) or (cues.coin and suit == Suit.OROS)
-
-
 def figure_card(guess: Card, cues: Cues, rank: int | None, fits: bool = False) -> Card | None:
     """A figure named from the rank its picture shows (``figures.figure_rank``) and its suit.
 
@@ -175,7 +170,7 @@ def figure_card(guess: Card, cues: Cues, rank: int | None, fits: bool = False) -
         return None
     if rank is None:
         return Card(guess.rank, suit) if fits and figure_suit_alone(cues) is not None else None
-    if rank != guess.rank and not _suit_without_bank(cues, suit):
+    if rank != guess.rank and figure_suit_alone(cues) != suit:
         return None
     return Card(rank, suit)
 

@@ -31,29 +31,24 @@ def holds_coin(card: np.ndarray) -> bool:
     yellow = (hsv[..., 0] >= lo) & (hsv[..., 0] < hi) & (hsv[..., 1] > MIN_SATURATION * 255)
     mask = cv2.morphologyEx(yellow.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    width = mask.shape[1]
-    return sum(_coin(contour, mask.shape, width) and _gold(contour, hsv) for contour in contours) == 1
+    return sum(_coin(contour, hsv) for contour in contours) == 1
 
 
-def _coin(contour: np.ndarray, shape: tuple[int, ...], width: int) -> bool:
-    """A coin-sized blob that fills its enclosing circle, counting only the part of the circle
-    inside the inner area (the NL rey de oros holds his coin close to the top, where the margin
-    left out cuts it: whole, it would fill its circle; cut, 0.72-0.76 of it).  Most of the circle
-    must be inside (``MIN_INSIDE``): a coin cut nearly in half is no longer told from a cup's bowl."""
+def _coin(contour: np.ndarray, hsv: np.ndarray) -> bool:
+    """A coin-sized gold blob that fills its enclosing circle, counting only the part of the
+    circle inside the inner area (the NL rey de oros holds his coin close to the top, where the
+    margin left out cuts it: whole, it would fill its circle; cut, 0.72-0.76 of it).  Most of the
+    circle must be inside (``MIN_INSIDE``): a coin cut nearly in half is no longer told from a
+    cup's bowl.  And it is gold (``GOLD``): a fingertip is yellowish too, and as round."""
     (x, y), radius = cv2.minEnclosingCircle(contour)
-    if not RADIUS[0] <= radius / width <= RADIUS[1]:
+    if not RADIUS[0] <= radius / hsv.shape[1] <= RADIUS[1]:
         return False
-    disc = np.zeros(shape[:2], np.uint8)
+    disc = np.zeros(hsv.shape[:2], np.uint8)
     cv2.circle(disc, (round(x), round(y)), round(radius), 1, -1)
-    blob = np.zeros(shape[:2], np.uint8)
-    cv2.drawContours(blob, [contour], -1, 1, -1)
-    inside = int(disc.sum())
-    return inside >= MIN_INSIDE * np.pi * radius ** 2 and int(blob.sum()) >= MIN_FILL * inside
-
-
-def _gold(contour: np.ndarray, hsv: np.ndarray) -> bool:
-    """The blob is gold (``GOLD``): a fingertip is yellowish too, and as round."""
     blob = np.zeros(hsv.shape[:2], np.uint8)
     cv2.drawContours(blob, [contour], -1, 1, -1)
+    inside = int(disc.sum())
+    if inside < MIN_INSIDE * np.pi * radius ** 2 or int(blob.sum()) < MIN_FILL * inside:
+        return False
     pixels = hsv[blob > 0]
     return bool(np.median(pixels[:, 0]) >= GOLD[0] and np.median(pixels[:, 1]) >= GOLD[1] * 255)
