@@ -25,6 +25,18 @@ def normalise(card: np.ndarray) -> np.ndarray:
     return np.clip(img / np.maximum(white, 1e-3), 0, 1.2)
 
 
+def neutral_paper(norm: np.ndarray) -> np.ndarray:
+    """A normalised card with its paper made grey again.  ``normalise`` balances each channel on
+    its own: where a robe fills a third of a rey's card (the naipes-libres rey de copas), the
+    robe's channel sets that channel's white and the paper comes out tinted (its red at 0.4).
+    The paper is told by its darkest channel, bright on paper and dark on any strong colour."""
+    sample = norm[::3, ::3].reshape(-1, 3)
+    darkest = sample.min(axis=1)
+    paper = sample[darkest >= np.median(darkest)]
+    white = np.percentile(paper, 90, axis=0)
+    return norm * (white.max() / np.maximum(white, 1e-3))
+
+
 def normalised_hsv(card: np.ndarray) -> np.ndarray:
     """The card white-balanced (``normalise``, paper white) in OpenCV's 8-bit HSV."""
     return cv2.cvtColor((np.clip(normalise(card), 0, 1) * 255).astype(np.uint8), cv2.COLOR_BGR2HSV)

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from engine.cards import Suit
-from referee.vision.features import normalise
+from referee.vision.features import neutral_paper, normalise
 
 BAND = (0.02, 0.14)     # rows searched for the line, as shares of the height from the card's end
 SPAN = (0.08, 0.92)     # columns the line may run over, as shares of the width
@@ -15,8 +15,11 @@ STEPS = (2, 4)          # a line pixel is darker than the pixels this many rows 
                         # (a sharp line is thin; if none is read, a blurred one is wider) ...
 RIDGE = 0.05            # ... by at least this (paper ≈ 1): edges and shadows are steps, not ridges
 MIN_LINE = 0.3          # the line's row has at least this share of line pixels
-MIN_BREAK = 0.07        # a break is at least this share of the card width
-INK_SATURATION = 0.35   # colour inside a break means a drawing over the line: no reading
+MIN_BREAK = 0.07        # a break is at least this share of the card width ...
+MAX_BREAK = 0.45        # ... and at most this share of the line's span (the widest, naipes-libres
+                        # copas', is 0.32): a longer gap is a drawing's hem over the line
+INK_SATURATION = 0.35   # colour inside a break means a drawing over the line: no reading ...
+INK_ROWS = 2            # ... on the line's rows (a rey's crown just above the line is not over it)
 # Where the breaks are, as shares of the line's span (the same on both decks' faces).
 PINTAS: dict[Suit, tuple[float, ...]] = {
     Suit.OROS: (), Suit.COPAS: (0.5,), Suit.ESPADAS: (0.3, 0.7), Suit.BASTOS: (0.21, 0.5, 0.79)}
@@ -32,7 +35,7 @@ FAINT_SHARE = 0.5       # ... and a column is line where it dips at least this s
 
 def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> list[float] | None:
     """Middles of the breaks between the first and last line pixel, as shares of the line's
-    length; None when colour fills one."""
+    length; None when colour fills one or one is too long to be a break."""
     xs = np.nonzero(line)[0]
     found, x = [], int(xs[0])
     while x < xs[-1]:
@@ -41,7 +44,7 @@ def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> list[float] 
             continue
         end = x + int(np.argmax(line[x:]))
         if end - x >= min_break:
-            if ink[x + 2:end - 2].any():
+            if end - x > MAX_BREAK * len(line) or ink[x + 2:end - 2].any():
                 return None
             found.append((x + end) / 2 / len(line))
         x = end
@@ -112,7 +115,7 @@ def _read_faint(norm: np.ndarray) -> Suit | None:
 
 def _suit_of_line(region: np.ndarray, line: np.ndarray, row: int, width: int) -> Suit | None:
     """The suit whose breaks this line shows, unless colour near ``row`` fills a break."""
-    near = region[max(0, row - 4):row + 5]
+    near = region[max(0, row - INK_ROWS):row + INK_ROWS + 1]
     saturation = (near.max(axis=2) - near.min(axis=2)) / (near.max(axis=2) + 1e-3)
     breaks = _breaks(line, (saturation > INK_SATURATION).any(axis=0), MIN_BREAK * width)
     return _suit(breaks) if breaks is not None else None
@@ -120,7 +123,7 @@ def _suit_of_line(region: np.ndarray, line: np.ndarray, row: int, width: int) ->
 
 def read_pintas(card: np.ndarray) -> tuple[Suit | None, Suit | None]:
     """The suit read at each end of a flattened card (best at ``pips.PIP_SIZE``)."""
-    norm = np.clip(normalise(card), 0, 1.2)
+    norm = np.clip(neutral_paper(normalise(card)), 0, 1.2)
     return read_end(norm), read_end(np.ascontiguousarray(norm[::-1, ::-1]))
 
 

@@ -79,7 +79,7 @@ def test_the_coin_outweighs_copas_read_at_one_end_of_an_oros_figure(
         wikimedia: dict[Card, Face]) -> None:
     """Seen small and blurred, the caballo de oros shows copas' one break at one end."""
     small = cv2.GaussianBlur(cv2.resize(wikimedia[Card.parse("11o")].bgr, (96, 148),
-                                        interpolation=cv2.INTER_AREA), (0, 0), 1.0)
+                                        interpolation=cv2.INTER_AREA), (0, 0), 1.5)
     cues = read_cues(cv2.resize(small, PIP_SIZE, interpolation=cv2.INTER_LINEAR))
     assert cues.coin and cues.pinta == Suit.COPAS and not cues.sure
     assert figure_suit(Card.parse("11b"), cues) == Suit.OROS

@@ -8,6 +8,7 @@ import pytest
 
 from engine.cards import Card, Suit
 from referee.vision.faces import Face
+from referee.vision.features import neutral_paper, normalise
 from referee.vision.pintas import agreed, read_pintas
 from referee.vision.pips import PIP_SIZE
 
@@ -76,3 +77,32 @@ def test_breaks_count_only_in_their_places(breaks: tuple[float, ...], suit: Suit
 
 def test_blank_paper_has_no_pinta() -> None:
     assert read_pintas(np.full((*PIP_SIZE[::-1], 3), 235, np.uint8)) == (None, None)
+
+
+@pytest.mark.parametrize(("card", "ends"), [
+    # His red robe fills a third of the card: balanced channel by channel, the paper came out
+    # cyan (its red at 0.4) and the whole frame line read as colour over it; his crown comes
+    # down to a row or two from the top line, not over it.
+    ("12c", (Suit.COPAS, Suit.COPAS)),
+    ("12b", (Suit.BASTOS, None)),  # his robe covers the bottom line
+])
+def test_a_reys_pinta_is_read_past_his_robe_and_crown(
+        card: str, ends: tuple[Suit | None, Suit | None], wikimedia: dict[Card, Face]) -> None:
+    assert read_pintas(flat(wikimedia[Card.parse(card)])) == ends
+
+
+def test_the_paper_of_a_card_full_of_one_colour_is_balanced_grey(wikimedia: dict[Card, Face]) -> None:
+    norm = neutral_paper(normalise(flat(wikimedia[Card.parse("12c")])))
+    h, w = norm.shape[:2]
+    paper = np.median(norm[int(0.3 * h):int(0.7 * h), int(0.02 * w):int(0.05 * w)].reshape(-1, 3), axis=0)
+    assert paper.min() > 0.95 * paper.max() and paper.max() > 0.85, paper
+
+
+def test_a_gap_longer_than_any_break_is_no_pinta() -> None:
+    """A robe's hem over the middle of the line (the naipes-libres rey de espadas, seen at his
+    feet) leaves a gap twice as long as copas' break: it is no break."""
+    card = drawn(())
+    w = card.shape[1]
+    card[:, int(0.25 * w):int(0.75 * w)][np.abs(card[:, int(0.25 * w):int(0.75 * w)] - 60).max(axis=2) < 1] = 235
+    assert read_pintas(drawn((0.5,))) == (Suit.COPAS, Suit.COPAS)
+    assert read_pintas(card) == (None, None)
