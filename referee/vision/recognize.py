@@ -16,9 +16,11 @@ from referee.vision.cues import (
     cues_agree,
     figure_card,
     figure_suit,
+    four_not_five,
     has_rule,
     is_caballo,
     miscounted,
+    narrow_picture,
     pinta_card,
     read_cues,
 )
@@ -157,8 +159,10 @@ class Recognizer:
         card = reading.card
         if card is None or reading.confidence >= self.settings.sure_confidence:
             return reading
-        if miscounted(card, read_cues(_cue_image(reading, frame))):
-            return replace(reading, card=None)
+        cues = read_cues(_cue_image(reading, frame))
+        if miscounted(card, cues):
+            four = four_not_five(card, cues)
+            return replace(reading, card=four, by_cues=four is not None)
         return reading
 
     def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
@@ -172,7 +176,9 @@ class Recognizer:
         if s.use_figures and s.figure_ranks and is_caballo(guess, cues, figure_rank(card_img)):
             card = caballo_card(cues)
         else:
-            card = guess if close and cues_agree(guess, cues) else pinta_card(guess, cues, close)
+            narrow = guess.rank == 1 and not close and narrow_picture(card_img)
+            card = guess if close and cues_agree(guess, cues) else (
+                pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues))
         return reading if card is None else replace(reading, card=card, by_cues=True)
 
     def read(self, frame: np.ndarray) -> list[Reading]:

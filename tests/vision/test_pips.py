@@ -6,7 +6,15 @@ import cv2
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import PIP_HUE, Cues, cues_agree, pinta_card, read_cues
+from referee.vision.cues import (
+    PIP_HUE,
+    Cues,
+    cues_agree,
+    four_not_five,
+    narrow_picture,
+    pinta_card,
+    read_cues,
+)
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips, read_pips
 from referee.vision.suits import suits_seen
@@ -96,14 +104,49 @@ def test_pinta_card_needs_the_pip_count_the_colours_and_a_pinta() -> None:
     assert pinta_card(Card.parse("4c"), Cues(coins, None), True) is None
 
 
-def test_an_ace_takes_the_pintas_suit_only_when_sure_and_close() -> None:
+def test_an_ace_takes_the_pintas_suit_only_when_sure_and_close_or_narrow() -> None:
     one = Pips({"ink": 1, "red": 0, "yellow": 1, "green": 0, "blue": 0},
                {"red": 0.0, "yellow": 0.95, "green": 0.0, "blue": 0.0})
     assert pinta_card(Card.parse("1c"), Cues(one, Suit.OROS, both_ends=True), True) == Card.parse("1o")
     assert pinta_card(Card.parse("1c"), Cues(one, Suit.OROS, both_ends=True), False) is None
     assert pinta_card(Card.parse("1c"), Cues(one, Suit.OROS), True) is None  # one end, no breaks
-    two = Pips({**one.counts, "ink": 2}, one.shares)
+    two = Pips({**one.counts, "ink": 2, "yellow": 2}, one.shares)
     assert pinta_card(Card.parse("1c"), Cues(two, Suit.OROS, both_ends=True), True) is None
+    # far from the bank, an ace is named when its picture is narrow in the middle: a caballo or
+    # a rey the bank takes for an ace is wide there
+    sword = Pips({"ink": 2, "red": 1, "yellow": 1, "green": 0, "blue": 1},  # hilt apart from blade
+                 {"red": 0.1, "yellow": 0.2, "green": 0.0, "blue": 0.7})
+    sure = Cues(sword, Suit.ESPADAS, both_ends=True)
+    assert pinta_card(Card.parse("1b"), sure, False, narrow=True) == Card.parse("1e")
+    assert pinta_card(Card.parse("1b"), sure, False, narrow=False) is None
+    assert pinta_card(Card.parse("1b"), sure, True) == Card.parse("1e")
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_an_aces_picture_is_narrow_in_the_middle_and_a_caballos_or_a_reys_is_not(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    flat = {card: cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+            for card, face in deck.items()}
+    assert narrow_picture(flat[Card.parse("1e")])
+    wide = [c for c in flat if c.rank in (11, 12) and narrow_picture(flat[c])]
+    assert not wide, [str(c) for c in wide]
+
+
+@pytest.mark.parametrize(("guess", "counts", "middle", "named"), [
+    ("5c", (4, 4), 0.0, "4c"),    # the cups at the corners, nothing in the middle
+    ("5c", (4, 4), 0.4, None),    # a cup in the middle: a 5 with a pip out of sight
+    ("5c", (5, 5), 0.0, None),    # five cups counted
+    ("5e", (4, 4), 0.0, None),    # a 5 of espadas' middle sword is thin: no witness
+])
+def test_a_five_with_four_pips_and_a_bare_middle_is_a_four(
+        guess: str, counts: tuple[int, int], middle: float, named: str | None) -> None:
+    hue = {"c": "red", "e": "blue"}[guess[-1]]
+    pips = Pips({"ink": counts[0], "red": 0, "yellow": 0, "green": 0, "blue": 0, hue: counts[1]},
+                {"red": 0.0, "yellow": 0.0, "green": 0.0, "blue": 0.0, hue: 0.6}, middle)
+    card = Card.parse(guess)
+    found = four_not_five(card, Cues(pips, card.suit))
+    assert found == (Card.parse(named) if named else None)
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
