@@ -43,10 +43,8 @@ from engine.cards import FIGURES, Card, envido_value, envido_values_made, is_pos
 from referee.vision.bank import Bank, build_bank
 from referee.vision.envido_check import shown_hand, verdict_hand
 from referee.vision.faces import Face, load_deck
-from referee.vision.geometry import flatten
 from referee.vision.pintas import read_pintas
-from referee.vision.pips import PIP_SIZE
-from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
+from referee.vision.recognize import Reading, Recognizer, RecognizerSettings, cue_image
 from referee.vision.scenes import Placed, Scene, SceneOptions, random_scene
 
 SHARED_CARDS = Path(__file__).resolve().parents[1].parent / "shared" / "cards"
@@ -142,7 +140,7 @@ def score_scene(tally: Tally, scene: Scene, readings: list[Reading]) -> None:
         tally.add_card(truth, reading)
         if reading is not None and truth.tilt <= 30 and truth.occlusion <= 0.15:
             tally.corner_errors.append(corner_error(reading.outline, truth.corners))
-            ends = read_pintas(flatten(scene.image, reading.outline, PIP_SIZE))
+            ends = read_pintas(cue_image(reading, scene.image))
             tally.pinta_both_ends += ends == (truth.card.suit, truth.card.suit)
     tally.phantom += sum(1 for r in extra if r.card is not None)
     tally.figures_of_wrong += sum(1 for r in extra if r.figure_of is not None)

@@ -19,8 +19,8 @@ MIN_BLOB = 0.25        # a pip is at least this share of the largest blob's area
 MIN_TYPICAL = 0.4      # ... and of the median one's: the pips of a card are one emblem repeated,
                        # a maker's name or an ornament between them is smaller (the 1878 4 of
                        # copas prints "Heraclio Fournier" in red, a quarter of a cup's area)
-MIDDLE = (0.3, 0.2)    # the middle of the card: this share of the inner width and height
-                       # around its centre, where a 5 has a pip and a 4 none
+MIDDLE = (0.35, 0.4)   # the middle of the card: the inner area without these shares of its
+                       # width and height at each side, where a 5 has a pip and a 4 none
 CORE = 0.3             # a blob's core: farther from its edge than this share of its thickest point
 MIN_PART = 0.3         # a core part counts if at least this share of the largest part of the blob
 
@@ -83,11 +83,4 @@ def read_pips(card: np.ndarray) -> Pips:
             in_class |= (hue >= lo) & (hue < hi)
         shares[name] = float((in_class & ink).sum()) / total
         counts[name] = _count(in_class & ink)
-    return Pips(counts, shares, _middle_share(ink))
-
-
-def _middle_share(ink: np.ndarray) -> float:
-    """Share of ink pixels in the middle of the card (``MIDDLE``)."""
-    h, w = ink.shape
-    dy, dx = int(MIDDLE[1] * h / 2), int(MIDDLE[0] * w / 2)
-    return float(ink[h // 2 - dy:h // 2 + dy, w // 2 - dx:w // 2 + dx].mean())
+    return Pips(counts, shares, float(inner(ink, MIDDLE).mean()))

@@ -137,7 +137,7 @@ class Recognizer:
             return self._recount(reading, frame)
         if not figure and not has_rule(guess):
             return reading
-        card_img = _cue_image(reading, frame)
+        card_img = cue_image(reading, frame)
         cues = read_cues(card_img)
         if reading.card is not None:
             if not contradicts(reading.card, cues):
@@ -159,7 +159,7 @@ class Recognizer:
         card = reading.card
         if card is None or reading.confidence >= self.settings.sure_confidence:
             return reading
-        cues = read_cues(_cue_image(reading, frame))
+        cues = read_cues(cue_image(reading, frame))
         if miscounted(card, cues):
             four = four_not_five(card, cues)
             return replace(reading, card=four, by_cues=four is not None)
@@ -211,7 +211,7 @@ class Recognizer:
         return replace(again if again.similarity >= reading.similarity else reading, edges=edges)
 
 
-def _cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:
+def cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:
     """The card flattened for its cues, on its snapped outline when there is one."""
     return flatten(frame, reading.outline, PIP_SIZE)
 
