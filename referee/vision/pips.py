@@ -23,6 +23,8 @@ MIDDLE = (0.35, 0.4)   # the middle of the card: the inner area without these sh
                        # width and height at each side, where a 5 has a pip and a 4 none
 CORE = 0.3             # a blob's core: farther from its edge than this share of its thickest point
 MIN_PART = 0.3         # a core part counts if at least this share of the largest part of the blob
+EMBLEM_GAP = 7         # ink closer than this (pixels at ``PIP_SIZE``) is one emblem: an ace's
+                       # ribbons, hilt and blade are one drawing
 
 # Hue classes of the ink, OpenCV hue (0-180) ranges.
 HUES: dict[str, tuple[tuple[int, int], ...]] = {
@@ -36,11 +38,14 @@ HUES: dict[str, tuple[tuple[int, int], ...]] = {
 @dataclass(frozen=True)
 class Pips:
     """Blob counts (of all the ink, ``"ink"``, and of each hue class), the share of the ink in
-    each hue class (``HUES``), and the share of ink in the middle of the card (``MIDDLE``)."""
+    each hue class (``HUES``), the share of ink in the middle of the card (``MIDDLE``), and the
+    largest emblem: its share of the ink and its height as a share of the inner card's
+    (``emblem``)."""
 
     counts: dict[str, int]
     shares: dict[str, float]
     middle: float = 0.0
+    emblem: tuple[float, float] = (0.0, 0.0)
 
     @property
     def count(self) -> int:
@@ -70,6 +75,21 @@ def _count(ink: np.ndarray) -> int:
     return sum(_parts(labels == i, distance) for i in np.nonzero(big)[0] + 1)
 
 
+def emblem(ink: np.ndarray) -> tuple[float, float]:
+    """The largest drawing on the card, its gaps under ``EMBLEM_GAP`` closed: its share of the
+    ink and its height as a share of the image's.  An ace's one emblem holds most of the ink;
+    the pips of a 2-7 share it out."""
+    mask = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE,
+                            np.ones((EMBLEM_GAP, EMBLEM_GAP), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    total = int(ink.sum())
+    if count < 2 or not total:
+        return 0.0, 0.0
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    share = float(ink[labels == largest].sum()) / total
+    return share, float(stats[largest, cv2.CC_STAT_HEIGHT]) / ink.shape[0]
+
+
 def read_pips(card: np.ndarray) -> Pips:
     """Pips of a flattened card image (best at ``PIP_SIZE``), white-balanced first."""
     hsv = inner(normalised_hsv(card), INNER)
@@ -83,4 +103,4 @@ def read_pips(card: np.ndarray) -> Pips:
             in_class |= (hue >= lo) & (hue < hi)
         shares[name] = float((in_class & ink).sum()) / total
         counts[name] = _count(in_class & ink)
-    return Pips(counts, shares, float(inner(ink, MIDDLE).mean()))
+    return Pips(counts, shares, float(inner(ink, MIDDLE).mean()), emblem(ink))

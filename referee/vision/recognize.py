@@ -21,6 +21,7 @@ from referee.vision.cues import (
     is_caballo,
     miscounted,
     narrow_picture,
+    one_emblem_ace,
     pinta_card,
     read_cues,
 )
@@ -123,7 +124,9 @@ class Recognizer:
 
         The bank's best guess for a deck it has never seen is often right but not by a clear
         margin; the pip count, ink colours and pinta confirm it without the bank (and the pinta
-        may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``).  A guessed
+        may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``; an ace of another
+        deck, which the bank guesses as a card of several pips, is named by its one emblem and a
+        sure pinta, ``cues.one_emblem_ace``).  A guessed
         figure is named from its pinta and its picture's rank, or else may still be read as
         "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
         only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
@@ -178,7 +181,8 @@ class Recognizer:
         else:
             narrow = guess.rank == 1 and not close and narrow_picture(card_img)
             card = guess if close and cues_agree(guess, cues) else (
-                pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues))
+                pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues)
+                or one_emblem_ace(cues, card_img))
         return reading if card is None else replace(reading, card=card, by_cues=True)
 
     def read(self, frame: np.ndarray) -> list[Reading]:

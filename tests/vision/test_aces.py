@@ -1,0 +1,74 @@
+"""An ace whose bank guess is a card of several pips is named by its one emblem and its pinta."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import Card, Suit
+from referee.vision.cues import Cues, one_emblem_ace, read_cues
+from referee.vision.faces import Face
+from referee.vision.pips import PIP_SIZE, Pips
+from referee.vision.recognize import Reading, Recognizer
+from referee.vision.scenes import SceneOptions, render
+
+ACE_OF_SWORDS = Card(1, Suit.ESPADAS)
+
+
+def flat(face: Face) -> np.ndarray:
+    return cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_only_the_ace_of_swords_is_one_emblem_through_the_middle(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    """On both decks' faces: the coin, the cup and the club fill an ace's middle, the pips of a
+    2-7 share the ink out, a figure is wide in the middle or fills it."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    named = {card: one_emblem_ace(read_cues(flat(face)), flat(face)) for card, face in deck.items()}
+    assert named[ACE_OF_SWORDS] == ACE_OF_SWORDS
+    assert not {str(c): str(n) for c, n in named.items() if n is not None and c != ACE_OF_SWORDS}
+
+
+def sword(share: float = 0.8, height: float = 0.7, middle: float = 0.4) -> Pips:
+    return Pips({"ink": 3, "red": 2, "yellow": 2, "green": 0, "blue": 4},
+                {"red": 0.2, "yellow": 0.6, "green": 0.0, "blue": 0.1}, middle, (share, height))
+
+
+@pytest.mark.parametrize(("pips", "named"), [
+    (sword(), True),
+    (sword(share=0.65), False),     # the clubs of a 1878 5-7 of bastos touching
+    (sword(height=0.4), False),     # one pip, not a drawing across the card
+    (sword(middle=0.2), False),     # the middle bare: a 2 or a 4
+    (sword(middle=0.9), False),     # the middle full: a coin, a cup, a figure
+])
+def test_one_emblem_ace_table(fournier: dict[Card, Face], pips: Pips, named: bool) -> None:
+    picture = flat(fournier[ACE_OF_SWORDS])  # narrow in the middle
+    cues = Cues(pips, Suit.ESPADAS)  # two breaks at one end: sure
+    assert one_emblem_ace(cues, picture) == (ACE_OF_SWORDS if named else None)
+
+
+def test_no_ace_without_a_sure_pinta(fournier: dict[Card, Face]) -> None:
+    picture = flat(fournier[ACE_OF_SWORDS])
+    assert one_emblem_ace(Cues(sword(), Suit.COPAS), picture) is None  # one break at one end
+    assert one_emblem_ace(Cues(sword(), None), picture) is None
+
+
+def test_a_caballos_picture_is_not_an_aces(fournier: dict[Card, Face]) -> None:
+    caballo = flat(fournier[Card(11, Suit.ESPADAS)])  # wide in the middle
+    assert one_emblem_ace(Cues(sword(), Suit.ESPADAS, both_ends=True), caballo) is None
+
+
+def test_the_1878_ace_of_swords_the_other_bank_takes_for_a_three_of_clubs(
+        recognizer: Recognizer, fournier: dict[Card, Face]) -> None:
+    """The naipes-libres bank's guess for the 1878 ace of espadas is a 3 of bastos: its cues
+    cannot confirm a three, and its one emblem and its pinta name the ace."""
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    scene = render([fournier[ACE_OF_SWORDS]], np.random.default_rng(3), opts)
+    guess = Card(3, Suit.BASTOS)
+    reading = Reading(None, 0.1, scene.cards[0].corners, guess, similarity=0.52)
+    assert recognizer.confirm(reading, scene.image).card == ACE_OF_SWORDS
+    three = render([fournier[Card(3, Suit.ESPADAS)]], np.random.default_rng(3), opts)
+    reading = Reading(None, 0.1, three.cards[0].corners, guess, similarity=0.52)
+    assert recognizer.confirm(reading, three.image).card != ACE_OF_SWORDS
