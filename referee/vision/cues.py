@@ -48,15 +48,35 @@ def read_cues(card: np.ndarray) -> Cues:
 PIP_HUE: dict[Suit, str] = {Suit.ESPADAS: "blue"}
 
 
-def _pip_card(card: Card, cues: Cues) -> bool:
-    """2-7: as many pips as the rank, in colours the suit allows.  The pips are counted as
-    ``PIP_HUE`` says (all the ink; swords in their blue) and, for a suit of one colour, in that
-    colour alone: a hand or a shadow in another colour touching a pip, or a blob of it standing
-    apart, changes one count and not the other."""
+def _counts(card: Card, cues: Cues) -> set[int]:
+    """The pips of a card, counted as ``PIP_HUE`` says (all the ink; swords in their blue) and,
+    for a suit of one colour, in that colour alone: a hand or a shadow in another colour touching
+    a pip, or a blob of it standing apart, changes one count and not the other."""
     counts = {cues.pips.counts[PIP_HUE.get(card.suit, "ink")]}
     if card.suit in SUIT_HUE:
         counts.add(cues.pips.counts[SUIT_HUE[card.suit]])
-    return card.rank in counts and card.suit in suits_seen(cues.pips.shares)
+    return counts
+
+
+def _pip_card(card: Card, cues: Cues) -> bool:
+    """2-7: as many pips as the rank by either count (``_counts``), in colours the suit allows."""
+    return card.rank in _counts(card, cues) and card.suit in suits_seen(cues.pips.shares)
+
+
+# A pinta of breaks: a line with no break (oros) read at both ends is also what the edges of
+# half a card show (the top half of an 1878 6 of copas, outlined alone, read "oros" at both ends).
+BREAK_PINTAS = frozenset({Suit.COPAS, Suit.ESPADAS, Suit.BASTOS})
+
+
+def pinta_confirms(guess: Card, cues: Cues) -> bool:
+    """A 2-7 the bank guessed, of the suit a sure pinta of breaks reads (``BREAK_PINTAS``), with
+    as many pips as its rank by every count (``_counts``): three witnesses, the ink's colours not
+    asked.  Their bounds (``suits.SUIT_COLOURS``) are loose for any deck, and still a cup's teal
+    rim or a sword's yellow hilt may push a card out of its own suit's.  Every count must agree:
+    the red maker's name on the 1878 4 of copas makes a fifth red blob, which the colours (too
+    little red for copas) had kept from being named a 5."""
+    return (2 <= guess.rank <= 7 and cues.sure and cues.pinta == guess.suit
+            and guess.suit in BREAK_PINTAS and _counts(guess, cues) == {guess.rank})
 
 
 def _ace(card: Card, cues: Cues) -> bool:

@@ -23,6 +23,7 @@ from referee.vision.cues import (
     narrow_picture,
     one_emblem_ace,
     pinta_card,
+    pinta_confirms,
     read_cues,
 )
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
@@ -126,7 +127,8 @@ class Recognizer:
         margin; the pip count, ink colours and pinta confirm it without the bank (and the pinta
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``; an ace of another
         deck, which the bank guesses as a card of several pips, is named by its one emblem and a
-        sure pinta, ``cues.one_emblem_ace``).  A guessed
+        sure pinta, ``cues.one_emblem_ace``; a 2-7 of the bank's suit and rank needs no ink colours
+        when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``).  A guessed
         figure is named from its pinta and its picture's rank, or else may still be read as
         "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
         only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
@@ -180,7 +182,8 @@ class Recognizer:
             card = caballo_card(cues)
         else:
             narrow = guess.rank == 1 and not close and narrow_picture(card_img)
-            card = guess if close and cues_agree(guess, cues) else (
+            agree = cues_agree(guess, cues) or pinta_confirms(guess, cues)
+            card = guess if close and agree else (
                 pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues)
                 or one_emblem_ace(cues, card_img))
         return reading if card is None else replace(reading, card=card, by_cues=True)

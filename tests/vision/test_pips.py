@@ -13,6 +13,7 @@ from referee.vision.cues import (
     four_not_five,
     narrow_picture,
     pinta_card,
+    pinta_confirms,
     read_cues,
 )
 from referee.vision.faces import Face
@@ -179,3 +180,30 @@ def test_pinta_corrects_the_suit_of_aces_of_both_decks(deck_name: str,
     wrong = {str(c): r for c, r in read.items() if r - {c, None}}
     assert not wrong, wrong
     assert sum(c in r for c, r in read.items()) >= 2, read
+
+
+def test_a_sure_pinta_of_the_banks_suit_and_the_pip_count_need_no_colours() -> None:
+    """A 6 of espadas whose yellow hilts leave the blue a small share of the ink: the colours
+    allow no suit, the bank's guess, a sure pinta and six swords counted name it."""
+    swords = Pips({"ink": 6, "red": 1, "yellow": 8, "green": 7, "blue": 6},
+                  {"red": 0.01, "yellow": 0.48, "green": 0.16, "blue": 0.12})
+    six = Card.parse("6e")
+    assert not cues_agree(six, Cues(swords, Suit.ESPADAS))
+    assert pinta_confirms(six, Cues(swords, Suit.ESPADAS))           # two breaks at one end
+    assert not pinta_confirms(Card.parse("5e"), Cues(swords, Suit.ESPADAS))  # five not counted
+    assert not pinta_confirms(six, Cues(swords, Suit.BASTOS))        # another suit's pinta
+    assert not pinta_confirms(six, Cues(swords, None))
+    cups = Pips({"ink": 4, "red": 4, "yellow": 8, "green": 8, "blue": 0},
+                {"red": 0.37, "yellow": 0.45, "green": 0.12, "blue": 0.0})
+    four = Card.parse("4c")
+    assert pinta_confirms(four, Cues(cups, Suit.COPAS, both_ends=True))
+    assert not pinta_confirms(four, Cues(cups, Suit.COPAS))  # one break at one end: not sure
+    assert not pinta_confirms(Card.parse("1c"), Cues(cups, Suit.COPAS, both_ends=True))
+    # every count must agree: the 1878 4 of copas' red maker's name is a fifth red blob
+    named = Pips({**cups.counts, "red": 5}, {**cups.shares, "red": 0.07})
+    assert not pinta_confirms(Card.parse("5c"), Cues(named, Suit.COPAS, both_ends=True))
+    assert not pinta_confirms(four, Cues(named, Suit.COPAS, both_ends=True))
+    # a line with no break at both ends is what half a card's edges show: no witness
+    coins = Pips({"ink": 2, "red": 3, "yellow": 3, "green": 3, "blue": 0},
+                 {"red": 0.06, "yellow": 0.79, "green": 0.04, "blue": 0.0})
+    assert not pinta_confirms(Card.parse("2o"), Cues(coins, Suit.OROS, both_ends=True))
