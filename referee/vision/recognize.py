@@ -182,8 +182,8 @@ class Recognizer:
             card = caballo_card(cues)
         else:
             narrow = guess.rank == 1 and not close and narrow_picture(card_img)
-            agree = cues_agree(guess, cues) or pinta_confirms(guess, cues)
-            card = guess if close and agree else (
+            agrees = close and (cues_agree(guess, cues) or pinta_confirms(guess, cues))
+            card = guess if agrees else (
                 pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues)
                 or one_emblem_ace(cues, card_img))
         return reading if card is None else replace(reading, card=card, by_cues=True)

@@ -26,7 +26,8 @@ def test_only_the_ace_of_swords_is_one_emblem_through_the_middle(
     """On both decks' faces: the coin, the cup and the club fill an ace's middle, the pips of a
     2-7 share the ink out, a figure is wide in the middle or fills it."""
     deck: dict[Card, Face] = request.getfixturevalue(deck_name)
-    named = {card: one_emblem_ace(read_cues(flat(face)), flat(face)) for card, face in deck.items()}
+    flats = {card: flat(face) for card, face in deck.items()}
+    named = {card: one_emblem_ace(read_cues(img), img) for card, img in flats.items()}
     assert named[ACE_OF_SWORDS] == ACE_OF_SWORDS
     assert not {str(c): str(n) for c, n in named.items() if n is not None and c != ACE_OF_SWORDS}
 
@@ -60,15 +61,19 @@ def test_a_caballos_picture_is_not_an_aces(fournier: dict[Card, Face]) -> None:
     assert one_emblem_ace(Cues(sword(), Suit.ESPADAS, both_ends=True), caballo) is None
 
 
+def confirmed(recognizer: Recognizer, face: Face, guess: Card) -> Card | None:
+    """What ``confirm`` names on a scene of ``face`` that the bank left unnamed, guessing ``guess``
+    far from the card."""
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    scene = render([face], np.random.default_rng(3), opts)
+    reading = Reading(None, 0.1, scene.cards[0].corners, guess, similarity=0.52)
+    return recognizer.confirm(reading, scene.image).card
+
+
 def test_the_1878_ace_of_swords_the_other_bank_takes_for_a_three_of_clubs(
         recognizer: Recognizer, fournier: dict[Card, Face]) -> None:
     """The naipes-libres bank's guess for the 1878 ace of espadas is a 3 of bastos: its cues
     cannot confirm a three, and its one emblem and its pinta name the ace."""
-    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
-    scene = render([fournier[ACE_OF_SWORDS]], np.random.default_rng(3), opts)
     guess = Card(3, Suit.BASTOS)
-    reading = Reading(None, 0.1, scene.cards[0].corners, guess, similarity=0.52)
-    assert recognizer.confirm(reading, scene.image).card == ACE_OF_SWORDS
-    three = render([fournier[Card(3, Suit.ESPADAS)]], np.random.default_rng(3), opts)
-    reading = Reading(None, 0.1, three.cards[0].corners, guess, similarity=0.52)
-    assert recognizer.confirm(reading, three.image).card != ACE_OF_SWORDS
+    assert confirmed(recognizer, fournier[ACE_OF_SWORDS], guess) == ACE_OF_SWORDS
+    assert confirmed(recognizer, fournier[Card(3, Suit.ESPADAS)], guess) != ACE_OF_SWORDS
