@@ -318,14 +318,17 @@ def _listen(item: Item) -> tuple[list[Utterance], float, float]:
         # The cepstral mean the stream would have after hearing this voice for a while, from the
         # other half of its files (computed once per voice and half).
         half = 1 - _seed(item) % 2
-        means: dict[tuple[str, int], str] = _STATE.setdefault("means", {})  # type: ignore[assignment]
+        means: dict[tuple[str, int], tuple[list[float], str]] = _STATE.setdefault("means", {})  # type: ignore[assignment]
         if (item.voice, half) not in means:
             files = _STATE["voice_files"]
             for k, file in enumerate(settle_files(item.voice, half, files)):  # type: ignore[arg-type]
                 rec.settle(to_chunk(load(file, k), 0.0).pcm)
-            means[(item.voice, half)] = rec.cepstral_mean
+            means[(item.voice, half)] = (getattr(rec, "noise_levels", []), rec.cepstral_mean)
         rec.reset()
-        rec.cepstral_mean = means[(item.voice, half)]
+        levels, mean = means[(item.voice, half)]
+        if hasattr(rec, "noise_levels"):
+            rec.noise_levels = levels  # the table's noise heard so far
+        rec.cepstral_mean = mean
     frames = load(item.file, _seed(item))
     utterances: list[Utterance] = []
     revised: dict[int, Utterance] = {}

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from referee.asr.base import SAMPLE_RATE, RecognizerError, Result, Word
 from referee.asr.grammar import (
     PhraseList,
@@ -20,9 +22,11 @@ from referee.asr.lexicon import (
     english_pronunciations,
     to_english,
 )
+from referee.asr.noise import NoiseMeter
 
 FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
 PARTIAL_EVERY_S = 0.06
+NOISY_MARGIN = 2.0  # dB, so that a table near the bar does not flip between decoders
 
 # English phones for the garbage path of the fallback (vowels and common consonants).
 _EN_GARBAGE = ["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "UW", "B", "CH", "D", "F", "G", "HH", "K", "L", "M", "N", "P", "R", "S", "SH", "T", "V", "Y", "Z"]
@@ -57,6 +61,10 @@ class SphinxTuning:
     # Silence and noise words Sphinx may insert at every grammar state; they swell the lattice
     # whose word posteriors (the confidences) are most of the CPU time of an utterance.
     fsg_fillers: bool = True
+    # A noisy table (the noise meter's spread between voices and background below this, in dB;
+    # about 15 dB SNR) is decoded with Sphinx's own noise removal, which costs recall at a quiet
+    # one (docs/voice.md, "Noise").  0 turns it off.
+    noisy_below: float = 24.0
     pip: float = 1.0
     vad_window: float = 0.21
     vad_ratio: float = 0.9
@@ -115,8 +123,10 @@ class SphinxRecognizer:
         self.model_dir = hmm
         self.means = means
         self._phrases = phrases
-        self._decoder = self._make_decoder(pocketsphinx, hmm, phrases, english, means)
-        self._next: tuple[object, Path] | None = None  # a decoder with new means, for the next pause
+        self._decoders = self._make_decoders(pocketsphinx, means)
+        self._decoder = self._decoders[False]
+        self._meter = NoiseMeter()
+        self._next: tuple[dict[bool, object], Path] | None = None  # decoders with new means, for the next pause
         self._cmn_start: str = self._decoder.get_cmn()  # type: ignore[attr-defined]
         self._ep = pocketsphinx.Endpointer(
             window=self.tuning.vad_window, ratio=self.tuning.vad_ratio, vad_mode=self.tuning.vad_mode
@@ -128,8 +138,14 @@ class SphinxRecognizer:
         self._utt_frames_at_partial = 0
         self._utt_audio: list[bytes] = []
 
+    def _make_decoders(self, ps: object, means: Path | None) -> dict[bool, object]:
+        """The decoder for a quiet table (False) and, if wanted, for a noisy one (True)."""
+        make = [False, True] if self.tuning.noisy_below > 0 else [False]
+        return {noisy: self._make_decoder(ps, self.model_dir, self._phrases, self.low_accuracy, means,
+                                          noisy) for noisy in make}
+
     def _make_decoder(self, ps: object, hmm: Path, phrases: PhraseList, english: bool,
-                      means: Path | None) -> object:
+                      means: Path | None, noisy: bool = False) -> object:
         lines = dictionary_lines(phrases.words(), english=english)
         if english:
             garbage = garbage_words(_EN_GARBAGE)
@@ -148,7 +164,7 @@ class SphinxRecognizer:
                 config = ps.Config(  # type: ignore[attr-defined]
                     hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, lw=t.lw,
                     beam=t.beam, wbeam=t.wbeam, pbeam=t.pbeam, maxhmmpf=t.maxhmmpf,
-                    fsgusefiller=t.fsg_fillers,
+                    fsgusefiller=t.fsg_fillers, remove_noise=noisy,
                     loglevel="FATAL",
                 )
                 config["lm"] = None
@@ -169,6 +185,7 @@ class SphinxRecognizer:
     def feed(self, pcm: bytes) -> list[Result]:
         """Run voice detection and decoding on the next chunk."""
         out: list[Result] = []
+        self._meter.feed(np.frombuffer(pcm, dtype=np.int16))
         self._buffer += pcm
         size = self._ep.frame_bytes
         while len(self._buffer) >= size:
@@ -199,13 +216,17 @@ class SphinxRecognizer:
         t = self.tuning
         self._ep = pocketsphinx.Endpointer(window=t.vad_window, ratio=t.vad_ratio, vad_mode=t.vad_mode)
         self._buffer, self._samples, self._in_utt = b"", 0, False
+        self._meter = NoiseMeter()
         self._take_next()
+        self._decoder = self._decoders[False]
         # A new stream starts from the same cepstral mean, not from the last speaker's.
         self._decoder.set_cmn(self._cmn_start)  # type: ignore[attr-defined]
 
     def settle(self, pcm: bytes) -> None:
         """Let the cepstral mean settle on this audio (the table's voices) without decoding it;
         only between utterances."""
+        self._meter.feed(np.frombuffer(pcm, dtype=np.int16))
+        self._choose()
         dec = self._decoder
         dec.start_utt()  # type: ignore[attr-defined]
         dec.process_raw(pcm, True, False)  # type: ignore[attr-defined]
@@ -217,17 +238,44 @@ class SphinxRecognizer:
         cepstral mean carried over."""
         import pocketsphinx
 
-        decoder = self._make_decoder(pocketsphinx, self.model_dir, self._phrases, self.low_accuracy,
-                                     means)
-        self._next = (decoder, means)
+        self._next = (self._make_decoders(pocketsphinx, means), means)
 
     def _take_next(self) -> None:
         taken, self._next = self._next, None
         if taken is None:
             return
-        decoder, means = taken
+        decoders, means = taken
+        decoder = decoders[self._decoder is self._decoders.get(True)]
         decoder.set_cmn(self._decoder.get_cmn())  # type: ignore[attr-defined]
-        self._decoder, self.means = decoder, means
+        self._decoders, self._decoder, self.means = decoders, decoder, means
+
+    @property
+    def noisy(self) -> bool:
+        """True while the table is loud enough for the noisy table's decoder (once noisy, the
+        table must be ``NOISY_MARGIN`` dB quieter than the bar to be quiet again)."""
+        snr = self._meter.snr_db
+        if True not in self._decoders or snr is None:
+            return False
+        now = self._decoder is self._decoders[True]
+        return snr < self.tuning.noisy_below + (NOISY_MARGIN if now else 0.0)
+
+    def _choose(self) -> None:
+        """Between utterances: the decoder for the table as it sounds now, with the cepstral mean
+        carried over."""
+        decoder = self._decoders[self.noisy]
+        if decoder is not self._decoder:
+            decoder.set_cmn(self._decoder.get_cmn())  # type: ignore[attr-defined]
+            self._decoder = decoder
+
+    @property
+    def noise_levels(self) -> list[float]:
+        """What the noise meter remembers of the table, to carry over to a new stream."""
+        return self._meter.levels
+
+    @noise_levels.setter
+    def noise_levels(self, levels: list[float]) -> None:
+        self._meter.levels = levels
+        self._choose()
 
     @property
     def cepstral_mean(self) -> str:
@@ -247,15 +295,16 @@ class SphinxRecognizer:
         speech = self._ep.process(frame)
         if speech is None:
             return []
-        dec = self._decoder
         if not was_in and not self._in_utt:
             self._take_next()  # a new calibration, if one is waiting
+            self._choose()  # the decoder for the table as it sounds now
             self._utt_start = self._ep.speech_start
-            dec.start_utt()  # type: ignore[attr-defined]
+            self._decoder.start_utt()  # type: ignore[attr-defined]
             self._in_utt = True
             self._utt_frames_at_partial = 0
             self._utt_audio = []
         self._utt_audio.append(speech)
+        dec = self._decoder
         dec.process_raw(speech, False, False)  # type: ignore[attr-defined]
         if not self._ep.in_speech:
             return [self._finish()]
