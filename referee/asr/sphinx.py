@@ -58,6 +58,7 @@ class SphinxTuning:
     wbeam: float = 1e-20
     pbeam: float = 1e-48
     maxhmmpf: int = 5000
+    topn: int = 8  # Gaussians scored per frame (docs/voice.md, "Gaussians per sound")
     # Silence and noise words Sphinx may insert at every grammar state; they swell the lattice
     # whose word posteriors (the confidences) are most of the CPU time of an utterance.
     fsg_fillers: bool = True
@@ -163,7 +164,7 @@ class SphinxRecognizer:
             with dictionary_file(lines) as dict_path:
                 config = ps.Config(  # type: ignore[attr-defined]
                     hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, lw=t.lw,
-                    beam=t.beam, wbeam=t.wbeam, pbeam=t.pbeam, maxhmmpf=t.maxhmmpf,
+                    beam=t.beam, wbeam=t.wbeam, pbeam=t.pbeam, maxhmmpf=t.maxhmmpf, topn=t.topn,
                     fsgusefiller=t.fsg_fillers, remove_noise=noisy,
                     loglevel="FATAL",
                 )
@@ -219,6 +220,9 @@ class SphinxRecognizer:
         self._meter = NoiseMeter()
         self._take_next()
         self._decoder = self._decoders[False]
+        if True in self._decoders:  # its noise estimate belongs to the stream that ended
+            self._decoders[True] = self._make_decoder(pocketsphinx, self.model_dir, self._phrases,
+                                                      self.low_accuracy, self.means, noisy=True)
         # A new stream starts from the same cepstral mean, not from the last speaker's.
         self._decoder.set_cmn(self._cmn_start)  # type: ignore[attr-defined]
 
