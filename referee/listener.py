@@ -26,6 +26,11 @@ from referee.audio import AudioChunk
 from referee.phrases import CALL_PHRASES, DECOYS, NUMBER_WORDS, normalize, parse
 
 STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is trusted
+# «No quiero» is misheard «uno quiero» (docs/voice.md, "An answer taken for its opposite"), and
+# no one answers «uno quiero»: a «quiero» heard right after «uno» is never applied on its own but
+# waits for a tap, at this confidence.
+DOUBTED_AFTER = {"quiero": "uno"}
+DOUBTED_CONF = 0.3
 CLIP_S = 2.5
 KEEP_S = 12.0
 
@@ -117,6 +122,7 @@ class Listener:
 
     # -- results -----------------------------------------------------------------------------------
     def _handle(self, result: Result) -> None:
+        result = doubt_misheard(result)
         if result.final:
             self._final(result)
         elif self.early:
@@ -126,6 +132,7 @@ class Listener:
         key = tuple((w.text, round(w.start, 2)) for w in result.words)
         stable = _stable_prefix(self._prev_partial, key)
         self._prev_partial = key
+        doubted = {result.words[k] for k in _doubted(result.words)}  # they wait for the final
         words = [w for w in result.words[:stable] if w.end <= result.stream_time - STABLE_GAP_S]
         words = [w for w in words if not self._already_sent(w)]
         if not words:
@@ -137,7 +144,7 @@ class Listener:
             found = parse(" ".join(tokens))
             if not any(h.kind == "call" and h.end == len(tokens) for h in found):
                 continue
-            if can_grow(tokens):
+            if can_grow(tokens) or doubted.intersection(head):
                 continue
             self._emit(head, result.stream_time, early=True)
             return
@@ -207,6 +214,22 @@ class Listener:
         energy = np.sum([np.square(c.levels) for c in chunks], axis=0)
         channel = int(np.argmax(energy))
         return self.channel_teams[channel] if channel < len(self.channel_teams) else None
+
+
+def _doubted(words: tuple[Word, ...]) -> list[int]:
+    """Where a word is heard right after the word it is misheard with (``DOUBTED_AFTER``)."""
+    said = [normalize(w.text) for w in words]
+    return [k for k in range(1, len(said)) if DOUBTED_AFTER.get(said[k]) == said[k - 1]]
+
+
+def doubt_misheard(result: Result) -> Result:
+    """The result with each doubted word's confidence held to ``DOUBTED_CONF``."""
+    doubted = _doubted(result.words)
+    if not doubted:
+        return result
+    words = tuple(replace(w, conf=min(w.conf, DOUBTED_CONF)) if k in doubted else w
+                  for k, w in enumerate(result.words))
+    return replace(result, words=words)
 
 
 def revise(utt: Utterance, final: Result) -> Utterance:

@@ -212,6 +212,25 @@ def test_early_calls_are_revised_by_the_final_result(final: str, final_conf: flo
     assert not out[-1].early or final == "envido"
 
 
+@pytest.mark.parametrize("said,early,conf", [
+    ("uno quiero", False, 0.3),  # how «no quiero» is misheard: never applied on its own
+    ("no quiero", True, 0.9),
+    ("quiero", True, 0.9),
+])
+def test_a_quiero_heard_right_after_uno_waits_for_a_tap(said: str, early: bool, conf: float) -> None:
+    out: list[Utterance] = []
+    listener = Listener(TwoPassRecognizer(said, said, 0.9), out.append)
+    for i in range(30):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    answer = next(u for u in out if "quiero" in u.text)
+    assert answer.early is early
+    words = answer.text.split()
+    if not early:  # the final result holds it below the threshold; «uno» keeps its own
+        at = words.index("quiero")
+        assert item_confidence(answer, at, at + 1) == conf
+        assert answer.words[0].conf == 0.9
+
+
 def test_the_voice_referee_takes_back_an_early_call_the_phrase_did_not_confirm() -> None:
     from referee.voice import VoiceReferee
 
