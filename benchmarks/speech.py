@@ -323,12 +323,10 @@ def _listen(item: Item) -> tuple[list[Utterance], float, float]:
             files = _STATE["voice_files"]
             for k, file in enumerate(settle_files(item.voice, half, files)):  # type: ignore[arg-type]
                 rec.settle(to_chunk(load(file, k), 0.0).pcm)
-            means[(item.voice, half)] = (getattr(rec, "noise_levels", []), rec.cepstral_mean)
+            means[(item.voice, half)] = (rec.noise_levels, rec.cepstral_mean)
         rec.reset()
-        levels, mean = means[(item.voice, half)]
-        if hasattr(rec, "noise_levels"):
-            rec.noise_levels = levels  # the table's noise heard so far
-        rec.cepstral_mean = mean
+        # the table's noise heard so far, then its mean (for the decoder that noise chooses)
+        rec.noise_levels, rec.cepstral_mean = means[(item.voice, half)]
     frames = load(item.file, _seed(item))
     utterances: list[Utterance] = []
     revised: dict[int, Utterance] = {}
