@@ -11,6 +11,11 @@ posteriors are real, and ``on_revision`` gets it again with the confidences the 
 gives those same words (all 0 when it heard something else there, and then those other words are
 handed over as an utterance of their own).  An early utterance's own ``confidence`` is the
 partial's path score: apply it, and let the revision decide whether it stays.
+
+A player may stop in the middle of a call («vale… cuatro», «me voy… al mazo»), long enough for the
+recognizer to end the phrase.  A phrase that ends on the first words of a longer one, words that
+say nothing on their own («vale», «real», «me voy al»; never «no», ``NEVER_HELD``), is held back for ``JOIN_S``: if the next
+phrase starts by then, the two are read as one; if not, the held words go out on their own.
 """
 
 from __future__ import annotations
@@ -32,6 +37,12 @@ STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is tru
 DOUBTED_AFTER = {"quiero": "uno"}
 DOUBTED_CONF = 0.3
 CLIP_S = 2.5
+JOIN_S = 0.6  # a pause up to this long inside a call does not break it
+HOLD_S = JOIN_S + 1.0  # held words wait this long for the next word to be recognized
+# Never held: «no» ends much table talk («qué mano» is heard «… no»), and joined to a «quiero»
+# that follows it, it would make the opposite answer (a held-out voice at 20 dB, «uh, qué mano,
+# quiero»).  A «no… quiero» broken by a pause is heard «quiero», which one tap flips.
+NEVER_HELD = frozenset({"no"})
 KEEP_S = 12.0
 
 
@@ -66,6 +77,7 @@ def _prefixes() -> set[tuple[str, ...]]:
 
 
 _PREFIXES = _prefixes()
+_LONGEST_PREFIX = max(map(len, _PREFIXES))
 
 
 def can_grow(tokens: Iterable[str]) -> bool:
@@ -96,6 +108,7 @@ class Listener:
         self._t = 0.0
         self._prev_partial: tuple[tuple[str, float], ...] = ()
         self._sent: list[tuple[float, float]] = []  # (start, end) of words already handed over
+        self._held: tuple[Word, ...] = ()  # the first words of a call, waiting for the rest
 
     @property
     def stream_time(self) -> float:
@@ -109,11 +122,14 @@ class Listener:
             self._audio.popleft()
         for result in self.recognizer.feed(chunk.pcm):
             self._handle(result)
+        if self._held and self._t > self._held[-1].end + HOLD_S:
+            self._release()
 
     def close(self) -> None:
         """End of stream: hand over whatever is still pending."""
         for result in self.recognizer.flush():
             self._handle(result)
+        self._release()
 
     def run(self, source: Iterable[AudioChunk]) -> None:
         for chunk in source:
@@ -122,7 +138,7 @@ class Listener:
 
     # -- results -----------------------------------------------------------------------------------
     def _handle(self, result: Result) -> None:
-        result = doubt_misheard(result)
+        result = doubt_misheard(self._join(result))
         if result.final:
             self._final(result)
         elif self.early:
@@ -166,9 +182,32 @@ class Listener:
                 segment = []
             else:
                 segment.append(w)
+        held = _dangling(segment)
+        if held:
+            self._held, segment = tuple(segment[-held:]), segment[:-held]
         if segment:
             self._emit(segment, result.stream_time, early=False)
         self._sent = [s for s in self._sent if s[1] > result.end - 1.0]
+
+    def _join(self, result: Result) -> Result:
+        """The result with the held words in front, if it starts soon enough after them; else the
+        held words go out on their own first."""
+        if not self._held or not result.words:
+            return result
+        held = self._held
+        if result.words[0].start - held[-1].end > JOIN_S:
+            self._release()
+            return result
+        if result.final:
+            self._held = ()
+        words = held + result.words
+        return replace(result, text=" ".join(w.text for w in words), words=words, start=held[0].start)
+
+    def _release(self) -> None:
+        """Hand over the held words as they are («vale» alone is a look-alike, kept as evidence)."""
+        held, self._held = self._held, ()
+        if held:
+            self._emit(list(held), self._t, early=False)
 
     def _already_sent(self, word: Word) -> bool:
         mid = (word.start + word.end) / 2
@@ -214,6 +253,21 @@ class Listener:
         energy = np.sum([np.square(c.levels) for c in chunks], axis=0)
         channel = int(np.argmax(energy))
         return self.channel_teams[channel] if channel < len(self.channel_teams) else None
+
+
+def _dangling(words: list[Word]) -> int:
+    """How many of the last words are the start of a longer phrase of the table and say nothing
+    on their own («vale», «real», «me voy al»; not «contraflor» nor «treinta», which are a call
+    and a number already): they wait for the rest of the call (``JOIN_S``)."""
+    tokens = [normalize(w.text) for w in words]
+    if any(len(t.split()) != 1 for t in tokens):
+        return 0
+    for k in range(min(len(tokens), _LONGEST_PREFIX), 0, -1):
+        tail = tuple(tokens[-k:])
+        if tail in _PREFIXES and tail[0] not in NEVER_HELD and not any(
+                h.kind in ("call", "points") for h in parse(" ".join(tail))):
+            return k
+    return 0
 
 
 def _doubted(words: tuple[Word, ...]) -> list[int]:

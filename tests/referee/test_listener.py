@@ -15,7 +15,7 @@ from referee.asr.scripted import ScriptedRecognizer
 from referee.audio import AudioChunk, read_wav
 from referee.cli import main
 from referee.evidence import EvidenceStore
-from referee.listener import Listener, Utterance, can_grow, item_confidence
+from referee.listener import HOLD_S, Listener, Utterance, can_grow, item_confidence
 from referee.phrases import parse
 
 
@@ -63,6 +63,28 @@ def test_two_calls_in_one_phrase_and_chatter_only_at_the_end() -> None:
 def test_a_number_waits_for_the_final_result() -> None:
     out = run_script([(0.5, 1.7, "treinta y tres", 0.9)])
     assert [(u.text, u.early) for u in out] == [("treinta y tres", False)]
+
+
+@pytest.mark.parametrize("script,heard", [
+    ([(0.5, 0.9, "vale", 0.9), (1.3, 1.9, "cuatro", 0.9)], ["vale cuatro"]),
+    ([(0.5, 1.0, "me voy", 0.9), (1.4, 1.9, "al mazo", 0.9)], ["me voy al mazo"]),
+    ([(0.5, 0.9, "real", 0.9), (1.2, 1.7, "envido", 0.9)], ["real envido"]),
+    # «no» ends much table talk: never joined to the «quiero» after it (listener.NEVER_HELD)
+    ([(0.5, 1.2, "qué mano no", 0.9), (1.6, 2.0, "quiero", 0.9)], ["quiero"]),
+])
+def test_a_call_broken_by_a_pause_is_heard_whole(script: list[tuple[float, float, str, float]],
+                                                 heard: list[str]) -> None:
+    out = run_script(script)
+    assert calls(out) == heard
+    assert not any(h.kind == "points" for u in out for h in parse(u.text))
+
+
+def test_the_first_words_of_a_call_go_out_alone_when_nothing_follows_soon() -> None:
+    out = run_script([(0.5, 0.9, "vale", 0.9), (2.5, 3.0, "cuatro", 0.9), (5.0, 5.4, "real", 0.9)])
+    assert [u.text for u in out] == ["vale", "cuatro", "real"]  # the last one at the end of the stream
+    assert calls(out) == []
+    vale = out[0]
+    assert vale.emitted_at <= vale.end + HOLD_S + 0.1  # not kept waiting for the next phrase
 
 
 def test_clip_covers_the_phrase() -> None:
@@ -118,6 +140,33 @@ def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
     store = EvidenceStore(tmp_path / "ev")
     assert [e.call for e in store.all()] == ["truco", "no quiero"]
     assert all(store.clip_path(e.id) for e in store.all())
+
+
+@pytest.mark.shared
+def test_a_real_vale_cuatro_with_a_pause_in_the_middle_is_heard_whole(
+        shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real «vale cuatro» with 0.3 s of silence put between its words, where the recognizer
+    ends one phrase and starts another: heard as the call, not as «vale» and the number 4."""
+    said = read_wav(shared_dir / "speech" / "real" / "truco-uruguayo" / "vale_4.wav")[:, 0]
+    frames = len(said) // 160
+    level = 20 * np.log10(np.sqrt(np.mean(said[:frames * 160].reshape(frames, 160) ** 2, axis=1)) + 1e-9)
+    loud = np.flatnonzero(level > level.max() - 30)
+    first, last = loud[0] + (loud[-1] - loud[0]) // 4, loud[-1] - (loud[-1] - loud[0]) // 4
+    cut = (first + int(np.argmin(level[first:last]))) * 160  # the dip between «vale» and «cuatro»
+    wav = tmp_path / "vale_pause_cuatro.wav"
+    with wave.open(str(wav), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        split = np.concatenate([said[:cut], np.zeros(int(0.3 * 16000)), said[cut:]])
+        w.writeframes((np.clip(split, -1, 1) * 32767).astype("<i2").tobytes())
+    code = main(["listen", "--wav", str(wav), "--json", "--recognizer", "sphinx",
+                 "--models-dir", str(shared_dir / "models")])
+    assert code == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    heard = [line["call"] for line in lines if not line.get("retracted")]
+    assert "vale cuatro" in heard
+    assert "puntos" not in heard
 
 
 @pytest.mark.shared
