@@ -77,7 +77,12 @@ def _prefixes() -> set[tuple[str, ...]]:
 
 
 _PREFIXES = _prefixes()
-_LONGEST_PREFIX = max(map(len, _PREFIXES))
+# The prefixes that say nothing on their own («vale», «real», «me voy al»; not «contraflor» nor
+# «treinta», which are a call and a number already): at the end of a phrase they wait for the rest
+# of the call (``JOIN_S``).
+_HELD_TAILS = frozenset(p for p in _PREFIXES if p[0] not in NEVER_HELD and not any(
+    h.kind in ("call", "points") for h in parse(" ".join(p))))
+_LONGEST_TAIL = max(map(len, _HELD_TAILS))
 
 
 def can_grow(tokens: Iterable[str]) -> bool:
@@ -256,18 +261,10 @@ class Listener:
 
 
 def _dangling(words: list[Word]) -> int:
-    """How many of the last words are the start of a longer phrase of the table and say nothing
-    on their own («vale», «real», «me voy al»; not «contraflor» nor «treinta», which are a call
-    and a number already): they wait for the rest of the call (``JOIN_S``)."""
-    tokens = [normalize(w.text) for w in words]
-    if any(len(t.split()) != 1 for t in tokens):
-        return 0
-    for k in range(min(len(tokens), _LONGEST_PREFIX), 0, -1):
-        tail = tuple(tokens[-k:])
-        if tail in _PREFIXES and tail[0] not in NEVER_HELD and not any(
-                h.kind in ("call", "points") for h in parse(" ".join(tail))):
-            return k
-    return 0
+    """How many of the last words wait for the rest of their call (``_HELD_TAILS``)."""
+    tokens = tuple(normalize(w.text) for w in words)
+    return next((k for k in range(min(len(tokens), _LONGEST_TAIL), 0, -1)
+                 if tokens[-k:] in _HELD_TAILS), 0)
 
 
 def _doubted(words: tuple[Word, ...]) -> list[int]:
