@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from referee.asr.base import SAMPLE_RATE, Recognizer, Result, Word
+from referee.asr.base import JOIN_S, SAMPLE_RATE, Recognizer, Result, Word
 from referee.audio import AudioChunk
 from referee.phrases import CALL_PHRASES, DECOYS, NUMBER_WORDS, normalize, parse
 
@@ -37,11 +37,11 @@ STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is tru
 DOUBTED_AFTER = {"quiero": "uno"}
 DOUBTED_CONF = 0.3
 CLIP_S = 2.5
-JOIN_S = 0.6  # a pause up to this long inside a call does not break it
 HOLD_S = JOIN_S + 1.0  # held words wait this long for the next word to be recognized
 # Never held: «no» ends much table talk («qué mano» is heard «… no»), and joined to a «quiero»
 # that follows it, it would make the opposite answer (a held-out voice at 20 dB, «uh, qué mano,
-# quiero»).  A «no… quiero» broken by a pause is heard «quiero», which one tap flips.
+# quiero»).  A short «no» on its own is heard as nothing anyway; Sphinx decodes such a phrase
+# again with the next one (``SphinxTuning.join_s``), so «no… quiero» is heard whole there.
 NEVER_HELD = frozenset({"no"})
 KEEP_S = 12.0
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 SAMPLE_RATE = 16000
+JOIN_S = 0.6  # a pause up to this long inside a call does not break it
 
 
 class RecognizerError(RuntimeError):

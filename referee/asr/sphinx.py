@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.asr.base import SAMPLE_RATE, RecognizerError, Result, Word
+from referee.asr.base import JOIN_S, SAMPLE_RATE, RecognizerError, Result, Word
 from referee.asr.grammar import (
     PhraseList,
     fsg_transitions,
@@ -27,6 +27,7 @@ from referee.asr.noise import NoiseMeter
 FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
 PARTIAL_EVERY_S = 0.06
 NOISY_MARGIN = 2.0  # dB, so that a table near the bar does not flip between decoders
+RECENT_S = 6.0  # input audio kept for decoding a phrase again with the next one (``join_s``)
 
 # English phones for the garbage path of the fallback (vowels and common consonants).
 _EN_GARBAGE = ["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "UW", "B", "CH", "D", "F", "G", "HH", "K", "L", "M", "N", "P", "R", "S", "SH", "T", "V", "Y", "Z"]
@@ -76,6 +77,10 @@ class SphinxTuning:
     # Decode each utterance again as a whole when it ends (cepstral mean of the utterance itself);
     # partials still come from the streaming pass.
     final_pass: bool = False
+    # A phrase that starts this soon after one in which nothing was heard is decoded together with
+    # it, that one's audio first: a short «no» on its own is heard as nothing, and then «no…
+    # quiero» broken by a pause would be heard «quiero» (docs/voice.md).  0: off.
+    join_s: float = JOIN_S
     # Starting cepstral mean, close to what the Spanish model sees on speech; live CMN adapts from here.
     cmninit: str = "48,17,4,10,-2,-2,10,-6,-2,-10,-4,-10,5"
 
@@ -141,6 +146,9 @@ class SphinxRecognizer:
         self._utt_start = 0.0
         self._utt_frames_at_partial = 0
         self._utt_audio: list[bytes] = []
+        self._recent = bytearray()  # the last ``RECENT_S`` of input audio, speech or not
+        self._recent_from = 0  # the sample where ``_recent`` starts
+        self._last_utt: tuple[float, float] | None = None  # (start, end) of a phrase that heard nothing
 
     def _make_decoders(self, ps: object, means: Path | None) -> dict[bool, object]:
         """The decoder for a quiet table (False) and, if wanted, for a noisy one (True)."""
@@ -191,6 +199,11 @@ class SphinxRecognizer:
         out: list[Result] = []
         self._meter.feed(np.frombuffer(pcm, dtype=np.int16))
         self._buffer += pcm
+        self._recent += pcm
+        extra = len(self._recent) // 2 - int(RECENT_S * SAMPLE_RATE)
+        if extra > 0:
+            del self._recent[: extra * 2]
+            self._recent_from += extra
         size = self._ep.frame_bytes
         while len(self._buffer) >= size:
             frame, self._buffer = self._buffer[:size], self._buffer[size:]
@@ -220,6 +233,7 @@ class SphinxRecognizer:
         t = self.tuning
         self._ep = pocketsphinx.Endpointer(window=t.vad_window, ratio=t.vad_ratio, vad_mode=t.vad_mode)
         self._buffer, self._samples, self._in_utt = b"", 0, False
+        self._recent, self._recent_from, self._last_utt = bytearray(), 0, None
         self._meter = NoiseMeter()
         self._take_next()
         self._decoder = self._decoders[False]
@@ -310,6 +324,7 @@ class SphinxRecognizer:
             self._in_utt = True
             self._utt_frames_at_partial = 0
             self._utt_audio = []
+            self._lead_in()
         self._utt_audio.append(speech)
         dec = self._decoder
         dec.process_raw(speech, False, False)  # type: ignore[attr-defined]
@@ -322,6 +337,21 @@ class SphinxRecognizer:
             return [partial] if partial.words else []
         return []
 
+    def _lead_in(self) -> None:
+        """At the start of a phrase: if the last one heard nothing and ended less than ``join_s``
+        ago, decode its audio (and the pause) first, so the two are heard as one."""
+        last, now = self._last_utt, self._ep.speech_start
+        if last is None or self.tuning.join_s <= 0 or now - last[1] > self.tuning.join_s:
+            return
+        a = int(last[0] * SAMPLE_RATE) - self._recent_from
+        b = int(now * SAMPLE_RATE) - self._recent_from
+        if a < 0 or b <= a:
+            return
+        lead = bytes(self._recent[a * 2: b * 2])
+        self._utt_start = last[0]
+        self._utt_audio.append(lead)
+        self._decoder.process_raw(lead, False, False)  # type: ignore[attr-defined]
+
     def _finish(self) -> Result:
         dec = self._decoder
         dec.end_utt()  # type: ignore[attr-defined]
@@ -330,7 +360,9 @@ class SphinxRecognizer:
             dec.start_utt()  # type: ignore[attr-defined]
             dec.process_raw(b"".join(self._utt_audio), False, True)  # type: ignore[attr-defined]
             dec.end_utt()  # type: ignore[attr-defined]
-        return self._result(final=True)
+        result = self._result(final=True)
+        self._last_utt = None if result.words else (self._utt_start, self._ep.speech_end)
+        return result
 
     def _result(self, final: bool) -> Result:
         dec = self._decoder

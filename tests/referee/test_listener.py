@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from referee.asr.base import Result, Word
+from referee.asr.grammar import PhraseList
 from referee.asr.scripted import ScriptedRecognizer
-from referee.audio import AudioChunk, read_wav
+from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
+from referee.audio import AudioChunk, WavSource, read_wav
 from referee.cli import main
 from referee.evidence import EvidenceStore
 from referee.listener import HOLD_S, Listener, Utterance, can_grow, item_confidence
@@ -142,31 +144,61 @@ def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
     assert all(store.clip_path(e.id) for e in store.all())
 
 
-@pytest.mark.shared
-def test_a_real_vale_cuatro_with_a_pause_in_the_middle_is_heard_whole(
-        shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A real «vale cuatro» with 0.3 s of silence put between its words, where the recognizer
-    ends one phrase and starts another: heard as the call, not as «vale» and the number 4."""
-    said = read_wav(shared_dir / "speech" / "real" / "truco-uruguayo" / "vale_4.wav")[:, 0]
+def with_a_pause(said_wav: Path, out: Path, pause_s: float = 0.3) -> Path:
+    """A real recording with ``pause_s`` of silence put in the dip between its first words and the
+    rest, where the recognizer ends one phrase and starts another."""
+    said = read_wav(said_wav)[:, 0]
     frames = len(said) // 160
     level = 20 * np.log10(np.sqrt(np.mean(said[:frames * 160].reshape(frames, 160) ** 2, axis=1)) + 1e-9)
     loud = np.flatnonzero(level > level.max() - 30)
     first, last = loud[0] + (loud[-1] - loud[0]) // 4, loud[-1] - (loud[-1] - loud[0]) // 4
-    cut = (first + int(np.argmin(level[first:last]))) * 160  # the dip between «vale» and «cuatro»
-    wav = tmp_path / "vale_pause_cuatro.wav"
-    with wave.open(str(wav), "wb") as w:
+    cut = (first + int(np.argmin(level[first:last]))) * 160
+    with wave.open(str(out), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(16000)
-        split = np.concatenate([said[:cut], np.zeros(int(0.3 * 16000)), said[cut:]])
+        split = np.concatenate([said[:cut], np.zeros(int(pause_s * 16000)), said[cut:]])
         w.writeframes((np.clip(split, -1, 1) * 32767).astype("<i2").tobytes())
+    return out
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name,call,not_heard", [
+    ("vale_4.wav", "vale cuatro", "puntos"),  # «vale» waits for the rest (listener._HELD_TAILS)
+    # a short «no» alone is heard as nothing: decoded again with «quiero» (SphinxTuning.join_s)
+    ("no_quiero.wav", "no quiero", "quiero"),
+])
+def test_a_real_call_with_a_pause_in_the_middle_is_heard_whole(
+        shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        name: str, call: str, not_heard: str) -> None:
+    """A real call with 0.3 s of silence put between its words: heard as the call, not as its
+    second half («cuatro», the number 4; «quiero», the opposite answer)."""
+    wav = with_a_pause(shared_dir / "speech" / "real" / "truco-uruguayo" / name, tmp_path / name)
     code = main(["listen", "--wav", str(wav), "--json", "--recognizer", "sphinx",
                  "--models-dir", str(shared_dir / "models")])
     assert code == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
     heard = [line["call"] for line in lines if not line.get("retracted")]
-    assert "vale cuatro" in heard
-    assert "puntos" not in heard
+    assert call in heard
+    assert not_heard not in heard
+
+
+@pytest.mark.shared
+def test_sphinx_decodes_a_phrase_that_heard_nothing_again_with_the_next(
+        shared_dir: Path, tmp_path: Path) -> None:
+    """The real «no… quiero» above, straight from the recognizer: with ``join_s`` off, the lone
+    «no» is heard as nothing and the answer as «quiero»."""
+    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    wav = with_a_pause(shared_dir / "speech" / "real" / "truco-uruguayo" / "no_quiero.wav",
+                       tmp_path / "no_quiero.wav")
+
+    def heard(tuning: SphinxTuning) -> list[str]:
+        rec = SphinxRecognizer(PhraseList.from_table(), model, tuning=tuning)
+        results = [r for chunk in WavSource(wav) for r in rec.feed(chunk.pcm)] + rec.flush()
+        return [r.text for r in results if r.final]
+
+    assert heard(SphinxTuning(join_s=0.0)) == ["", "quiero"]
+    assert heard(SphinxTuning()) == ["", "no quiero"]
 
 
 @pytest.mark.shared
