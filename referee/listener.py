@@ -14,8 +14,9 @@ partial's path score: apply it, and let the revision decide whether it stays.
 
 A player may stop in the middle of a call («vale… cuatro», «me voy… al mazo»), long enough for the
 recognizer to end the phrase.  A phrase that ends on the first words of a longer one, words that
-say nothing on their own («vale», «real», «me voy al»; never «no», ``NEVER_HELD``), is held back for ``JOIN_S``: if the next
-phrase starts by then, the two are read as one; if not, the held words go out on their own.
+say nothing on their own («vale», «real», «me voy al»; never «no», ``NEVER_HELD``), is held back
+for ``JOIN_S``: if the next phrase starts by then, the two are read as one; if not, the held words
+go out on their own.
 """
 
 from __future__ import annotations

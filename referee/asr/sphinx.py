@@ -153,11 +153,11 @@ class SphinxRecognizer:
     def _make_decoders(self, ps: object, means: Path | None) -> dict[bool, object]:
         """The decoder for a quiet table (False) and, if wanted, for a noisy one (True)."""
         make = [False, True] if self.tuning.noisy_below > 0 else [False]
-        return {noisy: self._make_decoder(ps, self.model_dir, self._phrases, self.low_accuracy, means,
-                                          noisy) for noisy in make}
+        return {noisy: self._make_decoder(ps, means, noisy) for noisy in make}
 
-    def _make_decoder(self, ps: object, hmm: Path, phrases: PhraseList, english: bool,
-                      means: Path | None, noisy: bool = False) -> object:
+    def _make_decoder(self, ps: object, means: Path | None, noisy: bool) -> object:
+        """A decoder of this recognizer's model and phrases, with these means (a calibration)."""
+        hmm, phrases, english = self.model_dir, self._phrases, self.low_accuracy
         lines = dictionary_lines(phrases.words(), english=english)
         if english:
             garbage = garbage_words(_EN_GARBAGE)
@@ -238,8 +238,7 @@ class SphinxRecognizer:
         self._take_next()
         self._decoder = self._decoders[False]
         if True in self._decoders:  # its noise estimate belongs to the stream that ended
-            self._decoders[True] = self._make_decoder(pocketsphinx, self.model_dir, self._phrases,
-                                                      self.low_accuracy, self.means, noisy=True)
+            self._decoders[True] = self._make_decoder(pocketsphinx, self.means, noisy=True)
         # A new stream starts from the same cepstral mean, not from the last speaker's.
         self._decoder.set_cmn(self._cmn_start)  # type: ignore[attr-defined]
 
