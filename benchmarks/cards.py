@@ -2,7 +2,7 @@
 
     python -m benchmarks.cards [--scenes 200] [--seed 1] [--mode both] [--deck DIR ...]
                                [--bank NAME] [--no-cues] [--no-figures]
-                               [--no-figure-ranks] [--no-snap]
+                               [--no-figure-ranks] [--no-snap] [--far-card X]
 
 "calibrated" builds the bank from a deck's faces and tests on scenes of that same deck (the
 product's main path: calibration to the players' own deck).  "held-out" builds the bank from one
@@ -15,6 +15,8 @@ that rank agrees with the guessed one, or the suit is told without the bank: by 
 own or by the coin of oros (``--no-figure-ranks``).
 Before the cues are read, each card's sides are snapped onto its edges in the full frame and the
 card compared with the bank again there (``--no-snap`` reads it on the finder's outline).
+A card-shaped outline the bank finds far from every card (below "not a card", 0.45) is still read
+when its cues name it with the rank the bank guessed (``--far-card 0.45`` drops every such outline).
 The envido figures are the envido check's (referee/vision/envido_check.py) on frames of 2-3 cards:
 the envido value needs every outline in view named or read as a figure of a suit, and all the cards
 shown; a claim is judged as the referee judges it (``verdict_hand``), with the number sung set to
@@ -264,6 +266,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-snap", action="store_true",
                    help="read each card on the finder's outline, its sides not snapped onto the "
                         "card's edges")
+    p.add_argument("--far-card", type=float, default=RecognizerSettings.far_card,
+                   help="read a card-shaped outline the bank finds this close or closer, below "
+                        "'not a card', when its cues name it (0.45: never)")
     p.add_argument("--latency-frames", type=int, default=40, help="frames per latency size (0: skip)")
     return p.parse_args(argv)
 
@@ -287,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     opts = SceneOptions(max_tilt=args.max_tilt)
     settings = RecognizerSettings(use_cues=not args.no_cues, use_figures=not args.no_figures,
-                                  figure_ranks=not args.no_figure_ranks, snap_edges=not args.no_snap)
+                                  figure_ranks=not args.no_figure_ranks, snap_edges=not args.no_snap,
+                                  far_card=args.far_card)
     for bank_name, bank in banks.items():
         recognizer = Recognizer(bank, settings)
         for test_name, deck in decks.items():

@@ -16,6 +16,7 @@ from referee.vision.cues import (
     cues_agree,
     figure_card,
     figure_suit,
+    five_of_swords,
     four_not_five,
     has_rule,
     is_caballo,
@@ -35,6 +36,8 @@ from referee.vision.pips import PIP_SIZE
 PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card ...
 PART_AREA = 0.5    # ... or, however the whole looks, if it is less than this share of a whole
                    # with a card's sides
+ONE_WITNESS = frozenset({1, 10})  # ranks a far outline is not named (``rank_witnessed``)
+APART = 0.3  # a far outline goes if this much of it lies inside a card found, or of the card in it
 SHAPE_TOLERANCE = 0.15  # a far-from-the-bank 1-7 is named by its cues only on a card-shaped outline
 
 
@@ -46,7 +49,9 @@ class RecognizerSettings:
     margin_scale: float = 0.03    # best-vs-second similarity gap: confidence 1 - exp(-gap / scale)
     min_similarity: float = 0.55  # the best match must be at least this close ...
     full_similarity: float = 0.75  # ... and from here on closeness does not lower the confidence
-    not_a_card: float = 0.45      # below this the outline is dropped: not a card
+    not_a_card: float = 0.45      # below this the outline is dropped: not a card ...
+    far_card: float = 0.3         # ... unless it has a card's sides, lies apart from the cards
+                                  # read, reaches this, and its cues name it (``far_readings``)
     max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
     use_cues: bool = True  # below ``min_confidence``, still name a 1-7 whose cues agree (``cues``)
     use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure,
@@ -185,7 +190,7 @@ class Recognizer:
             agrees = close and (cues_agree(guess, cues) or pinta_confirms(guess, cues))
             card = guess if agrees else (
                 pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues)
-                or one_emblem_ace(cues, card_img))
+                or five_of_swords(guess, cues) or one_emblem_ace(cues, card_img))
         return reading if card is None else replace(reading, card=card, by_cues=True)
 
     def read(self, frame: np.ndarray) -> list[Reading]:
@@ -193,15 +198,41 @@ class Recognizer:
 
         Each candidate outline is compared with the bank; where outlines overlap, the one that
         looks most like a card of the bank wins (two cards taken as one look like neither).
-        Only the cards that stay are checked with the cues."""
-        readings = []
-        for corners, _ in candidates(frame, self.detector)[:self.settings.max_candidates]:
+        Only the cards that stay are checked with the cues; then the card-shaped outlines the
+        bank finds far from every card are read where the cues name them (``far_readings``)."""
+        s = self.settings
+        readings, far = [], []
+        for corners, _ in candidates(frame, self.detector)[:s.max_candidates]:
             reading = self.classify(flatten(frame, corners), corners)
-            if reading.similarity >= self.settings.not_a_card:
+            if reading.similarity >= s.not_a_card:
                 readings.append(reading)
+            elif reading.similarity >= s.far_card and card_shaped(corners):
+                far.append(reading)
         readings = _drop_parts(readings)
         keep = keep_best([r.corners for r in readings], [r.similarity for r in readings])
-        return [self.confirm(self.snapped(readings[i], frame), frame) for i in sorted(keep)]
+        found = [self.confirm(self.snapped(readings[i], frame), frame) for i in sorted(keep)]
+        return found + self.far_readings(far, found, frame)
+
+    def far_readings(self, far: list[Reading], found: list[Reading],
+                     frame: np.ndarray) -> list[Reading]:
+        """Card-shaped outlines the bank finds far from every card (below ``not_a_card``, at
+        least ``far_card``), lying apart from the cards found (``APART``), kept only when their
+        cues name them with the rank the bank guessed (``rank_witnessed``).
+
+        Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
+        bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
+        and caballos to a Fournier one.  The bank still guesses their rank, and their coin, picture,
+        pinta or pips confirm it.  Named by one witness alone, such outlines named wrong cards
+        (an 1878 ace of espadas, narrow as a sota, a sota de espadas), and part of an 1878 4 of
+        bastos, one club, an ace of bastos."""
+        if not self.settings.use_cues:
+            return []
+        apart = [r for r in far if not any(
+            covered(r.corners, f.corners) > APART or covered(f.corners, r.corners) > APART
+            for f in found)]
+        keep = keep_best([r.corners for r in apart], [r.similarity for r in apart])
+        named = [self.confirm(self.snapped(apart[i], frame), frame) for i in sorted(keep)]
+        return [r for r in named if rank_witnessed(r)]
 
     def snapped(self, reading: Reading, frame: np.ndarray) -> Reading:
         """The card with its sides snapped onto its edges (``geometry.snap_to_edges``), where its
@@ -216,6 +247,14 @@ class Recognizer:
         edges = snap_to_edges(frame, reading.corners)
         again = self.classify(flatten(frame, edges), edges)
         return replace(again if again.similarity >= reading.similarity else reading, edges=edges)
+
+
+def rank_witnessed(reading: Reading) -> bool:
+    """Named with the rank the bank guessed, and neither an ace (an outline far from the bank may
+    hold one pip of a card) nor a sota (a narrow picture is an ace's too)."""
+    card, guess = reading.card, reading.guess
+    return (card is not None and guess is not None and card.rank == guess.rank
+            and card.rank not in ONE_WITNESS)
 
 
 def cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.cards import Card
+from engine.cards import Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.faces import Face
-from referee.vision.recognize import Recognizer, RecognizerSettings
-from referee.vision.scenes import SceneOptions, random_scene
+from referee.vision.recognize import Reading, Recognizer, RecognizerSettings, rank_witnessed
+from referee.vision.scenes import SceneOptions, random_scene, render
 
 EASY = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
 
@@ -54,3 +54,33 @@ def test_without_cues_fewer_cards_are_named(wikimedia_bank: Bank,
     _, right_cues, _, _ = named_on_scenes(Recognizer(wikimedia_bank), pip_cards(fournier), 8, seed=33)
     assert by_cues == 0
     assert right_cues > right_plain
+
+
+def test_a_card_far_from_every_card_of_the_bank_is_read_when_its_cues_name_it(
+        wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
+    """The 1878 rey de oros looks like no naipes-libres card (below ``not_a_card``), but the bank
+    still guesses a rey, and his coin and his picture name him: read, where before he was dropped
+    as no card at all."""
+    rey = Card(12, Suit.OROS)
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    scene = render([fournier[rey]], np.random.default_rng(6), opts)
+    never = Recognizer(wikimedia_bank, RecognizerSettings(far_card=RecognizerSettings.not_a_card))
+    assert never.read(scene.image) == []
+    (reading,) = Recognizer(wikimedia_bank).read(scene.image)
+    assert reading.card == rey
+    assert reading.similarity < RecognizerSettings.not_a_card
+
+
+@pytest.mark.parametrize(("named", "guess", "kept"), [
+    ("12o", "12e", True),   # a rey, as the bank guessed; the coin tells oros
+    ("4e", "4b", True),     # a 4, as the bank guessed; its pinta and pips tell espadas
+    ("11c", "1b", False),   # a caballo the bank took for an ace: one witness for the rank
+    ("10e", "10b", False),  # a sota: the 1878 ace of espadas is as narrow in the middle
+    ("1b", "1e", False),    # an ace: one club of an 1878 4 of bastos is one too
+    (None, "12b", False),
+])
+def test_a_far_card_is_kept_only_with_two_witnesses_of_its_rank(named: str | None, guess: str,
+                                                                kept: bool) -> None:
+    card = Card.parse(named) if named else None
+    reading = Reading(card, 0.0, np.zeros((4, 2)), Card.parse(guess), similarity=0.4, by_cues=True)
+    assert rank_witnessed(reading) is kept

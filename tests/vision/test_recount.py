@@ -1,5 +1,6 @@
 """A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank
-(or named a 4 when it is a 5 of copas or oros counting four, its middle bare)."""
+(or named a 4 when it is a 5 of copas or oros counting four, its middle bare); a 5 of espadas
+the bank takes for another 2-7 of espadas is named by its swords."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import SUIT_HUE, Cues, miscounted, read_cues
+from referee.vision.cues import SUIT_HUE, Cues, five_of_swords, miscounted, read_cues
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE
 from referee.vision.recognize import Reading, Recognizer
@@ -40,11 +41,14 @@ def test_bastos_have_no_one_colour_to_count(wikimedia: dict[Card, Face]) -> None
     assert not miscounted(Card(6, Suit.BASTOS), cues_of(wikimedia[Card(7, Suit.BASTOS)]))
 
 
-def confirmed(recognizer: Recognizer, face: Face, named: Card, confidence: float) -> Card | None:
-    """What ``confirm`` leaves of the bank naming ``named`` on a scene of ``face``."""
+def confirmed(recognizer: Recognizer, face: Face, guess: Card, confidence: float,
+              similarity: float = 0.72) -> Card | None:
+    """What ``confirm`` leaves of the bank guessing ``guess`` on a scene of ``face`` (named if
+    ``confidence`` reaches the recognizer's bar)."""
     opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
     scene = render([face], np.random.default_rng(3), opts)
-    reading = Reading(named, confidence, scene.cards[0].corners, named, similarity=0.72)
+    named = guess if confidence >= recognizer.settings.min_confidence else None
+    reading = Reading(named, confidence, scene.cards[0].corners, guess, similarity=similarity)
     return recognizer.confirm(reading, scene.image).card
 
 
@@ -62,3 +66,25 @@ def test_an_unsure_bank_five_on_a_four_of_cups_is_the_four(recognizer: Recognize
     four, five = Card(4, Suit.COPAS), Card(5, Suit.COPAS)
     assert confirmed(recognizer, wikimedia[four], five, 0.75) == four
     assert confirmed(recognizer, wikimedia[five], five, 0.75) == five
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_only_the_five_of_swords_counts_five_blue_swords_with_one_across_the_middle(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    """On both decks' faces, whatever 2-7 of espadas the bank guessed: the 4 and the 6 leave the
+    middle bare, the 3 and the 7 count other numbers of swords."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    five = Card(5, Suit.ESPADAS)
+    for guess in (Card(rank, Suit.ESPADAS) for rank in range(2, 8)):
+        named = {card: five_of_swords(guess, cues_of(face)) for card, face in deck.items()}
+        assert named[five] == five
+        assert not {str(c) for c, n in named.items() if n is not None and c != five}
+
+
+def test_an_unsure_bank_seven_on_a_five_of_swords_is_the_five(recognizer: Recognizer,
+                                                              wikimedia: dict[Card, Face]) -> None:
+    """A far guess (below ``min_similarity``) of a 7, five swords in blue and one across the
+    middle: the 5.  The 4, whose middle is bare, stays unnamed."""
+    five, seven = Card(5, Suit.ESPADAS), Card(7, Suit.ESPADAS)
+    assert confirmed(recognizer, wikimedia[five], seven, 0.3, similarity=0.5) == five
+    assert confirmed(recognizer, wikimedia[Card(4, Suit.ESPADAS)], seven, 0.3, similarity=0.5) is None
