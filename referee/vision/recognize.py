@@ -221,10 +221,10 @@ class Recognizer:
 
         Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
         bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
-        and caballos to a Fournier one.  The bank still guesses their rank, and their coin, picture,
-        pinta or pips confirm it.  Named by one witness alone, such outlines named wrong cards
-        (an 1878 ace of espadas, narrow as a sota, a sota de espadas), and part of an 1878 4 of
-        bastos, one club, an ace of bastos."""
+        and caballos to a Fournier one.  The bank still guesses their rank, and their coin,
+        picture, pinta or pips confirm it.  With one witness of the rank such outlines named
+        wrong cards: an 1878 ace of espadas, narrow as a sota, a sota de espadas; one club of
+        an 1878 4 of bastos an ace of bastos."""
         if not self.settings.use_cues:
             return []
         apart = [r for r in far if not any(
