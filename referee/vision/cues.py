@@ -182,13 +182,14 @@ def five_of_swords(guess: Card, cues: Cues) -> Card | None:
     the swords count five in blue and at least five in all the ink, and the middle of the card
     holds a sword (``SWORD_MIDDLE``).  A sword is one blob of ink, its hilt on its blade, but its
     blade may break in blue: an 1878 3 of espadas counted five in blue and three in ink."""
-    if guess.suit != Suit.ESPADAS or not 2 <= guess.rank <= 7:
+    five = Card(5, Suit.ESPADAS)
+    if guess.suit != five.suit or not 2 <= guess.rank <= 7:
         return None
-    if not cues.sure or cues.pinta != Suit.ESPADAS:
+    if not cues.sure or cues.pinta != five.suit:
         return None
-    if cues.pips.counts["blue"] != 5 or cues.pips.count < 5 or cues.pips.middle < SWORD_MIDDLE:
+    if _counts(five, cues) != {5} or cues.pips.count < 5 or cues.pips.middle < SWORD_MIDDLE:
         return None
-    return Card(5, Suit.ESPADAS)
+    return five
 
 
 # The suits whose pips are all of one colour (``pips.HUES``); bastos are green or red.

@@ -144,13 +144,18 @@ def covered(quad: np.ndarray, by: np.ndarray) -> float:
     return float(inter) / max(1.0, float(cv2.contourArea(quad)))
 
 
+def overlaps(a: np.ndarray, b: np.ndarray, share: float) -> bool:
+    """More than ``share`` of either quad lies inside the other."""
+    return covered(a, b) > share or covered(b, a) > share
+
+
 def keep_best(quads: list[np.ndarray], scores: list[float], overlap: float = 0.6) -> list[int]:
     """Indices of the quads to keep, best score first, dropping any that mostly overlaps a kept one
     (the same card seen twice, a pip box inside a card, two cards taken for one)."""
     kept: list[int] = []
     for i in sorted(range(len(quads)), key=lambda j: -scores[j]):
         q = quads[i]
-        if not any(covered(q, quads[k]) > overlap or covered(quads[k], q) > overlap for k in kept):
+        if not any(overlaps(q, quads[k], overlap) for k in kept):
             kept.append(i)
     return kept
 

@@ -27,7 +27,7 @@ from referee.vision.cues import (
     pinta_confirms,
     read_cues,
 )
-from referee.vision.detect import DetectorSettings, candidates, covered, keep_best
+from referee.vision.detect import DetectorSettings, candidates, covered, keep_best, overlaps
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank, picture_fits
 from referee.vision.geometry import CARD_ASPECT, flatten, rectified_aspect, snap_to_edges
@@ -208,10 +208,13 @@ class Recognizer:
                 readings.append(reading)
             elif reading.similarity >= s.far_card and card_shaped(corners):
                 far.append(reading)
-        readings = _drop_parts(readings)
-        keep = keep_best([r.corners for r in readings], [r.similarity for r in readings])
-        found = [self.confirm(self.snapped(readings[i], frame), frame) for i in sorted(keep)]
+        found = self._read_best(_drop_parts(readings), frame)
         return found + self.far_readings(far, found, frame)
+
+    def _read_best(self, readings: list[Reading], frame: np.ndarray) -> list[Reading]:
+        """The best of each group of overlapping outlines (``keep_best``), snapped and confirmed."""
+        keep = keep_best([r.corners for r in readings], [r.similarity for r in readings])
+        return [self.confirm(self.snapped(readings[i], frame), frame) for i in sorted(keep)]
 
     def far_readings(self, far: list[Reading], found: list[Reading],
                      frame: np.ndarray) -> list[Reading]:
@@ -227,12 +230,8 @@ class Recognizer:
         an 1878 4 of bastos an ace of bastos."""
         if not self.settings.use_cues:
             return []
-        apart = [r for r in far if not any(
-            covered(r.corners, f.corners) > APART or covered(f.corners, r.corners) > APART
-            for f in found)]
-        keep = keep_best([r.corners for r in apart], [r.similarity for r in apart])
-        named = [self.confirm(self.snapped(apart[i], frame), frame) for i in sorted(keep)]
-        return [r for r in named if rank_witnessed(r)]
+        apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in found)]
+        return [r for r in self._read_best(apart, frame) if rank_witnessed(r)]
 
     def snapped(self, reading: Reading, frame: np.ndarray) -> Reading:
         """The card with its sides snapped onto its edges (``geometry.snap_to_edges``), where its
