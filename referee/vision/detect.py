@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from referee.vision.geometry import CARD_ASPECT, corner_quads, fit_quad
+from referee.vision.geometry import CARD_ASPECT, corner_quads, fit_quad, side_lengths
 from referee.vision.lines import line_quads
 
 HOLE_WEIGHT = 0.85
@@ -130,7 +130,7 @@ def _shape_ok(quad: np.ndarray, settings: DetectorSettings, shape: tuple[int, ..
     quad_area = cv2.contourArea(quad)
     if not 0 < quad_area <= settings.max_area * shape[0] * shape[1]:
         return False
-    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    sides = side_lengths(quad)
     short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if min(sides) < 8 or not settings.min_aspect <= long / short <= settings.max_aspect:
         return False

@@ -8,18 +8,25 @@ import numpy as np
 from referee.vision.faces import CANON_H, CANON_W
 
 
+def side_lengths(poly: np.ndarray) -> np.ndarray:
+    """Length of each side of a closed polygon (n × 2), side i running from corner i to i + 1, all
+    in one step (a ``np.linalg.norm`` call per side cost more than the sums)."""
+    d = poly[[*range(1, len(poly)), 0]] - poly
+    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+
+
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """Corners clockwise (in image coordinates) starting so the first side is a short side."""
     pts = quad.reshape(4, 2).astype(np.float32)
     centre = pts.mean(axis=0)
     angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
     pts = pts[np.argsort(angles)]
-    sides = [np.linalg.norm(pts[(i + 1) % 4] - pts[i]) for i in range(4)]
+    sides = side_lengths(pts)
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        pts = np.roll(pts, -1, axis=0)
+        pts = pts[[1, 2, 3, 0]]
     # Start at the corner nearest the image top-left among the two short-side starts, for stable output.
     if pts[2].sum() < pts[0].sum():
-        pts = np.roll(pts, -2, axis=0)
+        pts = pts[[2, 3, 0, 1]]
     return pts
 
 
@@ -35,7 +42,7 @@ def _intersect(p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, p4: np.ndarray) -
 def _drop_shortest(poly: np.ndarray) -> np.ndarray | None:
     """Remove the shortest side by extending its two neighbours until they meet (a cut-off corner)."""
     n = len(poly)
-    lengths = [float(np.linalg.norm(poly[(i + 1) % n] - poly[i])) for i in range(n)]
+    lengths = side_lengths(poly).tolist()
     p = np.roll(poly, 1 - int(np.argmin(lengths)), axis=0)  # shortest side is now p1-p2
     meet = _intersect(p[0], p[1], p[3 % n], p[2])
     if meet is None or np.linalg.norm(meet - p[1]) > 0.6 * max(lengths):
@@ -99,7 +106,8 @@ def _snap_side(lab: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarra
     at = np.arange(box, len(offsets) - box)
     outside = (sums[:, at + box + 1] - sums[:, at + 1]) / box
     inside = (sums[:, at] - sums[:, at - box]) / box
-    strength = np.linalg.norm(outside - inside, axis=2)
+    change = outside - inside
+    strength = np.sqrt(change[..., 0] ** 2 + change[..., 1] ** 2 + change[..., 2] ** 2)
     strength[:, np.abs(offsets[at]) > reach] = 0.0
     best = strength.argmax(axis=1)
     strong = strength[np.arange(len(along)), best] >= SNAP_MIN_STEP
@@ -127,7 +135,7 @@ def snap_to_edges(frame: np.ndarray, quad: np.ndarray, passes: int = 2) -> np.nd
     corners are where the sides meet; a side with too little edge in sight stays where it was."""
     quad = order_corners(quad)
     for _ in range(passes):
-        short = min(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+        short = float(side_lengths(quad).min())
         reach = max(SNAP_MIN_REACH, SNAP_REACH * short)
         margin = int(reach + SNAP_BOX + 3)
         x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
@@ -251,7 +259,7 @@ def rectified_aspect(quad: np.ndarray) -> float:
     depth = n2[2] * n3[2]
     f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / depth if abs(depth) > 1e-12 else 0.0
     if not np.isfinite(f2) or f2 <= 0:
-        sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+        sides = side_lengths(q).tolist()
         return (sides[1] + sides[3]) / (sides[0] + sides[2])
     short = n2[0] ** 2 + n2[1] ** 2 + f2 * n2[2] ** 2
     long = n3[0] ** 2 + n3[1] ** 2 + f2 * n3[2] ** 2

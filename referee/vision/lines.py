@@ -43,18 +43,21 @@ def _corners(lines: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray
     t_i = (w[:, 0] * u[j, 1] - w[:, 1] * u[j, 0]) / cross
     x = p0[i] + t_i[:, None] * u[i]
     t_j = np.einsum("nk,nk->n", x - p0[j], u[j])
-    out = []
-    for k in range(len(i)):
-        arms = []
-        for s, t in ((i[k], t_i[k]), (j[k], t_j[k])):
-            tol = 0.15 * length[s] + 6
-            if abs(t) <= tol:
-                arms.append(p1[s] - x[k])
-            elif abs(t - length[s]) <= tol:
-                arms.append(p0[s] - x[k])
-        if len(arms) == 2:
-            out.append((x[k], arms[0], arms[1]))
-    return out
+    arm_i, ok_i = _arm(i, t_i, x, p0, p1, length)
+    arm_j, ok_j = _arm(j, t_j, x, p0, p1, length)
+    both = np.flatnonzero(ok_i & ok_j)
+    return [(x[k], arm_i[k], arm_j[k]) for k in both]
+
+
+def _arm(s: np.ndarray, t: np.ndarray, x: np.ndarray, p0: np.ndarray, p1: np.ndarray,
+         length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The arm of segment ``s`` away from the crossing ``x`` (at ``t`` along it), and whether the
+    crossing lies near one of its ends (within 15% of its length and 6 px)."""
+    tol = 0.15 * length[s] + 6
+    at_start = np.abs(t) <= tol
+    at_end = ~at_start & (np.abs(t - length[s]) <= tol)
+    arm = np.where(at_start[:, None], p1[s] - x, p0[s] - x)
+    return arm, at_start | at_end
 
 
 def line_quads(gray: np.ndarray, min_side: float, limit: int = 40) -> list[np.ndarray]:
@@ -62,8 +65,10 @@ def line_quads(gray: np.ndarray, min_side: float, limit: int = 40) -> list[np.nd
     lines = segments(gray, 0.8 * min_side)
     if len(lines) < 2 or len(lines) > MAX_SEGMENTS:
         return []
-    quads = []
+    quads: list[np.ndarray] = []
     for x, a, b in _corners(lines):
+        if len(quads) >= limit:
+            break
         la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
         long_arm, short_arm = (a, b) if la >= lb else (b, a)
         ratio = max(la, lb) / max(1e-6, min(la, lb))

@@ -72,7 +72,15 @@ def _count(ink: np.ndarray) -> int:
     big = areas > MIN_BLOB * areas.max()
     big &= areas >= MIN_TYPICAL * np.median(areas[big])
     distance = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    return sum(_parts(labels == i, distance) for i in np.nonzero(big)[0] + 1)
+    return sum(_parts(*_within_box(labels, distance, stats, i)) for i in np.nonzero(big)[0] + 1)
+
+
+def _within_box(labels: np.ndarray, distance: np.ndarray, stats: np.ndarray,
+                i: int) -> tuple[np.ndarray, np.ndarray]:
+    """Blob ``i`` and the distances, cut to the blob's bounding box (all of the blob is there)."""
+    x, y, w, h = stats[i, :4]
+    box = (slice(y, y + h), slice(x, x + w))
+    return labels[box] == i, distance[box]
 
 
 def emblem(ink: np.ndarray) -> tuple[float, float]:
