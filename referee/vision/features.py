@@ -14,25 +14,21 @@ COLOUR_WEIGHT = 0.55
 def normalise(card: np.ndarray) -> np.ndarray:
     """White-balance and flatten the lighting of a canonical card image (float32, paper ≈ 1).
 
-    Per-pixel and per-channel factors are spread over whole rows (``_per_row``): numpy divides
-    row by row far faster than it broadcasts over a last axis of three channels."""
+    The image is divided as h rows of w × 3 values, the per-pixel and per-channel factors spread
+    over whole rows: numpy divides row by row far faster than it broadcasts over a last axis of
+    three channels."""
     img = card.astype(np.float32) + 1.0
     h, w = img.shape[:2]
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(gray, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     paper = cv2.GaussianBlur(cv2.dilate(small, np.ones((3, 3), np.uint8)), (0, 0), 3)
     lit = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
-    rows = _per_row(img) / np.repeat(lit, 3, axis=1)
+    rows = img.reshape(h, -1) / np.repeat(lit, 3, axis=1)
     sample = rows.reshape(h, w, 3)[::3, ::3].reshape(-1, 3)
     k = int(0.9 * len(sample))
     white = np.partition(sample, k, axis=0)[k]
     rows /= np.tile(np.maximum(white, 1e-3), w)
     return np.clip(rows, 0, 1.2, out=rows).reshape(h, w, 3)
-
-
-def _per_row(img: np.ndarray) -> np.ndarray:
-    """An h × w × 3 image as h rows of w × 3 values (a view)."""
-    return img.reshape(img.shape[0], -1)
 
 
 def gray_mean(img: np.ndarray) -> np.ndarray:
