@@ -187,8 +187,9 @@ def test_the_horse_tells_caballo_from_rey(deck_name: str, request: pytest.Fixtur
 def test_a_mauve_horse_under_a_colour_cast_is_still_a_horse(wikimedia: dict[Card, Face]) -> None:
     """The naipes-libres horses are a mauve brown.  In generated scenes under a colour cast their
     coat turns a greyish red: read only as orange-brown, 4 of the 17 easy caballos of these 140
-    scenes told no rank.  With the greyish red-brown (not pale) all but one do, and no figure is read
-    wrongly."""
+    scenes told no rank.  With the greyish red-brown (not pale) all but one did, and that one's
+    horse (0.30-0.35 of the picture) is a horse since the caballo's brown starts where the rey's
+    stops; no figure is read wrongly."""
     rng = np.random.default_rng(2)
     read: list[tuple[Card, int | None]] = []
     for _ in range(140):
@@ -198,4 +199,4 @@ def test_a_mauve_horse_under_a_colour_cast_is_still_a_horse(wikimedia: dict[Card
                  if placed.card.rank >= 10 and placed.tilt <= 30 and placed.occlusion <= 0.15]
     assert not [(str(card), rank) for card, rank in read if rank not in (None, card.rank)]
     caballos = [rank for card, rank in read if card.rank == 11]
-    assert len(caballos) == 17 and caballos.count(11) >= 16, caballos
+    assert len(caballos) == 17 and caballos.count(11) == 17, caballos
