@@ -14,6 +14,7 @@ from referee.vision.cues import (
     caballo_card,
     contradicts,
     cues_agree,
+    far_four,
     figure_card,
     figure_suit,
     five_of_swords,
@@ -37,6 +38,7 @@ PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like 
 PART_AREA = 0.5    # ... or, however the whole looks, if it is less than this share of a whole
                    # with a card's sides
 ONE_WITNESS = frozenset({1, 10})  # ranks a far outline is not named (``rank_witnessed``)
+FOUR = 4  # a far outline may be named a 4 of another rank than the bank's (``cues.far_four``)
 APART = 0.3  # a far outline goes if this much of it lies inside a card found, or of the card in it
 SHAPE_TOLERANCE = 0.15  # a far-from-the-bank 1-7 is named by its cues only on a card-shaped outline
 
@@ -133,7 +135,8 @@ class Recognizer:
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``; an ace of another
         deck, which the bank guesses as a card of several pips, is named by its one emblem and a
         sure pinta, ``cues.one_emblem_ace``; a 2-7 of the bank's suit and rank needs no ink colours
-        when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``).  A guessed
+        when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``; a 1-7 far from the
+        bank with four pips, a sure pinta and a bare middle is a 4, ``cues.far_four``).  A guessed
         figure is named from its pinta and its picture's rank, or else may still be read as
         "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
         only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
@@ -190,7 +193,8 @@ class Recognizer:
             agrees = close and (cues_agree(guess, cues) or pinta_confirms(guess, cues))
             card = guess if agrees else (
                 pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues)
-                or five_of_swords(guess, cues) or one_emblem_ace(cues, card_img))
+                or five_of_swords(guess, cues) or one_emblem_ace(cues, card_img)
+                or (None if close else far_four(cues)))
         return reading if card is None else replace(reading, card=card, by_cues=True)
 
     def read(self, frame: np.ndarray) -> list[Reading]:
@@ -220,7 +224,7 @@ class Recognizer:
                      frame: np.ndarray) -> list[Reading]:
         """Card-shaped outlines the bank finds far from every card (below ``not_a_card``, at
         least ``far_card``), lying apart from the cards found (``APART``), kept only when their
-        cues name them with the rank the bank guessed (``rank_witnessed``).
+        cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``).
 
         Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
         bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
@@ -249,11 +253,14 @@ class Recognizer:
 
 
 def rank_witnessed(reading: Reading) -> bool:
-    """Named with the rank the bank guessed, and neither an ace (an outline far from the bank may
-    hold one pip of a card) nor a sota (a narrow picture is an ace's too)."""
+    """Named with the rank the bank guessed, or a 4 (every rule naming a 4 counts its four pips,
+    and where the bank guessed another rank, also its bare middle: ``cues.far_four``), and
+    neither an ace (an outline far from the bank may hold one pip of a card) nor a sota (a
+    narrow picture is an ace's too)."""
     card, guess = reading.card, reading.guess
-    return (card is not None and guess is not None and card.rank == guess.rank
-            and card.rank not in ONE_WITNESS)
+    if card is None or guess is None:
+        return False
+    return (card.rank == guess.rank or card.rank == FOUR) and card.rank not in ONE_WITNESS
 
 
 def cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:

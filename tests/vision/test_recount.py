@@ -1,6 +1,7 @@
 """A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank
 (or named a 4 when it is a 5 of copas or oros counting four, its middle bare); a 5 of espadas
-the bank takes for another 2-7 of espadas is named by its swords."""
+the bank takes for another 2-7 of espadas is named by its swords, and a 4 far from the bank by
+its four pips and its bare middle."""
 
 from __future__ import annotations
 
@@ -84,7 +85,31 @@ def test_only_the_five_of_swords_counts_five_blue_swords_with_one_across_the_mid
 def test_an_unsure_bank_seven_on_a_five_of_swords_is_the_five(recognizer: Recognizer,
                                                               wikimedia: dict[Card, Face]) -> None:
     """A far guess (below ``min_similarity``) of a 7, five swords in blue and one across the
-    middle: the 5.  The 4, whose middle is bare, stays unnamed."""
-    five, seven = Card(5, Suit.ESPADAS), Card(7, Suit.ESPADAS)
+    middle: the 5.  The 4, whose middle is bare, is no 5: its four swords name it the 4."""
+    five, seven, four = Card(5, Suit.ESPADAS), Card(7, Suit.ESPADAS), Card(4, Suit.ESPADAS)
     assert confirmed(recognizer, wikimedia[five], seven, 0.3, similarity=0.5) == five
-    assert confirmed(recognizer, wikimedia[Card(4, Suit.ESPADAS)], seven, 0.3, similarity=0.5) is None
+    assert confirmed(recognizer, wikimedia[four], seven, 0.3, similarity=0.5) == four
+
+
+PIP_CARDS = [Card(rank, suit) for rank in range(2, 8) for suit in Suit]
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_a_far_guess_is_named_a_four_only_on_a_four(deck_name: str, recognizer: Recognizer,
+                                                  request: pytest.FixtureRequest) -> None:
+    """Far from the bank (similarity 0.4), whatever 2-7 it guessed (here a 2 of the card's suit
+    and the 3 of another), a card is named a 4 by its four pips, a sure pinta of breaks and a
+    bare middle (``cues.far_four``) only when it is one; the 1878 4 of bastos, which a
+    naipes-libres bank takes for a 2 or a 3, and both decks' 4s of espadas are."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    named: dict[Card, set[Card | None]] = {}
+    for card in PIP_CARDS:
+        other = next(s for s in Suit if s != card.suit)
+        named[card] = {confirmed(recognizer, deck[card], guess, 0.0, similarity=0.4)
+                       for guess in (Card(2, card.suit), Card(3, other))}
+    fours = {str(c): sorted(map(str, n - {None})) for c, n in named.items()
+             if any(n_ is not None and n_.rank == 4 for n_ in n)}
+    assert all(c.startswith("4") and n == [c] for c, n in fours.items()), fours
+    assert "4e" in fours
+    if deck_name == "fournier":
+        assert "4b" in fours
