@@ -167,14 +167,14 @@ def four_not_five(guess: Card, cues: Cues) -> Card | None:
 
 # A 4 is four pips and nothing in the middle of the card, on every Spanish deck.  Across decks
 # the bank finds the 1878 4 of bastos (red ornaments between the clubs) far from every card of the
-# naipes-libres deck and guesses a 2, a 3 or a 5, of bastos or another suit: on the held-out scenes of seeds 2-4
-# it left 22 of them unnamed whose pips counted four, whose sure pinta read bastos and whose middle
-# held at most 0.065 of ink (the ornaments reach into it; 0.07 on the face itself).  Among the
-# readings there with four pips and a sure pinta of breaks, the cards with a pip or a sword in the
-# middle (a 3, a 5, a 7, an ace of espadas) held 0.10 or more; on seed 5 a 5 of espadas tilted 39
-# degrees, its swords four in blue and six in all the ink, held 0.086.  Only an outline far from
-# the bank is named so (``far_four``): close to it, a 6 of copas counting four with a bare middle
-# (0.045) was seen once.
+# naipes-libres deck and guesses a 2, a 3 or a 5, of bastos or another suit: on the held-out
+# scenes of seeds 2-4 it left 22 of them unnamed whose pips counted four, whose sure pinta read
+# bastos and whose middle held at most 0.065 of ink (the ornaments reach into it; 0.07 on the
+# face itself).  Among the readings there with four pips and a sure pinta of breaks, the cards
+# with a pip or a sword in the middle (a 3, a 5, a 7, an ace of espadas) held 0.10 or more; on
+# seed 5 a 5 of espadas tilted 39 degrees, its swords four in blue and six in all the ink, held
+# 0.086.  Only an outline far from the bank is named so (``far_four``): close to it, a 6 of copas
+# counting four with a bare middle (0.045) was seen once.
 FOUR_MIDDLE = 0.08
 
 
