@@ -69,7 +69,7 @@ class VoiceReferee:
             spans = ([(h.start, h.end) for h in items] if len(items) == len(rows)
                      else [None] * len(rows))
             self._early[id(utt)] = [(r, span) for r, span in zip(rows, spans, strict=True)
-                                    if r.get("status") == "accepted"]
+                                    if _revisable(r)]
         for row in rows:  # what was applied is logged by the scoreboard, once it is stored
             if row.get("status") != "accepted":
                 self.log(describe(row, utt))
@@ -79,11 +79,15 @@ class VoiceReferee:
         return confidence_needed(call, self.unsure_below)
 
     def revise(self, utt: Utterance, revised: Utterance) -> None:
-        """The whole phrase's verdict on calls applied early (``Listener.on_revision``): a call
+        """The whole phrase's verdict on calls heard early (``Listener.on_revision``): a call
         whose words the whole phrase is not sure of is taken back and waits for a tap like any
-        doubtful one."""
+        doubtful one; a call the rules refused is judged again if the phrase confirms it and
+        what refused it was taken back (``HearingService.revise_heard``)."""
         rows = self._early.pop(id(utt), [])
-        for row, span in reversed(rows):
+        # applied calls last to first (each taken back only if nothing came after it), then the
+        # refused ones in the order they were said
+        applied = [r for r in rows if r[0].get("status") == "accepted"]
+        for row, span in [*reversed(applied), *(r for r in rows if r not in applied)]:
             confidence = item_confidence(revised, *span) if span else revised.confidence
             try:
                 taken = self.service.revise_heard(int(row["id"]), confidence,
@@ -95,6 +99,13 @@ class VoiceReferee:
             if taken:
                 self.log(f"{utt.end:7.2f}s [yellow]↶ {escape(str(row.get('line')))} — dudoso: la "
                          f"frase entera no lo confirmó (conf {confidence:.2f})[/yellow]")
+
+
+def _revisable(row: dict[str, Any]) -> bool:
+    """An early row the whole phrase's verdict may change: an applied call, or a call (not a
+    look-alike) the rules refused."""
+    return row.get("status") == "accepted" or (
+        row.get("status") == "rejected" and row.get("extra", {}).get("call") is not None)
 
 
 def describe(row: dict[str, Any], utt: Utterance) -> str:

@@ -233,17 +233,20 @@ class TableService:
         with self._lock:
             items = self._interpret_dealing(text, team)
             rows = []
-            for item in items:
+            for k, item in enumerate(items):
                 own = {} if confidence is None else {
                     "confidence": round(confidence(item.heard.start, item.heard.end), 3)}
                 bar = needed(item.call) if needed is not None else 0.0
                 doubtful = own.get("confidence", 1.0) < bar
                 status, line, reason = _heard_status(item, doubtful)
+                # which item of the text it is, and how long the log was: a refused call can be
+                # judged again (``revise_heard``)
                 rows.append(self.record_heard(Heard(
                     text=text, status=status, line=line, reason=reason, team=team, clip=clip,
                     extra={**(extra or {}), **own, "call": item.call,
                            "points": item.heard.points, "seat": item.seat,
-                           "ambiguous": item.ambiguous})))
+                           "ambiguous": item.ambiguous, "item": k,
+                           "log_length": len(self._table.lines)})))
             return rows
 
     def _interpret_dealing(self, text: str, team: str | None) -> list[Any]:
@@ -273,11 +276,15 @@ class TableService:
 
     def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
                      phrase_confidence: float | None = None) -> bool:
-        """The whole phrase's confidence in a call the voice referee applied from a partial
+        """The whole phrase's confidence in a call the voice referee heard from a partial
         hearing (which has none): kept with the item (with ``phrase_confidence``, the weakest
         word of the whole phrase, if given), and below ``unsure_below`` the call is taken back,
         if nothing was applied after it, and left "unsure" for a tap.  True if it was taken
-        back."""
+        back.
+
+        A call the rules refused is judged again when the phrase confirms it and something was
+        taken back since it was heard (``_rejudge``): an early «envido» heard in chatter and
+        taken back must not leave the «truco» said after it refused."""
         with self._lock:
             row = self.store.heard_item(heard_id)
             if row is None:
@@ -287,6 +294,10 @@ class TableService:
                 extra["phrase_confidence"] = round(phrase_confidence, 3)
             self.store.set_heard_extra(heard_id, extra)
             self._set_heard(heard_id, extra=extra)
+            if row.status == "rejected" and confidence >= unsure_below:
+                self._rejudge(row, extra)
+                self._publish()
+                return False
             applied = extra.get("applied")
             if (confidence >= unsure_below or row.status != "accepted" or not applied
                     or list(self._table.lines)[-len(applied):] != applied):
@@ -301,6 +312,29 @@ class TableService:
             self._set_heard_status(heard_id, "unsure", reason)
             self._publish()
             return True
+
+    def _rejudge(self, row: HeardRow, extra: dict[str, Any]) -> None:
+        """Apply a call the rules refused, if the game allows it now and the log has only lost
+        lines since it was heard (a call taken back): a call applied after it would put the two
+        out of the order they were said in."""
+        k, length = extra.get("item"), extra.get("log_length")
+        if extra.get("call") is None or k is None or length is None:
+            return
+        if len(self._table.lines) >= length or row.game_id != self._game_id:
+            return
+        items = self._interpret_dealing(row.text, row.team)
+        item = items[k] if k < len(items) else None
+        if item is None or item.call != extra["call"] or not item.accepted:
+            return
+        try:
+            applied = self._apply_heard(item.line, "voice")
+        except ActionError:
+            return
+        extra = {**extra, "applied": applied, "seat": item.seat, "ambiguous": item.ambiguous}
+        reason = f"anotado al retirarse lo que lo impedía (antes: {row.reason})"
+        self.store.set_heard_extra(row.id, extra)
+        self.store.set_heard_status(row.id, "accepted", reason, line=item.line)
+        self._set_heard(row.id, status="accepted", reason=reason, line=item.line, extra=extra)
 
     def dismiss_heard(self, heard_id: int) -> dict[str, Any]:
         with self._lock:

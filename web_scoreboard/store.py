@@ -258,10 +258,12 @@ class Store:
                                     (status,)).fetchall()
         return [_heard_row(r) for r in rows]
 
-    def set_heard_status(self, heard_id: int, status: str, reason: str | None = None) -> None:
+    def set_heard_status(self, heard_id: int, status: str, reason: str | None = None,
+                         line: str | None = None) -> None:
+        """A heard item's new verdict (and its line, if given: a refused call judged again)."""
         with self._transaction() as db:
-            db.execute("UPDATE heard SET status = ?, reason = ? WHERE id = ?",
-                       (status, reason, heard_id))
+            db.execute("UPDATE heard SET status = ?, reason = ?, line = COALESCE(?, line)"
+                       " WHERE id = ?", (status, reason, line, heard_id))
 
     def set_heard_extra(self, heard_id: int, extra: dict[str, Any]) -> None:
         with self._transaction() as db:

@@ -71,6 +71,9 @@ class Printer:
         self.evidence = evidence
         # early utterance → (table lines before, after, what it applied: record and token span)
         self._early: dict[int, tuple[int, int, list[tuple[dict[str, Any], tuple[int, int]]]]] = {}
+        # early utterance → the calls the rules refused in it: record, token span, and how many
+        # lines the table had when each was judged
+        self._refused: dict[int, list[tuple[dict[str, Any], tuple[int, int], int]]] = {}
 
     def __call__(self, utt: Utterance) -> None:
         team = as_team(utt.team)
@@ -93,6 +96,7 @@ class Printer:
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
         early_applied: list[tuple[dict[str, Any], tuple[int, int]]] = []
+        refused: list[tuple[dict[str, Any], tuple[int, int], int]] = []
         for item, conf, doubt in zip(items, confs, unsure):
             accepted = bool(item.accepted) and not doubt
             reason = (f"dudoso (confianza {round(conf, 3):.2f}): tocá para confirmar" if doubt
@@ -111,15 +115,24 @@ class Printer:
                 )
                 record["evidence"] = ev.id
             self._print(record, item.heard.label)
+            span = (item.heard.start, item.heard.end)
             if accepted:
-                early_applied.append(({**record, "heard": item.heard.text},
-                                (item.heard.start, item.heard.end)))
+                early_applied.append(({**record, "heard": item.heard.text}, span))
+            elif item.call is not None and not doubt:
+                refused.append(({**record, "heard": item.heard.text}, span,
+                                before + len(early_applied)))
         if utt.early:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied)
+            self._refused[id(utt)] = refused
 
     def revise(self, utt: Utterance, revised: Utterance) -> None:
-        """The whole phrase's verdict on calls applied early: the ones it is not sure of are taken
-        back (if nothing came after them) and printed again as not applied."""
+        """The whole phrase's verdict on calls heard early: the applied ones it is not sure of are
+        taken back (if nothing came after them) and printed again as not applied; then the ones
+        the rules refused are judged again (``_rejudge``)."""
+        self._take_back(utt, revised)
+        self._rejudge(revised, self._refused.pop(id(utt), []))
+
+    def _take_back(self, utt: Utterance, revised: Utterance) -> None:
         before, after, applied = self._early.pop(id(utt), (0, 0, []))
         confs = [item_confidence(revised, *span) for _, span in applied]
         sure = [c >= confidence_needed(record["call"], self.unsure_below)
@@ -141,6 +154,26 @@ class Printer:
                                    f"{conf:.2f}); tocá para confirmar"}
             retracted.pop("heard")
             self._print(retracted, str(record.get("call")))
+
+    def _rejudge(self, revised: Utterance,
+                 refused: list[tuple[dict[str, Any], tuple[int, int], int]]) -> None:
+        """Apply a call the rules refused when the whole phrase confirms it and the table has
+        only lost lines since it was judged (an early call taken back: an «envido» heard in
+        chatter must not leave the «truco» said after it refused); printed again as applied."""
+        for record, span, length in refused:
+            conf = item_confidence(revised, *span)
+            if conf < confidence_needed(record["call"], self.unsure_below):
+                continue
+            if len(self.table.lines) >= length:
+                continue
+            items = self.table.hear(record["heard"], as_team(record.get("team")))
+            if not any(i.accepted for i in items):
+                continue
+            again = {**record, "accepted": True, "confidence": round(conf, 3),
+                     "seat": items[0].seat, "rejudged": True,
+                     "reason": f"anotado al retirarse lo que lo impedía (antes: {record['reason']})"}
+            again.pop("heard")
+            self._print(again, str(record.get("call")))
 
     def _print(self, record: dict[str, Any], label: str) -> None:
         if self.as_json:

@@ -356,3 +356,36 @@ def test_a_revision_keeps_each_words_own_confidence() -> None:
     other = revise(early, Result("cero flojo", (Word("cero", 0.9, 0.2, 0.5),
                                                 Word("flojo", 0.9, 0.5, 0.9)), True, 0.2, 0.9))
     assert [w.conf for w in other.words] == [0.0, 0.0]
+
+
+def test_listen_applies_a_call_refused_because_of_an_early_call_taken_back() -> None:
+    import io
+
+    from referee.commands.listen import Printer
+
+    def early(text: str, start: float, conf: float, team: str = "A") -> Utterance:
+        return Utterance(text, (Word(text, conf, start, start + 0.4),), start, start + 0.4,
+                         start + 0.6, conf, team, True)
+
+    out = io.StringIO()
+    printer = Printer(out, True, 0.6, None)
+    printer.table.hear("hand")
+    envido, truco = early("envido", 0.2, 0.8), early("truco", 0.8, 0.8)
+    printer(envido)
+    printer(truco)  # refused while the envido stands
+    printer.revise(envido, early("envido", 0.2, 0.0))  # chatter: taken back
+    printer.revise(truco, early("truco", 0.8, 0.95))
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["call"], r["accepted"]) for r in records] == [
+        ("envido", True), ("truco", False), ("envido", False), ("truco", True)]
+    assert records[-1]["rejudged"] and records[-1]["confidence"] == 0.95
+    assert printer.table.lines[-1] == "A1: truco"
+    # a «quiero» said before a «truco» does not answer it, though the phrase confirms both
+    printer.table.hear("B1: no quiero")
+    printer.table.hear("hand")
+    quiero, truco = early("quiero", 1.4, 0.8, "B"), early("truco", 1.9, 0.8, "A")
+    printer(quiero)
+    printer(truco)
+    printer.revise(quiero, early("quiero", 1.4, 0.95, "B"))
+    printer.revise(truco, early("truco", 1.9, 0.95, "A"))
+    assert printer.table.lines[-1] == "A1: truco"

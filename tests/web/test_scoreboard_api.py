@@ -446,3 +446,52 @@ def test_a_flor_needs_a_surer_hearing_than_other_calls(
                                     "A", False))
     snap = state(client)
     assert snap["log"] == ["hand"] and snap["heard"][0]["status"] == "unsure"
+
+
+def early(text: str, start: float, conf: float, team: str = "A") -> Any:
+    """A call handed over early (from a partial result), or its revision by the whole phrase."""
+    from referee.asr.base import Word
+    from referee.listener import Utterance
+
+    return Utterance(text, (Word(text, conf, start, start + 0.4),), start, start + 0.4,
+                     start + 0.6, conf, team, True)
+
+
+def test_a_call_refused_because_of_an_early_call_taken_back_is_applied(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    from referee.voice import VoiceReferee
+
+    referee = VoiceReferee(app.state.service, lambda _: None)
+    post(client, "hand")
+    # chatter heard early as «envido», then a real «truco», refused while the envido stands
+    envido, truco = early("envido", 0.2, 0.8), early("truco", 0.8, 0.8)
+    referee(envido)
+    referee(truco)
+    snap = state(client)
+    assert snap["log"][-1] == "A1: envido" and snap["heard"][0]["status"] == "rejected"
+    # the whole phrase: no envido there (taken back), the truco sure (applied now)
+    referee.revise(envido, early("envido", 0.2, 0.0))
+    assert state(client)["log"][-1] == "hand"
+    referee.revise(truco, early("truco", 0.8, 0.95))
+    snap = state(client)
+    assert snap["log"][-1] == "A1: truco"
+    row = snap["heard"][0]
+    assert (row["status"], row["line"]) == ("accepted", "A1: truco")
+    assert "retirarse" in row["reason"] and row["extra"]["confidence"] == 0.95
+
+
+def test_a_refused_call_is_not_judged_again_after_a_call_said_later(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    from referee.voice import VoiceReferee
+
+    referee = VoiceReferee(app.state.service, lambda _: None)
+    post(client, "hand")
+    # «quiero» with nothing to answer, then «truco»: the quiero said first does not answer it
+    quiero, truco = early("quiero", 0.2, 0.8, "B"), early("truco", 0.8, 0.8, "A")
+    referee(quiero)
+    referee(truco)
+    referee.revise(quiero, early("quiero", 0.2, 0.95, "B"))
+    referee.revise(truco, early("truco", 0.8, 0.95, "A"))
+    snap = state(client)
+    assert snap["log"][-1] == "A1: truco"
+    assert [h["status"] for h in snap["heard"][:2]] == ["accepted", "rejected"]
