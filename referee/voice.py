@@ -87,7 +87,8 @@ class VoiceReferee:
         # applied calls last to first (each taken back only if nothing came after it), then the
         # refused ones in the order they were said
         applied = [r for r in rows if r[0].get("status") == "accepted"]
-        for row, span in [*reversed(applied), *(r for r in rows if r not in applied)]:
+        refused = [r for r in rows if r[0].get("status") != "accepted"]
+        for row, span in [*reversed(applied), *refused]:
             confidence = item_confidence(revised, *span) if span else revised.confidence
             try:
                 taken = self.service.revise_heard(int(row["id"]), confidence,

@@ -57,6 +57,10 @@ def default_evidence_dir() -> Path:
     return models_dir(None).parent / "evidence"
 
 
+Applied = tuple[dict[str, Any], tuple[int, int]]  # a call's record and its token span
+Refused = tuple[dict[str, Any], tuple[int, int], int]  # ... and the table's lines when judged
+
+
 class Printer:
     """Interprets each utterance against the table and prints (and stores) what it meant."""
 
@@ -69,11 +73,9 @@ class Printer:
         self.as_json = as_json
         self.unsure_below = unsure_below
         self.evidence = evidence
-        # early utterance → (table lines before, after, what it applied: record and token span)
-        self._early: dict[int, tuple[int, int, list[tuple[dict[str, Any], tuple[int, int]]]]] = {}
-        # early utterance → the calls the rules refused in it: record, token span, and how many
-        # lines the table had when each was judged
-        self._refused: dict[int, list[tuple[dict[str, Any], tuple[int, int], int]]] = {}
+        # early utterance → (table lines before, after, what it applied: record and token span,
+        # what the rules refused in it: record, token span and the table's lines when judged)
+        self._early: dict[int, tuple[int, int, list[Applied], list[Refused]]] = {}
 
     def __call__(self, utt: Utterance) -> None:
         team = as_team(utt.team)
@@ -95,8 +97,8 @@ class Printer:
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
-        early_applied: list[tuple[dict[str, Any], tuple[int, int]]] = []
-        refused: list[tuple[dict[str, Any], tuple[int, int], int]] = []
+        early_applied: list[Applied] = []
+        refused: list[Refused] = []
         for item, conf, doubt in zip(items, confs, unsure):
             accepted = bool(item.accepted) and not doubt
             reason = (f"dudoso (confianza {round(conf, 3):.2f}): tocá para confirmar" if doubt
@@ -122,18 +124,21 @@ class Printer:
                 refused.append(({**record, "heard": item.heard.text}, span,
                                 before + len(early_applied)))
         if utt.early:
-            self._early[id(utt)] = (before, len(self.table.lines), early_applied)
-            self._refused[id(utt)] = refused
+            self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
 
     def revise(self, utt: Utterance, revised: Utterance) -> None:
         """The whole phrase's verdict on calls heard early: the applied ones it is not sure of are
         taken back (if nothing came after them) and printed again as not applied; then the ones
         the rules refused are judged again (``_rejudge``)."""
-        self._take_back(utt, revised)
-        self._rejudge(revised, self._refused.pop(id(utt), []))
+        before, after, applied, refused = self._early.pop(id(utt), (0, 0, [], []))
+        self._take_back(revised, before, after, applied)
+        self._rejudge(revised, refused)
 
-    def _take_back(self, utt: Utterance, revised: Utterance) -> None:
-        before, after, applied = self._early.pop(id(utt), (0, 0, []))
+    def _take_back(self, revised: Utterance, before: int, after: int,
+                   applied: list[Applied]) -> None:
+        """Undo the calls an early utterance applied (table lines ``before``..``after``) if the
+        whole phrase is not sure of one of them, apply again the sure ones, and print the rest
+        as taken back."""
         confs = [item_confidence(revised, *span) for _, span in applied]
         sure = [c >= confidence_needed(record["call"], self.unsure_below)
                 for (record, _), c in zip(applied, confs, strict=True)]
@@ -155,8 +160,7 @@ class Printer:
             retracted.pop("heard")
             self._print(retracted, str(record.get("call")))
 
-    def _rejudge(self, revised: Utterance,
-                 refused: list[tuple[dict[str, Any], tuple[int, int], int]]) -> None:
+    def _rejudge(self, revised: Utterance, refused: list[Refused]) -> None:
         """Apply a call the rules refused when the whole phrase confirms it and the table has
         only lost lines since it was judged (an early call taken back: an «envido» heard in
         chatter must not leave the «truco» said after it refused); printed again as applied."""
