@@ -27,6 +27,7 @@ from referee.vision.cues import (
     pinta_card,
     pinta_confirms,
     read_cues,
+    swords_counted,
 )
 from referee.vision.detect import DetectorSettings, candidates, covered, keep_best, overlaps
 from referee.vision.features import describe
@@ -135,8 +136,9 @@ class Recognizer:
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``; an ace of another
         deck, which the bank guesses as a card of several pips, is named by its one emblem and a
         sure pinta, ``cues.one_emblem_ace``; a 2-7 of the bank's suit and rank needs no ink colours
-        when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``; a 1-7 far from the
-        bank with four pips, a sure pinta and a bare middle is a 4, ``cues.far_four``).  A guessed
+        when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``; a 5-7 of espadas is
+        named by as many hilts as blades, ``cues.swords_counted``; a 1-7 far from the bank with
+        four pips, a sure pinta and a bare middle is a 4, ``cues.far_four``).  A guessed
         figure is named from its pinta and its picture's rank, or else may still be read as
         "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
         only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
@@ -193,7 +195,8 @@ class Recognizer:
             agrees = close and (cues_agree(guess, cues) or pinta_confirms(guess, cues))
             card = guess if agrees else (
                 pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues)
-                or five_of_swords(guess, cues) or one_emblem_ace(cues, card_img)
+                or five_of_swords(guess, cues) or swords_counted(cues)
+                or one_emblem_ace(cues, card_img)
                 or (None if close else far_four(cues)))
         return reading if card is None else replace(reading, card=card, by_cues=True)
 

@@ -1,7 +1,7 @@
 """A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank
 (or named a 4 when it is a 5 of copas or oros counting four, its middle bare); a 5 of espadas
-the bank takes for another 2-7 of espadas is named by its swords, and a 4 far from the bank by
-its four pips and its bare middle."""
+the bank takes for another 2-7 of espadas is named by its swords, a 5-7 of espadas by as many
+hilts as blades, and a 4 far from the bank by its four pips and its bare middle."""
 
 from __future__ import annotations
 
@@ -10,9 +10,16 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import SUIT_HUE, Cues, five_of_swords, miscounted, read_cues
+from referee.vision.cues import (
+    SUIT_HUE,
+    Cues,
+    five_of_swords,
+    miscounted,
+    read_cues,
+    swords_counted,
+)
 from referee.vision.faces import Face
-from referee.vision.pips import PIP_SIZE
+from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.recognize import Reading, Recognizer
 from referee.vision.scenes import SceneOptions, render
 
@@ -89,6 +96,43 @@ def test_an_unsure_bank_seven_on_a_five_of_swords_is_the_five(recognizer: Recogn
     five, seven, four = Card(5, Suit.ESPADAS), Card(7, Suit.ESPADAS), Card(4, Suit.ESPADAS)
     assert confirmed(recognizer, wikimedia[five], seven, 0.3, similarity=0.5) == five
     assert confirmed(recognizer, wikimedia[four], seven, 0.3, similarity=0.5) == four
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_hilts_and_blades_name_only_the_five_six_and_seven_of_swords(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    """On both decks' faces: each 5-7 of espadas whose pinta reads (the 1878 7's does not), and
+    no other card, not the 2-4 of espadas nor the figures holding a sword."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    named = {card: swords_counted(cues_of(face)) for card, face in deck.items()}
+    wrong = {str(c): str(n) for c, n in named.items() if n is not None and n != c}
+    assert not wrong
+    assert {c.rank for c, n in named.items() if n is not None} <= {5, 6, 7}
+    assert Card(5, Suit.ESPADAS) in {n for n in named.values()}
+
+
+@pytest.mark.parametrize(("swords", "blobs", "middle", "named"), [
+    (5, 6, 0.06, Card(5, Suit.ESPADAS)), (5, 6, 0.004, None),  # a 4 with a stray fifth sword
+    (6, 7, 0.01, Card(6, Suit.ESPADAS)), (6, 7, 0.165, None),  # a 7 with a sword lost
+    (6, 13, 0.02, None),                 # a 7 whose middle sword a finger hides, in pieces
+    (7, 7, 0.12, Card(7, Suit.ESPADAS)), (4, 4, 0.0, None),    # four and four: not named so
+])
+def test_swords_counted_only_where_the_middle_and_the_ink_agree(
+        swords: int, blobs: int, middle: float, named: Card | None) -> None:
+    """A 5 and a 7 have a sword across the middle, a 6 none, and all the ink counts the swords and
+    at most two blobs more (readings seen on held-out scenes)."""
+    counts = {"ink": blobs, "red": 1, "yellow": swords, "green": 0, "blue": swords}
+    cues = Cues(Pips(counts, {}, middle), Suit.ESPADAS, both_ends=True)
+    assert swords_counted(cues) == named
+
+
+def test_an_unsure_bank_neighbour_on_a_seven_or_six_of_swords_is_counted(
+        recognizer: Recognizer, wikimedia: dict[Card, Face]) -> None:
+    """A close guess the bank is not sure of, of the rank next to the card's: the swords'
+    hilts and blades count the card (``cues.swords_counted``)."""
+    six, seven = Card(6, Suit.ESPADAS), Card(7, Suit.ESPADAS)
+    assert confirmed(recognizer, wikimedia[seven], six, 0.3) == seven
+    assert confirmed(recognizer, wikimedia[six], seven, 0.3) == six
 
 
 PIP_CARDS = [Card(rank, suit) for rank in range(2, 8) for suit in Suit]
