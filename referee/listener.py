@@ -287,17 +287,34 @@ def doubt_misheard(result: Result) -> Result:
 def revise(utt: Utterance, final: Result) -> Utterance:
     """An early utterance with the confidences the final result gives its words: for each, the
     final word that says the same over the same time (word boundaries move a little between
-    partial and final results); every word 0 if the final result heard other words there."""
-    confs: list[float] = []
+    partial and final results); every word 0 if the final result heard other words there, or
+    read those words as part of a longer phrase (``_within_longer``: «no» before an early
+    «quiero», «real» before an early «envido»)."""
+    found: list[int] = []
     for word in utt.words:
-        same = [w for w in final.words if normalize(w.text) == normalize(word.text)
+        same = [k for k, w in enumerate(final.words) if normalize(w.text) == normalize(word.text)
                 and min(w.end, word.end) - max(w.start, word.start) > 0.02]
         if not same:
-            confs = [0.0] * len(utt.words)
             break
-        confs.append(same[0].conf)
+        found.append(same[0])
+    whole = len(found) == len(utt.words) and not _within_longer(final.words, found)
+    confs = [final.words[k].conf for k in found] if whole else [0.0] * len(utt.words)
     words = tuple(replace(w, conf=c) for w, c in zip(utt.words, confs))
     return replace(utt, words=words, confidence=min((w.conf for w in words), default=0.0))
+
+
+def _within_longer(words: tuple[Word, ...], found: list[int]) -> bool:
+    """Whether the phrase the words at ``found`` (indices into ``words``) are read in reaches past
+    them: a partial result may miss a word the whole phrase has, and then the early call was not
+    what was said (partial results heard «flor», then «quiero», where the whole phrase heard
+    «no quiero»)."""
+    if not found:
+        return False
+    owner = [k for k, w in enumerate(words) for _ in normalize(w.text).split()]
+    lo, hi = min(found), max(found)
+    return any(owner[h.start] < lo or owner[h.end - 1] > hi
+               for h in parse(" ".join(w.text for w in words))
+               if owner[h.start] <= hi and owner[h.end - 1] >= lo)
 
 
 def item_confidence(utt: Utterance, start: int, end: int) -> float:

@@ -358,6 +358,65 @@ def test_a_revision_keeps_each_words_own_confidence() -> None:
     assert [w.conf for w in other.words] == [0.0, 0.0]
 
 
+class MissedFirstWord(TwoPassRecognizer):
+    """The partial results miss the first word the final result hears (a «no», a «real»)."""
+
+    def __init__(self, first: str, call: str) -> None:
+        super().__init__(call, f"{first} {call}", 0.9)
+        self.first, self.call = first, call
+
+    def _result(self, text: str, conf: float, final: bool) -> Result:
+        said = (Word(self.call, conf, 0.5, 0.9),)
+        if final:
+            said = (Word(self.first, conf, 0.2, 0.46), Word(self.call, conf, 0.48, 0.92))
+        return Result(text, said, final, said[0].start, said[-1].end, self.t)
+
+
+@pytest.mark.parametrize("first,call", [("no", "quiero"), ("real", "envido")])
+def test_an_early_call_the_whole_phrase_reads_in_a_longer_one_is_taken_back(first: str,
+                                                                            call: str) -> None:
+    out: list[Utterance] = []
+    seen: list[tuple[str, float]] = []
+    listener = Listener(MissedFirstWord(first, call), out.append,
+                        on_revision=lambda utt, later: seen.append((utt.text, later.confidence)))
+    for i in range(30):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    assert seen == [(call, 0.0)]
+    assert [(u.text, u.early) for u in out] == [(call, True), (f"{first} {call}", False)]
+
+
+def test_a_revision_confirms_a_call_the_whole_phrase_reads_alone() -> None:
+    from referee.listener import revise
+
+    early = Utterance("quiero", (Word("quiero", 0.8, 0.5, 0.9),), 0.5, 0.9, 1.0, 0.8, None, True)
+    for said in (("bueno", "quiero"), ("quiero", "no"), ("quiero", "retruco")):
+        words = (Word(said[0], 0.9, 0.2, 0.46), Word(said[1], 0.9, 0.48, 0.92))
+        if said[0] == "quiero":
+            words = (Word("quiero", 0.9, 0.48, 0.92), Word(said[1], 0.9, 0.95, 1.3))
+        later = revise(early, Result(" ".join(said), words, True, 0.2, 1.3))
+        assert later.confidence == 0.9, said
+
+
+def test_listen_takes_back_a_quiero_the_whole_phrase_heard_as_no_quiero() -> None:
+    import io
+
+    from referee.commands.listen import Printer
+
+    out = io.StringIO()
+    printer = Printer(out, True, 0.6, None)
+    printer.table.hear("hand")
+    printer.table.hear("A1: truco")
+    listener = Listener(MissedFirstWord("no", "quiero"), printer, channel_teams=("B",),
+                        on_revision=printer.revise)
+    for i in range(30):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["call"], r["accepted"]) for r in records] == [
+        ("quiero", True), ("quiero", False), ("no quiero", True)]
+    assert records[1]["retracted"]
+    assert printer.table.lines[-1].endswith("no quiero")
+
+
 def test_listen_applies_a_call_refused_because_of_an_early_call_taken_back() -> None:
     import io
 
