@@ -495,3 +495,46 @@ def test_a_refused_call_is_not_judged_again_after_a_call_said_later(
     snap = state(client)
     assert snap["log"][-1] == "A1: truco"
     assert [h["status"] for h in snap["heard"][:2]] == ["accepted", "rejected"]
+
+
+def test_the_scoreboard_takes_back_a_quiero_the_whole_phrase_heard_as_no_quiero(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    from referee.asr.base import Result, Word
+    from referee.audio import AudioChunk
+    from referee.listener import Listener
+    from referee.voice import VoiceReferee
+
+    class MissedNo:
+        """Partial results hear «quiero»; the whole phrase hears «no quiero»."""
+
+        name, low_accuracy, sample_rate = "missed-no", False, 16000
+
+        def __init__(self) -> None:
+            self.t = 0.0
+
+        def feed(self, pcm: bytes) -> list[Result]:
+            self.t += len(pcm) / 2 / 16000
+            if 1.2 <= self.t < 1.6:
+                return [Result("quiero", (Word("quiero", 0.8, 0.5, 0.9),), False, 0.5, 0.9,
+                               self.t)]
+            if abs(self.t - 2.0) < 0.05:
+                words = (Word("no", 0.9, 0.2, 0.46), Word("quiero", 0.9, 0.48, 0.92))
+                return [Result("no quiero", words, True, 0.2, 0.92, self.t)]
+            return []
+
+        def flush(self) -> list[Result]:
+            return []
+
+        def reset(self) -> None:
+            self.t = 0.0
+
+    referee = VoiceReferee(app.state.service, lambda _: None)
+    post(client, "hand")
+    post(client, "A1: truco")
+    listener = Listener(MissedNo(), referee, on_revision=referee.revise)
+    for i in range(30):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    snap = state(client)
+    assert snap["log"][-1] == "B1: no quiero"
+    assert [(h["status"], h["line"]) for h in snap["heard"][:2]] == [
+        ("accepted", "B1: no quiero"), ("unsure", "B1: quiero")]
