@@ -69,6 +69,8 @@ class Outcome:
     heard: list[tuple[str, float, float]]  # (label, confidence, latency)
     audio_s: float
     cpu_s: float
+    # each call handed over early (applied at once), with the confidence the whole phrase gave it
+    early: list[tuple[str, float]] = field(default_factory=list)
 
     def applied(self, min_conf: float, surer: dict[str, float] = SURER) -> list[tuple[str, float]]:
         """(label, latency) of what would be applied at this threshold (a rare call needs more,
@@ -291,9 +293,10 @@ def _calibrated(voice: str, means: str) -> object:
     return recs[voice]
 
 
-def _listen(item: Item) -> tuple[list[Utterance], float, float]:
+def _listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Utterance, Utterance]]]:
     """What the listener hands over for one file (from its voice's settled cepstral mean), the
-    file's length and the CPU seconds it took."""
+    file's length, the CPU seconds it took, and each utterance handed over early with its
+    revision by the whole phrase (none with --no-revise)."""
     from referee.audio import read_wav, to_chunk
     from referee.listener import Listener
 
@@ -338,9 +341,11 @@ def _listen(item: Item) -> tuple[list[Utterance], float, float]:
         listener.feed(to_chunk(frames[i:i + step], i / 16000))
     listener.close()
     cpu = time.process_time() - t0
+    early: list[tuple[Utterance, Utterance]] = []
     if _STATE.get("revise", True):
+        early = [(u, revised.get(id(u), u)) for u in utterances if u.early]
         utterances = [revised.get(id(u), u) for u in utterances]
-    return utterances, len(frames) / 16000, cpu
+    return utterances, len(frames) / 16000, cpu, early
 
 
 def spoken_end(file: str) -> float:
@@ -360,7 +365,7 @@ def _run_one(item: Item) -> Outcome:
     from referee.listener import item_confidence
     from referee.phrases import parse
 
-    utterances, audio_s, cpu = _listen(item)
+    utterances, audio_s, cpu, early = _listen(item)
     speech_end = audio_s - LEAD_SILENCE_S if item.render else spoken_end(item.file)
     heard: list[tuple[str, float, float]] = []
     for utt in utterances:
@@ -369,7 +374,9 @@ def _run_one(item: Item) -> Outcome:
                 continue
             conf = item_confidence(utt, h.start, h.end)
             heard.append((heard_label(h), conf, utt.emitted_at - speech_end))
-    return Outcome(item, heard, audio_s, cpu)
+    revised = [(heard_label(h), item_confidence(later, h.start, h.end))
+               for first, later in early for h in parse(first.text) if h.kind == "call"]
+    return Outcome(item, heard, audio_s, cpu, revised)
 
 
 # -- scoring --------------------------------------------------------------------------------------
@@ -395,6 +402,9 @@ class Score:
     opposite: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
     latencies: list[float] = field(default_factory=list)
+    # calls handed over early (applied at once) that the whole phrase then took back, by call
+    early_back: list[int] = field(default_factory=lambda: [0, 0])
+    early_back_calls: Counter[str] = field(default_factory=Counter)
     audio_s: float = 0.0
     cpu_s: float = 0.0
     misses: list[str] = field(default_factory=list)
@@ -434,6 +444,10 @@ def score(outcomes: Iterable[Outcome], min_conf: float, surer: dict[str, float] 
         it, got = o.item, o.got(min_conf, surer)
         s.audio_s += o.audio_s
         s.cpu_s += o.cpu_s
+        for label, conf in o.early:
+            back = conf < confidence_needed(label, min_conf, surer)
+            _tally(s.early_back, back)
+            s.early_back_calls[label] += back
         triggered = bool(got)
         a_call = any(not g.startswith("puntos") for g in got)
         if it.group in ("call", "chatter_call", "real_call") and not it.label.startswith("puntos"):
@@ -512,6 +526,9 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
               "(the opposite answer applied)")
     print(f"    wrong number        {_pct(s.numbers_wrong_game)}  (while the tantos are said)")
     print(f"  latency p50/p95       {p50:.0f} / {p95:.0f} ms  (n={len(lat)})")
+    calls = ", ".join(f"{call} {n}" for call, n in s.early_back_calls.most_common() if n)
+    print(f"  early calls taken back {_pct(s.early_back)}  (applied at once, then taken back by "
+          f"the whole phrase{': ' + calls if calls else ''})")
     print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio)")
     for line in s.misses[:show_misses]:
         print(f"    miss: {line}")

@@ -29,3 +29,14 @@ def test_a_table_without_flor_never_applies_a_flor() -> None:
     for moment in ("empieza la mano", "envido cantado"):
         assert "flor" in legal_labels(moment)
         assert legal_labels(moment, flor=False) == legal_labels(moment) - {"flor"}
+
+
+def test_early_calls_taken_back_are_counted_at_each_threshold() -> None:
+    from benchmarks.speech import Item, Outcome, score
+
+    item = Item("f.wav", "flor", "flor", "call", "voz")
+    # a flor and a truco applied at once; the whole phrase gave them 0.7 and 0.65
+    outcome = Outcome(item, [("flor", 0.7, 0.2)], 1.0, 0.1, [("flor", 0.7), ("truco", 0.65)])
+    sure = score([outcome], 0.6)
+    assert sure.early_back == [1, 2] and dict(sure.early_back_calls) == {"flor": 1, "truco": 0}
+    assert score([outcome], 0.0, surer={}).early_back == [0, 2]
