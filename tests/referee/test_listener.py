@@ -49,6 +49,12 @@ def test_truco_goes_out_early_and_only_once() -> None:
     assert out[0].early and out[0].latency <= 0.3
 
 
+def test_flor_waits_for_the_final_result() -> None:
+    # a partial result has no confidence to judge a call that needs a surer hearing by
+    out = run_script([(0.5, 1.0, "flor", 0.95), (2.0, 2.5, "truco", 0.9)])
+    assert [(u.text, u.early) for u in out] == [("flor", False), ("truco", True)]
+
+
 def test_vale_waits_for_cuatro_and_no_waits_for_quiero() -> None:
     out = run_script([(0.5, 1.5, "vale cuatro", 0.9), (3.0, 3.8, "no quiero", 0.9)])
     assert [u.text for u in out] == ["vale cuatro", "no quiero"]
