@@ -374,9 +374,9 @@ def _run_one(item: Item) -> Outcome:
                 continue
             conf = item_confidence(utt, h.start, h.end)
             heard.append((heard_label(h), conf, utt.emitted_at - speech_end))
-    revised = [(heard_label(h), item_confidence(later, h.start, h.end))
-               for first, later in early for h in parse(first.text) if h.kind == "call"]
-    return Outcome(item, heard, audio_s, cpu, revised)
+    early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
+                   for first, later in early for h in parse(first.text) if h.kind == "call"]
+    return Outcome(item, heard, audio_s, cpu, early_calls)
 
 
 # -- scoring --------------------------------------------------------------------------------------

@@ -170,7 +170,7 @@ class Listener:
             found = parse(" ".join(tokens))
             if not any(h.kind == "call" and h.end == len(tokens) for h in found):
                 continue
-            if any(h.call is not None and h.call.value in SURER for h in found if h.kind == "call"):
+            if any(h.kind == "call" and h.label in SURER for h in found):
                 continue  # a call that needs a surer hearing waits for a real confidence
             if can_grow(tokens) or doubted.intersection(head):
                 continue
