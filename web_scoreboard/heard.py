@@ -11,6 +11,17 @@ HeardStatus = Literal["accepted", "unsure", "rejected"]
 HEARD_STATUSES = ("accepted", "unsure", "rejected")
 
 
+def taken_back_reason(confidence: float) -> str:
+    """Why a call applied from a partial hearing was taken back by the whole phrase."""
+    return (f"dudoso: la frase entera no lo confirmó (confianza {confidence:.2f}); "
+            "tocá para confirmar")
+
+
+def rejudged_reason(before: str | None) -> str:
+    """Why a call the rules refused was applied after all: what refused it was taken back."""
+    return f"anotado al retirarse lo que lo impedía (antes: {before})"
+
+
 @dataclass(frozen=True)
 class Heard:
     """Something the voice referee heard, as the listener reports it.

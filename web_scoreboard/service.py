@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from web_scoreboard.heard import Heard, HeardStatus
+from web_scoreboard.heard import Heard, HeardStatus, rejudged_reason, taken_back_reason
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike, rebuild
 from web_scoreboard.store import HeardRow, LogEntry, Store
@@ -307,9 +307,7 @@ class TableService:
                 self._table.undo()
             self._persist([LogEntry("undo", x, "voice") for x in reversed(applied)],
                           rollback=lambda: self._reapply(applied))
-            reason = (f"dudoso: la frase entera no lo confirmó (confianza {confidence:.2f}); "
-                      "tocá para confirmar")
-            self._set_heard_status(heard_id, "unsure", reason)
+            self._set_heard_status(heard_id, "unsure", taken_back_reason(confidence))
             self._publish()
             return True
 
@@ -331,7 +329,7 @@ class TableService:
         except ActionError:
             return
         extra = {**extra, "applied": applied, "seat": item.seat, "ambiguous": item.ambiguous}
-        reason = f"anotado al retirarse lo que lo impedía (antes: {row.reason})"
+        reason = rejudged_reason(row.reason)
         self.store.set_heard_extra(row.id, extra)
         self.store.set_heard_status(row.id, "accepted", reason, line=item.line)
         self._set_heard(row.id, status="accepted", reason=reason, line=item.line, extra=extra)

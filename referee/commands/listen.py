@@ -17,6 +17,7 @@ from referee.audio import AudioError, MicSource, WavSource
 from referee.evidence import EvidenceStore
 from referee.listener import Listener, Utterance, item_confidence
 from referee.phrases import SURER, confidence_needed
+from web_scoreboard.heard import rejudged_reason, taken_back_reason
 
 UNSURE_BELOW = 0.6
 
@@ -155,8 +156,7 @@ class Printer:
                 continue
             retracted = {**record, "accepted": False, "confidence": round(conf, 3),
                          "unsure": True, "retracted": True,
-                         "reason": f"dudoso: la frase entera no lo confirmó (confianza "
-                                   f"{conf:.2f}); tocá para confirmar"}
+                         "reason": taken_back_reason(conf)}
             retracted.pop("heard")
             self._print(retracted, str(record.get("call")))
 
@@ -175,7 +175,7 @@ class Printer:
                 continue
             again = {**record, "accepted": True, "confidence": round(conf, 3),
                      "seat": items[0].seat, "rejudged": True,
-                     "reason": f"anotado al retirarse lo que lo impedía (antes: {record['reason']})"}
+                     "reason": rejudged_reason(record["reason"])}
             again.pop("heard")
             self._print(again, str(record.get("call")))
 
