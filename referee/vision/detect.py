@@ -57,16 +57,22 @@ def _edges(small: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
 
 
-def _edge_support(quad: np.ndarray, near_edges: np.ndarray) -> tuple[float, float]:
-    """Share of the quad's outline that runs along an image edge: overall, and on its worst side
-    (a cut across the middle of a card, which makes half a card look like a whole one, is weak)."""
+_ALONG = np.linspace(0.08, 0.92, 24)[:, None]  # where each side is sampled
+
+
+def _edge_support(quads: list[np.ndarray], near_edges: np.ndarray) -> np.ndarray:
+    """Share of each quad's outline that runs along an image edge: overall, and on its worst side
+    (a cut across the middle of a card, which makes half a card look like a whole one, is weak);
+    all quads in one step, as an array of (overall, worst) rows."""
+    if not quads:
+        return np.zeros((0, 2))
     h, w = near_edges.shape
-    t = np.linspace(0.08, 0.92, 24)[:, None]
-    pts = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
-    x = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
-    y = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
-    on = (near_edges[y, x] > 0).reshape(4, -1).mean(axis=1)
-    return float(on.mean()), float(on.min())
+    corners = np.stack(quads)
+    pts = corners[:, :, None] + _ALONG * (corners[:, [1, 2, 3, 0]] - corners)[:, :, None]
+    x = np.clip(pts[..., 0].round().astype(int), 0, w - 1)
+    y = np.clip(pts[..., 1].round().astype(int), 0, h - 1)
+    on = (near_edges[y, x] > 0).mean(axis=2)
+    return np.stack([on.mean(axis=1), on.min(axis=1)], axis=1)
 
 
 def _trimmed(contour: np.ndarray, area: float) -> np.ndarray | None:
@@ -166,17 +172,21 @@ def suppress(quads: list[tuple[np.ndarray, float]], overlap: float = 0.6) -> lis
     return [shapes[i] for i in keep_best(shapes, [s for _, s in quads], overlap)]
 
 
+_ROLLS = np.array([[0, 1, 2, 3], [3, 0, 1, 2], [2, 3, 0, 1], [1, 2, 3, 0]])  # np.roll by 0-3
+
+
 def _distinct(quads: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
     """Drop candidates whose corners all lie within 3% of a better one's (in any corner order)."""
     kept: list[tuple[np.ndarray, float]] = []
-    stack = np.zeros((0, 4, 2), np.float32)
+    stack = np.empty((len(quads), 4, 2), np.float32)  # the kept quads' corners
     for quad, score in sorted(quads, key=lambda qs: -qs[1]):
-        rolls = np.stack([np.roll(quad, r, axis=0) for r in range(4)])
+        rolls = quad[_ROLLS]  # every corner order
         tol = 0.03 * float(np.linalg.norm(quad[1] - quad[0])) + 1
-        if len(stack) and (np.abs(stack[:, None] - rolls[None]).max(axis=(2, 3)) < tol).any():
+        n = len(kept)
+        if n and (np.abs(stack[:n, None] - rolls[None]).max(axis=(2, 3)) < tol).any():
             continue
         kept.append((quad, score))
-        stack = np.concatenate([stack, quad[None].astype(np.float32)])
+        stack[n] = quad
     return kept
 
 
@@ -196,8 +206,8 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     min_side = np.sqrt(settings.min_area * small.shape[0] * small.shape[1] / CARD_ASPECT)
     quads += [(q, LINE_WEIGHT * np.sqrt(cv2.contourArea(q)))
               for q in line_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), min_side) if _shape_ok(q, settings, small.shape)]
-    supported = [(q, s, *_edge_support(q, near)) for q, s in quads]
-    quads = [(q / scale, s * e * e) for q, s, e, worst in supported
+    support = _edge_support([q for q, _ in quads], near)
+    quads = [(q / scale, s * float(e) * float(e)) for (q, s), (e, worst) in zip(quads, support)
              if e >= settings.min_support and worst >= settings.min_side_support]
     return _distinct(quads)
 

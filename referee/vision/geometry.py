@@ -54,29 +54,33 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Corners from straight lines fitted to the outline near the middle of each side.
 
     Rounded card corners and fingers over a corner pull polygon vertices inwards; the sides stay
-    straight, so their intersections give the true corners."""
+    straight, so their intersections give the true corners.  The points near each side are
+    picked for all four sides in one step."""
+    lengths = side_lengths(quad)
+    if (lengths < 1).any():
+        return quad
+    u = (quad[[1, 2, 3, 0]] - quad) / lengths[:, None]
+    rel = points[None] - quad[:, None]  # each point from each side's start
+    along = np.matmul(rel, u[:, :, None])[..., 0]
+    across = np.abs(rel[..., 0] * u[:, 1:2] - rel[..., 1] * u[:, 0:1])
+    wide = lengths.astype(np.float64)[:, None]  # bounds from each length as a float, as one side at a time
+    near = ((along > (0.2 * wide).astype(np.float32)) & (along < (0.8 * wide).astype(np.float32))
+            & (across < (0.04 * wide + 2).astype(np.float32)))
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.linalg.norm(d))
-        if length < 1:
-            return quad
-        u = d / length
-        rel = points - a
-        along = rel @ u
-        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-        near = points[(along > 0.2 * length) & (along < 0.8 * length) & (across < 0.04 * length + 2)]
-        if len(near) < 5:
+        on_side = points[near[i]]
+        if len(on_side) < 5:
             lines.append((a, b))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(on_side.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         p0 = np.array([x0, y0], np.float32)
         lines.append((p0, p0 + np.array([vx, vy], np.float32)))
     out = []
+    reach = 0.2 * np.linalg.norm(quad[1] - quad[0]) + 4
     for i in range(4):
         meet = _intersect(*lines[(i - 1) % 4], *lines[i])
-        if meet is None or np.linalg.norm(meet - quad[i]) > 0.2 * np.linalg.norm(quad[1] - quad[0]) + 4:
+        if meet is None or np.linalg.norm(meet - quad[i]) > reach:
             return quad
         out.append(meet)
     return np.array(out, np.float32)
@@ -233,9 +237,11 @@ def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
         back = poly[i - 1] - b
         u = back / (np.linalg.norm(back) + 1e-6)
         for other in (side * CARD_ASPECT, side / CARD_ASPECT):
+            if len(found) == limit:
+                return found
             quad = np.array([b, c, c + u * other, b + u * other], np.float32)
             found.append(order_corners(refine_quad(pts, quad)))
-    return found[:limit]
+    return found
 
 
 def _h(p: np.ndarray) -> np.ndarray:

@@ -1,6 +1,8 @@
 """The per-frame arithmetic written for speed gives the values of its plain form: the lighting
-division done row by row, all sides' lengths at once, and the straight-edge corners found
-without a loop over segment pairs."""
+division done row by row, all sides' lengths at once, the straight-edge corners found
+without a loop over segment pairs, the points near each side of an outline picked for all four
+sides at once, the edge support of all outlines in one step, and the corner orders of an outline
+by index."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.vision.detect import _distinct, _edge_support
 from referee.vision.features import gray_mean, normalise
-from referee.vision.geometry import side_lengths
+from referee.vision.geometry import _intersect, refine_quad, side_lengths
 from referee.vision.lines import _corners
 
 
@@ -85,3 +88,103 @@ def test_segment_corners_match_the_pairwise_loop() -> None:
         np.testing.assert_allclose(x, px, rtol=1e-5, atol=1e-3)
         np.testing.assert_allclose(a, pa, rtol=1e-5, atol=1e-3)
         np.testing.assert_allclose(b, pb, rtol=1e-5, atol=1e-3)
+
+
+def _plain_refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 1:
+            return quad
+        u = d / length
+        rel = points - a
+        along = rel @ u
+        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = points[(along > 0.2 * length) & (along < 0.8 * length) & (across < 0.04 * length + 2)]
+        if len(near) < 5:
+            lines.append((a, b))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        p0 = np.array([x0, y0], np.float32)
+        lines.append((p0, p0 + np.array([vx, vy], np.float32)))
+    out = []
+    for i in range(4):
+        meet = _intersect(*lines[(i - 1) % 4], *lines[i])
+        if meet is None or np.linalg.norm(meet - quad[i]) > 0.2 * np.linalg.norm(quad[1] - quad[0]) + 4:
+            return quad
+        out.append(meet)
+    return np.array(out, np.float32)
+
+
+def _outline(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A noisy card outline (pixel points) and a rough guess of its corners."""
+    centre = rng.random(2) * 300 + 50
+    w, h = rng.random(2) * 100 + 4
+    turn = rng.random() * np.pi
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    corners = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) @ rot.T + centre
+    t = rng.random(n) * 4
+    side = t.astype(int)
+    pts = corners[side] + (t - side)[:, None] * (corners[(side + 1) % 4] - corners[side])
+    points = np.round(pts + rng.normal(0, 1, (n, 2))).astype(np.float32)
+    return points, (corners + rng.normal(0, 3, (4, 2))).astype(np.float32)
+
+
+def test_refine_quad_gives_the_per_side_values() -> None:
+    rng = np.random.default_rng(7)
+    for k in range(3000):
+        n = int(rng.integers(5, 900))
+        if k % 3:
+            points, quad = _outline(rng, n)
+        else:  # points anywhere, and corners that may fit nothing
+            points = (rng.random((n, 2)) * 400).astype(np.float32)
+            quad = (rng.random((4, 2)) * 400).astype(np.float32)
+        fast, plain = refine_quad(points, quad), _plain_refine_quad(points, quad)
+        assert fast.dtype == plain.dtype and np.array_equal(fast, plain)
+
+
+def _plain_edge_support(quad: np.ndarray, near_edges: np.ndarray) -> tuple[float, float]:
+    h, w = near_edges.shape
+    t = np.linspace(0.08, 0.92, 24)[:, None]
+    pts = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    x = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
+    y = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
+    on = (near_edges[y, x] > 0).reshape(4, -1).mean(axis=1)
+    return float(on.mean()), float(on.min())
+
+
+def test_edge_support_of_all_outlines_at_once_gives_each_ones_values() -> None:
+    rng = np.random.default_rng(8)
+    edges = ((rng.random((480, 640)) > 0.6) * 255).astype(np.uint8)
+    quads = [(rng.random((4, 2)) * [700, 520] - 30).astype(np.float32) for _ in range(50)]
+    fast = _edge_support(quads, edges)
+    assert fast.shape == (50, 2)
+    assert [tuple(map(float, row)) for row in fast] == [_plain_edge_support(q, edges) for q in quads]
+    assert _edge_support([], edges).shape == (0, 2)
+
+
+def _plain_distinct(quads: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
+    kept: list[tuple[np.ndarray, float]] = []
+    stack = np.zeros((0, 4, 2), np.float32)
+    for quad, score in sorted(quads, key=lambda qs: -qs[1]):
+        rolls = np.stack([np.roll(quad, r, axis=0) for r in range(4)])
+        tol = 0.03 * float(np.linalg.norm(quad[1] - quad[0])) + 1
+        if len(stack) and (np.abs(stack[:, None] - rolls[None]).max(axis=(2, 3)) < tol).any():
+            continue
+        kept.append((quad, score))
+        stack = np.concatenate([stack, quad[None].astype(np.float32)])
+    return kept
+
+
+def test_distinct_outlines_by_index_keep_what_rolling_kept() -> None:
+    rng = np.random.default_rng(9)
+    base = [(rng.random((4, 2)) * 400).astype(np.float32) for _ in range(12)]
+    # the same outlines again, nudged and with their corners in another order
+    quads = [(q, float(rng.random())) for q in base]
+    quads += [(np.roll(q + rng.normal(0, 2, (4, 2)).astype(np.float32), r, axis=0), float(rng.random()))
+              for q, r in zip(base, rng.integers(0, 4, len(base)))]
+    fast, plain = _distinct(quads), _plain_distinct(quads)
+    assert 12 <= len(fast) < len(quads)
+    assert [(q.tobytes(), s) for q, s in fast] == [(q.tobytes(), s) for q, s in plain]
