@@ -207,7 +207,7 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     quads += [(q, LINE_WEIGHT * np.sqrt(cv2.contourArea(q)))
               for q in line_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), min_side) if _shape_ok(q, settings, small.shape)]
     support = _edge_support([q for q, _ in quads], near)
-    quads = [(q / scale, s * float(e) * float(e)) for (q, s), (e, worst) in zip(quads, support)
+    quads = [(q / scale, s * e * e) for (q, s), (e, worst) in zip(quads, support.tolist())
              if e >= settings.min_support and worst >= settings.min_side_support]
     return _distinct(quads)
 

@@ -63,7 +63,7 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     rel = points[None] - quad[:, None]  # each point from each side's start
     along = np.matmul(rel, u[:, :, None])[..., 0]
     across = np.abs(rel[..., 0] * u[:, 1:2] - rel[..., 1] * u[:, 0:1])
-    wide = lengths.astype(np.float64)[:, None]  # bounds from each length as a float, as one side at a time
+    wide = lengths.astype(np.float64)[:, None]  # each length as a float, as side by side before
     near = ((along > (0.2 * wide).astype(np.float32)) & (along < (0.8 * wide).astype(np.float32))
             & (across < (0.04 * wide + 2).astype(np.float32)))
     lines = []
@@ -77,7 +77,7 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
         p0 = np.array([x0, y0], np.float32)
         lines.append((p0, p0 + np.array([vx, vy], np.float32)))
     out = []
-    reach = 0.2 * np.linalg.norm(quad[1] - quad[0]) + 4
+    reach = 0.2 * lengths[0] + 4
     for i in range(4):
         meet = _intersect(*lines[(i - 1) % 4], *lines[i])
         if meet is None or np.linalg.norm(meet - quad[i]) > reach:
