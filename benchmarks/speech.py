@@ -39,7 +39,7 @@ import numpy as np
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
 from referee.listener import Utterance
-from referee.phrases import SURER, confidence_needed
+from referee.phrases import EASIER, SURER, confidence_needed
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 SPEECH = SHARED / "speech"
@@ -51,6 +51,10 @@ MIN_CONF = 0.6  # the listen command's "unsure" threshold
 CALIBRATION_RENDER = "normal/low"  # speed/pitch of the renders a voice is calibrated on
 LEARN_RENDERS = ("slow/low", "normal/low", "fast/low")  # --learn: what a voice said before
 LEARN_CONF = 0.8  # --learn: what the referee heard at least this surely is taken as said
+# The per-call bars a call is applied by (``phrases.confidence_needed``): flor's higher one and
+# the lower one of calls of several words; ``--same-bar`` drops both.
+Bars = tuple[dict[str, float], frozenset[str]]
+OWN_BARS: Bars = (SURER, EASIER)
 
 
 @dataclass(frozen=True)
@@ -72,17 +76,17 @@ class Outcome:
     # each call handed over early (applied at once), with the confidence the whole phrase gave it
     early: list[tuple[str, float]] = field(default_factory=list)
 
-    def applied(self, min_conf: float, surer: dict[str, float] = SURER) -> list[tuple[str, float]]:
+    def applied(self, min_conf: float, bars: Bars = OWN_BARS) -> list[tuple[str, float]]:
         """(label, latency) of what would be applied at this threshold (a rare call needs more,
-        ``phrases.SURER``)."""
+        ``phrases.SURER``, a call of several words less, ``phrases.EASIER``)."""
         return [(label, lat) for label, conf, lat in self.heard
-                if conf >= confidence_needed(label, min_conf, surer)]
+                if conf >= confidence_needed(label, min_conf, *bars)]
 
-    def got(self, min_conf: float, surer: dict[str, float] = SURER) -> list[str]:
-        return [label for label, _ in self.applied(min_conf, surer)]
+    def got(self, min_conf: float, bars: Bars = OWN_BARS) -> list[str]:
+        return [label for label, _ in self.applied(min_conf, bars)]
 
-    def latencies(self, min_conf: float, surer: dict[str, float] = SURER) -> list[float]:
-        return [lat for _, lat in self.applied(min_conf, surer)]
+    def latencies(self, min_conf: float, bars: Bars = OWN_BARS) -> list[float]:
+        return [lat for _, lat in self.applied(min_conf, bars)]
 
 
 def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:
@@ -195,7 +199,9 @@ def learned_samples(item: Item, utterances: Iterable[Utterance],
     out: list[tuple[bytes, str]] = []
     for utt in utterances:
         found = [heard_label(h) for h in parse(utt.text) if h.kind != "decoy"]
-        if not any(label in legal and utt.confidence >= confidence_needed(label, min_conf)
+        # learning takes only what it is sure of: no call's bar is lowered below ``min_conf``
+        if not any(label in legal
+                   and utt.confidence >= confidence_needed(label, min_conf, easier=frozenset())
                    for label in found):
             continue
         words = words_of(utt.clip, utt.start - utt.clip_start, utt.end - utt.clip_start)
@@ -438,14 +444,14 @@ def _tally(total: list[int], hit: bool) -> None:
     _add(total, [int(hit), 1])
 
 
-def score(outcomes: Iterable[Outcome], min_conf: float, surer: dict[str, float] = SURER) -> Score:
+def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -> Score:
     s = Score()
     for o in outcomes:
-        it, got = o.item, o.got(min_conf, surer)
+        it, got = o.item, o.got(min_conf, bars)
         s.audio_s += o.audio_s
         s.cpu_s += o.cpu_s
         for label, conf in o.early:
-            back = conf < confidence_needed(label, min_conf, surer)
+            back = conf < confidence_needed(label, min_conf, *bars)
             _tally(s.early_back, back)
             s.early_back_calls[label] += back
         triggered = bool(got)
@@ -462,7 +468,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, surer: dict[str, float] 
                 if said in expected:
                     _tally(s.opposite[said], other in got and other not in expected)
             if it.group != "chatter_call" and expected[-1] in got:
-                s.latencies.append(min(o.latencies(min_conf, surer)))
+                s.latencies.append(min(o.latencies(min_conf, bars)))
         elif it.label.startswith("puntos"):
             ok = [g for g in got if g.startswith("puntos")] == [it.label]
             _tally(s.numbers, ok)
@@ -573,7 +579,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep early calls whatever the final result says of them")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     parser.add_argument("--same-bar", action="store_true",
-                        help="every call needs only --min-conf (flor's surer bar off, phrases.SURER)")
+                        help="every call needs only --min-conf (flor's surer bar and the lower bar of "
+                             "calls of several words off: phrases.SURER, phrases.EASIER)")
     parser.add_argument("--calibrate", action="store_true",
                         help="sphinx-es: also report with each voice calibrated on other renders")
     parser.add_argument("--learn", type=float, nargs="?", const=LEARN_CONF, metavar="CONF",
@@ -597,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
         calibrations.append((f" · learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
-    surer = {} if args.same_bar else SURER
+    bars: Bars = ({}, frozenset()) if args.same_bar else OWN_BARS
     for name in args.recognizer:
         problem = _preflight(name, args.models_dir)
         if problem:
@@ -616,7 +623,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")
                 break
             for min_conf in args.min_conf:
-                report(name, f"{label} · confidence ≥ {min_conf}", score(outcomes, min_conf, surer),
+                report(name, f"{label} · confidence ≥ {min_conf}", score(outcomes, min_conf, bars),
                        args.show_misses)
     tmp.cleanup()
     return 0

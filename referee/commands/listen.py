@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-evidence", action="store_true", help="no guardar evidencia")
     parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW, metavar="CONF",
                         help=f"con menos confianza que esto, un canto queda 'dudoso' "
-                             f"y no se anota (por defecto {UNSURE_BELOW}; la flor pide {SURER['flor']})")
+                             f"y no se anota (por defecto {UNSURE_BELOW}; la flor pide {SURER['flor']}, y "
+                             "los cantos de varias palabras, como «vale cuatro», dos tercios)")
 
 
 def choose_model(args: argparse.Namespace) -> ModelChoice:

@@ -454,3 +454,24 @@ def test_listen_applies_a_call_refused_because_of_an_early_call_taken_back() -> 
     printer.revise(quiero, early("quiero", 1.4, 0.95, "B"))
     printer.revise(truco, early("truco", 1.9, 0.95, "A"))
     assert printer.table.lines[-1] == "A1: truco"
+
+
+def test_listen_applies_a_call_of_several_words_at_a_lower_confidence() -> None:
+    import io
+
+    from referee.commands.listen import Printer
+
+    def final(text: str, start: float, conf: float) -> Utterance:
+        words = tuple(Word(w, conf, start + 0.3 * k, start + 0.3 * k + 0.25)
+                      for k, w in enumerate(text.split()))
+        return Utterance(text, words, start, words[-1].end, words[-1].end + 0.2, conf, "A", False)
+
+    out = io.StringIO()
+    printer = Printer(out, True, 0.6, None)
+    printer.table.hear("hand")
+    printer(final("truco", 0.2, 0.5))  # one word at 0.5: dudoso
+    printer(final("me voy al mazo", 1.0, 0.5))  # four words at 0.5: applied
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["call"], r["accepted"], r["unsure"]) for r in records] == [
+        ("truco", False, True), ("me voy al mazo", True, False)]
+    assert printer.table.lines[-1].endswith("me voy al mazo")

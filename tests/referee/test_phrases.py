@@ -9,6 +9,7 @@ from referee.phrases import (
     CALL_PHRASES,
     DECOYS,
     NUMBER_WORDS,
+    confidence_needed,
     decoy_reason,
     grammar_phrases,
     normalize,
@@ -96,3 +97,16 @@ def test_one_table_feeds_the_grammar() -> None:
 
 def test_normalize_drops_accents_case_and_punctuation() -> None:
     assert normalize("¡VEINTIDÓS, Tenés!") == "veintidos tenes"
+
+
+@pytest.mark.parametrize("label,needed", [
+    ("truco", 0.6), ("quiero", 0.6), ("envido", 0.6), ("puntos", 0.6), ("flor", 0.9),
+    # the answers keep the table's threshold: an answer taken for its opposite is the worst mistake
+    ("no quiero", 0.6), ("con flor quiero", 0.6), ("con flor me achico", 0.6),
+    ("vale cuatro", 0.4), ("real envido", 0.4), ("falta envido", 0.4), ("son buenas", 0.4),
+    ("me voy al mazo", 0.4), ("contraflor al resto", 0.4),
+])
+def test_each_call_needs_its_own_confidence(label: str, needed: float) -> None:
+    assert confidence_needed(label, 0.6) == pytest.approx(needed)
+    assert confidence_needed(label, 0.9) >= 0.6  # a stricter table is stricter for every call
+    assert confidence_needed(label, 0.0) == 0.0  # an early call: the whole phrase decides later
