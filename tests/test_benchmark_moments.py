@@ -39,4 +39,15 @@ def test_early_calls_taken_back_are_counted_at_each_threshold() -> None:
     outcome = Outcome(item, [("flor", 0.7, 0.2)], 1.0, 0.1, [("flor", 0.7), ("truco", 0.65)])
     sure = score([outcome], 0.6)
     assert sure.early_back == [1, 2] and dict(sure.early_back_calls) == {"flor": 1, "truco": 0}
-    assert score([outcome], 0.0, surer={}).early_back == [0, 2]
+    assert score([outcome], 0.0, bars=({}, frozenset())).early_back == [0, 2]
+
+
+def test_a_call_of_several_words_is_scored_at_its_lower_bar() -> None:
+    from benchmarks.speech import Item, Outcome, score
+
+    item = Item("v.wav", "vale cuatro", "vale cuatro", "call", "voz")
+    outcome = Outcome(item, [("vale cuatro", 0.45, 0.2)], 1.0, 0.1, [("vale cuatro", 0.45)])
+    own = score([outcome], 0.6)
+    assert own.per_call["vale cuatro"] == [1, 1] and own.early_back == [0, 1]
+    same = score([outcome], 0.6, bars=({}, frozenset()))  # --same-bar
+    assert same.per_call["vale cuatro"] == [0, 1] and same.early_back == [1, 1]
