@@ -53,7 +53,7 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--unsure-below", type=float, default=0.6, metavar="CONF",
                        help="con menos confianza que esto un canto queda dudoso hasta que lo "
                        f"confirmen en la tablet (por defecto 0.6; la flor pide {SURER['flor']}, y los "
-                       "cantos de varias palabras, como «vale cuatro», dos tercios)")
+                       "cantos de varias palabras, como «vale cuatro», dos tercios del umbral)")
     group.add_argument("--learn", action="store_true",
                        help="aprender las voces de la mesa mientras juegan (Sphinx en español): "
                        "lo oído con seguridad y lo confirmado en la tablet ajustan el modelo")

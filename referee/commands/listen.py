@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW, metavar="CONF",
                         help=f"con menos confianza que esto, un canto queda 'dudoso' "
                              f"y no se anota (por defecto {UNSURE_BELOW}; la flor pide {SURER['flor']}, y "
-                             "los cantos de varias palabras, como «vale cuatro», dos tercios)")
+                             "los cantos de varias palabras, como «vale cuatro», dos tercios del umbral)")
 
 
 def choose_model(args: argparse.Namespace) -> ModelChoice:
