@@ -55,6 +55,7 @@ LEARN_CONF = 0.8  # --learn: what the referee heard at least this surely is take
 # the lower one of calls of several words; ``--same-bar`` drops both.
 Bars = tuple[dict[str, float], frozenset[str]]
 OWN_BARS: Bars = (SURER, EASIER)
+SAME_BAR: Bars = ({}, frozenset())
 
 
 @dataclass(frozen=True)
@@ -604,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
         calibrations.append((f" · learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
-    bars: Bars = ({}, frozenset()) if args.same_bar else OWN_BARS
+    bars = SAME_BAR if args.same_bar else OWN_BARS
     for name in args.recognizer:
         problem = _preflight(name, args.models_dir)
         if problem:

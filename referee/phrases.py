@@ -82,6 +82,9 @@ EASIER: frozenset[str] = frozenset({
     Call.CONTRAFLOR_AL_RESTO.value, Call.SON_BUENAS.value, Call.MAZO.value,
 })
 EASIER_SHARE = 2 / 3
+# What the per-call bars are, for the help of ``--unsure-below`` (the UI's Spanish).
+BARS_SAID = (f"la flor pide {SURER[Call.FLOR.value]}, y los cantos de varias palabras, "
+             "como «vale cuatro», dos tercios del umbral")
 
 
 def confidence_needed(label: str | None, unsure_below: float, surer: dict[str, float] = SURER,

@@ -15,7 +15,7 @@ from typing import Any
 from rich.markup import escape
 
 from models.paths import models_dir
-from referee.phrases import SURER
+from referee.phrases import BARS_SAID
 
 Log = Callable[[str], None]
 
@@ -52,8 +52,7 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
                        help="con --wav: terminar cuando se acaba la grabación")
     group.add_argument("--unsure-below", type=float, default=0.6, metavar="CONF",
                        help="con menos confianza que esto un canto queda dudoso hasta que lo "
-                       f"confirmen en la tablet (por defecto 0.6; la flor pide {SURER['flor']}, y los "
-                       "cantos de varias palabras, como «vale cuatro», dos tercios del umbral)")
+                       f"confirmen en la tablet (por defecto 0.6; {BARS_SAID})")
     group.add_argument("--learn", action="store_true",
                        help="aprender las voces de la mesa mientras juegan (Sphinx en español): "
                        "lo oído con seguridad y lo confirmado en la tablet ajustan el modelo")

@@ -16,7 +16,7 @@ from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioError, MicSource, WavSource
 from referee.evidence import EvidenceStore
 from referee.listener import Listener, Utterance, item_confidence
-from referee.phrases import SURER, confidence_needed
+from referee.phrases import BARS_SAID, confidence_needed
 from web_scoreboard.heard import rejudged_reason, taken_back_reason
 
 UNSURE_BELOW = 0.6
@@ -41,8 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-evidence", action="store_true", help="no guardar evidencia")
     parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW, metavar="CONF",
                         help=f"con menos confianza que esto, un canto queda 'dudoso' "
-                             f"y no se anota (por defecto {UNSURE_BELOW}; la flor pide {SURER['flor']}, y "
-                             "los cantos de varias palabras, como «vale cuatro», dos tercios del umbral)")
+                             f"y no se anota (por defecto {UNSURE_BELOW}; {BARS_SAID})")
 
 
 def choose_model(args: argparse.Namespace) -> ModelChoice:
