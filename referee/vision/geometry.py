@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -16,18 +18,22 @@ def side_lengths(poly: np.ndarray) -> np.ndarray:
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
-    """Corners clockwise (in image coordinates) starting so the first side is a short side."""
+    """Corners clockwise (in image coordinates) starting so the first side is a short side.
+
+    Only the order is computed, on the corners as Python numbers (a dozen numpy calls on four
+    points cost more than the arithmetic); the corners themselves are returned unchanged."""
     pts = quad.reshape(4, 2).astype(np.float32)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]
-    sides = side_lengths(pts)
+    xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
+    cx, cy = sum(xs) / 4, sum(ys) / 4
+    order = sorted(range(4), key=lambda i: math.atan2(ys[i] - cy, xs[i] - cx))
+    sides = [math.hypot(xs[order[(k + 1) % 4]] - xs[order[k]], ys[order[(k + 1) % 4]] - ys[order[k]])
+             for k in range(4)]
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        pts = pts[[1, 2, 3, 0]]
+        order = order[1:] + order[:1]
     # Start at the corner nearest the image top-left among the two short-side starts, for stable output.
-    if pts[2].sum() < pts[0].sum():
-        pts = pts[[2, 3, 0, 1]]
-    return pts
+    if xs[order[2]] + ys[order[2]] < xs[order[0]] + ys[order[0]]:
+        order = order[2:] + order[:2]
+    return pts[order]
 
 
 def _intersect(p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, p4: np.ndarray) -> np.ndarray | None:
@@ -66,24 +72,30 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     wide = lengths.astype(np.float64)[:, None]  # each length as a float, as side by side before
     near = ((along > (0.2 * wide).astype(np.float32)) & (along < (0.8 * wide).astype(np.float32))
             & (across < (0.04 * wide + 2).astype(np.float32)))
-    lines = []
+    starts, ends = quad.copy(), quad[[1, 2, 3, 0]]  # each side's line: the side itself ...
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
         on_side = points[near[i]]
-        if len(on_side) < 5:
-            lines.append((a, b))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(on_side.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        p0 = np.array([x0, y0], np.float32)
-        lines.append((p0, p0 + np.array([vx, vy], np.float32)))
-    out = []
-    reach = 0.2 * lengths[0] + 4
-    for i in range(4):
-        meet = _intersect(*lines[(i - 1) % 4], *lines[i])
-        if meet is None or np.linalg.norm(meet - quad[i]) > reach:
-            return quad
-        out.append(meet)
-    return np.array(out, np.float32)
+        if len(on_side) >= 5:  # ... or the line through the outline along it
+            vx, vy, x0, y0 = cv2.fitLine(on_side.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            starts[i] = (x0, y0)
+            ends[i] = starts[i] + np.array([vx, vy], np.float32)
+    meet = _meet(starts[[3, 0, 1, 2]], ends[[3, 0, 1, 2]], starts, ends)  # corner i: sides i-1, i
+    if meet is None:
+        return quad
+    off = meet - quad
+    if (np.sqrt(off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1]) > 0.2 * lengths[0] + 4).any():
+        return quad
+    return meet
+
+
+def _meet(p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, p4: np.ndarray) -> np.ndarray | None:
+    """``_intersect`` for rows of lines at once (None if any pair is parallel)."""
+    d1, d2 = p2 - p1, p4 - p3
+    den = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    if (np.abs(den) < 1e-6).any():
+        return None
+    t = ((p3[:, 0] - p1[:, 0]) * d2[:, 1] - (p3[:, 1] - p1[:, 1]) * d2[:, 0]) / den
+    return p1 + t[:, None] * d1
 
 
 # Snapping a card's sides to the colour step at its edge (``snap_to_edges``).
@@ -120,13 +132,30 @@ def _snap_side(lab: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarra
     for _ in range(3):  # a line through the points, fingers and other cards' edges left out
         if keep.sum() < SNAP_SAMPLES // 3:
             return None
-        slope, shift = np.polyfit(t[keep], s[keep], 1)
+        slope, shift = _line(t[keep], s[keep])
         miss = np.abs(s - (shift + slope * t))
-        keep = miss <= max(1.0, 2.5 * float(np.median(miss[keep])))
+        keep = miss <= max(1.0, 2.5 * _median(miss[keep]))
     if keep.sum() < SNAP_SAMPLES // 3:
         return None
     start, end = a + shift * outward, b + (shift + slope) * outward
     return start, end - start
+
+
+def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Slope and intercept of the least-squares line through the points (the x not all equal)."""
+    x, y = x.astype(np.float64), y.astype(np.float64)
+    dx = x - x.mean()
+    slope = float(dx @ (y - y.mean())) / float(dx @ dx)
+    return slope, float(y.mean()) - slope * float(x.mean())
+
+
+def _median(v: np.ndarray) -> float:
+    """``np.median`` of a non-empty vector, the same value without its general machinery."""
+    n = len(v)
+    if n % 2:
+        return float(np.partition(v, n // 2)[n // 2])
+    part = np.partition(v, (n // 2 - 1, n // 2))
+    return float((part[n // 2 - 1] + part[n // 2]) / 2)
 
 
 def snap_to_edges(frame: np.ndarray, quad: np.ndarray, passes: int = 2) -> np.ndarray:
@@ -203,10 +232,14 @@ def flatten(frame: np.ndarray, corners: np.ndarray,
 CARD_ASPECT = 1.55
 
 
-def _corner_angle(prev: np.ndarray, at: np.ndarray, nxt: np.ndarray) -> float:
-    a, b = prev - at, nxt - at
-    cos = float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-6)
-    return float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+def _square_corners(poly: np.ndarray, sign: float) -> list[bool]:
+    """Which vertices of a polygon turn the polygon's way (``sign``) by 50-130 degrees."""
+    before, after = poly[np.arange(-1, len(poly) - 1)], poly[np.arange(1, len(poly) + 1) % len(poly)]
+    a, b = before - poly, after - poly
+    turn = (poly - before)[:, 0] * b[:, 1] - (poly - before)[:, 1] * b[:, 0]
+    lengths = np.sqrt((a * a).sum(axis=1)) * np.sqrt((b * b).sum(axis=1)) + 1e-6
+    angle = np.degrees(np.arccos(np.clip((a * b).sum(axis=1) / lengths, -1.0, 1.0)))
+    return ((turn * sign > 0) & (angle >= 50) & (angle <= 130)).tolist()
 
 
 def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
@@ -222,11 +255,7 @@ def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
     if not 4 < n <= 16:
         return []
     sign = 1.0 if cv2.contourArea(poly, oriented=True) > 0 else -1.0
-    square = []
-    for i in range(n):
-        prev, at, nxt = poly[i - 1], poly[i], poly[(i + 1) % n]
-        cross = (at - prev)[0] * (nxt - at)[1] - (at - prev)[1] * (nxt - at)[0]
-        square.append(cross * sign > 0 and 50 <= _corner_angle(prev, at, nxt) <= 130)
+    square = _square_corners(poly, sign)
     found: list[np.ndarray] = []
     for i in range(n):
         j = (i + 1) % n

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from referee.vision.detect import DetectorSettings, find_cards
+from referee.vision.detect import DetectorSettings, _edges, _square_cell, find_cards
 from referee.vision.faces import Face
 from referee.vision.geometry import CARD_ASPECT
 from referee.vision.lines import line_quads, segments
@@ -69,3 +69,22 @@ def test_straight_edges_outline_cards_on_a_busy_checked_cloth(wikimedia: dict[Ca
         near += any(min(corner_error(q, card.corners) for q in quads) < 0.15 for card in scene.cards)
     assert busy >= 3
     assert near == busy
+
+
+def test_checks_of_the_cloth_are_skipped_and_cards_never(wikimedia: dict[Card, Face]) -> None:
+    """The solid squares a checked cloth's edges enclose are left out before any outline is
+    fitted to them; a card's own region, tilted up to 40°, is never taken for one."""
+    settings = DetectorSettings()
+    rng = np.random.default_rng(35)  # a cloth of large checks
+    scene = render([], rng, CLEAR, table_kind="cloth")
+    assert scene.image.shape[1] == settings.work_width
+    mask = cv2.bitwise_not(_edges(scene.image))
+    contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    sized = [(c, cv2.contourArea(c)) for c in contours
+             if cv2.contourArea(c) >= settings.min_area * mask.size]
+    assert sum(_square_cell(c, area, settings) for c, area in sized) >= 0.5 * len(sized) > 10
+    opts = SceneOptions(max_tilt=40, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
+    for _ in range(20):
+        for card in random_scene(wikimedia, rng, opts).cards:
+            outline = card.corners.astype(np.int32).reshape(-1, 1, 2)
+            assert not _square_cell(outline, cv2.contourArea(outline), settings)

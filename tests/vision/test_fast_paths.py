@@ -1,8 +1,10 @@
 """The per-frame arithmetic written for speed gives the values of its plain form: the lighting
 division done row by row, all sides' lengths at once, the straight-edge corners found
 without a loop over segment pairs, the points near each side of an outline picked for all four
-sides at once, the edge support of all outlines in one step, and the corner orders of an outline
-by index."""
+sides at once, the edge support of all outlines in one step, the corner orders of an outline
+by index, the corners of a quad ordered on Python numbers, the square corners of a polygon found
+at once, the lines of the four sides met at once, and the median without numpy's general one; the
+snapped side's least-squares line comes within rounding of ``np.polyfit``'s."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import pytest
 
 from referee.vision.detect import _distinct, _edge_support
 from referee.vision.features import gray_mean, normalise
-from referee.vision.geometry import _intersect, refine_quad, side_lengths
+from referee.vision.geometry import (
+    _intersect, _line, _median, _square_corners, order_corners, refine_quad, side_lengths)
 from referee.vision.lines import _corners
 
 
@@ -188,3 +191,71 @@ def test_distinct_outlines_by_index_keep_what_rolling_kept() -> None:
     fast, plain = _distinct(quads), _plain_distinct(quads)
     assert 12 <= len(fast) < len(quads)
     assert [(q.tobytes(), s) for q, s in fast] == [(q.tobytes(), s) for q, s in plain]
+
+
+def _plain_order_corners(quad: np.ndarray) -> np.ndarray:
+    pts = quad.reshape(4, 2).astype(np.float32)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]
+    sides = side_lengths(pts)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        pts = pts[[1, 2, 3, 0]]
+    if pts[2].sum() < pts[0].sum():
+        pts = pts[[2, 3, 0, 1]]
+    return pts
+
+
+def test_corner_order_on_python_numbers_is_numpys() -> None:
+    rng = np.random.default_rng(10)
+    for k in range(3000):
+        if k % 2:
+            _, quad = _outline(rng, 5)
+        else:
+            quad = (rng.random((4, 2)) * 640).astype(np.float32)
+        fast, plain = order_corners(quad), _plain_order_corners(quad)
+        assert fast.dtype == plain.dtype and np.array_equal(fast, plain)
+
+
+def _plain_square_corners(poly: np.ndarray, sign: float) -> list[bool]:
+    n = len(poly)
+    square = []
+    for i in range(n):
+        prev, at, nxt = poly[i - 1], poly[i], poly[(i + 1) % n]
+        cross = (at - prev)[0] * (nxt - at)[1] - (at - prev)[1] * (nxt - at)[0]
+        a, b = prev - at, nxt - at
+        cos = float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-6)
+        angle = float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+        square.append(bool(cross * sign > 0 and 50 <= angle <= 130))
+    return square
+
+
+def test_square_corners_at_once_are_the_loops() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(2000):
+        n = int(rng.integers(5, 17))
+        turn = np.sort(rng.random(n)) * 2 * np.pi
+        radius = rng.random(n) * 80 + 20
+        poly = np.round(np.stack([np.cos(turn), np.sin(turn)], axis=1) * radius[:, None] + 200)
+        poly = poly.astype(np.float32)
+        for sign in (1.0, -1.0):
+            assert _square_corners(poly, sign) == _plain_square_corners(poly, sign)
+
+
+def test_median_is_numpys() -> None:
+    rng = np.random.default_rng(12)
+    for k in range(5000):
+        v = np.abs(rng.normal(0, 3, int(rng.integers(1, 30))))
+        if k % 4 == 0:
+            v = np.round(v)  # ties
+        assert _median(v) == float(np.median(v))
+
+
+def test_snapped_line_is_polyfits_within_rounding() -> None:
+    rng = np.random.default_rng(13)
+    for _ in range(2000):
+        t = np.sort(rng.random(int(rng.integers(8, 25)))).astype(np.float32)
+        s = (rng.normal(0, 2, len(t)) + rng.normal() * t).astype(np.float32)
+        slope, shift = _line(t, s)
+        want = np.polyfit(t, s, 1)
+        np.testing.assert_allclose([slope, shift], want, rtol=1e-4, atol=1e-4)
