@@ -15,7 +15,14 @@ import pytest
 from referee.vision.detect import _distinct, _edge_support
 from referee.vision.features import gray_mean, normalise
 from referee.vision.geometry import (
-    _intersect, _line, _median, _square_corners, order_corners, refine_quad, side_lengths)
+    _intersect,
+    _line,
+    _median,
+    _square_corners,
+    order_corners,
+    refine_quad,
+    side_lengths,
+)
 from referee.vision.lines import _corners
 
 
