@@ -79,23 +79,26 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
             vx, vy, x0, y0 = cv2.fitLine(on_side.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
             starts[i] = (x0, y0)
             ends[i] = starts[i] + np.array([vx, vy], np.float32)
-    meet = _meet(starts[[3, 0, 1, 2]], ends[[3, 0, 1, 2]], starts, ends)  # corner i: sides i-1, i
-    if meet is None:
-        return quad
-    off = meet - quad
-    if (np.sqrt(off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1]) > 0.2 * lengths[0] + 4).any():
-        return quad
-    return meet
+    meet = _side_corners(starts, ends, quad, 0.2 * lengths[0] + 4)
+    return quad if meet is None else meet
 
 
-def _meet(p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, p4: np.ndarray) -> np.ndarray | None:
-    """``_intersect`` for rows of lines at once (None if any pair is parallel)."""
+def _side_corners(starts: np.ndarray, ends: np.ndarray, corners: np.ndarray,
+                  reach: float) -> np.ndarray | None:
+    """Where the lines of a quad's sides meet (side i from ``starts[i]`` through ``ends[i]``;
+    corner i between sides i-1 and i), all four at once: ``_intersect`` for each; None if two
+    sides are parallel or a corner lies farther than ``reach`` from the one it replaces."""
+    p1, p2, p3, p4 = starts[[3, 0, 1, 2]], ends[[3, 0, 1, 2]], starts, ends
     d1, d2 = p2 - p1, p4 - p3
     den = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
     if (np.abs(den) < 1e-6).any():
         return None
     t = ((p3[:, 0] - p1[:, 0]) * d2[:, 1] - (p3[:, 1] - p1[:, 1]) * d2[:, 0]) / den
-    return p1 + t[:, None] * d1
+    meet = p1 + t[:, None] * d1
+    off = meet - corners
+    if (np.sqrt(off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1]) > reach).any():
+        return None
+    return meet
 
 
 # Snapping a card's sides to the colour step at its edge (``snap_to_edges``).
@@ -188,14 +191,12 @@ def snap_to_edges(frame: np.ndarray, quad: np.ndarray, passes: int = 2) -> np.nd
             if ((a + b) / 2 - centre) @ normal < 0:
                 normal = -normal
             sides.append(_snap_side(lab, a, b, normal, reach) or (a, b - a))
-        corners = []
-        for i in range(4):
-            (p, d), (q, e) = sides[(i - 1) % 4], sides[i]
-            meet = _intersect(p, p + d, q, q + e)
-            if meet is None or np.linalg.norm(meet - local[i]) > 0.2 * short + 4:
-                return quad
-            corners.append(meet)
-        quad = order_corners(np.array(corners, np.float32) + np.array([x0, y0], np.float32))
+        starts = np.array([p for p, _ in sides], np.float32)
+        corners = _side_corners(starts, starts + np.array([d for _, d in sides], np.float32), local,
+                                0.2 * short + 4)
+        if corners is None:
+            return quad
+        quad = order_corners(corners + np.array([x0, y0], np.float32))
     return quad
 
 
@@ -235,8 +236,8 @@ CARD_ASPECT = 1.55
 def _square_corners(poly: np.ndarray, sign: float) -> list[bool]:
     """Which vertices of a polygon turn the polygon's way (``sign``) by 50-130 degrees."""
     before, after = poly[np.arange(-1, len(poly) - 1)], poly[np.arange(1, len(poly) + 1) % len(poly)]
-    a, b = before - poly, after - poly
-    turn = (poly - before)[:, 0] * b[:, 1] - (poly - before)[:, 1] * b[:, 0]
+    into, a, b = poly - before, before - poly, after - poly
+    turn = into[:, 0] * b[:, 1] - into[:, 1] * b[:, 0]
     lengths = np.sqrt((a * a).sum(axis=1)) * np.sqrt((b * b).sum(axis=1)) + 1e-6
     angle = np.degrees(np.arccos(np.clip((a * b).sum(axis=1) / lengths, -1.0, 1.0)))
     return ((turn * sign > 0) & (angle >= 50) & (angle <= 130)).tolist()
