@@ -110,7 +110,13 @@ class Recognizer:
 
     def scores(self, card_img: np.ndarray) -> np.ndarray:
         """Best similarity of a flattened card to each bank card (order of ``bank.cards``)."""
-        return np.maximum.reduceat(self._vectors @ describe(card_img), self._starts)
+        return self.scores_of([card_img])[0]
+
+    def scores_of(self, card_imgs: list[np.ndarray]) -> np.ndarray:
+        """``scores`` of several flattened cards, one row each: the bank is read once for all of
+        them (a frame's outlines), not once per outline."""
+        described = np.stack([describe(img) for img in card_imgs])
+        return np.maximum.reduceat(described @ self._vectors.T, self._starts, axis=1)
 
     def judge(self, scores: np.ndarray) -> tuple[Card, float, float]:
         """Best card, confidence in [0, 1] and best similarity, from per-card similarities."""
@@ -124,7 +130,10 @@ class Recognizer:
 
     def classify(self, card_img: np.ndarray, corners: np.ndarray) -> Reading:
         """Name the flattened card if the bank is sure of it."""
-        guess, confidence, similarity = self.judge(self.scores(card_img))
+        return self._reading(self.scores(card_img), corners)
+
+    def _reading(self, scores: np.ndarray, corners: np.ndarray) -> Reading:
+        guess, confidence, similarity = self.judge(scores)
         card = guess if confidence >= self.settings.min_confidence else None
         return Reading(card, confidence, corners, guess, similarity)
 
@@ -208,9 +217,13 @@ class Recognizer:
         Only the cards that stay are checked with the cues; then the card-shaped outlines the
         bank finds far from every card are read where the cues name them (``far_readings``)."""
         s = self.settings
+        outlines = [corners for corners, _ in candidates(frame, self.detector)[:s.max_candidates]]
         readings, far = [], []
-        for corners, _ in candidates(frame, self.detector)[:s.max_candidates]:
-            reading = self.classify(flatten(frame, corners), corners)
+        if not outlines:
+            return []
+        scores = self.scores_of([flatten(frame, corners) for corners in outlines])
+        for corners, card_scores in zip(outlines, scores):
+            reading = self._reading(card_scores, corners)
             if reading.similarity >= s.not_a_card:
                 readings.append(reading)
             elif reading.similarity >= s.far_card and card_shaped(corners):

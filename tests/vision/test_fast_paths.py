@@ -4,7 +4,8 @@ without a loop over segment pairs, the points near each side of an outline picke
 sides at once, the edge support of all outlines in one step, the corner orders of an outline
 by index, the corners of a quad ordered on Python numbers, the square corners of a polygon found
 at once, the lines of the four sides met at once, and the median without numpy's general one; the
-snapped side's least-squares line comes within rounding of ``np.polyfit``'s."""
+snapped side's least-squares line comes within rounding of ``np.polyfit``'s, and a frame's outlines
+compared with the bank at once come within rounding of each compared on its own."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.cards import Card
 from referee.vision.detect import _distinct, _edge_support
+from referee.vision.faces import CANON_H, CANON_W, Face
 from referee.vision.features import gray_mean, normalise
 from referee.vision.geometry import (
     _intersect,
@@ -24,6 +27,7 @@ from referee.vision.geometry import (
     side_lengths,
 )
 from referee.vision.lines import _corners
+from referee.vision.recognize import Recognizer
 
 
 def _plain_normalise(card: np.ndarray) -> np.ndarray:
@@ -266,3 +270,17 @@ def test_snapped_line_is_polyfits_within_rounding() -> None:
         slope, shift = _line(t, s)
         want = np.polyfit(t, s, 1)
         np.testing.assert_allclose([slope, shift], want, rtol=1e-4, atol=1e-4)
+
+
+def test_outlines_compared_at_once_score_as_each_alone(recognizer: Recognizer,
+                                                       fournier: dict[Card, Face]) -> None:
+    rng = np.random.default_rng(17)
+    cards = [cv2.resize(face.bgr, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+             for face in list(fournier.values())[:12]]
+    cards.append((rng.random((CANON_H, CANON_W, 3)) * 255).astype(np.uint8))  # no card at all
+    together = recognizer.scores_of(cards)
+    assert together.shape == (len(cards), len(recognizer.bank.cards))
+    for card, row in zip(cards, together):
+        alone = recognizer.scores(card)
+        np.testing.assert_allclose(row, alone, atol=1e-5)
+        assert recognizer.judge(row)[0] == recognizer.judge(alone)[0]
