@@ -3,6 +3,7 @@ with four corners; every plausible outline is a candidate for the bank to judge.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -36,8 +37,21 @@ def _paper(small: np.ndarray) -> np.ndarray:
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     s, v = hsv[:, :, 1], hsv[:, :, 2]
     local = cv2.dilate(v, np.ones((31, 31), np.uint8))
-    mask = ((s < 140) & (v > 0.6 * local) & (v > 0.4 * float(np.percentile(v, 99))))
+    # v > 0.6 local and v > 0.4 p, in whole numbers: the same pixels, without floating-point copies
+    bright = v.astype(np.int16) * 5 > local.astype(np.int16) * 3
+    mask = (s < 140) & bright & (v > math.floor(0.4 * _percentile(v, 99)))
     return mask.astype(np.uint8) * 255
+
+
+def _percentile(v: np.ndarray, q: float) -> float:
+    """``np.percentile(v, q)`` of an 8-bit image, the same value (linear between the two nearest
+    ranks), from its histogram instead of a partial sort of every pixel."""
+    ranks = np.cumsum(cv2.calcHist([v], [0], None, [256], [0, 256]).ravel())
+    pos = q / 100 * (v.size - 1)
+    k = int(pos)
+    lo, hi = (float(x) for x in np.searchsorted(ranks, [k + 1, min(k + 2, v.size)]))
+    t = pos - k
+    return hi - (hi - lo) * (1 - t) if t >= 0.5 else lo + (hi - lo) * t
 
 
 def _filled(paper: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ def normalise(card: np.ndarray) -> np.ndarray:
     small = cv2.resize(gray, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     paper = cv2.GaussianBlur(cv2.dilate(small, np.ones((3, 3), np.uint8)), (0, 0), 3)
     lit = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
-    rows = img.reshape(h, -1) / np.repeat(lit, 3, axis=1)
+    rows = img.reshape(h, -1) / cv2.merge((lit, lit, lit)).reshape(h, -1)  # each value thrice
     sample = rows.reshape(h, w, 3)[::3, ::3].reshape(-1, 3)
     k = int(0.9 * len(sample))
     white = np.partition(sample, k, axis=0)[k]

@@ -4,8 +4,10 @@ without a loop over segment pairs, the points near each side of an outline picke
 sides at once, the edge support of all outlines in one step, the corner orders of an outline
 by index, the corners of a quad ordered on Python numbers, the square corners of a polygon found
 at once, the lines of the four sides met at once, and the median without numpy's general one; the
-snapped side's least-squares line comes within rounding of ``np.polyfit``'s, and a frame's outlines
-compared with the bank at once come within rounding of each compared on its own."""
+snapped side's least-squares line comes within rounding of ``np.polyfit``'s, a frame's outlines
+compared with the bank at once come within rounding of each compared on its own, and the paper
+mask's percentile and comparisons, taken from a histogram and in whole numbers, pick the pixels
+numpy's do."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from referee.vision.detect import _distinct, _edge_support
+from referee.vision.detect import _distinct, _edge_support, _paper, _percentile
 from referee.vision.faces import CANON_H, CANON_W, Face
 from referee.vision.features import gray_mean, normalise
 from referee.vision.geometry import (
@@ -284,3 +286,23 @@ def test_outlines_compared_at_once_score_as_each_alone(recognizer: Recognizer,
         alone = recognizer.scores(card)
         np.testing.assert_allclose(row, alone, atol=1e-5)
         assert recognizer.judge(row)[0] == recognizer.judge(alone)[0]
+
+
+def test_percentile_from_the_histogram_is_numpys() -> None:
+    rng = np.random.default_rng(19)
+    for k in range(200):
+        shape = [(480, 640), (360, 640), (37, 51), (1, 1), (2, 3)][k % 5]
+        v = (rng.random(shape) ** rng.uniform(0.2, 5) * 255).astype(np.uint8)
+        for q in (99, 50, 0, 100, 37.5, 99.9):
+            assert _percentile(v, q) == float(np.percentile(v, q))
+
+
+def test_paper_mask_in_whole_numbers_is_the_plain_one() -> None:
+    rng = np.random.default_rng(23)
+    for _ in range(20):
+        small = (rng.random((120, 160, 3)) ** rng.uniform(0.3, 3) * 255).astype(np.uint8)
+        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+        s, v = hsv[:, :, 1], hsv[:, :, 2]
+        local = cv2.dilate(v, np.ones((31, 31), np.uint8))
+        plain = (s < 140) & (v > 0.6 * local) & (v > 0.4 * float(np.percentile(v, 99)))
+        assert np.array_equal(_paper(small), plain.astype(np.uint8) * 255)
