@@ -17,7 +17,7 @@ def normalise(card: np.ndarray) -> np.ndarray:
     The image is divided as h rows of w × 3 values, the per-pixel and per-channel factors spread
     over whole rows: numpy divides row by row far faster than it broadcasts over a last axis of
     three channels."""
-    img = card.astype(np.float32) + 1.0
+    img = np.add(card, 1.0, dtype=np.float32)
     h, w = img.shape[:2]
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(gray, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
@@ -28,7 +28,7 @@ def normalise(card: np.ndarray) -> np.ndarray:
     k = int(0.9 * len(sample))
     white = np.partition(sample, k, axis=0)[k]
     rows /= np.tile(np.maximum(white, 1e-3), w)
-    return np.clip(rows, 0, 1.2, out=rows).reshape(h, w, 3)
+    return np.minimum(rows, 1.2, out=rows).reshape(h, w, 3)  # every value is above 0 already
 
 
 def gray_mean(img: np.ndarray) -> np.ndarray:

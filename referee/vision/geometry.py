@@ -108,6 +108,7 @@ SNAP_BOX = 3          # pixels averaged on each side of a candidate edge: a step
 SNAP_MIN_STEP = 18.0  # Lab distance between the two boxes for a point of the edge
 SNAP_SAMPLES = 24     # points along the middle of each side (rounded corners left out)
 SNAP_SPAN = (0.15, 0.85)
+_SNAP_ALONG = np.linspace(*SNAP_SPAN, SNAP_SAMPLES, dtype=np.float32)
 
 
 def _snap_side(lab: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarray,
@@ -117,11 +118,12 @@ def _snap_side(lab: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarra
     step = 0.5
     box = int(SNAP_BOX / step)
     offsets = np.arange(-reach - SNAP_BOX, reach + SNAP_BOX + step, step, dtype=np.float32)
-    along = np.linspace(*SNAP_SPAN, SNAP_SAMPLES, dtype=np.float32)
+    along = _SNAP_ALONG
     points = (a + along[:, None] * (b - a))[:, None, :] + offsets[None, :, None] * outward
     profile = cv2.remap(lab, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE)
-    sums = np.cumsum(np.pad(profile, ((0, 0), (1, 0), (0, 0))), axis=1)
+    sums = np.zeros((len(along), len(offsets) + 1, 3), profile.dtype)  # a zero before each row
+    np.cumsum(profile, axis=1, out=sums[:, 1:])
     at = np.arange(box, len(offsets) - box)
     outside = (sums[:, at + box + 1] - sums[:, at + 1]) / box
     inside = (sums[:, at] - sums[:, at - box]) / box
