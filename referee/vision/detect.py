@@ -182,13 +182,28 @@ def overlaps(a: np.ndarray, b: np.ndarray, share: float) -> bool:
     return covered(a, b) > share or covered(b, a) > share
 
 
+def bounds(quads: list[np.ndarray]) -> list[tuple[float, float, float, float]]:
+    """Each quad's bounding box (left, top, right, bottom) as Python numbers, all in one step."""
+    if not quads:
+        return []
+    corners = np.stack(quads)
+    return [(*lo, *hi) for lo, hi in zip(corners.min(axis=1).tolist(), corners.max(axis=1).tolist())]
+
+
+def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Two bounding boxes without a point in common: neither quad covers any of the other, and
+    ``covered`` need not be asked (most pairs of a frame's outlines lie apart)."""
+    return a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]
+
+
 def keep_best(quads: list[np.ndarray], scores: list[float], overlap: float = 0.6) -> list[int]:
     """Indices of the quads to keep, best score first, dropping any that mostly overlaps a kept one
     (the same card seen twice, a pip box inside a card, two cards taken for one)."""
     kept: list[int] = []
+    boxes = bounds(quads)
     for i in sorted(range(len(quads)), key=lambda j: -scores[j]):
         q = quads[i]
-        if not any(overlaps(q, quads[k], overlap) for k in kept):
+        if not any(not apart(boxes[i], boxes[k]) and overlaps(q, quads[k], overlap) for k in kept):
             kept.append(i)
     return kept
 

@@ -49,7 +49,8 @@ def _drop_shortest(poly: np.ndarray) -> np.ndarray | None:
     """Remove the shortest side by extending its two neighbours until they meet (a cut-off corner)."""
     n = len(poly)
     lengths = side_lengths(poly).tolist()
-    p = np.roll(poly, 1 - int(np.argmin(lengths)), axis=0)  # shortest side is now p1-p2
+    shortest = lengths.index(min(lengths))
+    p = poly[[(k + shortest - 1) % n for k in range(n)]]  # the shortest side is now p1-p2
     meet = _intersect(p[0], p[1], p[3 % n], p[2])
     if meet is None or np.linalg.norm(meet - p[1]) > 0.6 * max(lengths):
         return None

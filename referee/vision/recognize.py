@@ -29,7 +29,15 @@ from referee.vision.cues import (
     read_cues,
     swords_counted,
 )
-from referee.vision.detect import DetectorSettings, candidates, covered, keep_best, overlaps
+from referee.vision.detect import (
+    DetectorSettings,
+    apart,
+    bounds,
+    candidates,
+    covered,
+    keep_best,
+    overlaps,
+)
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank, picture_fits
 from referee.vision.geometry import CARD_ASPECT, flatten, rectified_aspect, snap_to_edges
@@ -299,7 +307,10 @@ def _drop_parts(readings: list[Reading]) -> list[Reading]:
     2; the two coins at one end of an 1878 4 of oros looked like another deck's 2 with full
     confidence, while the whole 4 looked like no card of that deck), but a card never holds a
     card.  The larger one stays, read or abstained."""
-    return [r for r in readings if not any(_holds(w, r) for w in readings if w is not r)]
+    boxes = bounds([r.corners for r in readings])
+    return [r for r, box in zip(readings, boxes)
+            if not any(w is not r and not apart(box, wbox) and _holds(w, r)
+                       for w, wbox in zip(readings, boxes))]
 
 
 def _holds(whole: Reading, part: Reading) -> bool:
