@@ -192,7 +192,8 @@ def bounds(quads: list[np.ndarray]) -> list[tuple[float, float, float, float]]:
 
 def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     """Two bounding boxes without a point in common: neither quad covers any of the other, and
-    ``covered`` need not be asked (most pairs of a frame's outlines lie apart)."""
+    ``covered`` need not be asked (the outlines of two cards apart, a card and a pip box
+    elsewhere)."""
     return a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]
 
 

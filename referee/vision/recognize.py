@@ -141,6 +141,7 @@ class Recognizer:
         return self._reading(self.scores(card_img), corners)
 
     def _reading(self, scores: np.ndarray, corners: np.ndarray) -> Reading:
+        """The outline's reading from its similarities to the bank's cards (``scores``)."""
         guess, confidence, similarity = self.judge(scores)
         card = guess if confidence >= self.settings.min_confidence else None
         return Reading(card, confidence, corners, guess, similarity)
