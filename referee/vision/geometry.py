@@ -150,9 +150,10 @@ def _snap_side(lab: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarra
 def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Slope and intercept of the least-squares line through the points (the x not all equal)."""
     x, y = x.astype(np.float64), y.astype(np.float64)
-    dx = x - x.mean()
-    slope = float(dx @ (y - y.mean())) / float(dx @ dx)
-    return slope, float(y.mean()) - slope * float(x.mean())
+    mx, my = x.mean(), y.mean()
+    dx = x - mx
+    slope = float(dx @ (y - my)) / float(dx @ dx)
+    return slope, float(my) - slope * float(mx)
 
 
 def _median(v: np.ndarray) -> float:
