@@ -2,7 +2,7 @@
 
     python -m benchmarks.cards [--scenes 200] [--seed 1] [--mode both] [--deck DIR ...]
                                [--bank NAME] [--no-cues] [--no-figures]
-                               [--no-figure-ranks] [--no-snap] [--far-card X]
+                               [--no-figure-ranks] [--no-snap] [--far-card X] [--learn]
 
 "calibrated" builds the bank from a deck's faces and tests on scenes of that same deck (the
 product's main path: calibration to the players' own deck).  "held-out" builds the bank from one
@@ -21,6 +21,9 @@ The envido figures are the envido check's (referee/vision/envido_check.py) on fr
 the envido value needs every outline in view named or read as a figure of a suit, and all the cards
 shown; a claim is judged as the referee judges it (``verdict_hand``), with the number sung set to
 the cards' envido ("honest") or to a number they do not make ("false").
+With ``--learn`` the recognizer learns views of the scenes' deck from the cards it names as the
+scenes go on (referee/vision/learned.py; a new recognizer for each test, and the second half of
+the scenes reported apart); the latency is then timed after a first pass over its frames.
 Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
 "Easy" scenes are the target conditions: tilt ≤ 30° and ≤ 15 % of the card hidden.
 """
@@ -176,7 +179,9 @@ def false_claim(cards: list[Card]) -> int:
 
 
 def run_scenes(recognizer: Recognizer, deck: dict[Card, Face], count: int, seed: int,
-               opts: SceneOptions) -> Tally:
+               opts: SceneOptions, late: Tally | None = None) -> Tally:
+    """Read ``count`` scenes in turn; ``late``, if given, also counts the second half of them
+    (a recognizer that learns the deck as it reads has learned most of it by then)."""
     rng = np.random.default_rng(seed)
     tally = Tally()
     for i in range(count):
@@ -185,6 +190,8 @@ def run_scenes(recognizer: Recognizer, deck: dict[Card, Face], count: int, seed:
         readings = recognizer.read(scene.image)
         tally.latencies.append(time.perf_counter() - start)
         score_scene(tally, scene, readings)
+        if late is not None and i >= count // 2:
+            score_scene(late, scene, readings)
         if (i + 1) % 50 == 0:
             print(f"  {i + 1}/{count} scenes", file=sys.stderr)
     return tally
@@ -234,6 +241,11 @@ def latency(recognizer: Recognizer, deck: dict[Card, Face], size: tuple[int, int
     opts = SceneOptions(width=size[0], height=size[1])
     rng = np.random.default_rng(99)
     scenes = [random_scene(deck, rng, opts) for _ in range(frames)]
+    learned = ""
+    if recognizer.learned is not None:  # time it with the views it learns from these frames
+        for scene in scenes:
+            recognizer.read(scene.image)
+        learned = f", {recognizer.learned.total} views learned"
     times = []
     for scene in scenes:
         start = time.perf_counter()
@@ -241,7 +253,7 @@ def latency(recognizer: Recognizer, deck: dict[Card, Face], size: tuple[int, int
         times.append(time.perf_counter() - start)
     med = statistics.median(times)
     print(f"  {size[0]}x{size[1]}: median {1000 * med:6.1f} ms/frame, "
-          f"mean {1000 * statistics.fmean(times):6.1f} ms, {1 / med:5.1f} frames/s (one core)")
+          f"mean {1000 * statistics.fmean(times):6.1f} ms, {1 / med:5.1f} frames/s (one core{learned})")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -269,6 +281,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--far-card", type=float, default=RecognizerSettings.far_card,
                    help="read a card-shaped outline the bank finds this close or closer, below "
                         "'not a card', when its cues name it (0.45: never)")
+    p.add_argument("--learn", action="store_true",
+                   help="learn views of the scenes' deck from the cards named, as the scenes go on "
+                        "(a new recognizer for each test; also reports the second half of the scenes)")
     p.add_argument("--latency-frames", type=int, default=40, help="frames per latency size (0: skip)")
     return p.parse_args(argv)
 
@@ -293,17 +308,22 @@ def main(argv: list[str] | None = None) -> int:
     opts = SceneOptions(max_tilt=args.max_tilt)
     settings = RecognizerSettings(use_cues=not args.no_cues, use_figures=not args.no_figures,
                                   figure_ranks=not args.no_figure_ranks, snap_edges=not args.no_snap,
-                                  far_card=args.far_card)
+                                  far_card=args.far_card, learn=args.learn)
     for bank_name, bank in banks.items():
-        recognizer = Recognizer(bank, settings)
         for test_name, deck in decks.items():
             calibrated = bank_name == test_name
             if args.mode != "both" and calibrated != (args.mode == "calibrated"):
                 continue
             kind = "calibrated to this deck" if calibrated else "held-out deck"
-            tally = run_scenes(recognizer, deck, args.scenes, args.seed, opts)
-            report(f"bank {bank_name} -> scenes {test_name} ({kind}, {args.scenes} scenes, "
-                   f"seed {args.seed})", tally)
+            recognizer = Recognizer(bank, settings)
+            late = Tally() if args.learn else None
+            tally = run_scenes(recognizer, deck, args.scenes, args.seed, opts, late)
+            title = (f"bank {bank_name} -> scenes {test_name} ({kind}, {args.scenes} scenes, "
+                     f"seed {args.seed}{', learning the deck' if args.learn else ''})")
+            report(title, tally)
+            if late is not None and recognizer.learned is not None:
+                report(f"{title}: the second half of the scenes "
+                       f"({recognizer.learned.total} views learned in all)", late)
     if args.latency_frames:
         name = next(iter(banks))
         test_name = next((n for n in decks if n != name), name) if args.mode == "held-out" else name

@@ -206,6 +206,9 @@ def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
                        "y sigue las cartas jugadas")
     group.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
                        help="caras de tu mazo para reconocerlo (si no, el mazo calibrado o bajado)")
+    group.add_argument("--learn-deck", action="store_true",
+                       help="aprende tu mazo de las cartas que la cámara nombra durante el juego "
+                       "(nombra más cartas de un mazo sin calibrar; se olvida al salir)")
     group.add_argument("--seat-region", type=_seat_region, action="append", metavar="ASIENTO=I,A,D,B",
                        help="la parte de la imagen frente a un asiento, en fracciones "
                        "(izquierda, arriba, derecha, abajo), p. ej. A1=0,0.5,0.5,1; repetible "

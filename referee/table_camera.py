@@ -182,6 +182,7 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
     from referee.vision.camera import camera_frames
     from referee.vision.errors import VisionError
     from referee.vision.recognize import Recognizer as CardRecognizer
+    from referee.vision.recognize import RecognizerSettings
     from referee.vision.reference import reference_bank
 
     try:
@@ -196,7 +197,8 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
 
     evidence = (args.data_dir or user_data_dir()) / "evidencia-camara"
     regions = dict(getattr(args, "seat_region", None) or [])
-    camera = TableCamera(service, CardRecognizer(bank), log, evidence, regions)
+    settings = RecognizerSettings(learn=getattr(args, "learn_deck", False))
+    camera = TableCamera(service, CardRecognizer(bank, settings), log, evidence, regions)
     camera.step(first)
     run_camera(camera, frames, log)
     return Part("cámara", True, f"cámara {args.camera}: sigue las cartas jugadas y verifica "

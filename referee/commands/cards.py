@@ -1,7 +1,7 @@
 """Reconoce las cartas del mazo español en una foto o desde una cámara, y calibra con tu mazo.
 
   truco-referee cards --image foto.jpg [--json] [--deck CARPETA ...]
-  truco-referee cards --camera 0 [--frames-dir CARPETA]
+  truco-referee cards --camera 0 [--learn-deck] [--frames-dir CARPETA]
   truco-referee cards --calibrate --camera 0 [--name mi-mazo]
 """
 
@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models-dir", metavar="CARPETA", help="carpeta de modelos y mazos")
     parser.add_argument("--min-confidence", type=float, default=RecognizerSettings.min_confidence,
                         help="confianza mínima para nombrar una carta, de 0 a 1 (0.7)")
+    parser.add_argument("--learn-deck", action="store_true",
+                        help="con --camera: aprende tu mazo de las cartas que nombra mientras mira "
+                             "(nombra más cartas de un mazo sin calibrar; se olvida al salir)")
     parser.add_argument("--frames-dir", type=Path, default=Path("cartas-vistas"), metavar="CARPETA",
                         help="sin pantalla: dónde guardar las imágenes con las cartas marcadas")
     parser.add_argument("--frames", type=int, default=0, metavar="N",
@@ -54,7 +57,8 @@ def _progress(done: int, total: int) -> None:
 
 def _recognizer(args: argparse.Namespace) -> Recognizer:
     bank = reference_bank(args.deck, models_dir(args.models_dir), _progress)
-    return Recognizer(bank, RecognizerSettings(min_confidence=args.min_confidence))
+    settings = RecognizerSettings(min_confidence=args.min_confidence, learn=args.learn_deck)
+    return Recognizer(bank, settings)
 
 
 def _print(readings: list[Reading], as_json: bool) -> None:

@@ -41,6 +41,7 @@ from referee.vision.detect import (
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank, picture_fits
 from referee.vision.geometry import CARD_ASPECT, flatten, rectified_aspect, snap_to_edges
+from referee.vision.learned import LearnedViews
 from referee.vision.pips import PIP_SIZE
 
 PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card ...
@@ -70,6 +71,7 @@ class RecognizerSettings:
     sure_confidence: float = 0.9  # a 2-7 named below this is dropped if its pips count a
                                   # neighbouring rank (``cues.miscounted``)
     snap_edges: bool = True  # move each card's sides onto its edge before reading it
+    learn: bool = False  # learn views of the table's deck from the cards named (``learned``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,6 +117,7 @@ class Recognizer:
         order = np.argsort(labels, kind="stable")
         self._vectors = np.ascontiguousarray(self.bank.vectors[order])
         self._starts = np.searchsorted(labels[order], np.arange(len(self._cards)))
+        self.learned = LearnedViews(self._cards) if self.settings.learn else None
 
     def scores(self, card_img: np.ndarray) -> np.ndarray:
         """Best similarity of a flattened card to each bank card (order of ``bank.cards``)."""
@@ -122,8 +125,13 @@ class Recognizer:
 
     def scores_of(self, card_imgs: list[np.ndarray]) -> np.ndarray:
         """``scores`` of several flattened cards, one row each: the bank is read once for all of
-        them (a frame's outlines), not once per outline."""
+        them (a frame's outlines), not once per outline.  With views learned of the table's deck,
+        they are taken in where they may be (``LearnedViews.lifted``)."""
         described = np.stack([describe(img) for img in card_imgs])
+        bank = self._bank_scores(described)
+        return bank if self.learned is None else self.learned.lifted(bank, described)
+
+    def _bank_scores(self, described: np.ndarray) -> np.ndarray:
         return np.maximum.reduceat(described @ self._vectors.T, self._starts, axis=1)
 
     def judge(self, scores: np.ndarray) -> tuple[Card, float, float]:
@@ -238,7 +246,29 @@ class Recognizer:
             elif reading.similarity >= s.far_card and card_shaped(corners):
                 far.append(reading)
         found = self._read_best(_drop_parts(readings), frame)
-        return found + self.far_readings(far, found, frame)
+        result = found + self.far_readings(far, found, frame)
+        if self.learned is not None:
+            self._learn(result, frame)
+        return result
+
+    def _learn(self, readings: list[Reading], frame: np.ndarray) -> None:
+        """Learn each card named without the learned views (by its cues, or by the bank alone on
+        the outline it was read on) as a view of itself, from a card-shaped outline at least
+        ``min_similarity`` like the bank: an outline farther from every card of the bank, named
+        by its cues, was where wrong views came from (a naipes-libres caballo de
+        bastos read as a rey, learned, then named every caballo de bastos a rey)."""
+        assert self.learned is not None
+        for reading in readings:
+            card = reading.card
+            if (card is None or not self.learned.wants(card) or not card_shaped(reading.outline)
+                    or reading.similarity < self.settings.min_similarity):
+                continue
+            flattened = flatten(frame, reading.outline)
+            if not reading.by_cues:
+                guess, confidence, _ = self.judge(self._bank_scores(describe(flattened)[None])[0])
+                if guess != card or confidence < self.settings.min_confidence:
+                    continue
+            self.learned.add(card, flattened)
 
     def _read_best(self, readings: list[Reading], frame: np.ndarray) -> list[Reading]:
         """The best of each group of overlapping outlines (``keep_best``), snapped and confirmed."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from engine.cards import Card, parse_cards
 from models.decks import banks_root, deck_dir
 from referee.cli import main
-from referee.commands.cards import preview
+from referee.commands.cards import _recognizer, add_arguments, preview
 from referee.vision.bank import Bank, deck_key, save_bank
 from referee.vision.faces import Face, face_files
 from referee.vision.recognize import Recognizer
@@ -112,3 +113,13 @@ def test_without_deck_option_the_installed_deck_is_used(
     save_bank(wikimedia_bank, banks_root(root) / f"{deck_key([mine])}.npz")
     assert main(["cards", "--image", str(photo), "--json", "--models-dir", str(root)]) == 0
     assert sorted(f["card"] for f in json.loads(capsys.readouterr().out)) == ["1o", "3e", "7o"]
+
+
+@pytest.mark.parametrize(("flags", "learns"), [(["--learn-deck"], True), ([], False)])
+def test_learn_deck_makes_the_camera_learn_the_deck_as_it_reads(
+        flags: list[str], learns: bool, models: Path, wikimedia_dir: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--camera", "0", "--deck", str(wikimedia_dir),
+                              "--models-dir", str(models), *flags])
+    assert (_recognizer(args).learned is not None) is learns

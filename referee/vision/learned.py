@@ -1,0 +1,111 @@
+"""Views of the table's own deck, learned from the cards the recognizer names while it reads.
+
+A bank built from another deck's faces names the table's cards less often than one calibrated to
+them (README: held-out against calibrated).  While the game goes on every card is shown again and
+again, so each card named without these views (by the bank alone, or by its cues) and at least
+``min_similarity`` like the bank lends its flattened image as a view of that card, up to
+``PER_CARD`` views (``Recognizer._learn``).
+
+Views of one deck are alike in everything but the card (paper, ink, drawing hand), so a learned
+view draws the deck's other cards to it: with only the 7 de espadas learned, a 5 or a 6 of the
+same deck looks more like that view than like any card of the bank.  So a learned view only
+raises the similarity of the card the bank itself guesses, never another's (``lifted``), and only
+
+- when the learned views too find that card the closest, by ``MARGIN`` over every other; and
+- once the card's kin (``kin``: the cards its picture is most often mistaken for) are learned
+  too, so that the right one among them has a view of its own to win with.
+
+Learned views never leave the recognizer: each session starts from the bank."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from engine.cards import FIGURES, Card
+from referee.vision.features import describe
+
+PER_CARD = 6    # views learned per card, each in both orientations
+MARGIN = 0.04   # the learned views' best card must beat their second by this much (their own
+                # margin: two views of one picture learned as two cards cancel out)
+PIP_KIN = 2     # a 1-7's kin: its suit's 1-7 within this many ranks (one or two pips more or
+                # less: a 5 and a 7 of espadas differ by the middle sword), and its rank in the
+                # other suits
+
+
+def kin(card: Card, cards: list[Card]) -> list[Card]:
+    """The cards a view of ``card`` is most often mistaken for, ``card`` among them: a 1-7's
+    neighbours in its suit (``PIP_KIN``), a figure's fellow figures, and the same rank in
+    every suit."""
+    def near(other: Card) -> bool:
+        if other.rank == card.rank:
+            return True
+        if other.suit != card.suit:
+            return False
+        if card.rank in FIGURES:
+            return other.rank in FIGURES
+        return other.rank not in FIGURES and abs(other.rank - card.rank) <= PIP_KIN
+    return [other for other in cards if near(other)]
+
+
+class LearnedViews:
+    """Descriptors learned for the bank's cards (``cards``, in the order of the bank's scores)."""
+
+    def __init__(self, cards: list[Card], per_card: int = PER_CARD) -> None:
+        self.cards = cards
+        self.per_card = per_card
+        self._index = {card: i for i, card in enumerate(cards)}
+        self._views: list[list[np.ndarray]] = [[] for _ in cards]
+        self._kin = [[self._index[k] for k in kin(card, cards)] for card in cards]
+        self._matrix = np.zeros((0, 0), np.float32)
+        self._owner = np.zeros(0, np.intp)
+
+    def count(self, card: Card) -> int:
+        """Views learned of this card (each in both orientations)."""
+        return len(self._views[self._index[card]]) // 2
+
+    @property
+    def total(self) -> int:
+        return sum(len(views) for views in self._views) // 2
+
+    def wants(self, card: Card) -> bool:
+        """The card has fewer than ``per_card`` views."""
+        return self.count(card) < self.per_card
+
+    def add(self, card: Card, flattened: np.ndarray) -> None:
+        """Learn a flattened card (the bank's canonical size) as a view of ``card``, both ways up."""
+        if not self.wants(card):
+            return
+        views = self._views[self._index[card]]
+        views += [describe(flattened), describe(cv2.rotate(flattened, cv2.ROTATE_180))]
+        rows = [(i, v) for i, vs in enumerate(self._views) for v in vs]
+        self._matrix = np.stack([v for _, v in rows])
+        self._owner = np.array([i for i, _ in rows], np.intp)
+
+    def scores(self, described: np.ndarray) -> np.ndarray:
+        """Best similarity of each described outline (rows) to each card's learned views;
+        -1 (below any similarity) where a card has none."""
+        out = np.full((len(described), len(self.cards)), -1.0, np.float32)
+        if len(self._owner):
+            np.maximum.at(out.T, self._owner, (described @ self._matrix.T).T)
+        return out
+
+    def lifted(self, bank: np.ndarray, described: np.ndarray) -> np.ndarray:
+        """The bank's similarities (``bank``: one row per outline) with the bank's best card of
+        each row raised to its learned views' similarity, where those views are closer than the
+        bank's, find that card the closest by ``MARGIN``, and its kin are learned.  Every other
+        similarity stays the bank's: learning can make the bank surer of its own guess, never
+        change the guess or make it less sure."""
+        if not len(self._owner):
+            return bank
+        learned = self.scores(described)
+        out = bank.copy()
+        for row, (b, l) in enumerate(zip(bank, learned)):
+            top = int(np.argmax(b))
+            if (l[top] > b[top] and int(np.argmax(l)) == top and self._kin_learned(top)
+                    and l[top] - np.partition(l, -2)[-2] >= MARGIN):
+                out[row, top] = l[top]
+        return out
+
+    def _kin_learned(self, index: int) -> bool:
+        return all(self._views[k] for k in self._kin[index])
