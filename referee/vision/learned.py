@@ -100,11 +100,11 @@ class LearnedViews:
             return bank
         learned = self.scores(described)
         out = bank.copy()
-        for row, (b, l) in enumerate(zip(bank, learned)):
-            top = int(np.argmax(b))
-            if (l[top] > b[top] and int(np.argmax(l)) == top and self._kin_learned(top)
-                    and l[top] - np.partition(l, -2)[-2] >= MARGIN):
-                out[row, top] = l[top]
+        for row, (known, seen) in enumerate(zip(bank, learned)):
+            top = int(np.argmax(known))
+            if (seen[top] > known[top] and int(np.argmax(seen)) == top and self._kin_learned(top)
+                    and seen[top] - np.partition(seen, -2)[-2] >= MARGIN):
+                out[row, top] = seen[top]
         return out
 
     def _kin_learned(self, index: int) -> bool:
