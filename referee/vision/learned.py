@@ -2,9 +2,9 @@
 
 A bank built from another deck's faces names the table's cards less often than one calibrated to
 them (README: held-out against calibrated).  While the game goes on every card is shown again and
-again, so each card named without these views (by the bank alone, or by its cues) and at least
-``min_similarity`` like the bank lends its flattened image as a view of that card, up to
-``PER_CARD`` views (``Recognizer._learn``).
+again, so each card named without these views (by the bank alone, or by its cues) lends its
+flattened image as a view of that card, up to ``PER_CARD`` views (``Recognizer._learn``); one
+named far from the bank only when it was named so before on a view much like it (``seen_again``).
 
 Views of one deck are alike in everything but the card (paper, ink, drawing hand), so a learned
 view draws the deck's other cards to it: with only the 7 de espadas learned, a 5 or a 6 of the
@@ -28,6 +28,8 @@ from referee.vision.features import describe
 PER_CARD = 6    # views learned per card, each in both orientations
 MARGIN = 0.04   # the learned views' best card must beat their second by this much (their own
                 # margin: two views of one picture learned as two cards cancel out)
+SEEN_AGAIN = 0.85  # a card named far from the bank (below ``min_similarity``) is learned only
+                   # when a view of it named the same before is at least this like it
 PIP_KIN = 2     # a 1-7's kin: its suit's 1-7 within this many ranks (one or two pips more or
                 # less: a 5 and a 7 of espadas differ by the middle sword), and its rank in the
                 # other suits
@@ -59,6 +61,7 @@ class LearnedViews:
         self._kin = [[self._index[k] for k in kin(card, cards)] for card in cards]
         self._matrix = np.zeros((0, 0), np.float32)
         self._owner = np.zeros(0, np.intp)
+        self._candidates: dict[Card, list[np.ndarray]] = {}
 
     def count(self, card: Card) -> int:
         """Views learned of this card (each in both orientations)."""
@@ -81,6 +84,17 @@ class LearnedViews:
         rows = [(i, v) for i, vs in enumerate(self._views) for v in vs]
         self._matrix = np.stack([v for _, v in rows])
         self._owner = np.array([i for i, _ in rows], np.intp)
+
+    def seen_again(self, card: Card, flattened: np.ndarray) -> bool:
+        """This card was named before on a view ``SEEN_AGAIN`` like this one; if not, the view
+        is kept for the next time.  (One wrong name far from the bank, learned, was met again
+        and again; the same wrong name twice on views that alike has not been seen.)"""
+        described = describe(flattened)
+        before = self._candidates.setdefault(card, [])
+        if any(float(described @ other) >= SEEN_AGAIN for other in before):
+            return True
+        before.append(described)
+        return False
 
     def scores(self, described: np.ndarray) -> np.ndarray:
         """Best similarity of each described outline (rows) to each card's learned views;

@@ -253,17 +253,20 @@ class Recognizer:
 
     def _learn(self, readings: list[Reading], frame: np.ndarray) -> None:
         """Learn each card named without the learned views (by its cues, or by the bank alone on
-        the outline it was read on) as a view of itself, from a card-shaped outline at least
-        ``min_similarity`` like the bank: an outline farther from every card of the bank, named
-        by its cues, was where wrong views came from (a naipes-libres caballo de
-        bastos read as a rey, learned, then named every caballo de bastos a rey)."""
+        the outline it was read on) as a view of itself, from a card-shaped outline.  One less
+        than ``min_similarity`` like the bank is learned only when the card was named before on
+        a view much like it (``LearnedViews.seen_again``): such outlines, named by their cues,
+        were where wrong views came from (a naipes-libres caballo de bastos read as a rey,
+        learned, then named every caballo de bastos a rey)."""
         assert self.learned is not None
         for reading in readings:
             card = reading.card
-            if (card is None or not self.learned.wants(card) or not card_shaped(reading.outline)
-                    or reading.similarity < self.settings.min_similarity):
+            if card is None or not self.learned.wants(card) or not card_shaped(reading.outline):
                 continue
             flattened = flatten(frame, reading.outline)
+            far = reading.similarity < self.settings.min_similarity
+            if far and not self.learned.seen_again(card, flattened):
+                continue
             if not reading.by_cues:
                 guess, confidence, _ = self.judge(self._bank_scores(describe(flattened)[None])[0])
                 if guess != card or confidence < self.settings.min_confidence:
