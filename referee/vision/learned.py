@@ -75,21 +75,23 @@ class LearnedViews:
         """The card has fewer than ``per_card`` views."""
         return self.count(card) < self.per_card
 
-    def add(self, card: Card, flattened: np.ndarray) -> None:
-        """Learn a flattened card (the bank's canonical size) as a view of ``card``, both ways up."""
+    def add(self, card: Card, flattened: np.ndarray, described: np.ndarray | None = None) -> None:
+        """Learn a flattened card (the bank's canonical size) as a view of ``card``, both ways up
+        (``described``: its descriptor, when the caller has it already)."""
         if not self.wants(card):
             return
+        upright = describe(flattened) if described is None else described
         views = self._views[self._index[card]]
-        views += [describe(flattened), describe(cv2.rotate(flattened, cv2.ROTATE_180))]
+        views += [upright, describe(cv2.rotate(flattened, cv2.ROTATE_180))]
         rows = [(i, v) for i, vs in enumerate(self._views) for v in vs]
         self._matrix = np.stack([v for _, v in rows])
         self._owner = np.array([i for i, _ in rows], np.intp)
 
-    def seen_again(self, card: Card, flattened: np.ndarray) -> bool:
-        """This card was named before on a view ``SEEN_AGAIN`` like this one; if not, the view
-        is kept for the next time.  (One wrong name far from the bank, learned, was met again
-        and again; the same wrong name twice on views that alike has not been seen.)"""
-        described = describe(flattened)
+    def seen_again(self, card: Card, described: np.ndarray) -> bool:
+        """This card was named before on a view ``SEEN_AGAIN`` like this one (``described``: its
+        descriptor); if not, the view is kept for the next time.  (One wrong name far from the
+        bank, learned, was met again and again; the same wrong name twice on views that alike
+        has not been seen.)"""
         before = self._candidates.setdefault(card, [])
         if any(float(described @ other) >= SEEN_AGAIN for other in before):
             return True

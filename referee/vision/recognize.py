@@ -264,14 +264,15 @@ class Recognizer:
             if card is None or not self.learned.wants(card) or not card_shaped(reading.outline):
                 continue
             flattened = flatten(frame, reading.outline)
+            described = describe(flattened)
             far = reading.similarity < self.settings.min_similarity
-            if far and not self.learned.seen_again(card, flattened):
+            if far and not self.learned.seen_again(card, described):
                 continue
             if not reading.by_cues:
-                guess, confidence, _ = self.judge(self._bank_scores(describe(flattened)[None])[0])
+                guess, confidence, _ = self.judge(self._bank_scores(described[None])[0])
                 if guess != card or confidence < self.settings.min_confidence:
                     continue
-            self.learned.add(card, flattened)
+            self.learned.add(card, flattened, described)
 
     def _read_best(self, readings: list[Reading], frame: np.ndarray) -> list[Reading]:
         """The best of each group of overlapping outlines (``keep_best``), snapped and confirmed."""

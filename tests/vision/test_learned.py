@@ -106,8 +106,8 @@ def test_a_recognizer_learns_the_held_out_deck_from_the_cards_it_names(
 
 def test_a_card_named_far_from_the_bank_is_learned_only_when_seen_again() -> None:
     views = LearnedViews(CARDS)
-    seven = picture(7)
+    seven = describe(picture(7))
     assert not views.seen_again(SEVEN, seven), "the first time it is only kept"
     assert not views.seen_again(SIX, seven), "as another card it is not seen again"
-    assert not views.seen_again(SEVEN, picture(8))
+    assert not views.seen_again(SEVEN, describe(picture(8)))
     assert views.seen_again(SEVEN, seven.copy())
