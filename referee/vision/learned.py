@@ -8,12 +8,18 @@ named far from the bank only when it was named so before on a view much like it 
 
 Views of one deck are alike in everything but the card (paper, ink, drawing hand), so a learned
 view draws the deck's other cards to it: with only the 7 de espadas learned, a 5 or a 6 of the
-same deck looks more like that view than like any card of the bank.  So a learned view only
-raises the similarity of the card the bank itself guesses, never another's (``lifted``), and only
+same deck looks more like that view than like any card of the bank.  So a learned view raises
+the similarity of the card the bank itself guesses (``lifted``), and only
 
 - when the learned views too find that card the closest, by ``MARGIN`` over every other; and
 - once the card's kin (``kin``: the cards its picture is most often mistaken for) are learned
   too, so that the right one among them has a view of its own to win with.
+
+The one exception is a card seen again: an outline at least ``AGAIN`` like a view learned of one
+card, and ``AGAIN_MARGIN`` more like it than like any other card's views, is that card whatever
+the bank guesses (across decks the bank often guesses another figure, or another suit, for a card
+already learned).  Another card of the same deck has not come that close to a view: a 6 de bastos
+was 0.90 like a 7 de bastos learned, a card shown again 0.94-0.98 like its own view.
 
 Learned views never leave the recognizer: each session starts from the bank."""
 
@@ -30,6 +36,8 @@ MARGIN = 0.04   # the learned views' best card must beat their second by this mu
                 # margin: two views of one picture learned as two cards cancel out)
 SEEN_AGAIN = 0.85  # a card named far from the bank (below ``min_similarity``) is learned only
                    # when a view of it named the same before is at least this like it
+AGAIN = 0.93    # an outline this like a view of one card is that card seen again ...
+AGAIN_MARGIN = 0.2  # ... when it is this much less like any other card's views
 PIP_KIN = 2     # a 1-7's kin: its suit's 1-7 within this many ranks (one or two pips more or
                 # less: a 5 and a 7 of espadas differ by the middle sword), and its rank in the
                 # other suits
@@ -107,20 +115,24 @@ class LearnedViews:
         return out
 
     def lifted(self, bank: np.ndarray, described: np.ndarray) -> np.ndarray:
-        """The bank's similarities (``bank``: one row per outline) with the bank's best card of
-        each row raised to its learned views' similarity, where those views are closer than the
-        bank's, find that card the closest by ``MARGIN``, and its kin are learned.  Every other
-        similarity stays the bank's: learning can make the bank surer of its own guess, never
-        change the guess or make it less sure."""
+        """The bank's similarities (``bank``: one row per outline) with one card of each row
+        raised to its learned views' similarity where those are closer than the bank's: the
+        bank's best card, where the learned views find it the closest by ``MARGIN`` and its kin
+        are learned; or a card seen again (``AGAIN``, ``AGAIN_MARGIN``), whatever the bank
+        guesses.  Every other similarity stays the bank's: learning can make the bank surer of
+        its own guess or name a card seen before, never make the bank less sure."""
         if not len(self._owner):
             return bank
         learned = self.scores(described)
         out = bank.copy()
         for row, (known, seen) in enumerate(zip(bank, learned)):
+            best = int(np.argmax(seen))
+            second = float(np.partition(seen, -2)[-2])
             top = int(np.argmax(known))
-            if (seen[top] > known[top] and int(np.argmax(seen)) == top and self._kin_learned(top)
-                    and seen[top] - np.partition(seen, -2)[-2] >= MARGIN):
-                out[row, top] = seen[top]
+            again = seen[best] >= AGAIN and seen[best] - second >= AGAIN_MARGIN
+            guessed = best == top and self._kin_learned(top) and seen[top] - second >= MARGIN
+            if (again or guessed) and seen[best] > known[best]:
+                out[row, best] = seen[best]
         return out
 
     def _kin_learned(self, index: int) -> bool:
