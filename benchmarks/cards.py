@@ -23,7 +23,8 @@ shown; a claim is judged as the referee judges it (``verdict_hand``), with the n
 the cards' envido ("honest") or to a number they do not make ("false").
 With ``--learn`` the recognizer learns views of the scenes' deck from the cards it names as the
 scenes go on (referee/vision/learned.py; a new recognizer for each test, and the second half of
-the scenes reported apart); the latency is then timed after a first pass over its frames.
+the scenes reported apart); the latency is then timed after a first pass over its frames, each
+frame read in turn with and without learning.
 Scenes: 0-3 cards, tilt up to 40°, fingers, overlap, glare, JPEG.
 "Easy" scenes are the target conditions: tilt ≤ 30° and ≤ 15 % of the card hidden.
 """
@@ -38,7 +39,7 @@ import argparse
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -238,22 +239,32 @@ def report(name: str, t: Tally) -> None:
 
 def latency(recognizer: Recognizer, deck: dict[Card, Face], size: tuple[int, int],
             frames: int) -> None:
+    """Time per frame.  A recognizer that learns is timed with the views it learns from a first
+    pass over the frames, each frame read in turn by it and by the same recognizer without
+    learning, so that what learning costs is told apart from a machine's changing speed."""
     opts = SceneOptions(width=size[0], height=size[1])
     rng = np.random.default_rng(99)
     scenes = [random_scene(deck, rng, opts) for _ in range(frames)]
-    learned = ""
-    if recognizer.learned is not None:  # time it with the views it learns from these frames
+    readers, learned = [recognizer], ""
+    if recognizer.learned is not None:
         for scene in scenes:
             recognizer.read(scene.image)
-        learned = f", {recognizer.learned.total} views learned"
-    times = []
+        readers.append(Recognizer(recognizer.bank, replace(recognizer.settings, learn=False)))
+        learned = f", {recognizer.learned.total} views learned before"
+    times: list[list[float]] = [[] for _ in readers]
     for scene in scenes:
-        start = time.perf_counter()
-        recognizer.read(scene.image)
-        times.append(time.perf_counter() - start)
-    med = statistics.median(times)
+        for reader, took in zip(readers, times):
+            start = time.perf_counter()
+            reader.read(scene.image)
+            took.append(time.perf_counter() - start)
+    med = statistics.median(times[0])
     print(f"  {size[0]}x{size[1]}: median {1000 * med:6.1f} ms/frame, "
-          f"mean {1000 * statistics.fmean(times):6.1f} ms, {1 / med:5.1f} frames/s (one core{learned})")
+          f"mean {1000 * statistics.fmean(times[0]):6.1f} ms, {1 / med:5.1f} frames/s (one core{learned})")
+    if len(times) > 1:
+        plain = statistics.median(times[1])
+        print(f"  {size[0]}x{size[1]} without learning, the same frames in turn: median "
+              f"{1000 * plain:6.1f} ms/frame, mean {1000 * statistics.fmean(times[1]):6.1f} ms, "
+              f"{1 / plain:5.1f} frames/s")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

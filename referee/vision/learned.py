@@ -68,7 +68,9 @@ class LearnedViews:
         self._views: list[list[np.ndarray]] = [[] for _ in cards]
         self._kin = [[self._index[k] for k in kin(card, cards)] for card in cards]
         self._matrix = np.zeros((0, 0), np.float32)
-        self._owner = np.zeros(0, np.intp)
+        self._owners = np.zeros(0, np.intp)  # the cards with views, and where their rows start
+        self._starts = np.zeros(0, np.intp)
+        self._kin_learned = np.zeros(len(cards), bool)  # each card's kin all have views
         self._candidates: dict[Card, list[np.ndarray]] = {}
 
     def count(self, card: Card) -> int:
@@ -91,9 +93,10 @@ class LearnedViews:
         upright = describe(flattened) if described is None else described
         views = self._views[self._index[card]]
         views += [upright, describe(cv2.rotate(flattened, cv2.ROTATE_180))]
-        rows = [(i, v) for i, vs in enumerate(self._views) for v in vs]
+        rows = [(i, v) for i, vs in enumerate(self._views) for v in vs]  # by card, in order
         self._matrix = np.stack([v for _, v in rows])
-        self._owner = np.array([i for i, _ in rows], np.intp)
+        self._owners, self._starts = np.unique([i for i, _ in rows], return_index=True)
+        self._kin_learned = np.array([all(self._views[k] for k in kin) for kin in self._kin])
 
     def seen_again(self, card: Card, described: np.ndarray) -> bool:
         """This card was named before on a view ``SEEN_AGAIN`` like this one (``described``: its
@@ -110,8 +113,8 @@ class LearnedViews:
         """Best similarity of each described outline (rows) to each card's learned views;
         -1 (below any similarity) where a card has none."""
         out = np.full((len(described), len(self.cards)), -1.0, np.float32)
-        if len(self._owner):
-            np.maximum.at(out.T, self._owner, (described @ self._matrix.T).T)
+        if len(self._owners):
+            out[:, self._owners] = np.maximum.reduceat(described @ self._matrix.T, self._starts, axis=1)
         return out
 
     def lifted(self, bank: np.ndarray, described: np.ndarray) -> np.ndarray:
@@ -121,19 +124,16 @@ class LearnedViews:
         are learned; or a card seen again (``AGAIN``, ``AGAIN_MARGIN``), whatever the bank
         guesses.  Every other similarity stays the bank's: learning can make the bank surer of
         its own guess or name a card seen before, never make the bank less sure."""
-        if not len(self._owner):
+        if not len(self._owners):
             return bank
-        learned = self.scores(described)
+        seen = self.scores(described)
+        rows = np.arange(len(bank))
+        best = seen.argmax(axis=1)
+        closest = seen[rows, best]
+        ahead = closest - np.partition(seen, -2, axis=1)[:, -2]  # over the learned views' second
+        again = (closest >= AGAIN) & (ahead >= AGAIN_MARGIN)
+        guessed = (best == bank.argmax(axis=1)) & self._kin_learned[best] & (ahead >= MARGIN)
+        lift = (again | guessed) & (closest > bank[rows, best])
         out = bank.copy()
-        for row, (known, seen) in enumerate(zip(bank, learned)):
-            best = int(np.argmax(seen))
-            second = float(np.partition(seen, -2)[-2])
-            top = int(np.argmax(known))
-            again = seen[best] >= AGAIN and seen[best] - second >= AGAIN_MARGIN
-            guessed = best == top and self._kin_learned(top) and seen[top] - second >= MARGIN
-            if (again or guessed) and seen[best] > known[best]:
-                out[row, best] = seen[best]
+        out[rows[lift], best[lift]] = closest[lift]
         return out
-
-    def _kin_learned(self, index: int) -> bool:
-        return all(self._views[k] for k in self._kin[index])

@@ -1,10 +1,12 @@
-"""``benchmarks.cards --learn``: the second half of the scenes is counted apart as well."""
+"""``benchmarks.cards --learn``: the second half of the scenes is counted apart as well, and the
+latency is timed with and without learning on the same frames."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from benchmarks.cards import Tally, run_scenes
+from benchmarks.cards import Tally, latency, run_scenes
 from engine.cards import Card
 from referee.vision.bank import Bank
 from referee.vision.faces import Face
@@ -23,3 +25,14 @@ def test_the_late_tally_counts_the_second_half_of_the_scenes(
     assert tally.cards == sum(shown)
     assert late.cards == sum(shown[3:])
     assert late.correct <= tally.correct
+
+
+def test_a_learning_readers_latency_is_timed_beside_the_same_reader_without_learning(
+        wikimedia_bank: Bank, fournier: dict[Card, Face], capsys: pytest.CaptureFixture[str]) -> None:
+    latency(Recognizer(wikimedia_bank, RecognizerSettings(learn=True)), fournier, (320, 240), 3)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert "views learned" in lines[0] and lines[0].lstrip().startswith("320x240: median")
+    assert lines[1].lstrip().startswith("320x240 without learning, the same frames in turn: median")
+    latency(Recognizer(wikimedia_bank), fournier, (320, 240), 3)
+    assert len(capsys.readouterr().out.splitlines()) == 1
