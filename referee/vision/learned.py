@@ -9,17 +9,20 @@ named far from the bank only when it was named so before on a view much like it 
 Views of one deck are alike in everything but the card (paper, ink, drawing hand), so a learned
 view draws the deck's other cards to it: with only the 7 de espadas learned, a 5 or a 6 of the
 same deck looks more like that view than like any card of the bank.  So a learned view raises
-the similarity of the card the bank itself guesses (``lifted``), and only
+a card's similarity (``lifted``) only
 
-- when the learned views too find that card the closest, by ``MARGIN`` over every other; and
 - once the card's kin (``kin``: the cards its picture is most often mistaken for) are learned
-  too, so that the right one among them has a view of its own to win with.
+  too, so that the right one among them has a view of its own to win with; and
+- when the learned views find that card the closest: by ``MARGIN`` over every other where the
+  bank guesses it too, by ``KNOWN_MARGIN`` (and at least ``KNOWN`` like it) whatever the bank
+  guesses (across decks the bank often guesses another figure, or the same figure of another
+  suit, for a card already learned).
 
 The one exception is a card seen again: an outline at least ``AGAIN`` like a view learned of one
 card, and ``AGAIN_MARGIN`` more like it than like any other card's views, is that card whatever
-the bank guesses (across decks the bank often guesses another figure, or another suit, for a card
-already learned).  Another card of the same deck has not come that close to a view: a 6 de bastos
-was 0.90 like a 7 de bastos learned, a card shown again 0.94-0.98 like its own view.
+the bank guesses, its kin learned or not.  Another card of the same deck has not come that close
+to a view: a 6 de bastos was 0.90 like a 7 de bastos learned, a card shown again 0.94-0.98 like
+its own view.
 
 Learned views never leave the recognizer: each session starts from the bank."""
 
@@ -38,6 +41,8 @@ SEEN_AGAIN = 0.85  # a card named far from the bank (below ``min_similarity``) i
                    # when a view of it named the same before is at least this like it
 AGAIN = 0.93    # an outline this like a view of one card is that card seen again ...
 AGAIN_MARGIN = 0.2  # ... when it is this much less like any other card's views
+KNOWN = 0.7     # an outline this like a card's views, its kin learned, is that card ...
+KNOWN_MARGIN = 0.15  # ... when it is this much less like any other card's views
 PIP_KIN = 2     # a 1-7's kin: its suit's 1-7 within this many ranks (one or two pips more or
                 # less: a 5 and a 7 of espadas differ by the middle sword), and its rank in the
                 # other suits
@@ -120,10 +125,11 @@ class LearnedViews:
     def lifted(self, bank: np.ndarray, described: np.ndarray) -> np.ndarray:
         """The bank's similarities (``bank``: one row per outline) with one card of each row
         raised to its learned views' similarity where those are closer than the bank's: the
-        bank's best card, where the learned views find it the closest by ``MARGIN`` and its kin
-        are learned; or a card seen again (``AGAIN``, ``AGAIN_MARGIN``), whatever the bank
-        guesses.  Every other similarity stays the bank's: learning can make the bank surer of
-        its own guess or name a card seen before, never make the bank less sure."""
+        card the learned views find the closest, its kin learned, by ``MARGIN`` where the bank
+        guesses it too, by ``KNOWN_MARGIN`` (and ``KNOWN`` like it) where it does not; or a card
+        seen again (``AGAIN``, ``AGAIN_MARGIN``), its kin learned or not.  Every other
+        similarity stays the bank's: learning can make the bank surer of its own guess or name
+        a card it knows, never make the bank less sure."""
         if not len(self._owners):
             return bank
         seen = self.scores(described)
@@ -132,8 +138,10 @@ class LearnedViews:
         closest = seen[rows, best]
         ahead = closest - np.partition(seen, -2, axis=1)[:, -2]  # over the learned views' second
         again = (closest >= AGAIN) & (ahead >= AGAIN_MARGIN)
-        guessed = (best == bank.argmax(axis=1)) & self._kin_learned[best] & (ahead >= MARGIN)
-        lift = (again | guessed) & (closest > bank[rows, best])
+        kin = self._kin_learned[best]
+        guessed = (best == bank.argmax(axis=1)) & kin & (ahead >= MARGIN)
+        known = (closest >= KNOWN) & kin & (ahead >= KNOWN_MARGIN)
+        lift = (again | guessed | known) & (closest > bank[rows, best])
         out = bank.copy()
         out[rows[lift], best[lift]] = closest[lift]
         return out

@@ -1,6 +1,6 @@
 """Views of the table's deck learned while reading: they raise the bank's own guess, when they
-tell it apart themselves and the card's kin have views too, or name a card seen again whatever
-the bank guesses; a recognizer learns them from the cards it names."""
+tell it apart themselves and the card's kin have views too, or name a card they know well or see
+again whatever the bank guesses; a recognizer learns them from the cards it names."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from engine.cards import RANKS, Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.faces import Face
 from referee.vision.features import describe
-from referee.vision.learned import AGAIN, LearnedViews, kin
+from referee.vision.learned import AGAIN, KNOWN, LearnedViews, kin
 from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.scenes import SceneOptions, random_scene
 
@@ -24,9 +24,10 @@ def picture(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, (148, 96, 3), dtype=np.uint8)
 
 
-def another_view(card: np.ndarray) -> np.ndarray:
-    """The card seen otherwise: about 0.85 like it (``AGAIN`` is 0.93)."""
-    noise = np.random.default_rng(1).integers(-40, 41, card.shape)
+def another_view(card: np.ndarray, noise: int = 40) -> np.ndarray:
+    """The card seen otherwise: about 0.85 like it (``AGAIN`` is 0.93), 0.61 with ``noise`` 100
+    (``KNOWN`` is 0.7)."""
+    noise = np.random.default_rng(1).integers(-noise, noise + 1, card.shape)
     return np.clip(card.astype(int) + noise, 0, 255).astype(np.uint8)
 
 
@@ -69,15 +70,18 @@ def test_one_picture_learned_as_two_cards_raises_neither() -> None:
     assert np.array_equal(views.lifted(bank, describe(seven)[None]), bank)
 
 
-def test_a_view_raises_a_card_the_bank_does_not_guess_only_when_seen_again() -> None:
+def test_a_view_raises_a_card_the_bank_does_not_guess_only_when_it_is_close() -> None:
     views = LearnedViews(CARDS)
     for card, seed in zip(CARDS, (5, 6, 7)):
         views.add(card, picture(seed))
     bank = np.array([[0.5, 0.6, 0.55]], np.float32)  # the bank guesses the 6
-    assert np.array_equal(views.lifted(bank, describe(another_view(picture(7)))[None]), bank)
+    far = describe(another_view(picture(7), noise=100))[None]
+    assert np.array_equal(views.lifted(bank, far), bank)
+    lifted = views.lifted(bank, describe(another_view(picture(7)))[None])  # its kin learned
+    assert KNOWN < lifted[0, 2] < AGAIN
+    assert np.array_equal(lifted[0, :2], bank[0, :2]), "the other cards keep the bank's"
     lifted = views.lifted(bank, describe(picture(7))[None])  # the 7 seen again
     assert lifted[0, 2] == pytest.approx(1.0, abs=1e-5)
-    assert np.array_equal(lifted[0, :2], bank[0, :2]), "the other cards keep the bank's"
 
 
 def test_a_card_seen_again_needs_no_kin_but_a_clear_margin() -> None:
@@ -86,6 +90,7 @@ def test_a_card_seen_again_needs_no_kin_but_a_clear_margin() -> None:
     views.add(SEVEN, seven)
     bank = np.array([[0.5, 0.6, 0.55]], np.float32)  # the bank guesses the 6; the 5 and 6 unlearned
     assert views.lifted(bank, describe(seven)[None])[0, 2] == pytest.approx(1.0, abs=1e-5)
+    assert np.array_equal(views.lifted(bank, describe(another_view(seven))[None]), bank)
     views.add(SIX, seven)  # the same picture learned as the 6 too: no card stands out
     assert np.array_equal(views.lifted(bank, describe(seven)[None]), bank)
 
