@@ -24,10 +24,10 @@ def picture(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, (148, 96, 3), dtype=np.uint8)
 
 
-def another_view(card: np.ndarray, noise: int = 40) -> np.ndarray:
-    """The card seen otherwise: about 0.85 like it (``AGAIN`` is 0.93), 0.61 with ``noise`` 100
-    (``KNOWN`` is 0.7)."""
-    noise = np.random.default_rng(1).integers(-noise, noise + 1, card.shape)
+def another_view(card: np.ndarray, spread: int = 40) -> np.ndarray:
+    """The card seen otherwise, noise of up to ``spread`` on each value: about 0.85 like it
+    (``AGAIN`` is 0.93), 0.61 with ``spread`` 100 (``KNOWN`` is 0.7)."""
+    noise = np.random.default_rng(1).integers(-spread, spread + 1, card.shape)
     return np.clip(card.astype(int) + noise, 0, 255).astype(np.uint8)
 
 
@@ -75,7 +75,7 @@ def test_a_view_raises_a_card_the_bank_does_not_guess_only_when_it_is_close() ->
     for card, seed in zip(CARDS, (5, 6, 7)):
         views.add(card, picture(seed))
     bank = np.array([[0.5, 0.6, 0.55]], np.float32)  # the bank guesses the 6
-    far = describe(another_view(picture(7), noise=100))[None]
+    far = describe(another_view(picture(7), spread=100))[None]
     assert np.array_equal(views.lifted(bank, far), bank)
     lifted = views.lifted(bank, describe(another_view(picture(7)))[None])  # its kin learned
     assert KNOWN < lifted[0, 2] < AGAIN
