@@ -116,8 +116,12 @@ def _quads(mask: np.ndarray, settings: DetectorSettings) -> list[tuple[np.ndarra
     h, w = mask.shape
     frame_area = float(h * w)
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    parents = hierarchy[0][:, 3].tolist() if hierarchy is not None else []
+    shortest = fewest_points(settings.min_area * frame_area)
     found = []
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0] if hierarchy is not None else []):
+    for contour, parent in zip(contours, parents):
+        if len(contour) < shortest:  # too small for a card, its area not even asked
+            continue
         # A hole's outline runs just outside a card's edge (and its shadow): trusted a bit less.
         weight = HOLE_WEIGHT if parent >= 0 else 1.0
         area = cv2.contourArea(contour)
@@ -138,6 +142,14 @@ def _quads(mask: np.ndarray, settings: DetectorSettings) -> list[tuple[np.ndarra
             found += [(q, 0.5 * weight * np.sqrt(cv2.contourArea(q))) for q in corner_quads(contour)
                       if _plausible(q, cv2.contourArea(q), settings, (w, h))]
     return found
+
+
+def fewest_points(area: float) -> float:
+    """The fewest points an outline (``cv2.CHAIN_APPROX_NONE``) needs to enclose ``area``: each
+    step goes to a neighbouring pixel, at most √2 long, and no outline encloses more than a circle
+    of its length, (√2 n)² / 4π.  Of the 630 or so outlines of a latency frame, some 50 are
+    long enough to be asked their area."""
+    return math.sqrt(2 * math.pi * area)
 
 
 def _square_cell(contour: np.ndarray, area: float, settings: DetectorSettings) -> bool:

@@ -7,8 +7,9 @@ at once, the lines of the four sides met at once, and the median without numpy's
 snapped side's least-squares line comes within rounding of ``np.polyfit``'s, a frame's outlines
 compared with the bank at once come within rounding of each compared on its own, and the paper
 mask's percentile and comparisons, taken from a histogram and in whole numbers, pick the pixels
-numpy's do, outlines whose boxes lie apart are never asked how much they overlap, and a polygon's
-shortest side is dropped after the same turn ``np.roll`` gave."""
+numpy's do, outlines whose boxes lie apart are never asked how much they overlap, a polygon's
+shortest side is dropped after the same turn ``np.roll`` gave, and no outline too short to enclose
+a card's area encloses it."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from referee.vision.detect import (
     apart,
     bounds,
     covered,
+    fewest_points,
     keep_best,
     overlaps,
 )
@@ -353,3 +355,32 @@ def test_dropping_the_shortest_side_turns_the_polygon_as_np_roll() -> None:
             assert _drop_shortest(poly) is None
         else:
             assert np.array_equal(_drop_shortest(poly), np.array([p[0], meet, *p[3:]], np.float32))
+
+
+def test_no_outline_encloses_more_than_its_points_allow() -> None:
+    rng = np.random.default_rng(37)
+    masks = []
+    for size in (41, 120, 301):  # the roundest and most diagonal outlines enclose the most
+        disc, diamond = np.zeros((size, size), np.uint8), np.zeros((size, size), np.uint8)
+        cv2.circle(disc, (size // 2, size // 2), size // 2 - 2, 255, cv2.FILLED)
+        r = size // 2 - 2
+        cv2.fillConvexPoly(diamond, np.array([[size // 2, 1], [size - 2, size // 2], [size // 2, size - 2],
+                                              [1, size // 2]], np.int32), 255)
+        masks += [disc, diamond, np.pad(np.full((r, r), 255, np.uint8), 1)]
+    for _ in range(40):
+        mask = np.zeros((240, 320), np.uint8)
+        for _ in range(int(rng.integers(1, 8))):
+            centre = rng.random(2) * [320, 240]
+            axes = rng.uniform(2, 90, 2)
+            cv2.ellipse(mask, (centre, axes, float(rng.uniform(0, 180))), 255, cv2.FILLED)
+        mask[rng.random(mask.shape) < 0.02] ^= 255  # specks and holes
+        masks.append(mask)
+    slack = []
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            assert len(contour) >= fewest_points(area)
+            if area > 100:
+                slack.append(len(contour) / fewest_points(area))
+    assert min(slack) < 1.2  # and is nearly reached (a diamond)
