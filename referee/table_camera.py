@@ -21,6 +21,7 @@ import numpy as np
 from rich.markup import escape
 
 from engine.cards import Card
+from engine.events import Play
 from referee.vision.envido_check import EnvidoChecker
 from referee.vision.recognize import Recognizer
 from referee.vision.tracker import PlayTracker, SeatRegion
@@ -87,6 +88,8 @@ class TableCamera:
         self.tracker = PlayTracker(recognizer, [])
         self.checker = EnvidoChecker(recognizer, evidence_dir)
         self._hand: int | None = None
+        self._shown: set[Card] = set()  # cards read when the envido winner showed them
+        self._waiting: list[Play] = []  # plays refused so far (out of turn), tried again
         self._frames = 0
         self._shown_hand: int | None = None
 
@@ -96,8 +99,7 @@ class TableCamera:
         self._follow_hand(snap, hand)
         self._frames += 1
         if hand and not hand.get("over"):  # cards put down are plays
-            for play in self.tracker.update(frame):
-                self._submit(str(play))
+            self._play(self.tracker.update(frame))
             return
         seat, declared = _envido_to_show(hand)  # after the hand, the envido winner shows
         if seat and self._shown_hand != hand.get("number") and self._frames % SHOW_EVERY == 0:
@@ -107,19 +109,24 @@ class TableCamera:
         number = hand.get("number")
         if number != self._hand:
             self._hand = number
-            self.tracker.new_hand()
+            self.tracker.new_hand(self._shown)  # the last hand's cards may still lie there
+            self._shown = set()
+            self._waiting = []
             seats = tuple(snap.get("seats") or ("A1", "B1"))
             self.tracker.seats = default_regions(seats, self.regions)
             strangers = ", ".join(sorted(set(self.regions) - set(seats)))
             if strangers and strangers != self._strangers:
                 self.log(escape(f"cámara: {strangers} no juega en esta mesa; esa región no se usa"))
             self._strangers = strangers
+        for seat, card in _plays_in(hand):  # played by any means (a tap, the camera)
+            self.tracker.played.setdefault(card, seat)
 
     def _check_show(self, frame: np.ndarray, seat: str, declared: int | None,
                     hand: dict[str, Any]) -> None:
         region = next(r for r in self.tracker.seats if r.seat == seat)
         check = self.checker.check(seat, _crop(frame, region.box), declared,
                                    _played_by_others(hand, seat))
+        self._shown |= {r.card for r in check.readings if r.card is not None}
         if check.event is None:
             return
         self._shown_hand = hand.get("number")
@@ -127,12 +134,33 @@ class TableCamera:
                         + (f" (imagen guardada: {check.evidence})" if check.evidence else "")))
         self._submit(str(check.event))
 
-    def _submit(self, line: str) -> None:
+    def _play(self, plays: list[Play]) -> None:
+        """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)
+        come in the order of their names, not of the turns: a play refused waits, and is tried
+        again after each play accepted, until the hand ends."""
+        accepted = False
+        for play in plays:
+            if self._submit(str(play)):
+                accepted = True
+            else:
+                self._waiting.append(play)
+        while accepted and self._waiting:
+            accepted = False
+            for play in list(self._waiting):
+                if self._submit(str(play), quiet=True):
+                    self._waiting.remove(play)
+                    accepted = True
+
+    def _submit(self, line: str, quiet: bool = False) -> bool:
+        """Submit a line; False if the table refused it (logged unless ``quiet``)."""
         try:
             self.service.submit_line(line, origin="camera")
-            self.log(escape(f"cámara: ✓ {line}"))
         except ValueError as err:
-            self.log(escape(f"cámara: ✗ {line}: {getattr(err, 'message', err)}"))
+            if not quiet:
+                self.log(escape(f"cámara: ✗ {line}: {getattr(err, 'message', err)}"))
+            return False
+        self.log(escape(f"cámara: ✓ {line}"))
+        return True
 
 
 def _envido_to_show(hand: dict[str, Any]) -> tuple[str | None, int | None]:
@@ -150,8 +178,13 @@ def _envido_to_show(hand: dict[str, Any]) -> tuple[str | None, int | None]:
 
 def _played_by_others(hand: dict[str, Any], seat: str) -> list[Card]:
     """The cards other seats played in this hand (a card shown by ``seat`` cannot be one)."""
-    return [Card.parse(p["card"]) for r in hand.get("rounds", []) for p in r.get("plays", [])
-            if p.get("seat") != seat and p.get("card")]
+    return [card for who, card in _plays_in(hand) if who != seat]
+
+
+def _plays_in(hand: dict[str, Any]) -> list[tuple[str, Card]]:
+    """Each card played in this hand, with its seat."""
+    return [(p["seat"], Card.parse(p["card"])) for r in hand.get("rounds", [])
+            for p in r.get("plays", []) if p.get("card")]
 
 
 def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:

@@ -1,9 +1,13 @@
 """Played cards from a fixed camera over the table: a card that appears and stays in front of a
-seat becomes ``Play(seat, card)`` for the engine."""
+seat becomes ``Play(seat, card)`` for the engine.
+
+A new hand may start (a tap on the tablet, a call) while the last hand's cards still lie on the
+table.  Those cards are not plays of the new hand: a card played or shown in the last hand is
+played again only after it has been out of sight for a few frames (gathered, dealt, put down)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,15 +38,21 @@ class SeatRegion:
 
 @dataclass
 class PlayTracker:
-    """Feeds frames, returns the plays noticed in each.  ``new_hand()`` forgets the table."""
+    """Feeds frames, returns the plays noticed in each.  ``new_hand()`` starts the next hand."""
 
     recognizer: Recognizer
     seats: Sequence[SeatRegion]
     steady_frames: int = 3
     played: dict[Card, str] = field(default_factory=dict)
+    lying: set[Card] = field(default_factory=set)  # the last hand's cards, maybe still in sight
     _streak: dict[tuple[str, Card], int] = field(default_factory=dict)
+    _away: dict[Card, int] = field(default_factory=dict)  # frames each lying card went unseen
 
-    def new_hand(self) -> None:
+    def new_hand(self, shown: Iterable[Card] = ()) -> None:
+        """Forget the plays; the cards played (and ``shown``) in the hand that ended may still lie
+        on the table, and are not plays until they have been out of sight (``lying``)."""
+        self.lying = set(self.played) | set(shown)
+        self._away.clear()
         self.played.clear()
         self._streak.clear()
 
@@ -54,11 +64,14 @@ class PlayTracker:
         """Plays that became certain with this frame: a named card seen ``steady_frames`` frames
         in a row in the same seat's region, never reported before in this hand."""
         h, w = frame.shape[:2]
+        readings = self.recognizer.read(frame)
+        self._pick_up({r.card for r in readings if r.card is not None})
         now: set[tuple[str, Card]] = set()
-        for reading in self.recognizer.read(frame):
+        for reading in readings:
             seat = self.seat_of(reading, w, h)
-            if reading.card is not None and seat is not None and reading.card not in self.played:
-                now.add((seat, reading.card))
+            card = reading.card
+            if card is not None and seat is not None and card not in self.played and card not in self.lying:
+                now.add((seat, card))
         self._streak = {key: self._streak.get(key, 0) + 1 for key in now}
         plays = []
         for (seat, card), count in sorted(self._streak.items(), key=lambda kv: str(kv[0][1])):
@@ -68,3 +81,11 @@ class PlayTracker:
         for play in plays:
             self._streak.pop((play.seat, play.card), None)
         return plays
+
+    def _pick_up(self, named: set[Card]) -> None:
+        """A lying card unseen for ``steady_frames`` frames in a row has left the table."""
+        self._away = {card: self._away.get(card, 0) + 1 for card in self.lying - named}
+        gone = {card for card, frames in self._away.items() if frames >= self.steady_frames}
+        self.lying -= gone
+        for card in gone:
+            del self._away[card]

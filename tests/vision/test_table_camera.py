@@ -71,6 +71,18 @@ def test_cards_put_down_are_played_in_front_of_their_seats(
     assert service.snapshot()["hand"]["rounds"][0]["winner"] == "B"
 
 
+def test_two_cards_seen_at_once_are_played_in_turn(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    lines: list[str] = []
+    service = TableOnly("hand")  # A1 is mano; B1's 4c comes first by name, and waits
+    camera = TableCamera(service, recognizer, log=lines.append)
+    feed(camera, frame(wikimedia, {"A1": ["7e"], "B1": ["4c"]}), 3)
+    assert service.submitted == ["A1 plays 7e", "B1 plays 4c"]
+    assert service.snapshot()["hand"]["rounds"][0]["winner"] == "A"
+    refused = [line for line in lines if "✗" in line]  # said once, not again when tried again
+    assert len(refused) == 1 and refused[0].startswith("cámara: ✗ B1 plays 4c")
+
+
 def test_a_table_laid_out_otherwise_gives_its_seat_regions(
         wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
     side_by_side = dict(parse_seat_region(text) for text in ("a1=0,0,0.5,1", "B1=0.5,0,1,1"))
@@ -79,6 +91,29 @@ def test_a_table_laid_out_otherwise_gives_its_seat_regions(
     feed(camera, frame(wikimedia, {"A1": ["4c"]}, side_by_side), 3)
     feed(camera, frame(wikimedia, {"A1": ["4c"], "B1": ["5c"]}, side_by_side), 3)
     assert service.submitted == ["A1 plays 4c", "B1 plays 5c"]
+
+
+def test_the_last_hands_cards_still_on_the_table_are_not_played_in_the_next(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = TableOnly("hand")
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}), 3)
+    service.table.apply_line("B1 plays 5c")  # tapped on the tablet: the camera missed it
+    feed(camera, frame(wikimedia, {"A1": ["4c"], "B1": ["5c"]}), 3)
+    service.table.apply_line("B1: me voy al mazo")
+    service.table.apply_line("hand")  # dealt with the cards still lying there; B1 is mano
+    feed(camera, frame(wikimedia, {"A1": ["4c"], "B1": ["5c", "7e"]}), 4)
+    assert service.submitted == ["A1 plays 4c", "B1 plays 7e"]
+
+
+def test_cards_shown_for_the_envido_are_not_played_in_the_next_hand(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), SHOW_EVERY)
+    service.table.apply_line("hand")  # B1 is mano; A1's cards still lie there
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"], "B1": ["4e"]}), 4)
+    assert service.submitted[1:] == ["B1 plays 4e"]
 
 
 @pytest.mark.parametrize("text", ["A1", "A1=0,0,1", "A1=0,0,a,1", "A1=0.6,0,0.5,1", "=0,0,1,1",

@@ -61,15 +61,28 @@ def test_a_card_passing_through_is_not_a_play(
     assert all(s == [] for s in seen)
 
 
-def test_new_hand_forgets_the_cards_on_the_table(
+def test_the_last_hands_cards_are_played_again_only_after_leaving_the_table(
         wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
     card = ("1e", spot(320, 360, 0.4))
-    shots = frames(wikimedia, [[card]] * 3)
+    lying, gone = frames(wikimedia, [[card], []])
     tracker = PlayTracker(recognizer, SEATS, steady_frames=3)
-    assert [tracker.update(f) for f in shots][-1] == [Play("A1", Card.parse("1e"))]
-    assert [tracker.update(f) for f in shots] == [[], [], []]
-    tracker.new_hand()
-    assert [tracker.update(f) for f in shots][-1] == [Play("A1", Card.parse("1e"))]
+    assert [tracker.update(f) for f in [lying] * 3][-1] == [Play("A1", Card.parse("1e"))]
+    assert [tracker.update(f) for f in [lying] * 3] == [[], [], []]
+    tracker.new_hand()  # the card still lies there: not a play of the new hand
+    assert [tracker.update(f) for f in [lying, lying, lying, gone, gone, lying, lying, lying]] == [[]] * 8
+    # out of sight for three frames: gathered, dealt, and put down again
+    seen = [tracker.update(f) for f in [gone, gone, gone, lying, lying, lying]]
+    assert seen == [[]] * 5 + [[Play("A1", Card.parse("1e"))]]
+
+
+def test_cards_shown_after_the_last_hand_are_not_plays(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    shown = ("4c", spot(320, 360, 0.1))
+    played = ("6b", spot(320, 125, -0.2))
+    tracker = PlayTracker(recognizer, SEATS, steady_frames=3)
+    tracker.new_hand(shown=[Card.parse("4c")])
+    seen = [tracker.update(f) for f in frames(wikimedia, [[shown, played]] * 4)]
+    assert [p for s in seen for p in s] == [Play("B1", Card.parse("6b"))]
 
 
 def test_seat_regions_are_checked() -> None:
