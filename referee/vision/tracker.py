@@ -15,6 +15,7 @@ import numpy as np
 from engine.cards import Card
 from engine.events import Play
 from referee.vision.recognize import Reading, Recognizer
+from referee.vision.stillness import Stillness
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class PlayTracker:
     lying: set[Card] = field(default_factory=set)  # the last hand's cards, maybe still in sight
     _streak: dict[tuple[str, Card], int] = field(default_factory=dict)
     _away: dict[Card, int] = field(default_factory=dict)  # frames each lying card went unseen
+    stillness: Stillness = field(default_factory=Stillness)  # a still table is not read again
+    _readings: list[Reading] = field(default_factory=list)  # the last frame read
 
     def new_hand(self, shown: Iterable[Card] = ()) -> None:
         """Forget the plays; the cards played (and ``shown``) in the hand that ended may still lie
@@ -62,9 +65,12 @@ class PlayTracker:
 
     def update(self, frame: np.ndarray) -> list[Play]:
         """Plays that became certain with this frame: a named card seen ``steady_frames`` frames
-        in a row in the same seat's region, never reported before in this hand."""
+        in a row in the same seat's region, never reported before in this hand.  A frame that
+        shows what the last one read showed is not read again (``stillness``)."""
         h, w = frame.shape[:2]
-        readings = self.recognizer.read(frame)
+        if not self.stillness.still(frame):
+            self._readings = self.recognizer.read(frame)
+        readings = self._readings
         self._pick_up({r.card for r in readings if r.card is not None})
         now: set[tuple[str, Card]] = set()
         for reading in readings:
