@@ -137,19 +137,13 @@ class TableCamera:
     def _play(self, plays: list[Play]) -> None:
         """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)
         come in the order of their names, not of the turns: a play refused waits, and is tried
-        again after each play accepted, until the hand ends."""
-        accepted = False
+        again at each frame while its card is still in sight, until the hand ends."""
         for play in plays:
-            if self._submit(str(play)):
-                accepted = True
-            else:
+            if not self._submit(str(play)):
                 self._waiting.append(play)
-        while accepted and self._waiting:
-            accepted = False
-            for play in list(self._waiting):
-                if self._submit(str(play), quiet=True):
-                    self._waiting.remove(play)
-                    accepted = True
+        for play in [p for p in self._waiting if (p.seat, p.card) in self.tracker.in_sight]:
+            if self._submit(str(play), quiet=True):
+                self._waiting.remove(play)
 
     def _submit(self, line: str, quiet: bool = False) -> bool:
         """Submit a line; False if the table refused it (logged unless ``quiet``)."""

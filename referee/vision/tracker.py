@@ -50,6 +50,7 @@ class PlayTracker:
     _away: dict[Card, int] = field(default_factory=dict)  # frames each lying card went unseen
     stillness: Stillness = field(default_factory=Stillness)  # a still table is not read again
     _readings: list[Reading] = field(default_factory=list)  # the last frame read
+    in_sight: set[tuple[str, Card]] = field(default_factory=set)  # named in front of a seat now
 
     def new_hand(self, shown: Iterable[Card] = ()) -> None:
         """Forget the plays; the cards played (and ``shown``) in the hand that ended may still lie
@@ -72,12 +73,10 @@ class PlayTracker:
             self._readings = self.recognizer.read(frame)
         readings = self._readings
         self._pick_up({r.card for r in readings if r.card is not None})
-        now: set[tuple[str, Card]] = set()
-        for reading in readings:
-            seat = self.seat_of(reading, w, h)
-            card = reading.card
-            if card is not None and seat is not None and card not in self.played and card not in self.lying:
-                now.add((seat, card))
+        self.in_sight = {(seat, r.card) for r in readings
+                         if r.card is not None and (seat := self.seat_of(r, w, h)) is not None}
+        now = {(seat, card) for seat, card in self.in_sight
+               if card not in self.played and card not in self.lying}
         self._streak = {key: self._streak.get(key, 0) + 1 for key in now}
         plays = []
         for (seat, card), count in sorted(self._streak.items(), key=lambda kv: str(kv[0][1])):

@@ -83,6 +83,16 @@ def test_two_cards_seen_at_once_are_played_in_turn(
     assert len(refused) == 1 and refused[0].startswith("cámara: ✗ B1 plays 4c")
 
 
+def test_a_card_put_down_out_of_turn_and_taken_back_is_not_played(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = TableOnly("hand")  # A1 is mano
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"B1": ["4c"]}), 3)  # refused: not B1's turn
+    feed(camera, frame(wikimedia, {"A1": ["7e"]}), 3)  # B1 took it back
+    feed(camera, frame(wikimedia, {"A1": ["7e"], "B1": ["5e"]}), 3)
+    assert service.submitted == ["A1 plays 7e", "B1 plays 5e"]
+
+
 def test_a_table_laid_out_otherwise_gives_its_seat_regions(
         wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
     side_by_side = dict(parse_seat_region(text) for text in ("a1=0,0,0.5,1", "B1=0.5,0,1,1"))
