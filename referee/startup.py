@@ -116,10 +116,10 @@ def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
     if len(mics) == 2:
         from referee.mics import TeamMics
 
-        source: Any = TeamMics.open(mics[0], mics[1], _once_each(log, "micrófonos"))
+        source: Any = TeamMics.open(mics[0], mics[1], said_once(log, "micrófonos"))
     else:
         source = MicSource(mics[0] if mics else None, channels=args.channels,
-                           on_status=_once_each(log, "micrófono"))
+                           on_status=said_once(log, "micrófono"))
     if not devices:
         return source, Part("micrófono", False, "no hay ninguno conectado; se anota con los "
                             "botones y se sigue buscando (enchufá uno cuando quieras)")
@@ -128,7 +128,7 @@ def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
     return source, Part("micrófono", True, f"{which} (hay: {names})")
 
 
-def _once_each(log: Log, who: str) -> Callable[[str], None]:
+def said_once(log: Log, who: str) -> Callable[[str], None]:
     """A status callback that logs a message only when it differs from the last one (a
     microphone that stays unplugged is said once, not every retry)."""
     last: list[str] = []

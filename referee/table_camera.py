@@ -203,10 +203,12 @@ def run_camera(camera: TableCamera, frames: Iterable[np.ndarray], log: Log) -> t
 
 
 def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
-    """Open the camera and the deck's reference bank; the start-up line for the camera."""
-    from models.paths import models_dir
-    from referee.startup import Part
-    from referee.vision.camera import camera_frames
+    """Open the deck's reference bank and start watching the table; the start-up line for the
+    camera.  A camera missing at the start, or unplugged later, is looked for again and again
+    (``CameraSource``): the game goes on without it meanwhile."""
+    from models.paths import models_dir, user_data_dir
+    from referee.startup import Part, said_once
+    from referee.vision.camera import CameraSource
     from referee.vision.errors import VisionError
     from referee.vision.recognize import Recognizer as CardRecognizer
     from referee.vision.recognize import RecognizerSettings
@@ -214,19 +216,16 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
 
     try:
         bank = reference_bank(args.deck, models_dir(args.models_dir))
-        frames = camera_frames(args.camera, 640, 480)
-        first = next(frames)
     except VisionError as err:
         return Part("cámara", False, f"{err.message}; se anota sin cámara")
-    except StopIteration:
-        return Part("cámara", False, f"la cámara {args.camera} no manda imágenes")
-    from models.paths import user_data_dir
-
+    source = CameraSource(args.camera, 640, 480, on_status=said_once(log, "cámara"))
+    trouble = source.open()
     evidence = (args.data_dir or user_data_dir()) / "evidencia-camara"
     regions = dict(getattr(args, "seat_region", None) or [])
     settings = RecognizerSettings(learn=getattr(args, "learn_deck", False))
     camera = TableCamera(service, CardRecognizer(bank, settings), log, evidence, regions)
-    camera.step(first)
-    run_camera(camera, frames, log)
+    run_camera(camera, source, log)
+    if trouble:
+        return Part("cámara", False, f"{trouble}; se anota sin cámara y se la sigue buscando")
     return Part("cámara", True, f"cámara {args.camera}: sigue las cartas jugadas y verifica "
                 "el envido que se muestra")

@@ -1,0 +1,83 @@
+"""The camera at the table is looked for again and again: missing at the start or unplugged
+during the game, it is said once in plain words, and the cards are followed again once it is back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from engine.cards import Card
+from referee.table_camera import TableCamera, run_camera
+from referee.vision.camera import CameraSource
+from referee.vision.errors import VisionError
+from referee.vision.faces import Face
+from referee.vision.recognize import Recognizer
+from tests.vision.test_table_camera import TableOnly, frame
+
+MISSING = VisionError("camera-missing", "no puedo abrir la cámara 0")
+
+
+class Plugged:
+    """A camera that is missing (an error) or gives some frames and is then unplugged, in turn;
+    when the script is over it stops the source."""
+
+    def __init__(self, *sessions: Any) -> None:
+        self.sessions = list(sessions)
+        self.source: CameraSource | None = None
+
+    def __call__(self, index: int, width: int, height: int) -> Iterator[np.ndarray]:
+        if not self.sessions:
+            assert self.source is not None
+            self.source.stop()
+            raise MISSING
+        session = self.sessions.pop(0)
+        if isinstance(session, VisionError):
+            raise session
+        return self._frames(session)
+
+    @staticmethod
+    def _frames(frames: list[np.ndarray]) -> Iterator[np.ndarray]:
+        yield from frames
+        raise VisionError("camera-stopped", "la cámara 0 dejó de mandar imágenes")
+
+
+def source_for(camera: Plugged, said: list[str]) -> CameraSource:
+    camera.source = CameraSource(0, retry_s=0.0, on_status=said.append, opener=camera)
+    return camera.source
+
+
+def test_a_camera_unplugged_and_plugged_again_gives_frames_again() -> None:
+    a, b, c = (np.full((4, 4, 3), v, np.uint8) for v in (1, 2, 3))
+    said: list[str] = []
+    source = source_for(Plugged(MISSING, [a, b], MISSING, [c]), said)
+    assert [int(f[0, 0, 0]) for f in source] == [1, 2, 3]
+    assert said == ["no puedo abrir la cámara 0; reintento en 0 s", "la cámara 0 volvió",
+                    "la cámara 0 dejó de mandar imágenes; reintento en 0 s",
+                    "no puedo abrir la cámara 0; reintento en 0 s", "la cámara 0 volvió",
+                    "la cámara 0 dejó de mandar imágenes; reintento en 0 s",
+                    "no puedo abrir la cámara 0; reintento en 0 s"]
+
+
+def test_opening_says_what_is_wrong_or_keeps_the_camera_open() -> None:
+    a, b = (np.full((4, 4, 3), v, np.uint8) for v in (1, 2))
+    said: list[str] = []
+    missing = source_for(Plugged(MISSING), said)
+    assert missing.open() == "no puedo abrir la cámara 0"
+    there = source_for(Plugged([a, b]), said)
+    assert there.open() is None  # reads the first frame; the stream goes on from there
+    assert [int(f[0, 0, 0]) for f in there] == [2]
+
+
+def test_the_table_camera_follows_the_cards_again_once_the_camera_is_back(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = TableOnly("hand")
+    said: list[str] = []
+    camera = TableCamera(service, recognizer, log=said.append)
+    one = frame(wikimedia, {"A1": ["4c"]})
+    two = frame(wikimedia, {"A1": ["4c"], "B1": ["5c"]})
+    source = source_for(Plugged([one] * 3, MISSING, [two] * 3), [])
+    run_camera(camera, source, said.append).join(timeout=60)
+    assert service.submitted == ["A1 plays 4c", "B1 plays 5c"]
+    assert not any("se detuvo" in line for line in said)
