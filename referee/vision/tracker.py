@@ -67,9 +67,11 @@ class PlayTracker:
     def update(self, frame: np.ndarray) -> list[Play]:
         """Plays that became certain with this frame: a named card seen ``steady_frames`` frames
         in a row in the same seat's region, never reported before in this hand.  A frame that
-        shows what the last one read showed is not read again (``stillness``)."""
+        shows what the last one read showed is not read again (``stillness``) unless a card is on
+        its way to a play."""
         h, w = frame.shape[:2]
-        if not self.stillness.still(frame):
+        moved = not self.stillness.still(frame)
+        if moved or self._streak:  # a play is confirmed on frames read, not on repeats
             self._readings = self.recognizer.read(frame)
         readings = self._readings
         self._pick_up({r.card for r in readings if r.card is not None})
