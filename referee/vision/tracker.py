@@ -46,11 +46,11 @@ class PlayTracker:
     steady_frames: int = 3
     played: dict[Card, str] = field(default_factory=dict)
     lying: set[Card] = field(default_factory=set)  # the last hand's cards, maybe still in sight
-    _streak: dict[tuple[str, Card], int] = field(default_factory=dict)
-    _away: dict[Card, int] = field(default_factory=dict)  # frames each lying card went unseen
+    in_sight: set[tuple[str, Card]] = field(default_factory=set)  # named in front of a seat now
     stillness: Stillness = field(default_factory=Stillness)  # a still table is not read again
     _readings: list[Reading] = field(default_factory=list)  # the last frame read
-    in_sight: set[tuple[str, Card]] = field(default_factory=set)  # named in front of a seat now
+    _streak: dict[tuple[str, Card], int] = field(default_factory=dict)
+    _away: dict[Card, int] = field(default_factory=dict)  # frames each lying card went unseen
 
     def new_hand(self, shown: Iterable[Card] = ()) -> None:
         """Forget the plays; the cards played (and ``shown``) in the hand that ended may still lie
