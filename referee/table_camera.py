@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,6 +23,7 @@ from rich.markup import escape
 
 from engine.cards import Card
 from engine.events import Play
+from referee.vision.draw import save_annotated
 from referee.vision.envido_check import EnvidoChecker
 from referee.vision.recognize import Recognizer
 from referee.vision.tracker import PlayTracker, SeatRegion
@@ -83,6 +85,7 @@ class TableCamera:
                  regions: Mapping[str, Box] | None = None) -> None:
         self.service = service
         self.log = log
+        self.evidence_dir = evidence_dir
         self.regions = dict(regions or {})
         self._strangers = ""
         self.tracker = PlayTracker(recognizer, [])
@@ -99,7 +102,7 @@ class TableCamera:
         self._follow_hand(snap, hand)
         self._frames += 1
         if hand and not hand.get("over"):  # cards put down are plays
-            self._play(self.tracker.update(frame))
+            self._play(self.tracker.update(frame), frame)
             return
         seat, declared = _envido_to_show(hand)  # after the hand, the envido winner shows
         if seat and self._shown_hand != hand.get("number") and self._frames % SHOW_EVERY == 0:
@@ -134,27 +137,43 @@ class TableCamera:
                         + (f" (imagen guardada: {check.evidence})" if check.evidence else "")))
         self._submit(str(check.event))
 
-    def _play(self, plays: list[Play]) -> None:
-        """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)
-        come in the order of their names, not of the turns: a play refused waits, and is tried
-        again at each frame while its card is still in sight, until the hand ends."""
+    def _play(self, plays: list[Play], frame: np.ndarray) -> None:
+        """Submit the plays seen, each with the frame it was seen on kept as evidence.  Two cards
+        seen at once (one read late, a hand over the table) come in the order of their names, not
+        of the turns: a play refused waits, and is tried again at each frame while its card is
+        still in sight, until the hand ends."""
         for play in plays:
-            if not self._submit(str(play)):
+            if not self._submit(str(play), frame=frame):
                 self._waiting.append(play)
         for play in [p for p in self._waiting if (p.seat, p.card) in self.tracker.in_sight]:
-            if self._submit(str(play), quiet=True):
+            if self._submit(str(play), quiet=True, frame=frame):
                 self._waiting.remove(play)
 
-    def _submit(self, line: str, quiet: bool = False) -> bool:
-        """Submit a line; False if the table refused it (logged unless ``quiet``)."""
+    def _submit(self, line: str, quiet: bool = False, frame: np.ndarray | None = None) -> bool:
+        """Submit a line; False if the table refused it (logged unless ``quiet``).  With the
+        ``frame`` it came from, the frame is kept as evidence once the line is accepted."""
         try:
             self.service.submit_line(line, origin="camera")
         except ValueError as err:
             if not quiet:
                 self.log(escape(f"cámara: ✗ {line}: {getattr(err, 'message', err)}"))
             return False
-        self.log(escape(f"cámara: ✓ {line}"))
+        kept = "" if frame is None else self._keep(line, frame)
+        self.log(escape(f"cámara: ✓ {line}{kept}"))
         return True
+
+    def _keep(self, line: str, frame: np.ndarray) -> str:
+        """Keep the frame of a play, with the cards read on it, in the evidence folder; the note
+        for the log (a full disk costs the picture, never the play)."""
+        if self.evidence_dir is None:
+            return ""
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        try:
+            path = save_annotated(self.evidence_dir, f"jugada-{stamp}-{line.replace(' ', '-')}",
+                                  frame, self.tracker.readings, line)
+        except OSError as err:
+            return f" (no pude guardar la imagen: {err})"
+        return f" (imagen guardada: {path})"
 
 
 def _envido_to_show(hand: dict[str, Any]) -> tuple[str | None, int | None]:

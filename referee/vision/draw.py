@@ -1,9 +1,11 @@
-"""Draw readings on a frame: each card's outline and its name, or "no la veo"."""
+"""Draw readings on a frame: each card's outline and its name, or "no la veo"; and keep such a
+frame as evidence."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -40,3 +42,16 @@ def annotate(frame: np.ndarray, readings: Sequence[Reading], title: str = "") ->
         cv2.putText(out, _ascii(title), (10, 24 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * thick,
                     (255, 255, 255), thick + 1, cv2.LINE_AA)
     return out
+
+
+def save_annotated(folder: Path, name: str, frame: np.ndarray, readings: Sequence[Reading],
+                   title: str = "") -> Path:
+    """Save the annotated frame as ``folder/name.jpg`` (``name-2.jpg``, … if taken); its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path, n = folder / f"{name}.jpg", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{name}-{n}.jpg"
+    if not cv2.imwrite(str(path), annotate(frame, readings, title)):
+        raise OSError(f"cannot write evidence frame {str(path)!r}")
+    return path

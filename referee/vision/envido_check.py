@@ -18,12 +18,11 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from engine.cards import DECK, FIGURES, Card, Suit, envido_values_made
 from engine.events import Show
-from referee.vision.draw import annotate
+from referee.vision.draw import save_annotated
 from referee.vision.recognize import Reading, Recognizer
 
 
@@ -69,16 +68,8 @@ class EnvidoChecker:
               message: str) -> Path:
         """Save the annotated frame as evidence and return its path."""
         assert self.evidence_dir is not None
-        self.evidence_dir.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.clock()))
-        path = self.evidence_dir / f"envido-{stamp}-{seat}.jpg"
-        n = 1
-        while path.exists():
-            n += 1
-            path = self.evidence_dir / f"envido-{stamp}-{seat}-{n}.jpg"
-        if not cv2.imwrite(str(path), annotate(frame, readings, message)):
-            raise OSError(f"cannot write evidence frame {str(path)!r}")
-        return path
+        return save_annotated(self.evidence_dir, f"envido-{stamp}-{seat}", frame, readings, message)
 
 
 def stand_in(suit: Suit, guess: Card | None, taken: Collection[Card]) -> Card | None:

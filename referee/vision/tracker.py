@@ -60,6 +60,11 @@ class PlayTracker:
         self.played.clear()
         self._streak.clear()
 
+    @property
+    def readings(self) -> list[Reading]:
+        """What the last frame read showed."""
+        return self._readings
+
     def seat_of(self, reading: Reading, width: int, height: int) -> str | None:
         centre = reading.outline.mean(axis=0)
         return next((r.seat for r in self.seats if r.holds(centre, width, height)), None)

@@ -3,8 +3,10 @@ winner's cards shown after the hand are checked against the declaration."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -91,6 +93,29 @@ def test_a_card_put_down_out_of_turn_and_taken_back_is_not_played(
     feed(camera, frame(wikimedia, {"A1": ["7e"]}), 3)  # B1 took it back
     feed(camera, frame(wikimedia, {"A1": ["7e"], "B1": ["5e"]}), 3)
     assert service.submitted == ["A1 plays 7e", "B1 plays 5e"]
+
+
+def test_each_play_keeps_its_frame_as_evidence(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    lines: list[str] = []
+    service = TableOnly("hand")
+    camera = TableCamera(service, recognizer, log=lines.append, evidence_dir=tmp_path / "fotos")
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}), 3)
+    [kept] = (tmp_path / "fotos").glob("jugada-*-A1-plays-4c.jpg")
+    assert cv2.imread(str(kept)).shape == (H, W, 3)
+    assert lines[-1] == f"cámara: ✓ A1 plays 4c (imagen guardada: {kept})"
+
+
+def test_a_picture_that_cannot_be_kept_costs_the_picture_not_the_play(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    lines: list[str] = []
+    service = TableOnly("hand")
+    not_a_folder = tmp_path / "fotos"
+    not_a_folder.write_text("")
+    camera = TableCamera(service, recognizer, log=lines.append, evidence_dir=not_a_folder)
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}), 3)
+    assert service.submitted == ["A1 plays 4c"]
+    assert lines[-1].startswith("cámara: ✓ A1 plays 4c (no pude guardar la imagen")
 
 
 def test_a_table_laid_out_otherwise_gives_its_seat_regions(
