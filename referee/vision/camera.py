@@ -73,7 +73,7 @@ class CameraSource:
                 self._opened = None
                 for frame in frames:
                     if lost:
-                        self.on_status(f"la cámara {self.index} volvió")
+                        self.on_status(f"la cámara {self.index} ya manda imágenes")
                         lost = False
                     yield frame
                     if self._stopped:

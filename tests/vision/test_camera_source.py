@@ -53,9 +53,9 @@ def test_a_camera_unplugged_and_plugged_again_gives_frames_again() -> None:
     said: list[str] = []
     source = source_for(Plugged(MISSING, [a, b], MISSING, [c]), said)
     assert [int(f[0, 0, 0]) for f in source] == [1, 2, 3]
-    assert said == ["no puedo abrir la cámara 0; reintento en 0 s", "la cámara 0 volvió",
+    assert said == ["no puedo abrir la cámara 0; reintento en 0 s", "la cámara 0 ya manda imágenes",
                     "la cámara 0 dejó de mandar imágenes; reintento en 0 s",
-                    "no puedo abrir la cámara 0; reintento en 0 s", "la cámara 0 volvió",
+                    "no puedo abrir la cámara 0; reintento en 0 s", "la cámara 0 ya manda imágenes",
                     "la cámara 0 dejó de mandar imágenes; reintento en 0 s",
                     "no puedo abrir la cámara 0; reintento en 0 s"]
 
