@@ -76,6 +76,8 @@ class GameService(Protocol):
 
     def submit_line(self, line: str, origin: str = "manual") -> dict[str, Any]: ...
 
+    def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]: ...
+
 
 class TableCamera:
     """One frame at a time: follows the hand in the service and feeds it what the camera saw."""
@@ -135,45 +137,58 @@ class TableCamera:
         self._shown_hand = hand.get("number")
         self.log(escape(f"cámara: {check.message}"
                         + (f" (imagen guardada: {check.evidence})" if check.evidence else "")))
-        self._submit(str(check.event))
+        line = str(check.event)
+        if self._submit(line):
+            self.log(escape(f"cámara: ✓ {line}"))
+            if check.evidence:
+                self._show(check.message, check.evidence, line)
 
     def _play(self, plays: list[Play], frame: np.ndarray) -> None:
-        """Submit the plays seen, each with the frame it was seen on kept as evidence.  Two cards
-        seen at once (one read late, a hand over the table) come in the order of their names, not
-        of the turns: a play refused waits, and is tried again at each frame while its card is
-        still in sight, until the hand ends."""
+        """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)
+        come in the order of their names, not of the turns: a play refused waits, and is tried
+        again at each frame while its card is still in sight, until the hand ends."""
         for play in plays:
-            if not self._submit(str(play), frame=frame):
+            if self._submit(str(play)):
+                self._played(play, frame)
+            else:
                 self._waiting.append(play)
         for play in [p for p in self._waiting if (p.seat, p.card) in self.tracker.in_sight]:
-            if self._submit(str(play), quiet=True, frame=frame):
+            if self._submit(str(play), quiet=True):
                 self._waiting.remove(play)
+                self._played(play, frame)
 
-    def _submit(self, line: str, quiet: bool = False, frame: np.ndarray | None = None) -> bool:
-        """Submit a line; False if the table refused it (logged unless ``quiet``).  With the
-        ``frame`` it came from, the frame is kept as evidence once the line is accepted."""
+    def _submit(self, line: str, quiet: bool = False) -> bool:
+        """Submit a line; False if the table refused it (said unless ``quiet``)."""
         try:
             self.service.submit_line(line, origin="camera")
         except ValueError as err:
             if not quiet:
                 self.log(escape(f"cámara: ✗ {line}: {getattr(err, 'message', err)}"))
             return False
-        kept = "" if frame is None else self._keep(line, frame)
-        self.log(escape(f"cámara: ✓ {line}{kept}"))
         return True
 
-    def _keep(self, line: str, frame: np.ndarray) -> str:
-        """Keep the frame of a play, with the cards read on it, in the evidence folder; the note
-        for the log (a full disk costs the picture, never the play)."""
-        if self.evidence_dir is None:
-            return ""
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    def _played(self, play: Play, frame: np.ndarray) -> None:
+        """Say a play accepted; the frame it was seen on, with the cards read drawn on it, is kept
+        as evidence and shown on the pages (a full disk costs the picture, never the play)."""
+        line, note = str(play), ""
+        if self.evidence_dir is not None:
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+            try:
+                path = save_annotated(self.evidence_dir, f"jugada-{stamp}-{line.replace(' ', '-')}",
+                                      frame, self.tracker.readings, line)
+            except OSError as err:
+                note = f" (no pude guardar la imagen: {err})"
+            else:
+                note = f" (imagen guardada: {path})"
+                self._show(f"{play.seat} jugó el {play.card.nombre}", path, line)
+        self.log(escape(f"cámara: ✓ {line}{note}"))
+
+    def _show(self, text: str, picture: Path, line: str) -> None:
+        """What the camera saw, with its picture, on the pages beside what was heard."""
         try:
-            path = save_annotated(self.evidence_dir, f"jugada-{stamp}-{line.replace(' ', '-')}",
-                                  frame, self.tracker.readings, line)
-        except OSError as err:
-            return f" (no pude guardar la imagen: {err})"
-        return f" (imagen guardada: {path})"
+            self.service.record_seen(text, picture.read_bytes(), line)
+        except (OSError, ValueError) as err:
+            self.log(escape(f"cámara: no pude mostrar la foto en la tablet: {err}"))
 
 
 def _envido_to_show(hand: dict[str, Any]) -> tuple[str | None, int | None]:

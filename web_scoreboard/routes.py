@@ -171,10 +171,11 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
     def clip(clip_id: str) -> Any:
         found = service.clip(clip_id)
         if found is None:
-            raise ActionError("no-such-clip", f"no hay audio con el id {clip_id!r}", 404)
+            raise ActionError("no-such-clip", f"no hay audio ni foto con el id {clip_id!r}", 404)
         data, mime = found
+        kind = "jpg" if mime == "image/jpeg" else "wav"
         return Response(data, media_type=mime,
-                        headers={"Content-Disposition": f'inline; filename="{clip_id}.wav"'})
+                        headers={"Content-Disposition": f'inline; filename="{clip_id}.{kind}"'})
 
     @router.get("/api/pin")
     def host_pin(request: Request) -> Any:

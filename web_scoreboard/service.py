@@ -217,6 +217,19 @@ class TableService:
             self._publish()
             return row.to_dict()
 
+    def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]:
+        """Show on the pages what the camera saw (a card played, an envido shown), with the
+        picture it saw it on (JPEG), beside what was heard; the game is not changed here (the
+        camera submits its own lines).  The stored item as a dict."""
+        with self._lock:
+            clip_id = secrets.token_hex(8)
+            self.store.put_clip(clip_id, picture, "image/jpeg")
+            row = self.store.add_heard(self._game_id, "accepted", text, line=line, clip_id=clip_id,
+                                       extra={"seen": True})
+            self._heard.appendleft(row.to_dict())
+            self._publish()
+            return row.to_dict()
+
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,
              confidence: Callable[[int, int], float] | None = None,

@@ -27,6 +27,7 @@ class TableOnly:
     def __init__(self, *lines: str) -> None:
         self.table = Table()
         self.submitted: list[str] = []
+        self.seen: list[tuple[str, bytes, str | None]] = []  # shown on the pages, with pictures
         for line in lines:
             self.table.apply_line(line)
 
@@ -37,6 +38,10 @@ class TableOnly:
         self.table.apply_line(line)
         self.submitted.append(line)
         return self.snapshot()
+
+    def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]:
+        self.seen.append((text, picture, line))
+        return {}
 
 
 def frame(deck: dict[Card, Face], placed: dict[str, list[str]],
@@ -104,6 +109,18 @@ def test_each_play_keeps_its_frame_as_evidence(
     [kept] = (tmp_path / "fotos").glob("jugada-*-A1-plays-4c.jpg")
     assert cv2.imread(str(kept)).shape == (H, W, 3)
     assert lines[-1] == f"cámara: ✓ A1 plays 4c (imagen guardada: {kept})"
+    assert service.seen == [("A1 jugó el 4 de copas", kept.read_bytes(), "A1 plays 4c")]
+
+
+def test_an_envido_shown_goes_to_the_pages_with_its_picture(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")
+    camera = TableCamera(service, recognizer, log=lambda _: None, evidence_dir=tmp_path)
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), SHOW_EVERY)
+    [(text, picture, line)] = service.seen
+    [kept] = tmp_path.glob("envido-*-A1.jpg")
+    assert line == service.submitted[0] and text.startswith("A1 muestra")
+    assert picture == kept.read_bytes()
 
 
 def test_a_picture_that_cannot_be_kept_costs_the_picture_not_the_play(

@@ -347,6 +347,20 @@ def test_a_raw_listener_clip_is_served_as_wav(app: FastAPI, client: TestClient) 
         assert wav.readframes(wav.getnframes()) == samples
 
 
+def test_what_the_camera_saw_is_shown_with_its_picture(app: FastAPI, client: TestClient,
+                                                       post: Post) -> None:
+    for line in ("hand", "A1 plays 4c"):  # the camera submits its own line first
+        assert post(client, line).status_code == 200
+    picture = b"\xff\xd8\xff\xe0" + bytes(100)  # a JPEG's start
+    item = app.state.service.record_seen("A1 jugó el 4 de copas", picture, "A1 plays 4c")
+    [shown] = state(client)["heard"]
+    assert shown == item and shown["extra"] == {"seen": True} and shown["status"] == "accepted"
+    response = client.get(f"/api/clips/{item['clip_id']}")
+    assert response.content == picture and response.headers["content-type"] == "image/jpeg"
+    assert response.headers["content-disposition"].endswith('.jpg"')
+    assert state(client)["log"] == ["hand", "A1 plays 4c"]  # nothing applied twice
+
+
 def test_a_heard_item_with_an_unknown_status_is_refused() -> None:
     with pytest.raises(ValueError, match="invalid heard status 'maybe'"):
         Heard("truco", "maybe")  # type: ignore[arg-type]

@@ -253,6 +253,28 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     shot(page, "tablet-history")
 
 
+def test_what_the_camera_saw_opens_as_a_picture(server: LiveServer, page: Any) -> None:
+    import cv2
+    import numpy as np
+
+    open_board(page, server.url)
+    server.post("hand", "A1 plays 4c")
+    photo = np.full((240, 320, 3), (30, 110, 40), np.uint8)  # a felt table ...
+    cv2.rectangle(photo, (120, 60), (200, 180), (250, 250, 250), cv2.FILLED)  # ... and a card
+    ok, jpeg = cv2.imencode(".jpg", photo)
+    assert ok
+    item = server.service.record_seen("A1 jugó el 4 de copas", jpeg.tobytes(), "A1 plays 4c")
+    wait_seq(page, server.service.snapshot()["seq"])
+    chip = page.locator(f'[data-heard="{item["id"]}"]')
+    assert "A1 jugó el 4 de copas" in str(chip.inner_text()) and chip.locator("[data-clip]").count() == 0
+    chip.locator("[data-picture]").click()
+    page.wait_for_function("document.querySelector('#picture').naturalWidth === 320")
+    assert page.locator("#dlg-picture").is_visible()
+    shot(page, "tablet-camera-picture")
+    page.click("#dlg-picture [data-close]")
+    assert page.locator("#dlg-picture").is_hidden()
+
+
 def test_portrait_and_phone_layouts_fit(server: LiveServer, browser: Any) -> None:
     server.post("hand", "A1: envido", "B1: quiero", "A1: 25", "B1: 27", "A1: truco",
                 "points A +12")

@@ -246,6 +246,14 @@ function toast(message, info) {
   toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
 }
 
+/* What the camera saw: the picture of a card played or an envido shown. */
+function showPicture(id) {
+  const img = $("#picture");
+  img.onerror = () => toast("No se pudo mostrar la foto");
+  img.src = `/api/clips/${encodeURIComponent(id)}`;
+  $("#dlg-picture").showModal();
+}
+
 /* -- wiring ------------------------------------------------------------------------------- */
 function onClick(event) {
   const target = event.target.closest("button");
@@ -257,6 +265,7 @@ function onClick(event) {
   else if (d.confirm) send("POST", `/api/heard/${d.confirm}/confirm`);
   else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
   else if (d.clip) new Audio(`/api/clips/${encodeURIComponent(d.clip)}`).play().catch(() => toast("No se pudo reproducir el audio"));
+  else if (d.picture) showPicture(d.picture);
   else if (d.openGame) send("POST", `/api/games/${d.openGame}/open`).then((ok) => ok && $("#dlg-settings").close());
   else if ("close" in d) target.closest("dialog").close();
 }

@@ -169,13 +169,16 @@ const Render = (() => {
     $("#heard-list").innerHTML = items.map((h) => {
       const status = icons[h.status] ? h.status : "rejected";
       const why = h.reason || (h.line ? `→ ${h.line}` : "");
-      const play = h.clip_id ? `<button class="btn" type="button" data-clip="${esc(h.clip_id)}" aria-label="Escuchar">▶</button>` : "";
+      const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
+      const play = !h.clip_id ? "" : seen ?
+        `<button class="btn" type="button" data-picture="${esc(h.clip_id)}" aria-label="Ver la foto">Foto</button>` :
+        `<button class="btn" type="button" data-clip="${esc(h.clip_id)}" aria-label="Escuchar">▶</button>`;
       const confirm = status === "unsure" ?
         `<button class="btn" type="button" data-confirm="${esc(h.id)}">Confirmar</button>` +
         `<button class="btn" type="button" data-dismiss="${esc(h.id)}">✕</button>` : "";
       const team = h.team ? `${tag(snap, h.team)} ` : "";
       return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon">${icons[status]}</span>` +
-        `<span>${team}<span class="said">«${esc(h.text)}»</span><br><span class="why">${esc(why)}</span></span>` +
+        `<span>${team}<span class="said">${seen ? esc(h.text) : `«${esc(h.text)}»`}</span><br><span class="why">${esc(why)}</span></span>` +
         `${confirm}${play}</li>`;
     }).join("");
   }
