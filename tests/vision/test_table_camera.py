@@ -135,6 +135,23 @@ def test_a_picture_that_cannot_be_kept_costs_the_picture_not_the_play(
     assert lines[-1].startswith("cámara: ✓ A1 plays 4c (no pude guardar la imagen")
 
 
+def test_a_store_that_refuses_the_picture_costs_the_picture_not_the_camera(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    import sqlite3
+
+    class FullStore(TableOnly):
+        def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]:
+            raise sqlite3.OperationalError("database or disk is full")
+
+    lines: list[str] = []
+    service = FullStore("hand")
+    camera = TableCamera(service, recognizer, log=lines.append, evidence_dir=tmp_path)
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}), 3)
+    feed(camera, frame(wikimedia, {"A1": ["4c"], "B1": ["5c"]}), 3)
+    assert service.submitted == ["A1 plays 4c", "B1 plays 5c"]
+    assert "cámara: no pude mostrar la foto en la tablet: database or disk is full" in lines
+
+
 def test_a_table_laid_out_otherwise_gives_its_seat_regions(
         wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
     side_by_side = dict(parse_seat_region(text) for text in ("a1=0,0,0.5,1", "B1=0.5,0,1,1"))
