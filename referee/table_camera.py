@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -87,7 +86,6 @@ class TableCamera:
                  regions: Mapping[str, Box] | None = None) -> None:
         self.service = service
         self.log = log
-        self.evidence_dir = evidence_dir
         self.regions = dict(regions or {})
         self._strangers = ""
         self.tracker = PlayTracker(recognizer, [])
@@ -171,10 +169,9 @@ class TableCamera:
         """Say a play accepted; the frame it was seen on, with the cards read drawn on it, is kept
         as evidence and shown on the pages (a full disk costs the picture, never the play)."""
         line, note = str(play), ""
-        if self.evidence_dir is not None:
-            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        if self.checker.evidence_dir is not None:
             try:
-                path = save_annotated(self.evidence_dir, f"jugada-{stamp}-{line.replace(' ', '-')}",
+                path = save_annotated(self.checker.evidence_dir, "jugada", line.replace(" ", "-"),
                                       frame, self.tracker.readings, line)
             except OSError as err:
                 note = f" (no pude guardar la imagen: {err})"

@@ -206,29 +206,30 @@ class TableService:
                     extra["applied"] = self._apply_heard(item.line, "voice")
                 except ActionError as err:
                     status, reason = "rejected", err.message
-            clip_id, wav = None, item.wav()
-            if wav:
-                clip_id = secrets.token_hex(8)
-                self.store.put_clip(clip_id, wav)
-            row = self.store.add_heard(self._game_id, status, item.text, line=item.line,
-                                       reason=reason, team=item.team, clip_id=clip_id,
-                                       extra=extra)
-            self._heard.appendleft(row.to_dict())
-            self._publish()
-            return row.to_dict()
+            return self._add_heard(status, item.text, line=item.line, reason=reason,
+                                   team=item.team, clip=item.wav(), extra=extra)
 
     def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]:
         """Show on the pages what the camera saw (a card played, an envido shown), with the
         picture it saw it on (JPEG), beside what was heard; the game is not changed here (the
         camera submits its own lines).  The stored item as a dict."""
         with self._lock:
+            return self._add_heard("accepted", text, line=line, clip=picture, mime="image/jpeg",
+                                   extra={"seen": True})
+
+    def _add_heard(self, status: str, text: str, *, line: str | None, clip: bytes | None,
+                   extra: dict[str, Any], reason: str | None = None, team: str | None = None,
+                   mime: str = "audio/wav") -> dict[str, Any]:
+        """Store an item of the "Oído" strip (with its clip, if any) and push it to the pages."""
+        clip_id = None
+        if clip:
             clip_id = secrets.token_hex(8)
-            self.store.put_clip(clip_id, picture, "image/jpeg")
-            row = self.store.add_heard(self._game_id, "accepted", text, line=line, clip_id=clip_id,
-                                       extra={"seen": True})
-            self._heard.appendleft(row.to_dict())
-            self._publish()
-            return row.to_dict()
+            self.store.put_clip(clip_id, clip, mime)
+        row = self.store.add_heard(self._game_id, status, text, line=line, reason=reason,
+                                   team=team, clip_id=clip_id, extra=extra)
+        self._heard.appendleft(row.to_dict())
+        self._publish()
+        return row.to_dict()
 
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,

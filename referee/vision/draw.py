@@ -3,6 +3,7 @@ frame as evidence."""
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,9 +45,12 @@ def annotate(frame: np.ndarray, readings: Sequence[Reading], title: str = "") ->
     return out
 
 
-def save_annotated(folder: Path, name: str, frame: np.ndarray, readings: Sequence[Reading],
-                   title: str = "") -> Path:
-    """Save the annotated frame as ``folder/name.jpg`` (``name-2.jpg``, … if taken); its path."""
+def save_annotated(folder: Path, kind: str, label: str, frame: np.ndarray,
+                   readings: Sequence[Reading], title: str = "", at: float | None = None) -> Path:
+    """Save the annotated frame as ``folder/<kind>-<UTC time>-<label>.jpg`` (``…-2.jpg``, … if
+    taken; ``at`` the time, now by default); its path."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() if at is None else at))
+    name = f"{kind}-{stamp}-{label}"
     folder.mkdir(parents=True, exist_ok=True)
     path, n = folder / f"{name}.jpg", 1
     while path.exists():

@@ -68,8 +68,8 @@ class EnvidoChecker:
               message: str) -> Path:
         """Save the annotated frame as evidence and return its path."""
         assert self.evidence_dir is not None
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.clock()))
-        return save_annotated(self.evidence_dir, f"envido-{stamp}-{seat}", frame, readings, message)
+        return save_annotated(self.evidence_dir, "envido", seat, frame, readings, message,
+                              at=self.clock())
 
 
 def stand_in(suit: Suit, guess: Card | None, taken: Collection[Card]) -> Card | None:
