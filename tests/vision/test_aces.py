@@ -77,3 +77,26 @@ def test_the_1878_ace_of_swords_the_other_bank_takes_for_a_three_of_clubs(
     guess = Card(3, Suit.BASTOS)
     assert confirmed(recognizer, fournier[ACE_OF_SWORDS], guess) == ACE_OF_SWORDS
     assert confirmed(recognizer, fournier[Card(3, Suit.ESPADAS)], guess) != ACE_OF_SWORDS
+
+
+def named_unsure(recognizer: Recognizer, face: Face, card: Card, confidence: float) -> Card | None:
+    """What ``confirm`` leaves of ``card``, named by the bank at ``confidence`` on a scene of
+    ``face``."""
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    scene = render([face], np.random.default_rng(3), opts)
+    reading = Reading(card, confidence, scene.cards[0].corners, card, similarity=0.62)
+    return recognizer.confirm(reading, scene.image).card
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_an_ace_named_unsure_is_dropped_when_its_pinta_reads_another_suit(
+        recognizer: Recognizer, deck_name: str, request: pytest.FixtureRequest) -> None:
+    """Across decks the ace of espadas, one long emblem, may be far ahead of every card but the
+    ace of bastos: its pinta tells them apart.  A sure bank is not second-guessed, and an ace of
+    its own suit stays named."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    ace_of_clubs = Card(1, Suit.BASTOS)
+    unsure = recognizer.settings.min_confidence
+    assert named_unsure(recognizer, deck[ACE_OF_SWORDS], ace_of_clubs, unsure) is None
+    assert named_unsure(recognizer, deck[ACE_OF_SWORDS], ace_of_clubs, 0.95) == ace_of_clubs
+    assert named_unsure(recognizer, deck[ace_of_clubs], ace_of_clubs, unsure) == ace_of_clubs

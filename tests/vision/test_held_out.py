@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -84,3 +86,27 @@ def test_a_far_card_is_kept_only_with_two_witnesses_of_its_rank(named: str | Non
     card = Card.parse(named) if named else None
     reading = Reading(card, 0.0, np.zeros((4, 2)), Card.parse(guess), similarity=0.4, by_cues=True)
     assert rank_witnessed(reading) is kept
+
+
+def scores_with(recognizer: Recognizer, best: float, second: float) -> np.ndarray:
+    """Similarities to the bank's cards: the first card ``best``, the next ``second``, the rest
+    lower still."""
+    scores = np.linspace(second - 0.05, 0.1, len(recognizer.bank.cards))
+    scores[0], scores[1] = best, second
+    return scores
+
+
+@pytest.mark.parametrize(("best", "second", "named"), [
+    (0.65, 0.45, True),    # far ahead of every other card: named, though only fairly close
+    (0.68, 0.53, True),
+    (0.65, 0.52, False),   # a lead of 0.13: too little
+    (0.61, 0.30, False),   # ahead by far, but not close enough to the bank
+])
+def test_a_card_far_ahead_of_every_other_is_named(recognizer: Recognizer, best: float,
+                                                  second: float, named: bool) -> None:
+    card, confidence, similarity = recognizer.judge(scores_with(recognizer, best, second))
+    assert card == recognizer.bank.cards[0] and similarity == pytest.approx(best)
+    assert (confidence >= recognizer.settings.min_confidence) == named
+    plain = replace(recognizer.settings, clear_lead=1.0)
+    assert Recognizer(recognizer.bank, plain).judge(
+        scores_with(recognizer, best, second))[1] < plain.min_confidence
