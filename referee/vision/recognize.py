@@ -62,8 +62,8 @@ class RecognizerSettings:
     min_similarity: float = 0.55  # the best match must be at least this close ...
     full_similarity: float = 0.75  # ... and from here on closeness does not lower the confidence
     clear_lead: float = 0.15      # a card this far ahead of every other ...
-    lead_similarity: float = 0.62  # ... and at least this close is named, however far from
-                                   # ``full_similarity`` (``judge``)
+    lead_similarity: float = 0.62  # ... and at least this close has at least this confidence,
+    lead_confidence: float = 0.7   # however far from ``full_similarity`` (``judge``)
     not_a_card: float = 0.45      # below this the outline is dropped: not a card ...
     far_card: float = 0.3         # ... unless it has a card's sides, lies apart from the cards
                                   # read, reaches this, and its cues name it (``far_readings``)
@@ -140,9 +140,10 @@ class Recognizer:
     def judge(self, scores: np.ndarray) -> tuple[Card, float, float]:
         """Best card, confidence in [0, 1] and best similarity, from per-card similarities.
 
-        A card far ahead of every other (``clear_lead``) is named even where the bank finds it
-        only fairly close (``lead_similarity``): across decks an ace, a 3 or a 5 is often
-        0.62-0.7 like its own card and 0.2-0.3 less like any other, and nothing else reads so."""
+        A card far ahead of every other (``clear_lead``) is named at the default bar
+        (``lead_confidence``) even where the bank finds it only fairly close
+        (``lead_similarity``): across decks an ace, a 3 or a 5 is often 0.62-0.7 like its own
+        card and 0.2-0.3 less like any other, and nothing else reads so."""
         order = np.argsort(scores)[::-1]
         s1 = float(scores[order[0]])
         s2 = float(scores[order[1]]) if len(order) > 1 else -1.0
@@ -151,7 +152,7 @@ class Recognizer:
         closeness = np.clip((s1 - s.min_similarity) / (s.full_similarity - s.min_similarity), 0, 1)
         confidence = float(margin * closeness)
         if s1 >= s.lead_similarity and s1 - s2 >= s.clear_lead:
-            confidence = max(confidence, s.min_confidence)
+            confidence = max(confidence, s.lead_confidence)
         return self._cards[order[0]], confidence, s1
 
     def classify(self, card_img: np.ndarray, corners: np.ndarray) -> Reading:

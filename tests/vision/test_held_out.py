@@ -110,3 +110,12 @@ def test_a_card_far_ahead_of_every_other_is_named(recognizer: Recognizer, best: 
     plain = replace(recognizer.settings, clear_lead=1.0)
     assert Recognizer(recognizer.bank, plain).judge(
         scores_with(recognizer, best, second))[1] < plain.min_confidence
+
+
+def test_a_stricter_bar_is_not_lowered_by_a_clear_lead(recognizer: Recognizer) -> None:
+    """``cards --min-confidence 0.9``: a clear lead gives the default bar's confidence, not the
+    stricter one."""
+    strict = Recognizer(recognizer.bank, replace(recognizer.settings, min_confidence=0.9))
+    confidence = strict.judge(scores_with(strict, 0.65, 0.45))[1]
+    assert confidence == pytest.approx(strict.settings.lead_confidence)
+    assert confidence < strict.settings.min_confidence
