@@ -119,3 +119,22 @@ def test_a_stricter_bar_is_not_lowered_by_a_clear_lead(recognizer: Recognizer) -
     confidence = strict.judge(scores_with(strict, 0.65, 0.45))[1]
     assert confidence == pytest.approx(strict.settings.lead_confidence)
     assert confidence < strict.settings.min_confidence
+
+
+def test_a_far_card_left_unnamed_is_read_as_a_four_on_another_of_its_outlines(
+        wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
+    """The 1878 4 of bastos, far from a naipes-libres bank: on an outline of part of it no pinta
+    is read, on the whole card its four clubs, its pinta and its bare middle name it."""
+    recognizer = Recognizer(wikimedia_bank)
+    four = Card(4, Suit.BASTOS)
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    scene = render([fournier[four]], np.random.default_rng(3), opts)
+    whole = scene.cards[0].corners
+    part = whole.mean(axis=0) + 0.75 * (whole - whole.mean(axis=0))
+    unnamed = Reading(None, 0.1, part, Card(5, Suit.BASTOS), similarity=0.36)
+    other = Reading(None, 0.1, whole, Card(2, Suit.BASTOS), similarity=0.34)
+    fours = recognizer.far_fours([unnamed], [unnamed, other], [], scene.image)
+    assert [r.card for r in fours] == [four] and fours[0].by_cues
+    assert recognizer.far_fours([unnamed], [unnamed], [], scene.image) == []
+    named_there = replace(other, card=four)
+    assert recognizer.far_fours([unnamed], [unnamed, other], [named_there], scene.image) == []
