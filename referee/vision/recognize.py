@@ -301,7 +301,8 @@ class Recognizer:
                      frame: np.ndarray) -> list[Reading]:
         """Card-shaped outlines the bank finds far from every card (below ``not_a_card``, at
         least ``far_card``), lying apart from the cards found (``APART``), kept only when their
-        cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``).
+        cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``);
+        one left unnamed may still be a 4 on another of its outlines (``far_fours``).
 
         Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
         bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
