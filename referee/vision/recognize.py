@@ -208,8 +208,8 @@ class Recognizer:
         return replace(reading, figure_of=suit)
 
     def _recount(self, reading: Reading, frame: np.ndarray) -> Reading:
-        """Abstain on a 1-7 the bank named without being sure (``sure_confidence``) if its pips
-        count a neighbouring rank (``cues.miscounted``), or on an ace whose sure pinta reads
+        """Abstain on a 2-7 the bank named without being sure (``sure_confidence``) if its pips
+        count a neighbouring rank (``cues.miscounted``), or on such an ace if a sure pinta reads
         another suit (across decks an ace far ahead of every other card, ``clear_lead``, may be
         an ace of another suit: one emblem, a sword or a club, and nothing to count): a wrong
         card is worse than none."""

@@ -61,12 +61,13 @@ def test_a_caballos_picture_is_not_an_aces(fournier: dict[Card, Face]) -> None:
     assert one_emblem_ace(Cues(sword(), Suit.ESPADAS, both_ends=True), caballo) is None
 
 
-def confirmed(recognizer: Recognizer, face: Face, guess: Card) -> Card | None:
-    """What ``confirm`` names on a scene of ``face`` that the bank left unnamed, guessing ``guess``
-    far from the card."""
+def confirmed(recognizer: Recognizer, face: Face, guess: Card, named: Card | None = None,
+              confidence: float = 0.1, similarity: float = 0.52) -> Card | None:
+    """What ``confirm`` leaves on a scene of ``face`` of the bank guessing ``guess`` (by default
+    far from the card and leaving it unnamed; or naming ``named`` at ``confidence``)."""
     opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
     scene = render([face], np.random.default_rng(3), opts)
-    reading = Reading(None, 0.1, scene.cards[0].corners, guess, similarity=0.52)
+    reading = Reading(named, confidence, scene.cards[0].corners, guess, similarity=similarity)
     return recognizer.confirm(reading, scene.image).card
 
 
@@ -82,10 +83,7 @@ def test_the_1878_ace_of_swords_the_other_bank_takes_for_a_three_of_clubs(
 def named_unsure(recognizer: Recognizer, face: Face, card: Card, confidence: float) -> Card | None:
     """What ``confirm`` leaves of ``card``, named by the bank at ``confidence`` on a scene of
     ``face``."""
-    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
-    scene = render([face], np.random.default_rng(3), opts)
-    reading = Reading(card, confidence, scene.cards[0].corners, card, similarity=0.62)
-    return recognizer.confirm(reading, scene.image).card
+    return confirmed(recognizer, face, card, card, confidence, similarity=0.62)
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
