@@ -127,6 +127,11 @@ def read_pintas(card: np.ndarray) -> tuple[Suit | None, Suit | None]:
     return read_end(norm), read_end(np.ascontiguousarray(norm[::-1, ::-1]))
 
 
+def ends_read(card: np.ndarray) -> int:
+    """At how many ends of a flattened card a pinta is read (0-2; they may not agree)."""
+    return sum(suit is not None for suit in read_pintas(card))
+
+
 def agreed(ends: tuple[Suit | None, Suit | None]) -> Suit | None:
     """The suit if the ends that were read agree on one, else None."""
     suits = {s for s in ends if s is not None}

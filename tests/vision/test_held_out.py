@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -10,6 +10,7 @@ import pytest
 from engine.cards import Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.faces import Face
+from referee.vision.geometry import flatten
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings, rank_witnessed
 from referee.vision.scenes import SceneOptions, random_scene, render
 
@@ -138,3 +139,89 @@ def test_a_far_card_left_unnamed_is_read_as_a_four_on_another_of_its_outlines(
     assert recognizer.far_fours([unnamed], [unnamed], [], scene.image) == []
     named_there = replace(other, card=four)
     assert recognizer.far_fours([unnamed], [unnamed, other], [named_there], scene.image) == []
+
+
+def bank_reading(recognizer: Recognizer, image: np.ndarray, quad: np.ndarray) -> Reading:
+    quad = quad.astype(np.float32)
+    return recognizer.classify(flatten(image, quad), quad)
+
+
+def confirmed(recognizer: Recognizer, image: np.ndarray, reading: Reading) -> Reading:
+    """The reading snapped and confirmed, as ``Recognizer.read`` does."""
+    return recognizer.confirm(recognizer.snapped(reading, image), image)
+
+
+@dataclass(frozen=True)
+class Outlines:
+    """One card of a generated scene and two outlines of it, read by the bank."""
+
+    image: np.ndarray
+    corners: np.ndarray  # the card's own outline
+    off: Reading  # an outline off the card: a strip of table on one side, of the card cut off
+    own: Reading  # on the other; and the card's own
+
+
+def outlines(recognizer: Recognizer, face: Face) -> Outlines:
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    scene = render([face], np.random.default_rng(3), opts)
+    image, whole = scene.image, scene.cards[0].corners
+    centre = whole.mean(axis=0)
+    off = centre + 1.15 * (whole - centre) + 0.1 * (whole[1] - whole[0])
+    return Outlines(image, whole, bank_reading(recognizer, image, off),
+                    bank_reading(recognizer, image, whole))
+
+
+def test_a_card_left_unnamed_is_read_again_on_its_own_outline(wikimedia_bank: Bank,
+                                                              fournier: dict[Card, Face]) -> None:
+    """The 1878 sota de copas, read on an outline off the card: the bank guesses a sota de bastos
+    and its pinta is not read.  On its own outline its pinta and its picture name it."""
+    recognizer = Recognizer(wikimedia_bank)
+    sota = Card(10, Suit.COPAS)
+    seen = outlines(recognizer, fournier[sota])
+    off, own = seen.off, seen.own
+    unnamed = confirmed(recognizer, seen.image, off)
+    assert unnamed.card is None
+    again = recognizer.read_again([off], [unnamed], [off, own], seen.image)
+    assert [r.card for r in again] == [sota] and again[0].by_cues
+    assert recognizer.read_again([off], [unnamed], [off], seen.image) == [unnamed]
+    named_there = replace(own, card=sota)
+    assert recognizer.read_again([off, own], [unnamed, named_there], [off, own],
+                                 seen.image)[0] is unnamed
+
+
+def test_a_card_left_unnamed_is_not_read_again_on_a_part_of_it(wikimedia_bank: Bank,
+                                                               fournier: dict[Card, Face]) -> None:
+    """The top half of the 1878 caballo de copas, read alone, is a caballo de oros (the edges of
+    half a card read as a line without breaks at both ends): a part of a card is not one of its
+    outlines."""
+    recognizer = Recognizer(wikimedia_bank)
+    caballo = Card(11, Suit.COPAS)
+    seen = outlines(recognizer, fournier[caballo])
+    q = seen.corners
+    top = bank_reading(recognizer, seen.image, np.array([q[0], q[1], (q[1] + q[2]) / 2, (q[3] + q[0]) / 2]))
+    assert confirmed(recognizer, seen.image, top).card == Card(11, Suit.OROS)
+    unnamed = confirmed(recognizer, seen.image, seen.off)
+    assert unnamed.card is None
+    assert recognizer.read_again([seen.off], [unnamed], [seen.off, top], seen.image) == [unnamed]
+    again = recognizer.read_again([seen.off], [unnamed], [seen.off, top, seen.own], seen.image)
+    assert [r.card for r in again] == [caballo]
+
+
+@pytest.mark.parametrize(("card", "why"), [
+    # An outline off the 6 of oros reads its pinta (a line without breaks) at both ends as well
+    # as the card's own: the new outline is no witness of being the card's own.
+    ("6o", "pinta read no better"),
+    # On its own outline the ace of copas shows copas' one break at one end only, which a
+    # drawing over the line can show too: not a sure witness.
+    ("1c", "pinta not sure"),
+])
+def test_a_card_left_unnamed_is_not_named_on_an_outline_without_a_witness(
+        wikimedia_bank: Bank, fournier: dict[Card, Face], card: str, why: str) -> None:
+    """The 1878 card is named on its own outline, but nothing shows it is its own: it stays
+    unnamed."""
+    recognizer = Recognizer(wikimedia_bank)
+    seen = outlines(recognizer, fournier[Card.parse(card)])
+    unnamed = confirmed(recognizer, seen.image, seen.off)
+    assert unnamed.card is None
+    assert confirmed(recognizer, seen.image, seen.own).card == Card.parse(card)
+    assert recognizer.read_again([seen.off], [unnamed], [seen.off, seen.own], seen.image) == [unnamed], why
