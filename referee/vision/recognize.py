@@ -252,8 +252,9 @@ class Recognizer:
 
         Each candidate outline is compared with the bank; where outlines overlap, the one that
         looks most like a card of the bank wins (two cards taken as one look like neither).
-        Only the cards that stay are checked with the cues; then the card-shaped outlines the
-        bank finds far from every card are read where the cues name them (``far_readings``)."""
+        Only the cards that stay are checked with the cues, and a card left unnamed is read again
+        on its other outlines (``read_again``); then the card-shaped outlines the bank finds far
+        from every card are read where the cues name them (``far_readings``)."""
         s = self.settings
         outlines = [corners for corners, _ in candidates(frame, self.detector)[:s.max_candidates]]
         readings, far = [], []
