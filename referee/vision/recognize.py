@@ -314,9 +314,10 @@ class Recognizer:
                    frame: np.ndarray) -> list[Reading]:
         """Each card left unnamed (``found``, read on the outlines ``best``) read again on up to
         ``OTHER_TRIES`` other outlines of the same card (``same_card``), most like the bank
-        first: named on the first where it is named, a sure pinta there reads the suit named
-        (``Cues.sure``), and the pinta is read at more of the card's ends than on the outline it
-        was left unnamed on; never on an outline lying over a card named already (``APART``).
+        first, and named on the first of them where it is named, a sure pinta (``Cues.sure``)
+        reads the suit named, and the pinta is read at more of the card's ends than on the
+        outline it was left unnamed on; never on an outline lying over a card named already
+        (``APART``).
 
         The outline most like the bank is not always the card's own: across decks a strip of
         table or a corner cut off may look a little more like some card of the bank, and then
@@ -324,7 +325,7 @@ class Recognizer:
         held-out scenes of seed 2, two in three easy cards left unnamed were read on an outline
         off by a tenth of a card's width or more; on the true outline, most of them were named
         right.  Another outline is only another chance to misread the card unless something
-        shows it is the card's own: the pinta read where it was not, and surely (docs/camera.md,
+        shows it is the card's own: its pinta, read at more ends and surely (docs/camera.md,
         "A card left unnamed read again on its other outlines")."""
         named = [r for r in found if r.card is not None]
         result = []
@@ -338,6 +339,8 @@ class Recognizer:
 
     def _on_other_outlines(self, source: Reading, unnamed: Reading, readings: list[Reading],
                            named: list[Reading], frame: np.ndarray) -> Reading | None:
+        """The card left unnamed on ``source`` (read as ``unnamed``) named on another of its
+        outlines, as ``read_again`` says, or None."""
         others = sorted((r for r in readings if r is not source
                          and same_card(r.corners, source.corners)
                          and not any(overlaps(r.corners, n.corners, APART) for n in named)),
