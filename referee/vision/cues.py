@@ -36,6 +36,11 @@ class Cues:
         places at one end (one break or none can be chance: a drawing over the line, a faint line)."""
         return self.pinta is not None and (self.both_ends or self.pinta in SURE_ALONE)
 
+    @property
+    def ends(self) -> int:
+        """At how many of the card's ends the pinta was read: both, one, or none agreed on."""
+        return 0 if self.pinta is None else 2 if self.both_ends else 1
+
 
 def read_cues(card: np.ndarray) -> Cues:
     """Cues of a flattened card image (best at ``pips.PIP_SIZE``)."""

@@ -350,13 +350,12 @@ class Recognizer:
             again = self._read(other, frame)
             if again.card is None:
                 continue
-            card_img = cue_image(again, frame)
-            cues = read_cues(card_img)
+            cues = read_cues(cue_image(again, frame))
             if not cues.sure or cues.pinta != again.card.suit:
                 continue
             if ends is None:
                 ends = ends_read(cue_image(unnamed, frame))
-            if ends_read(card_img) > ends:
+            if cues.ends > ends:
                 return again
         return None
 

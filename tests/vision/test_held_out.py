@@ -12,7 +12,7 @@ from referee.vision.bank import Bank
 from referee.vision.faces import Face
 from referee.vision.geometry import flatten
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings, rank_witnessed
-from referee.vision.scenes import SceneOptions, random_scene, render
+from referee.vision.scenes import Scene, SceneOptions, random_scene, render
 
 EASY = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
 
@@ -122,14 +122,19 @@ def test_a_stricter_bar_is_not_lowered_by_a_clear_lead(recognizer: Recognizer) -
     assert confidence < strict.settings.min_confidence
 
 
+def one_card_scene(face: Face) -> Scene:
+    """One card, large and little tilted, on a generated table."""
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    return render([face], np.random.default_rng(3), opts)
+
+
 def test_a_far_card_left_unnamed_is_read_as_a_four_on_another_of_its_outlines(
         wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
     """The 1878 4 of bastos, far from a naipes-libres bank: on an outline of part of it no pinta
     is read, on the whole card its four clubs, its pinta and its bare middle name it."""
     recognizer = Recognizer(wikimedia_bank)
     four = Card(4, Suit.BASTOS)
-    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
-    scene = render([fournier[four]], np.random.default_rng(3), opts)
+    scene = one_card_scene(fournier[four])
     whole = scene.cards[0].corners
     part = whole.mean(axis=0) + 0.75 * (whole - whole.mean(axis=0))
     unnamed = Reading(None, 0.1, part, Card(5, Suit.BASTOS), similarity=0.36)
@@ -162,8 +167,7 @@ class Outlines:
 
 
 def outlines(recognizer: Recognizer, face: Face) -> Outlines:
-    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
-    scene = render([face], np.random.default_rng(3), opts)
+    scene = one_card_scene(face)
     image, whole = scene.image, scene.cards[0].corners
     centre = whole.mean(axis=0)
     off = centre + 1.15 * (whole - centre) + 0.1 * (whole[1] - whole[0])
