@@ -56,6 +56,31 @@ def test_a_fingertip_over_the_cards_edge_is_no_coin(wikimedia: dict[Card, Face])
     assert holds_coin(flatten(scene.image, scene.cards[0].corners, PIP_SIZE))
 
 
+def test_a_coin_run_into_a_horses_coat_is_still_seen(fournier: dict[Card, Face]) -> None:
+    """In a generated scene the 1878 caballo de oros lies blurred under a warm light: his coin
+    and his horse's tan coat make one yellow blob, which fills no circle; the coin alone is far
+    more saturated than the coat."""
+    rng = np.random.default_rng(3)
+    for _ in range(117):
+        scene = random_scene(fournier, rng, SceneOptions())
+    caballo = next(placed for placed in scene.cards if placed.card == Card(11, Suit.OROS))
+    assert holds_coin(flatten(scene.image, caballo.corners, PIP_SIZE))
+
+
+@pytest.mark.parametrize("shift", [40, -40])
+def test_a_coin_beside_one_cut_by_the_edge_is_not_held(fournier: dict[Card, Face], shift: int) -> None:
+    """The 1878 4 of oros lies over the lower part of the caballo de espadas: one of its coins is
+    whole on the caballo, the next cut by the edge.  A figure holds one coin, alone."""
+    width, height = PIP_SIZE
+    caballo = cv2.resize(fournier[Card(11, Suit.ESPADAS)].bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+    four = cv2.resize(fournier[Card(4, Suit.OROS)].bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+    moved = np.float32([[1, 0, shift], [0, 1, 0.6 * height]])
+    over = cv2.warpAffine(four, moved, PIP_SIZE)
+    covers = cv2.warpAffine(np.full((height, width), 255, np.uint8), moved, PIP_SIZE) > 0
+    caballo[covers] = over[covers]
+    assert not holds_coin(caballo)
+
+
 def test_blank_paper_holds_no_coin() -> None:
     assert not holds_coin(np.full((PIP_SIZE[1], PIP_SIZE[0], 3), 235, np.uint8))
 
