@@ -57,16 +57,17 @@ def _suit(breaks: list[float]) -> Suit | None:
                  and all(abs(b - p) <= PLACE for b, p in zip(breaks, places))), None)
 
 
-def read_end(norm: np.ndarray) -> Suit | None:
+def read_end(norm: np.ndarray, covered: bool = False) -> Suit | None:
     """The suit from the frame line at the top of a normalised card image, if it can be read.
 
     A sharp line first; if none is read, a blurred (wider) one, then a faint one: those two may
-    show breaks but not tell oros (no breaks), which any dark row would."""
-    suit = _read_end(norm, STEPS[0])
+    show breaks but not tell oros (no breaks), which any dark row would.  With ``covered``, a
+    line a drawing crosses is also read from the part of it in sight (``_partly_covered``)."""
+    suit = _read_end(norm, STEPS[0], covered)
     if suit is None:
-        suit = _read_end(norm, STEPS[1])
+        suit = _read_end(norm, STEPS[1], covered)
         if suit is None:
-            suit = _read_faint(norm)
+            suit = _read_faint(norm, covered)
         return None if suit == Suit.OROS else suit
     return suit
 
@@ -78,7 +79,7 @@ def _region(norm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return region, cv2.GaussianBlur(region.mean(axis=2).astype(np.float32), (3, 1), 0)
 
 
-def _read_end(norm: np.ndarray, step: int) -> Suit | None:
+def _read_end(norm: np.ndarray, step: int, covered: bool) -> Suit | None:
     region, gray = _region(norm)
     ridge = np.minimum(gray[:-2 * step], gray[2 * step:]) - gray[step:-step]
     dark = ridge > RIDGE
@@ -90,10 +91,10 @@ def _read_end(norm: np.ndarray, step: int) -> Suit | None:
     while row > 0 and counts[row - 1] > counts[row]:
         row -= 1
     line = dark[max(0, row - 1):row + 2].any(axis=0)
-    return _suit_of_line(region, line, row + step, norm.shape[1])
+    return _suit_of_line(region, line, row + step, norm.shape[1], covered)
 
 
-def _read_faint(norm: np.ndarray) -> Suit | None:
+def _read_faint(norm: np.ndarray, covered: bool) -> Suit | None:
     """The suit from a line too faint for the pixel ridge: the innermost row where the median
     profile dips, its columns line where they dip with it (narrowest dip first)."""
     region, gray = _region(norm)
@@ -109,22 +110,74 @@ def _read_faint(norm: np.ndarray) -> Suit | None:
         below = np.minimum(gray[row - step], gray[min(len(gray) - 1, row + step)])
         line = below - gray[max(0, row - 1):row + 2].min(axis=0) > FAINT_SHARE * depth[row]
         if line.mean() >= MIN_LINE:
-            return _suit_of_line(region, line, row, norm.shape[1])
+            return _suit_of_line(region, line, row, norm.shape[1], covered)
     return None
 
 
-def _suit_of_line(region: np.ndarray, line: np.ndarray, row: int, width: int) -> Suit | None:
-    """The suit whose breaks this line shows, unless colour near ``row`` fills a break."""
+def _suit_of_line(region: np.ndarray, line: np.ndarray, row: int, width: int,
+                  covered: bool = False) -> Suit | None:
+    """The suit whose breaks this line shows, unless colour near ``row`` fills a break (then,
+    with ``covered``, the one suit the part of the line in sight allows, ``_partly_covered``)."""
     near = region[max(0, row - INK_ROWS):row + INK_ROWS + 1]
     saturation = (near.max(axis=2) - near.min(axis=2)) / (near.max(axis=2) + 1e-3)
-    breaks = _breaks(line, (saturation > INK_SATURATION).any(axis=0), MIN_BREAK * width)
-    return _suit(breaks) if breaks is not None else None
+    ink = (saturation > INK_SATURATION).any(axis=0)
+    breaks = _breaks(line, ink, MIN_BREAK * width)
+    if breaks is not None:
+        return _suit(breaks)
+    return _partly_covered(line, ink, MIN_BREAK * width) if covered else None
+
+
+def _partly_covered(line: np.ndarray, ink: np.ndarray, min_break: float) -> Suit | None:
+    """The one suit of breaks whose places agree with the part of the line in sight: every break
+    seen clear of colour lies at one of its places, and each of its places shows a break or lies
+    under the drawing (a gap with colour in it, or too long to be a break) or past the line's
+    ends.  Oros, no break at all, is never told: its line under a drawing is any suit's."""
+    xs = np.nonzero(line)[0]
+    n = len(line)
+    clear, hidden = [], [(0.0, xs[0] / n), (xs[-1] / n, 1.0)]
+    x = int(xs[0])
+    while x < xs[-1]:
+        if line[x]:
+            x += 1
+            continue
+        end = x + int(np.argmax(line[x:]))
+        if ink[x:end].any() or end - x > MAX_BREAK * n:
+            hidden.append((x / n, end / n))
+        elif end - x >= min_break:
+            clear.append((x + end) / 2 / n)
+        x = end
+    if not clear:
+        return None
+    suits = [suit for suit in BREAK_SUITS if _allows(PINTAS[suit], clear, hidden)]
+    return suits[0] if len(suits) == 1 else None
+
+
+BREAK_SUITS = (Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
+
+
+def _allows(places: tuple[float, ...], clear: list[float],
+            hidden: list[tuple[float, float]]) -> bool:
+    """Breaks at these places could show as ``clear`` with the spans ``hidden`` out of sight."""
+    def near(a: float, b: float) -> bool:
+        return abs(a - b) <= PLACE
+    return (all(any(near(b, p) for p in places) for b in clear)
+            and all(any(near(b, p) for b in clear) or any(lo <= p <= hi for lo, hi in hidden)
+                    for p in places))
 
 
 def read_pintas(card: np.ndarray) -> tuple[Suit | None, Suit | None]:
-    """The suit read at each end of a flattened card (best at ``pips.PIP_SIZE``)."""
+    """The suit read at each end of a flattened card (best at ``pips.PIP_SIZE``).
+
+    An end whose line a drawing crosses is read from the part in sight (``_partly_covered``)
+    only where the other end then reads the same suit: alone, what is in sight of one line is
+    too little a witness."""
     norm = np.clip(neutral_paper(normalise(card)), 0, 1.2)
-    return read_end(norm), read_end(np.ascontiguousarray(norm[::-1, ::-1]))
+    flipped = np.ascontiguousarray(norm[::-1, ::-1])
+    ends = read_end(norm), read_end(flipped)
+    if None not in ends:
+        return ends
+    partly = read_end(norm, covered=True), read_end(flipped, covered=True)
+    return partly if partly[0] is not None and partly[0] == partly[1] else ends
 
 
 def ends_read(card: np.ndarray) -> int:

@@ -106,3 +106,40 @@ def test_a_gap_longer_than_any_break_is_no_pinta() -> None:
     card[:, int(0.25 * w):int(0.75 * w)][np.abs(card[:, int(0.25 * w):int(0.75 * w)] - 60).max(axis=2) < 1] = 235
     assert read_pintas(drawn((0.5,))) == (Suit.COPAS, Suit.COPAS)
     assert read_pintas(card) == (None, None)
+
+
+def crossed(card: np.ndarray, share: float, ends: tuple[bool, bool] = (True, True)) -> np.ndarray:
+    """A red drawing (a hat, a crown) over the frame line at this share of its length, at the
+    card's top end, its bottom end or both (the card turned: the bottom line read left to right
+    from the other end)."""
+    w, h = PIP_SIZE
+    left, right = int(0.08 * w), int(0.92 * w)
+    card = card.copy()
+    for top, y in zip(ends, (int(0.08 * h), h - 1 - int(0.08 * h))):
+        if top:
+            x = left + int(share * (right - left)) if y < h / 2 else right - int(share * (right - left))
+            cv2.circle(card, (x, y + 6 if y < h / 2 else y - 6), 12, (40, 40, 200), -1)
+    return card
+
+
+@pytest.mark.parametrize(("breaks", "suit"), [((0.21, 0.5, 0.79), Suit.BASTOS), ((0.3, 0.7), Suit.ESPADAS)])
+def test_a_line_a_drawing_crosses_is_read_from_the_part_in_sight(
+        breaks: tuple[float, ...], suit: Suit) -> None:
+    """A drawing over bastos' middle break at both ends hides it; the two breaks in sight, at
+    their places, are bastos' and no other suit's.  Over espadas' line, between its breaks, it
+    hides no break."""
+    assert read_pintas(crossed(drawn(breaks), 0.5)) == (suit, suit)
+    assert read_pintas(crossed(drawn(breaks), 0.5, (True, False))) == (suit, suit)
+
+
+def test_what_is_in_sight_of_one_line_alone_is_no_pinta() -> None:
+    card = crossed(drawn((0.21, 0.5, 0.79)), 0.5)
+    h = card.shape[0]
+    card[h // 2:] = 235  # the other end blank: no line there
+    assert read_pintas(card) == (None, None)
+
+
+@pytest.mark.parametrize("breaks", [(0.5,), ()])
+def test_a_drawing_over_the_only_place_tells_no_suit(breaks: tuple[float, ...]) -> None:
+    """Copas' one break under a drawing looks like oros' line under it, and the other way."""
+    assert read_pintas(crossed(drawn(breaks), 0.5)) == (None, None)
