@@ -27,6 +27,7 @@ GOLD = (22, 0.6)       # a coin's median hue (OpenCV) and saturation are at leas
 # the 1878 caballo de oros' coin (saturation about 0.9) runs into his horse's tan coat (0.4-0.6)
 # and the two make one blob, which fills no circle.
 COIN_SATURATION = 0.55
+WHOLE, CUT = "whole", "cut"  # a coin seen with most of its circle inside, or cut by the edge
 
 
 def holds_coin(card: np.ndarray) -> bool:
@@ -48,9 +49,6 @@ def _coins(hsv: np.ndarray, saturation: float) -> tuple[int, int]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     seen = [_coin(contour, hsv) for contour in contours]
     return seen.count(WHOLE), seen.count(CUT)
-
-
-WHOLE, CUT = "whole", "cut"
 
 
 def _coin(contour: np.ndarray, hsv: np.ndarray) -> str | None:

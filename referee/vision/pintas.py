@@ -25,6 +25,7 @@ PINTAS: dict[Suit, tuple[float, ...]] = {
     Suit.OROS: (), Suit.COPAS: (0.5,), Suit.ESPADAS: (0.3, 0.7), Suit.BASTOS: (0.21, 0.5, 0.79)}
 PLACE = 0.06            # a break lies at most this far from its place
 SURE_ALONE = frozenset({Suit.ESPADAS, Suit.BASTOS})  # read at one end, never by chance
+BREAK_SUITS = (Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)  # the suits a line partly hidden may tell
 # A faint line (a card seen small, blurred, washed out) is found on the rows' median profile
 # rather than pixel by pixel: the median row dips below the rows this far above and below ...
 FAINT_STEPS = (2, 3, 5)
@@ -150,9 +151,6 @@ def _partly_covered(line: np.ndarray, ink: np.ndarray, min_break: float) -> Suit
         return None
     suits = [suit for suit in BREAK_SUITS if _allows(PINTAS[suit], clear, hidden)]
     return suits[0] if len(suits) == 1 else None
-
-
-BREAK_SUITS = (Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
 
 
 def _allows(places: tuple[float, ...], clear: list[float],
