@@ -369,3 +369,13 @@ def caballo_card(cues: Cues) -> Card | None:
     """A caballo the bank took for a 1-7, in the suit told without the bank (``figure_suit_alone``)."""
     suit = figure_suit_alone(cues)
     return None if suit is None else Card(CABALLO, suit)
+
+
+def far_caballo(named: Card, guess: Card, cues: Cues) -> bool:
+    """A caballo named by his picture where the bank guessed an ace or a two (``is_caballo``),
+    on an outline the bank finds far from every card, whose suit a sure pinta tells as well as
+    the coin or the pinta alone did: a pinta of breaks, or oros with his coin in sight (an
+    unbroken line at both ends is also what any edge of paper shows: a naipes-libres caballo de
+    bastos read so was named a caballo de oros)."""
+    return (named.rank == CABALLO and guess.rank in CABALLO_GUESSES and cues.sure
+            and cues.pinta == named.suit and (named.suit in BREAK_PINTAS or cues.coin))

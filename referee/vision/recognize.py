@@ -10,10 +10,12 @@ import numpy as np
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.cues import (
+    CABALLO,
     Cues,
     caballo_card,
     contradicts,
     cues_agree,
+    far_caballo,
     far_four,
     figure_card,
     figure_suit,
@@ -363,8 +365,10 @@ class Recognizer:
                      frame: np.ndarray) -> list[Reading]:
         """Card-shaped outlines the bank finds far from every card (below ``not_a_card``, at
         least ``far_card``), lying apart from the cards found (``APART``), kept only when their
-        cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``);
-        one left unnamed may still be a 4 on another of its outlines (``far_fours``).
+        cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``),
+        or a caballo the bank took for an ace or a two, his suit told twice
+        (``cues.far_caballo``); one left unnamed may still be a 4 on another of its outlines
+        (``far_fours``).
 
         Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
         bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
@@ -376,9 +380,18 @@ class Recognizer:
             return []
         apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in found)]
         best = self._read_best(apart, frame)
-        named = [r for r in best if rank_witnessed(r)]
-        unnamed = [r for r in best if not rank_witnessed(r)]
+        witnessed = [rank_witnessed(r) or self._caballo_witnessed(r, frame) for r in best]
+        named = [r for r, w in zip(best, witnessed) if w]
+        unnamed = [r for r, w in zip(best, witnessed) if not w]
         return named + self.far_fours(unnamed, apart, named, frame)
+
+    def _caballo_witnessed(self, reading: Reading, frame: np.ndarray) -> bool:
+        """A far caballo named by its picture where the bank guessed an ace or a two, its suit
+        witnessed twice (``cues.far_caballo``)."""
+        card, guess = reading.card, reading.guess
+        if card is None or guess is None or card.rank != CABALLO:
+            return False
+        return far_caballo(card, guess, read_cues(cue_image(reading, frame)))
 
     def far_fours(self, unnamed: list[Reading], far: list[Reading], named: list[Reading],
                   frame: np.ndarray) -> list[Reading]:

@@ -9,8 +9,10 @@ import pytest
 
 from engine.cards import Card, Suit
 from referee.vision.bank import Bank
+from referee.vision.cues import Cues, far_caballo
 from referee.vision.faces import Face
 from referee.vision.geometry import flatten
+from referee.vision.pips import Pips
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings, rank_witnessed
 from referee.vision.scenes import Scene, SceneOptions, random_scene, render
 
@@ -87,6 +89,42 @@ def test_a_far_card_is_kept_only_with_two_witnesses_of_its_rank(named: str | Non
     card = Card.parse(named) if named else None
     reading = Reading(card, 0.0, np.zeros((4, 2)), Card.parse(guess), similarity=0.4, by_cues=True)
     assert rank_witnessed(reading) is kept
+
+
+PICTURE = Pips({"ink": 1}, {"red": 0.3, "yellow": 0.4, "green": 0.0, "blue": 0.3})
+
+
+@pytest.mark.parametrize(("named", "guess", "pinta", "both_ends", "coin", "kept"), [
+    ("11b", "1b", Suit.BASTOS, False, False, True),   # bastos' three breaks, read at one end
+    ("11c", "2e", Suit.COPAS, True, False, True),     # copas' one break, at both ends
+    ("11o", "1c", Suit.OROS, True, True, True),       # an unbroken line and the coin
+    ("11o", "1o", Suit.OROS, True, False, False),     # an unbroken line alone: any edge of paper
+    ("11c", "1c", Suit.COPAS, False, False, False),   # one break at one end: not sure
+    ("11e", "1e", Suit.BASTOS, True, False, False),   # the pinta tells another suit
+    ("11b", "12b", Suit.BASTOS, True, False, False),  # the bank took him for a rey
+    ("12b", "1b", Suit.BASTOS, True, False, False),   # a rey: is_caballo names only caballos
+])
+def test_a_far_caballo_the_bank_took_for_an_ace_needs_his_suit_told_twice(
+        named: str, guess: str, pinta: Suit, both_ends: bool, coin: bool, kept: bool) -> None:
+    cues = Cues(PICTURE, pinta, both_ends, coin)
+    assert far_caballo(Card.parse(named), Card.parse(guess), cues) is kept
+
+
+def test_a_far_caballo_is_kept_where_his_pinta_is_read_surely(
+        wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
+    """The 1878 caballo de bastos, read far from a naipes-libres bank that took him for an ace:
+    his pinta, three breaks, tells bastos as his picture tells a caballo."""
+    recognizer = Recognizer(wikimedia_bank)
+    caballo = Card(11, Suit.BASTOS)
+    scene = one_card_scene(fournier[caballo])
+    corners = scene.cards[0].corners
+    as_ace = Reading(caballo, 0.0, corners, Card(1, Suit.BASTOS), similarity=0.4, by_cues=True)
+    assert not rank_witnessed(as_ace)
+    assert recognizer._caballo_witnessed(as_ace, scene.image)
+    as_rey = replace(as_ace, guess=Card(12, Suit.BASTOS))
+    assert not recognizer._caballo_witnessed(as_rey, scene.image)
+    as_oros = replace(as_ace, card=Card(11, Suit.OROS))
+    assert not recognizer._caballo_witnessed(as_oros, scene.image)
 
 
 def scores_with(recognizer: Recognizer, best: float, second: float) -> np.ndarray:
