@@ -16,7 +16,7 @@ import numpy as np
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.emblems import holds_coin
 from referee.vision.figures import PICTURES, shape
-from referee.vision.pintas import SURE_ALONE, agreed, read_pintas
+from referee.vision.pintas import BREAK_PINTAS, SURE_ALONE, agreed, read_pintas
 from referee.vision.pips import Pips, read_pips
 from referee.vision.suits import suits_seen
 
@@ -68,9 +68,9 @@ def _pip_card(card: Card, cues: Cues) -> bool:
     return card.rank in _counts(card, cues) and card.suit in suits_seen(cues.pips.shares)
 
 
-# A pinta of breaks: a line with no break (oros) read at both ends is also what the edges of
-# half a card show (the top half of an 1878 6 of copas, outlined alone, read "oros" at both ends).
-BREAK_PINTAS = frozenset({Suit.COPAS, Suit.ESPADAS, Suit.BASTOS})
+# A pinta of breaks (``pintas.BREAK_PINTAS``): a line with no break (oros) read at both ends is
+# also what the edges of half a card show (the top half of an 1878 6 of copas, outlined alone,
+# read "oros" at both ends).
 
 
 def pinta_confirms(guess: Card, cues: Cues) -> bool:

@@ -3,6 +3,8 @@ decks (oros none, copas one, espadas two, bastos three), whatever the artwork.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 
@@ -25,7 +27,7 @@ PINTAS: dict[Suit, tuple[float, ...]] = {
     Suit.OROS: (), Suit.COPAS: (0.5,), Suit.ESPADAS: (0.3, 0.7), Suit.BASTOS: (0.21, 0.5, 0.79)}
 PLACE = 0.06            # a break lies at most this far from its place
 SURE_ALONE = frozenset({Suit.ESPADAS, Suit.BASTOS})  # read at one end, never by chance
-BREAK_SUITS = (Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)  # the suits a line partly hidden may tell
+BREAK_PINTAS = frozenset({Suit.COPAS, Suit.ESPADAS, Suit.BASTOS})  # the pintas of breaks
 # A faint line (a card seen small, blurred, washed out) is found on the rows' median profile
 # rather than pixel by pixel: the median row dips below the rows this far above and below ...
 FAINT_STEPS = (2, 3, 5)
@@ -34,21 +36,28 @@ MIN_DEPTH = 0.02        # ... by at least this (paper ≈ 1); a drawing over par
 FAINT_SHARE = 0.5       # ... and a column is line where it dips at least this share of that
 
 
-def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> list[float] | None:
-    """Middles of the breaks between the first and last line pixel, as shares of the line's
-    length; None when colour fills one or one is too long to be a break."""
+def _gaps(line: np.ndarray) -> Iterator[tuple[int, int]]:
+    """The gaps between the first and last line pixel: first column, and the column after."""
     xs = np.nonzero(line)[0]
-    found, x = [], int(xs[0])
+    x = int(xs[0])
     while x < xs[-1]:
         if line[x]:
             x += 1
             continue
         end = x + int(np.argmax(line[x:]))
+        yield x, end
+        x = end
+
+
+def _breaks(line: np.ndarray, ink: np.ndarray, min_break: float) -> list[float] | None:
+    """Middles of the breaks between the first and last line pixel, as shares of the line's
+    length; None when colour fills one or one is too long to be a break."""
+    found = []
+    for x, end in _gaps(line):
         if end - x >= min_break:
             if end - x > MAX_BREAK * len(line) or ink[x + 2:end - 2].any():
                 return None
             found.append((x + end) / 2 / len(line))
-        x = end
     return found
 
 
@@ -136,20 +145,14 @@ def _partly_covered(line: np.ndarray, ink: np.ndarray, min_break: float) -> Suit
     xs = np.nonzero(line)[0]
     n = len(line)
     clear, hidden = [], [(0.0, xs[0] / n), (xs[-1] / n, 1.0)]
-    x = int(xs[0])
-    while x < xs[-1]:
-        if line[x]:
-            x += 1
-            continue
-        end = x + int(np.argmax(line[x:]))
+    for x, end in _gaps(line):
         if ink[x:end].any() or end - x > MAX_BREAK * n:
             hidden.append((x / n, end / n))
         elif end - x >= min_break:
             clear.append((x + end) / 2 / n)
-        x = end
     if not clear:
         return None
-    suits = [suit for suit in BREAK_SUITS if _allows(PINTAS[suit], clear, hidden)]
+    suits = [suit for suit in BREAK_PINTAS if _allows(PINTAS[suit], clear, hidden)]
     return suits[0] if len(suits) == 1 else None
 
 

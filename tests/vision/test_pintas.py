@@ -115,8 +115,8 @@ def crossed(card: np.ndarray, share: float, ends: tuple[bool, bool] = (True, Tru
     w, h = PIP_SIZE
     left, right = int(0.08 * w), int(0.92 * w)
     card = card.copy()
-    for top, y in zip(ends, (int(0.08 * h), h - 1 - int(0.08 * h))):
-        if top:
+    for cross, y in zip(ends, (int(0.08 * h), h - 1 - int(0.08 * h))):
+        if cross:
             x = left + int(share * (right - left)) if y < h / 2 else right - int(share * (right - left))
             cv2.circle(card, (x, y + 6 if y < h / 2 else y - 6), 12, (40, 40, 200), -1)
     return card
