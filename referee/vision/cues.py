@@ -351,6 +351,7 @@ def figure_card(guess: Card, cues: Cues, rank: int | None, fits: bool = False) -
 
 
 CABALLO = 11
+REY = 12
 
 
 # The 1-7 the bank takes a caballo for: an ace (one big picture) or a two (two pips of ink).
@@ -371,11 +372,28 @@ def caballo_card(cues: Cues) -> Card | None:
     return None if suit is None else Card(CABALLO, suit)
 
 
-def far_caballo(named: Card, guess: Card, cues: Cues) -> bool:
-    """A caballo named by his picture where the bank guessed an ace or a two (``is_caballo``),
-    on an outline the bank finds far from every card, whose suit a sure pinta tells as well as
-    the coin or the pinta alone did: a pinta of breaks, or oros with his coin in sight (an
-    unbroken line at both ends is also what any edge of paper shows: a naipes-libres caballo de
-    bastos read so was named a caballo de oros)."""
-    return (named.rank == CABALLO and guess.rank in CABALLO_GUESSES and cues.sure
-            and cues.pinta == named.suit and (named.suit in BREAK_PINTAS or cues.coin))
+# The figures a far outline may be named by their picture, where the bank guessed another rank: a
+# sota's narrow picture is an ace's too (``recognize.ONE_WITNESS``).
+PICTURED = frozenset({CABALLO, REY})
+
+# The pinta that tells a far figure's suit read at one end: bastos' three breaks.  A break hidden
+# under a drawing makes a line read fewer, never more: one end of an 1878 caballo de bastos, his
+# club over a break, read espadas' two (seeds 1 and 6, naipes libres to Fournier).
+FAR_ONE_END = frozenset({Suit.BASTOS})
+
+
+def far_figure(named: Card, guess: Card, cues: Cues) -> bool:
+    """A caballo or a rey (``PICTURED``) named by his picture on an outline the bank finds far from
+    every card, where the bank guessed another figure, or an ace or a two for a caballo
+    (``is_caballo``), and whose suit the pinta tells as well as the coin or the pinta alone did:
+    read at both ends, a pinta of breaks or oros with his coin in sight (an unbroken line at both
+    ends is also what any edge of paper shows: a naipes-libres caballo de bastos read so was
+    named a caballo de oros); at one end, bastos only (``FAR_ONE_END``).  Across decks the bank
+    takes a rey for a sota or a caballo for a rey as often as not; his figure-ness it rarely
+    misses."""
+    taken = guess.rank in FIGURES or (named.rank == CABALLO and guess.rank in CABALLO_GUESSES)
+    if named.rank not in PICTURED or not taken or cues.pinta != named.suit:
+        return False
+    if cues.both_ends:
+        return named.suit in BREAK_PINTAS or cues.coin
+    return named.suit in FAR_ONE_END

@@ -10,12 +10,12 @@ import numpy as np
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.cues import (
-    CABALLO,
+    PICTURED,
     Cues,
     caballo_card,
     contradicts,
     cues_agree,
-    far_caballo,
+    far_figure,
     far_four,
     figure_card,
     figure_suit,
@@ -366,9 +366,9 @@ class Recognizer:
         """Card-shaped outlines the bank finds far from every card (below ``not_a_card``, at
         least ``far_card``), lying apart from the cards found (``APART``), kept only when their
         cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``),
-        or a caballo the bank took for an ace or a two, his suit told twice
-        (``cues.far_caballo``); one left unnamed may still be a 4 on another of its outlines
-        (``far_fours``).
+        or a caballo or rey his picture names where the bank guessed another rank, his suit told
+        twice (``cues.far_figure``); one left unnamed may still be a 4 on another of its
+        outlines (``far_fours``).
 
         Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
         bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
@@ -380,18 +380,18 @@ class Recognizer:
             return []
         apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in found)]
         best = self._read_best(apart, frame)
-        witnessed = [rank_witnessed(r) or self._caballo_witnessed(r, frame) for r in best]
+        witnessed = [rank_witnessed(r) or self._figure_witnessed(r, frame) for r in best]
         named = [r for r, w in zip(best, witnessed) if w]
         unnamed = [r for r, w in zip(best, witnessed) if not w]
         return named + self.far_fours(unnamed, apart, named, frame)
 
-    def _caballo_witnessed(self, reading: Reading, frame: np.ndarray) -> bool:
-        """A far caballo named by its picture where the bank guessed an ace or a two, its suit
-        witnessed twice (``cues.far_caballo``)."""
+    def _figure_witnessed(self, reading: Reading, frame: np.ndarray) -> bool:
+        """A far caballo or rey named by his picture where the bank guessed another rank, his
+        suit witnessed twice (``cues.far_figure``)."""
         card, guess = reading.card, reading.guess
-        if card is None or guess is None or card.rank != CABALLO:
+        if card is None or guess is None or card.rank not in PICTURED:
             return False
-        return far_caballo(card, guess, read_cues(cue_image(reading, frame)))
+        return far_figure(card, guess, read_cues(cue_image(reading, frame)))
 
     def far_fours(self, unnamed: list[Reading], far: list[Reading], named: list[Reading],
                   frame: np.ndarray) -> list[Reading]:

@@ -9,7 +9,7 @@ import pytest
 
 from engine.cards import Card, Suit
 from referee.vision.bank import Bank
-from referee.vision.cues import Cues, far_caballo
+from referee.vision.cues import Cues, far_figure
 from referee.vision.faces import Face
 from referee.vision.geometry import flatten
 from referee.vision.pips import Pips
@@ -98,33 +98,47 @@ PICTURE = Pips({"ink": 1}, {"red": 0.3, "yellow": 0.4, "green": 0.0, "blue": 0.3
     ("11b", "1b", Suit.BASTOS, False, False, True),   # bastos' three breaks, read at one end
     ("11c", "2e", Suit.COPAS, True, False, True),     # copas' one break, at both ends
     ("11o", "1c", Suit.OROS, True, True, True),       # an unbroken line and the coin
+    ("11b", "12b", Suit.BASTOS, True, False, True),   # the bank took him for a rey
+    ("12e", "10c", Suit.ESPADAS, True, False, True),  # a rey the bank took for a sota
+    ("12o", "11e", Suit.OROS, True, True, True),      # a rey de oros, his coin in sight
     ("11o", "1o", Suit.OROS, True, False, False),     # an unbroken line alone: any edge of paper
+    ("12o", "10o", Suit.OROS, True, False, False),
     ("11c", "1c", Suit.COPAS, False, False, False),   # one break at one end: not sure
+    ("12c", "10c", Suit.COPAS, False, False, False),
+    ("11e", "12o", Suit.ESPADAS, False, False, False),  # two breaks at one end: bastos with
+                                                        # one hidden under the club reads so
     ("11e", "1e", Suit.BASTOS, True, False, False),   # the pinta tells another suit
-    ("11b", "12b", Suit.BASTOS, True, False, False),  # the bank took him for a rey
+    ("12e", "11e", Suit.BASTOS, True, False, False),
     ("12b", "1b", Suit.BASTOS, True, False, False),   # a rey: is_caballo names only caballos
+    ("10e", "12e", Suit.ESPADAS, True, False, False),  # a sota: an ace's picture is as narrow
 ])
-def test_a_far_caballo_the_bank_took_for_an_ace_needs_his_suit_told_twice(
+def test_a_far_figure_named_by_his_picture_needs_his_suit_told_twice(
         named: str, guess: str, pinta: Suit, both_ends: bool, coin: bool, kept: bool) -> None:
     cues = Cues(PICTURE, pinta, both_ends, coin)
-    assert far_caballo(Card.parse(named), Card.parse(guess), cues) is kept
+    assert far_figure(Card.parse(named), Card.parse(guess), cues) is kept
 
 
-def test_a_far_caballo_is_kept_where_his_pinta_is_read_surely(
-        wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
-    """The 1878 caballo de bastos, read far from a naipes-libres bank that took him for an ace:
-    his pinta, three breaks, tells bastos as his picture tells a caballo."""
+@pytest.mark.parametrize(("card", "guess", "kept"), [
+    ("11b", "1b", True),    # the bank took him for an ace: his three breaks tell bastos
+    ("11b", "12b", True),   # ... or for a rey
+    ("11b", "5b", False),   # a 1-7 other than an ace or a two: is_caballo names none
+    ("12e", "10e", True),   # a rey the bank took for a sota: his pinta tells espadas
+    ("12e", "4e", False),
+])
+def test_a_far_figure_is_kept_where_his_pinta_is_read_surely(
+        wikimedia_bank: Bank, fournier: dict[Card, Face], card: str, guess: str,
+        kept: bool) -> None:
+    """1878 figures read far from a naipes-libres bank that took them for another rank: the
+    pinta tells their suit as their picture tells their rank."""
     recognizer = Recognizer(wikimedia_bank)
-    caballo = Card(11, Suit.BASTOS)
-    scene = one_card_scene(fournier[caballo])
-    corners = scene.cards[0].corners
-    as_ace = Reading(caballo, 0.0, corners, Card(1, Suit.BASTOS), similarity=0.4, by_cues=True)
-    assert not rank_witnessed(as_ace)
-    assert recognizer._caballo_witnessed(as_ace, scene.image)
-    as_rey = replace(as_ace, guess=Card(12, Suit.BASTOS))
-    assert not recognizer._caballo_witnessed(as_rey, scene.image)
-    as_oros = replace(as_ace, card=Card(11, Suit.OROS))
-    assert not recognizer._caballo_witnessed(as_oros, scene.image)
+    figure = Card.parse(card)
+    scene = one_card_scene(fournier[figure])
+    reading = Reading(figure, 0.0, scene.cards[0].corners, Card.parse(guess), similarity=0.4,
+                      by_cues=True)
+    assert not rank_witnessed(reading)
+    assert recognizer._figure_witnessed(reading, scene.image) is kept
+    other_suit = replace(reading, card=Card(figure.rank, Suit.OROS))
+    assert not recognizer._figure_witnessed(other_suit, scene.image)
 
 
 def scores_with(recognizer: Recognizer, best: float, second: float) -> np.ndarray:
