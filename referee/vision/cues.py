@@ -64,7 +64,11 @@ def _counts(card: Card, cues: Cues) -> set[int]:
 
 
 def _pip_card(card: Card, cues: Cues) -> bool:
-    """2-7: as many pips as the rank by either count (``_counts``), in colours the suit allows."""
+    """2-7: as many pips as the rank by either count (``_counts``), in colours the suit allows,
+    and a 5 of oros or copas with its middle pip (``BARE_MIDDLE``): the red maker's name between
+    the cups of the 1878 4 of copas is a fifth red blob."""
+    if card.rank == 5 and card.suit in BARE_SUITS and cues.pips.middle < BARE_MIDDLE:
+        return False
     return card.rank in _counts(card, cues) and card.suit in suits_seen(cues.pips.shares)
 
 

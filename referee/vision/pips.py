@@ -33,6 +33,9 @@ HUES: dict[str, tuple[tuple[int, int], ...]] = {
     "green": ((38, 85),),
     "blue": ((90, 135),),
 }
+# Hues between red and yellow, whose share alone is read: blurred, the red and the gold of the
+# 1878 cups run together there (``suits.SUIT_COLOURS``).
+ORANGE = (10, 14)
 
 
 @dataclass(frozen=True)
@@ -111,4 +114,5 @@ def read_pips(card: np.ndarray) -> Pips:
             in_class |= (hue >= lo) & (hue < hi)
         shares[name] = float((in_class & ink).sum()) / total
         counts[name] = _count(in_class & ink)
+    shares["orange"] = float(((hue >= ORANGE[0]) & (hue < ORANGE[1]) & ink).sum()) / total
     return Pips(counts, shares, float(inner(ink, MIDDLE).mean()), emblem(ink))

@@ -10,10 +10,11 @@ from engine.cards import Suit
 Shares = dict[str, float]
 
 # suit -> test on the ink's hue shares (see ``pips.HUES``); loose enough for old and new decks.
+# A cup's red counts with the orange (``pips.ORANGE``) that its red and gold make blurred.
 SUIT_COLOURS: dict[Suit, Callable[[Shares], bool]] = {
     Suit.ESPADAS: lambda s: s["blue"] >= 0.15,
     Suit.OROS: lambda s: s["yellow"] >= 0.8 and s["blue"] < 0.08 and s["green"] < 0.08,
-    Suit.COPAS: lambda s: s["red"] >= 0.08 and s["blue"] < 0.1 and s["green"] < 0.1,
+    Suit.COPAS: lambda s: s["red"] + s.get("orange", 0.0) >= 0.08 and s["blue"] < 0.1 and s["green"] < 0.1,
     Suit.BASTOS: lambda s: (s["green"] >= 0.2 or s["red"] >= 0.22) and s["blue"] < 0.1,
 }
 

@@ -44,6 +44,27 @@ def test_a_makers_name_between_the_pips_is_not_a_pip(fournier: dict[Card, Face])
     assert pips_of(fournier[Card.parse("5o")]).count == 5
 
 
+def test_a_five_of_cups_or_coins_needs_its_middle_pip() -> None:
+    """The red maker's name between the 1878 4 of copas' cups is a fifth red blob; a 5 has a cup
+    or a coin in the middle of the card, a 4 none (``BARE_MIDDLE``)."""
+    shares = {"red": 0.07, "orange": 0.23, "yellow": 0.7, "green": 0.0, "blue": 0.0}
+    four = Pips({"ink": 4, "red": 5, "yellow": 6, "green": 0, "blue": 0}, shares, middle=0.12)
+    assert cues_agree(Card.parse("4c"), Cues(four, None))
+    assert not cues_agree(Card.parse("5c"), Cues(four, None))
+    five = Pips({**four.counts, "ink": 5}, shares, middle=0.5)
+    assert cues_agree(Card.parse("5c"), Cues(five, None))
+
+
+def test_blurred_cups_are_still_copas_by_their_colours(fournier: dict[Card, Face]) -> None:
+    """Blurred, the red and the gold of the 1878 cups run together into orange, which counts with
+    the red (``pips.ORANGE``): almost none of the cups' ink is left in the red hues."""
+    cups = pips_of(fournier[Card.parse("7c")])
+    blurred = read_pips(cv2.GaussianBlur(cv2.resize(fournier[Card.parse("7c")].bgr, PIP_SIZE,
+                                                    interpolation=cv2.INTER_AREA), (0, 0), 5))
+    assert blurred.shares["red"] < 0.05 < cups.shares["red"]
+    assert Suit.COPAS in suits_seen(blurred.shares)
+
+
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
 def test_ink_colours_allow_the_true_suit_and_rarely_another(deck_name: str,
                                                             request: pytest.FixtureRequest) -> None:
@@ -63,6 +84,7 @@ def test_ink_colours_allow_the_true_suit_and_rarely_another(deck_name: str,
     ({"red": 0.05, "yellow": 0.4, "green": 0.0, "blue": 0.5}, {Suit.ESPADAS}),
     ({"red": 0.3, "yellow": 0.2, "green": 0.45, "blue": 0.0}, {Suit.BASTOS}),
     ({"red": 0.14, "yellow": 0.7, "green": 0.01, "blue": 0.01}, {Suit.COPAS}),
+    ({"red": 0.02, "orange": 0.2, "yellow": 0.75, "green": 0.0, "blue": 0.0}, {Suit.COPAS}),
 ])
 def test_suit_colour_table(shares: dict[str, float], suits: set[Suit]) -> None:
     assert suits_seen(shares) == suits
@@ -70,7 +92,7 @@ def test_suit_colour_table(shares: dict[str, float], suits: set[Suit]) -> None:
 
 def test_cues_agree_only_on_rank_and_suit() -> None:
     coins = Cues(Pips({"ink": 5, "yellow": 5, "blue": 0},
-                      {"red": 0.0, "yellow": 0.95, "green": 0.0, "blue": 0.0}), None)
+                      {"red": 0.0, "yellow": 0.95, "green": 0.0, "blue": 0.0}, middle=1.0), None)
     assert cues_agree(Card.parse("5o"), coins)
     assert not cues_agree(Card.parse("4o"), coins)
     assert not cues_agree(Card.parse("5e"), coins)
@@ -78,9 +100,10 @@ def test_cues_agree_only_on_rank_and_suit() -> None:
 
 
 def test_the_pips_may_be_counted_in_all_the_ink_or_in_the_suits_own_colour() -> None:
-    # a four of cups whose drawing adds a fifth blob of ink (a hand, a shadow) in another colour
+    # a four of cups whose drawing adds a fifth blob of ink (a hand, a shadow, in the middle of
+    # the card) in another colour
     cups = Cues(Pips({"ink": 5, "red": 4, "yellow": 3, "green": 0, "blue": 0},
-                     {"red": 0.4, "yellow": 0.55, "green": 0.0, "blue": 0.0}), None)
+                     {"red": 0.4, "yellow": 0.55, "green": 0.0, "blue": 0.0}, middle=0.3), None)
     assert cues_agree(Card.parse("4c"), cups) and cues_agree(Card.parse("5c"), cups)
     assert not cues_agree(Card.parse("3c"), cups)
     # bastos have no one colour to count: only all the ink
