@@ -106,7 +106,8 @@ def test_each_card_keeps_at_most_its_share_of_views() -> None:
 def test_a_recognizer_learns_the_held_out_deck_from_the_cards_it_names(
         wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
     """Every view learned is of the card it is learned as, and the learned views name cards the
-    bank alone left unnamed, never wrongly (the 1-7, so that their kin are soon learned)."""
+    bank alone left unnamed, never wrongly (the 1-7, so that their kin are soon learned).  It
+    takes a game's worth of scenes: over the first 60 the bank alone names as many."""
     opts = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
     plain = Recognizer(wikimedia_bank)
     learner = Recognizer(wikimedia_bank, RecognizerSettings(learn=True))
@@ -115,7 +116,7 @@ def test_a_recognizer_learns_the_held_out_deck_from_the_cards_it_names(
     named = {"plain": 0, "learner": 0}
     shown: set[Card] = set()
     pips = {card: face for card, face in fournier.items() if card.rank <= 7}
-    for _ in range(60):
+    for _ in range(120):
         scene = random_scene(pips, rng, opts)
         truth = {c.card for c in scene.cards}
         shown |= truth
