@@ -41,7 +41,8 @@ ORANGE = (10, 14)
 @dataclass(frozen=True)
 class Pips:
     """Blob counts (of all the ink, ``"ink"``, and of each hue class), the share of the ink in
-    each hue class (``HUES``), the share of ink in the middle of the card (``MIDDLE``), and the
+    each hue class (``HUES``) and in the orange between red and yellow (``"orange"``,
+    ``ORANGE``), the share of ink in the middle of the card (``MIDDLE``), and the
     largest emblem: its share of the ink and its height as a share of the inner card's
     (``emblem``)."""
 

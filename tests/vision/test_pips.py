@@ -23,8 +23,10 @@ from referee.vision.suits import suits_seen
 PIP_CARDS = [Card(rank, suit) for rank in range(2, 8) for suit in Suit]
 
 
-def pips_of(face: Face) -> Pips:
-    return read_pips(cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA))
+def pips_of(face: Face, blur: float = 0.0) -> Pips:
+    """The pips of a face at the pips' size, blurred by a Gaussian of ``blur`` pixels if asked."""
+    card = cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+    return read_pips(cv2.GaussianBlur(card, (0, 0), blur) if blur else card)
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
@@ -59,8 +61,7 @@ def test_blurred_cups_are_still_copas_by_their_colours(fournier: dict[Card, Face
     """Blurred, the red and the gold of the 1878 cups run together into orange, which counts with
     the red (``pips.ORANGE``): almost none of the cups' ink is left in the red hues."""
     cups = pips_of(fournier[Card.parse("7c")])
-    blurred = read_pips(cv2.GaussianBlur(cv2.resize(fournier[Card.parse("7c")].bgr, PIP_SIZE,
-                                                    interpolation=cv2.INTER_AREA), (0, 0), 5))
+    blurred = pips_of(fournier[Card.parse("7c")], blur=5)
     assert blurred.shares["red"] < 0.05 < cups.shares["red"]
     assert Suit.COPAS in suits_seen(blurred.shares)
 
