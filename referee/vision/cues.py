@@ -72,11 +72,6 @@ def _pip_card(card: Card, cues: Cues) -> bool:
     return card.rank in _counts(card, cues) and card.suit in suits_seen(cues.pips.shares)
 
 
-# A pinta of breaks (``pintas.BREAK_PINTAS``): a line with no break (oros) read at both ends is
-# also what the edges of half a card show (the top half of an 1878 6 of copas, outlined alone,
-# read "oros" at both ends).
-
-
 def pinta_confirms(guess: Card, cues: Cues) -> bool:
     """A 2-7 the bank guessed, of the suit a sure pinta of breaks reads (``BREAK_PINTAS``), with
     as many pips as its rank by every count (``_counts``): three witnesses, the ink's colours not

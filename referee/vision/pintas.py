@@ -27,7 +27,9 @@ PINTAS: dict[Suit, tuple[float, ...]] = {
     Suit.OROS: (), Suit.COPAS: (0.5,), Suit.ESPADAS: (0.3, 0.7), Suit.BASTOS: (0.21, 0.5, 0.79)}
 PLACE = 0.06            # a break lies at most this far from its place
 SURE_ALONE = frozenset({Suit.ESPADAS, Suit.BASTOS})  # read at one end, never by chance
-BREAK_PINTAS = frozenset({Suit.COPAS, Suit.ESPADAS, Suit.BASTOS})  # the pintas of breaks
+# The pintas of breaks: a line with no break (oros) read at both ends is also what the edges of
+# half a card show (the top half of an 1878 6 of copas, outlined alone, read "oros" at both ends).
+BREAK_PINTAS = frozenset({Suit.COPAS, Suit.ESPADAS, Suit.BASTOS})
 # A faint line (a card seen small, blurred, washed out) is found on the rows' median profile
 # rather than pixel by pixel: the median row dips below the rows this far above and below ...
 FAINT_STEPS = (2, 3, 5)
