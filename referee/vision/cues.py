@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
-from referee.vision.emblems import holds_coin
+from referee.vision.emblems import holds_coin, holds_cup
 from referee.vision.figures import PICTURES, shape
 from referee.vision.pintas import BREAK_PINTAS, SURE_ALONE, agreed, read_pintas
 from referee.vision.pips import Pips, read_pips
@@ -29,6 +29,7 @@ class Cues:
     pinta: Suit | None
     both_ends: bool = False  # the pinta was read at both ends of the card (and they agree)
     coin: bool = False  # a figure's coin is seen (oros)
+    cup: bool = False  # a figure's cup is seen (copas)
 
     @property
     def sure(self) -> bool:
@@ -46,7 +47,8 @@ def read_cues(card: np.ndarray) -> Cues:
     """Cues of a flattened card image (best at ``pips.PIP_SIZE``)."""
     ends = read_pintas(card)
     pinta = agreed(ends)
-    return Cues(read_pips(card), pinta, pinta is not None and ends[0] == ends[1], holds_coin(card))
+    return Cues(read_pips(card), pinta, pinta is not None and ends[0] == ends[1], holds_coin(card),
+                holds_cup(card))
 
 
 # Pips counted in one hue class rather than all the ink: a sword's hilt comes apart from its blade.
@@ -307,12 +309,20 @@ def pinta_alone(cues: Cues) -> bool:
     return cues.sure or cues.pinta in FIGURE_ONE_END
 
 
+def held(cues: Cues) -> list[Suit]:
+    """The suits of the emblems a figure is seen holding: its coin, its cup."""
+    return [suit for suit, seen in ((Suit.OROS, cues.coin), (Suit.COPAS, cues.cup)) if seen]
+
+
 def figure_suit_alone(cues: Cues) -> Suit | None:
-    """A figure's suit told without the bank: its coin (oros, unless a sure pinta reads another
-    suit: the coin was never seen on another card, but the tops of an oros figure's drawing can
-    look like copas' one break at one end), or the pinta on its own (``pinta_alone``)."""
-    if cues.coin:
-        return Suit.OROS if cues.pinta in (None, Suit.OROS) or not cues.sure else None
+    """A figure's suit told without the bank: the emblem it holds (its coin or its cup, unless a
+    sure pinta reads another suit: neither was seen on another figure, but the tops of an oros
+    figure's drawing can look like copas' one break at one end), or the pinta on its own
+    (``pinta_alone``)."""
+    emblems = held(cues)
+    if emblems:
+        suit = emblems[0]
+        return suit if len(emblems) == 1 and (cues.pinta in (None, suit) or not cues.sure) else None
     return cues.pinta if pinta_alone(cues) else None
 
 
@@ -325,7 +335,7 @@ def figure_suit(guess: Card, cues: Cues) -> Suit | None:
     if guess.rank not in FIGURES or cues.pips.count > MAX_FIGURE_BLOBS:
         return None
     alone = figure_suit_alone(cues)
-    if alone is not None or cues.coin:
+    if alone is not None or held(cues):
         return alone
     return cues.pinta if cues.pinta is not None and cues.pinta == guess.suit else None
 

@@ -1,17 +1,19 @@
 """What a figure holds, which tells its suit on any Spanish deck without the frame line: the coin
-of oros, a round yellow disc about a quarter of the card wide (sota, caballo and rey alike).
+of oros, a round yellow disc about a quarter of the card wide (sota, caballo and rey alike), and
+the cup of copas, a small blob of red and gold up at one end, to one side.
 
 Measured on the faces of both decks, sharp and blurred: the figures' coins fill 0.87-0.96 of their
 enclosing circle, any other yellow patch of that size at most 0.62; the 2-7 of oros show several
-coins (``tests/vision/test_emblems.py``)."""
+coins.  The cup is seen on every copas figure but the 1878 caballo (his cup touches his horse's
+tan head) and on no other card (``tests/vision/test_emblems.py``)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from referee.vision.features import inner, normalised_hsv
-from referee.vision.pips import HUES, MIN_SATURATION
+from referee.vision.features import inner, neutral_paper, normalise, normalised_hsv
+from referee.vision.pips import HUES, MIN_SATURATION, ORANGE
 
 INNER = (0.06, 0.05)   # share of the width and height left out at each side (the card's edge)
 RADIUS = (0.10, 0.18)  # a coin's radius, as a share of the inner width (the ace's is larger)
@@ -72,3 +74,64 @@ def _coin(contour: np.ndarray, hsv: np.ndarray) -> str | None:
     if np.median(pixels[:, 0]) < GOLD[0] or np.median(pixels[:, 1]) < GOLD[1] * 255:
         return None
     return WHOLE if inside >= MIN_INSIDE * np.pi * radius ** 2 else CUT
+
+
+# The cup of copas, as a figure holds it: a small blob of red and gold ink, the only one on the
+# card (a 2-7 of copas shows several cups), up at one end and to one side of the middle (a rey's
+# crown is in the middle), standing alone on the paper.
+CUP_AREA = (0.006, 0.035)  # its area, as a share of the inner card's (an ace's cup is larger)
+CUP_RED = (0.25, 0.08)   # the share of its ink in red and orange, and in red alone, at least ...
+CUP_GOLD = 0.3           # ... and in yellow: red and gold, not a coin's gold nor a feather's red
+CUP_END = 0.25           # its centre within this share of the inner height of one end
+CUP_SIDE = (0.2, 0.4)    # its centre this far from the middle, as a share of the inner width
+CUP_WIDTH = 0.25         # its width at most this share of the inner width (a strip of ground is wider)
+CUP_FILL = 0.5           # it fills at least this share of its bounding box (a sword's guard less)
+CUP_ALONE = 0.1          # at most this share of its border ring is ink of another colour ...
+CUP_DARK = 0.35          # ... not dark (a black outline around the cup has any hue)
+RING = 9                 # the border ring's width, in pixels at ``pips.PIP_SIZE``
+
+
+def holds_cup(card: np.ndarray) -> bool:
+    """A figure's cup is on the flattened card (best at ``pips.PIP_SIZE``): the one blob of red and
+    gold ink of a cup's size (``CUP_AREA``, ``CUP_RED``, ``CUP_GOLD``), in a figure's hand
+    (``_held``).  The paper is made grey first (``neutral_paper``): around a cup, any tint it
+    keeps would be taken for ink."""
+    paper = np.clip(neutral_paper(normalise(card)), 0, 1)
+    hsv = inner(cv2.cvtColor((paper * 255).astype(np.uint8), cv2.COLOR_BGR2HSV), INNER)
+    hue, ink = hsv[..., 0], hsv[..., 1] > MIN_SATURATION * 255
+    red, orange, gold = (_hues(hue, ranges) & ink for ranges in (HUES["red"], (ORANGE,), HUES["yellow"]))
+    warm = red | orange | gold
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.morphologyEx(warm.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    size = labels.size
+    cups = []
+    for i in range(1, count):
+        if not CUP_AREA[0] <= stats[i, cv2.CC_STAT_AREA] / size <= CUP_AREA[1]:
+            continue
+        blob = labels == i
+        area = int(blob.sum())
+        reds, oranges, golds = (int((m & blob).sum()) / area for m in (red, orange, gold))
+        if reds + oranges >= CUP_RED[0] and reds >= CUP_RED[1] and golds >= CUP_GOLD:
+            cups.append((blob, stats[i]))
+    other_ink = ink & (hsv[..., 2] > CUP_DARK * 255) & ~warm
+    return len(cups) == 1 and _held(*cups[0], other_ink)
+
+
+def _hues(hue: np.ndarray, ranges: tuple[tuple[int, int], ...]) -> np.ndarray:
+    inside = np.zeros(hue.shape, bool)
+    for lo, hi in ranges:
+        inside |= (hue >= lo) & (hue < hi)
+    return inside
+
+
+def _held(blob: np.ndarray, stat: np.ndarray, other_ink: np.ndarray) -> bool:
+    """The cup is where a figure holds it (``CUP_END``, ``CUP_SIDE``), no wider than a cup
+    (``CUP_WIDTH``), filled like one (``CUP_FILL``), and alone on the paper (``CUP_ALONE``)."""
+    height, width = blob.shape
+    x, y, w, h, area = (int(v) for v in stat)
+    middle_x, middle_y = (x + w / 2) / width, (y + h / 2) / height
+    if (min(middle_y, 1 - middle_y) > CUP_END or not CUP_SIDE[0] <= abs(middle_x - 0.5) <= CUP_SIDE[1]
+            or w > CUP_WIDTH * width or area < CUP_FILL * w * h):
+        return False
+    ring = cv2.dilate(blob.astype(np.uint8), np.ones((RING, RING), np.uint8)).astype(bool) & ~blob
+    return float((other_ink & ring).sum()) / max(1, int(ring.sum())) <= CUP_ALONE

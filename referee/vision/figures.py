@@ -91,9 +91,10 @@ def figure_rank(card: np.ndarray) -> int | None:
     return ranks[0] if len(ranks) == 1 else None
 
 
-def picture_fits(card: np.ndarray, rank: int) -> bool:
+def picture_fits(card: np.ndarray, rank: int, slack: float = 0.0) -> bool:
     """The picture does not speak against this figure rank: its middle band and brown share are
-    in the rank's ranges (the ends, whose fill varies most with the pose, are not asked)."""
+    in the rank's ranges (the ends, whose fill varies most with the pose, are not asked), the
+    middle's widened by ``slack`` each way."""
     middle, _, brown = _measures(card)
-    (middle_range, _, brown_range) = PICTURES[rank]
-    return _within(middle, middle_range) and _within(brown, brown_range)
+    ((low, high), _, brown_range) = PICTURES[rank]
+    return _within(middle, (low - slack, high + slack)) and _within(brown, brown_range)

@@ -56,6 +56,8 @@ APART = 0.3  # a far outline goes if this much of it lies inside a card found, o
 SHAPE_TOLERANCE = 0.15  # a far-from-the-bank 1-7 is named by its cues only on a card-shaped outline
 FAR_TRIES = 3  # other outlines of a far card left unnamed, read for a 4 by its pips (``far_fours``)
 SAME_CARD = 0.7  # two outlines each covering this much of the other are one card's (``same_card``)
+TWICE_SLACK = 0.2  # how much wider or narrower in the middle than its rank's range a picture
+                   # may be where the bank's two best name its rank (``bank_twice``)
 OTHER_TRIES = 3  # other outlines of a card left unnamed, read again (``read_again``)
 
 
@@ -96,6 +98,7 @@ class Reading:
     figure_of: Suit | None = None  # abstained, but surely a figure (10-12) of this suit
     edges: np.ndarray | None = None  # the outline snapped onto the card's edges: the cues are
                                      # read there (``geometry.snap_to_edges``)
+    second: Card | None = None  # the bank's second best card (``bank_twice``)
 
     @property
     def outline(self) -> np.ndarray:
@@ -169,7 +172,8 @@ class Recognizer:
         """The outline's reading from its similarities to the bank's cards (``scores``)."""
         guess, confidence, similarity = self.judge(scores)
         card = guess if confidence >= self.settings.min_confidence else None
-        return Reading(card, confidence, corners, guess, similarity)
+        second = self._cards[np.argsort(scores)[-2]] if len(scores) > 1 else None
+        return Reading(card, confidence, corners, guess, similarity, second=second)
 
     def confirm(self, reading: Reading, frame: np.ndarray) -> Reading:
         """Name an abstained card anyway if the cues read on it agree with the bank's guess.
@@ -182,8 +186,9 @@ class Recognizer:
         when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``; a 5-7 of espadas is
         named by as many hilts as blades, ``cues.swords_counted``; a 1-7 far from the bank with
         four pips, a sure pinta and a bare middle is a 4, ``cues.far_four``).  A guessed
-        figure is named from its pinta and its picture's rank, or else may still be read as
-        "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
+        figure is named from its suit (its pinta, coin or cup) and its picture's rank, or the
+        bank's where the picture fits it (more loosely where the bank's two best agree on it,
+        ``bank_twice``), or else may still be read as "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
         only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
         as if abstained when its pinta reads another suit (``cues.contradicts``), and a 2-7 it
         named without being sure is dropped when its pips count a neighbouring rank, and an ace when a
@@ -207,7 +212,9 @@ class Recognizer:
         suit = figure_suit(guess, cues)
         if suit is not None and s.figure_ranks:
             rank = figure_rank(card_img)
-            card = figure_card(guess, cues, rank, picture_fits(card_img, guess.rank))
+            slack = TWICE_SLACK if bank_twice(reading, suit) else 0.0
+            fits = picture_fits(card_img, guess.rank, slack)
+            card = figure_card(guess, cues, rank, fits)
             if card is not None:
                 return replace(reading, card=card, by_cues=True)
         return replace(reading, figure_of=suit)
@@ -431,6 +438,17 @@ class Recognizer:
         edges = snap_to_edges(frame, reading.corners)
         again = self.classify(flatten(frame, edges), edges)
         return replace(again if again.similarity >= reading.similarity else reading, edges=edges)
+
+
+def bank_twice(reading: Reading, suit: Suit) -> bool:
+    """The bank's two best cards are figures of one rank, one of them of this suit (told by the
+    cues): the bank's rank stands where the picture tells none and is a little wider or narrower
+    in the middle than the rank's (``TWICE_SLACK``).  Across decks the bank takes the 1878 sota
+    de copas, wide in the middle, for a sota de oros or a sota de copas before any rey; a
+    caballo or a rey it takes for sotas is seldom one of them."""
+    second = reading.second
+    return (second is not None and second.rank == reading.guess.rank
+            and suit in (reading.guess.suit, second.suit))
 
 
 def rank_witnessed(reading: Reading) -> bool:

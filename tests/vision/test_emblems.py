@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
 
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.cues import Cues, contradicts, figure_card, figure_suit, read_cues
-from referee.vision.emblems import holds_coin
+from referee.vision.emblems import holds_coin, holds_cup
 from referee.vision.faces import Face
 from referee.vision.geometry import flatten
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.scenes import SceneOptions, random_scene
 
 
-def seen(face: Face, blur: float) -> bool:
+def seen(face: Face, blur: float, holds: Callable[[np.ndarray], bool] = holds_coin) -> bool:
     img = cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
-    return holds_coin(cv2.GaussianBlur(img, (0, 0), blur) if blur else img)
+    return holds(cv2.GaussianBlur(img, (0, 0), blur) if blur else img)
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
@@ -121,3 +123,38 @@ def test_the_coin_or_a_pinta_on_its_own_lets_the_picture_overrule_the_banks_rank
     # a pinta agreeing with the bank's suit, read at one end only, is no witness of its own
     assert figure_card(Card.parse("10o"), Cues(PICTURE, Suit.OROS), 12) is None
     assert figure_card(Card.parse("10o"), Cues(PICTURE, Suit.OROS), 10) == Card.parse("10o")
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+@pytest.mark.parametrize("blur", [0, 2])
+def test_the_cup_is_seen_on_the_copas_figures_and_on_no_other_card(
+        deck_name: str, blur: float, request: pytest.FixtureRequest) -> None:
+    """The 1878 caballo de copas holds his cup against his horse's head, whose tan coat runs into
+    its gold: it is not told apart there."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    cups = {card for card, face in deck.items() if seen(face, blur, holds_cup)}
+    expected = {Card(rank, Suit.COPAS) for rank in FIGURES}
+    if deck_name == "fournier":
+        expected.discard(Card(11, Suit.COPAS))
+    assert cups == expected, sorted(map(str, cups))
+
+
+def test_blank_paper_holds_no_cup() -> None:
+    assert not holds_cup(np.full((PIP_SIZE[1], PIP_SIZE[0], 3), 235, np.uint8))
+
+
+@pytest.mark.parametrize(("guess", "pinta", "both_ends", "suit"), [
+    ("10o", None, False, Suit.COPAS),          # the cup alone tells copas, whatever the bank's suit
+    ("10o", Suit.COPAS, True, Suit.COPAS),
+    ("10b", Suit.OROS, False, Suit.COPAS),     # no break at one end is not sure: the cup outweighs it
+    ("10c", Suit.ESPADAS, False, None),        # two breaks in their places are sure: no suit
+    ("10c", Suit.OROS, True, None),            # so is a pinta read at both ends
+])
+def test_the_cup_tells_a_figures_suit(guess: str, pinta: Suit | None, both_ends: bool,
+                                      suit: Suit | None) -> None:
+    assert figure_suit(Card.parse(guess), Cues(PICTURE, pinta, both_ends, cup=True)) == suit
+
+
+def test_a_coin_and_a_cup_tell_no_suit() -> None:
+    """No figure holds both: one of them is something else."""
+    assert figure_suit(Card.parse("10c"), Cues(PICTURE, None, coin=True, cup=True)) is None

@@ -3,6 +3,8 @@ and its picture (shape, the horse's brown) tells sota, caballo and rey on either
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -14,7 +16,7 @@ from referee.vision.faces import Face
 from referee.vision.figures import PICTURES, brown_share, figure_rank, picture_fits
 from referee.vision.geometry import flatten
 from referee.vision.pips import PIP_SIZE, Pips
-from referee.vision.recognize import Recognizer
+from referee.vision.recognize import TWICE_SLACK, Reading, Recognizer, bank_twice
 from referee.vision.scenes import SceneOptions, random_scene
 
 HELD_OUT = [("fournier_bank", "wikimedia"), ("wikimedia_bank", "fournier")]
@@ -83,6 +85,53 @@ def test_the_banks_rank_stands_when_the_picture_is_unsure_but_fits_it() -> None:
     assert figure_card(Card.parse("11b"), both_ends, None, fits=True) == Card.parse("11c")
     oros_one_end = Cues(picture(), Suit.OROS)      # the suit only with the bank: not enough
     assert figure_card(Card.parse("11o"), oros_one_end, None, fits=True) is None
+
+
+@pytest.mark.parametrize(("guess", "second", "suit", "twice"), [
+    ("10o", "10c", Suit.COPAS, True),     # the suit told is one of the bank's two best
+    ("10c", "10o", Suit.COPAS, True),
+    ("10o", "10b", Suit.COPAS, False),    # neither of them: the bank's rank has no witness
+    ("10o", "12c", Suit.COPAS, False),    # two ranks
+    ("10o", None, Suit.COPAS, False),
+])
+def test_the_banks_rank_is_told_twice_by_its_two_best_one_of_the_suit_told(
+        guess: str, second: str | None, suit: Suit, twice: bool) -> None:
+    reading = Reading(None, 0.0, np.zeros((4, 2)), Card.parse(guess), 0.5,
+                      second=Card.parse(second) if second else None)
+    assert bank_twice(reading, suit) == twice
+
+
+def sota_cut_short(face: Face, cut: float) -> np.ndarray:
+    """The face with ``cut`` of its width left out at each side, as an outline a little inside the
+    card's edges reads it: the picture fills more of the middle band."""
+    width = face.bgr.shape[1]
+    inside = face.bgr[:, int(cut * width):width - int(cut * width)]
+    return cv2.GaussianBlur(cv2.resize(inside, PIP_SIZE, interpolation=cv2.INTER_AREA), (0, 0), 1.5)
+
+
+def test_a_sota_the_bank_names_twice_may_be_wider_in_the_middle(fournier: dict[Card, Face]) -> None:
+    """The 1878 sota de copas spreads his sleeves: read a little inside his card's edges, his
+    picture tells no rank and is too wide in the middle for a sota, but not with the slack the
+    bank's two best allow; no caballo or rey of the deck fits a sota even so."""
+    for cut in (0.04, 0.08):
+        sota = sota_cut_short(fournier[Card.parse("10c")], cut)
+        assert figure_rank(sota) is None and not picture_fits(sota, 10)
+        assert picture_fits(sota, 10, TWICE_SLACK)
+    for card, face in fournier.items():
+        if card.rank in (11, 12):
+            assert not picture_fits(sota_cut_short(face, 0.04), 10, TWICE_SLACK), card
+
+
+def test_the_banks_two_best_sotas_name_a_sota_too_wide_for_his_picture(
+        wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
+    recognizer = Recognizer(wikimedia_bank)
+    frame = cv2.resize(sota_cut_short(fournier[Card.parse("10c")], 0.06), (300, 462))
+    corners = np.float32([[0, 0], [299, 0], [299, 461], [0, 461]])
+    reading = Reading(None, 0.0, corners, Card.parse("10o"), 0.55, second=Card.parse("10c"))
+    assert recognizer.confirm(reading, frame).card == Card.parse("10c")
+    other_rank = replace(reading, second=Card.parse("12o"))
+    assert recognizer.confirm(other_rank, frame).card is None
+    assert recognizer.confirm(other_rank, frame).figure_of == Suit.COPAS
 
 
 @pytest.mark.parametrize(("bank_name", "deck_name"), HELD_OUT)
