@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
-from referee.vision.emblems import holds_coin, holds_cup
+from referee.vision.emblems import cup_on, holds_coin
+from referee.vision.features import grey_paper
 from referee.vision.figures import PICTURES, shape
-from referee.vision.pintas import BREAK_PINTAS, SURE_ALONE, agreed, read_pintas
+from referee.vision.pintas import BREAK_PINTAS, SURE_ALONE, agreed, pintas_on
 from referee.vision.pips import Pips, read_pips
 from referee.vision.suits import suits_seen
 
@@ -44,11 +45,13 @@ class Cues:
 
 
 def read_cues(card: np.ndarray) -> Cues:
-    """Cues of a flattened card image (best at ``pips.PIP_SIZE``)."""
-    ends = read_pintas(card)
+    """Cues of a flattened card image (best at ``pips.PIP_SIZE``).  The pinta and the cup are read
+    on one card with its paper made grey (``features.grey_paper``)."""
+    grey = grey_paper(card)
+    ends = pintas_on(grey)
     pinta = agreed(ends)
     return Cues(read_pips(card), pinta, pinta is not None and ends[0] == ends[1], holds_coin(card),
-                holds_cup(card))
+                cup_on(grey))
 
 
 # Pips counted in one hue class rather than all the ink: a sword's hilt comes apart from its blade.

@@ -12,8 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.features import inner, neutral_paper, normalise, normalised_hsv
-from referee.vision.pips import HUES, MIN_SATURATION, ORANGE
+from referee.vision.features import grey_paper, inner, normalised_hsv
+from referee.vision.pips import HUES, MIN_SATURATION, ORANGE, hue_mask
 
 INNER = (0.06, 0.05)   # share of the width and height left out at each side (the card's edge)
 RADIUS = (0.10, 0.18)  # a coin's radius, as a share of the inner width (the ace's is larger)
@@ -45,8 +45,7 @@ def holds_coin(card: np.ndarray) -> bool:
 
 def _coins(hsv: np.ndarray, saturation: float) -> tuple[int, int]:
     """How many coins the yellows at least this saturated show, whole and cut (``_coin``)."""
-    (lo, hi), = HUES["yellow"]
-    yellow = (hsv[..., 0] >= lo) & (hsv[..., 0] < hi) & (hsv[..., 1] > saturation * 255)
+    yellow = hue_mask(hsv[..., 0], HUES["yellow"]) & (hsv[..., 1] > saturation * 255)
     mask = cv2.morphologyEx(yellow.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     seen = [_coin(contour, hsv) for contour in contours]
@@ -92,14 +91,18 @@ RING = 9                 # the border ring's width, in pixels at ``pips.PIP_SIZE
 
 
 def holds_cup(card: np.ndarray) -> bool:
-    """A figure's cup is on the flattened card (best at ``pips.PIP_SIZE``): the one blob of red and
-    gold ink of a cup's size (``CUP_AREA``, ``CUP_RED``, ``CUP_GOLD``), in a figure's hand
-    (``_held``).  The paper is made grey first (``neutral_paper``): around a cup, any tint it
-    keeps would be taken for ink."""
-    paper = np.clip(neutral_paper(normalise(card)), 0, 1)
-    hsv = inner(cv2.cvtColor((paper * 255).astype(np.uint8), cv2.COLOR_BGR2HSV), INNER)
+    """A figure's cup is on the flattened card (best at ``pips.PIP_SIZE``)."""
+    return cup_on(grey_paper(card))
+
+
+def cup_on(grey: np.ndarray) -> bool:
+    """``holds_cup`` on the card with its paper made grey (``features.grey_paper``: around a cup,
+    any tint the paper kept would be taken for ink): the one blob of red and gold ink of a cup's
+    size (``CUP_AREA``, ``CUP_RED``, ``CUP_GOLD``), in a figure's hand (``_held``)."""
+    bgr = (np.minimum(grey, 1) * 255).astype(np.uint8)
+    hsv = inner(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV), INNER)
     hue, ink = hsv[..., 0], hsv[..., 1] > MIN_SATURATION * 255
-    red, orange, gold = (_hues(hue, ranges) & ink for ranges in (HUES["red"], (ORANGE,), HUES["yellow"]))
+    red, orange, gold = (hue_mask(hue, ranges) & ink for ranges in (HUES["red"], (ORANGE,), HUES["yellow"]))
     warm = red | orange | gold
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
         cv2.morphologyEx(warm.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
@@ -115,13 +118,6 @@ def holds_cup(card: np.ndarray) -> bool:
             cups.append((blob, stats[i]))
     other_ink = ink & (hsv[..., 2] > CUP_DARK * 255) & ~warm
     return len(cups) == 1 and _held(*cups[0], other_ink)
-
-
-def _hues(hue: np.ndarray, ranges: tuple[tuple[int, int], ...]) -> np.ndarray:
-    inside = np.zeros(hue.shape, bool)
-    for lo, hi in ranges:
-        inside |= (hue >= lo) & (hue < hi)
-    return inside
 
 
 def _held(blob: np.ndarray, stat: np.ndarray, other_ink: np.ndarray) -> bool:

@@ -51,6 +51,12 @@ def neutral_paper(norm: np.ndarray) -> np.ndarray:
     return np.multiply(norm, white.max() / np.maximum(white, 1e-3), out=norm)
 
 
+def grey_paper(card: np.ndarray) -> np.ndarray:
+    """The card white-balanced (``normalise``) with its paper made grey (``neutral_paper``), values
+    0-1.2: what the pinta and a figure's cup are read on."""
+    return np.clip(neutral_paper(normalise(card)), 0, 1.2)
+
+
 def normalised_hsv(card: np.ndarray) -> np.ndarray:
     """The card white-balanced (``normalise``, paper white) in OpenCV's 8-bit HSV."""
     return cv2.cvtColor((np.clip(normalise(card), 0, 1) * 255).astype(np.uint8), cv2.COLOR_BGR2HSV)

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from engine.cards import Suit
-from referee.vision.features import neutral_paper, normalise
+from referee.vision.features import grey_paper
 
 BAND = (0.02, 0.14)     # rows searched for the line, as shares of the height from the card's end
 SPAN = (0.08, 0.92)     # columns the line may run over, as shares of the width
@@ -169,12 +169,16 @@ def _allows(places: tuple[float, ...], clear: list[float],
 
 
 def read_pintas(card: np.ndarray) -> tuple[Suit | None, Suit | None]:
-    """The suit read at each end of a flattened card (best at ``pips.PIP_SIZE``).
+    """The suit read at each end of a flattened card (best at ``pips.PIP_SIZE``)."""
+    return pintas_on(grey_paper(card))
+
+
+def pintas_on(norm: np.ndarray) -> tuple[Suit | None, Suit | None]:
+    """``read_pintas`` on the card with its paper made grey (``features.grey_paper``).
 
     An end whose line a drawing crosses is read from the part in sight (``_partly_covered``)
     only where the other end then reads the same suit: alone, what is in sight of one line is
     too little a witness."""
-    norm = np.clip(neutral_paper(normalise(card)), 0, 1.2)
     flipped = np.ascontiguousarray(norm[::-1, ::-1])
     ends = read_end(norm), read_end(flipped)
     if None not in ends:

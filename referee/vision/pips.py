@@ -102,6 +102,14 @@ def emblem(ink: np.ndarray) -> tuple[float, float]:
     return share, float(stats[largest, cv2.CC_STAT_HEIGHT]) / ink.shape[0]
 
 
+def hue_mask(hue: np.ndarray, ranges: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """Where the hue (OpenCV, 0-180) lies in one of these ranges."""
+    inside = np.zeros(hue.shape, bool)
+    for lo, hi in ranges:
+        inside |= (hue >= lo) & (hue < hi)
+    return inside
+
+
 def read_pips(card: np.ndarray) -> Pips:
     """Pips of a flattened card image (best at ``PIP_SIZE``), white-balanced first."""
     hsv = inner(normalised_hsv(card), INNER)
@@ -110,10 +118,8 @@ def read_pips(card: np.ndarray) -> Pips:
     total = float(ink.sum()) + 1.0
     shares, counts = {}, {"ink": _count(ink)}
     for name, ranges in HUES.items():
-        in_class = np.zeros(hue.shape, bool)
-        for lo, hi in ranges:
-            in_class |= (hue >= lo) & (hue < hi)
-        shares[name] = float((in_class & ink).sum()) / total
-        counts[name] = _count(in_class & ink)
-    shares["orange"] = float(((hue >= ORANGE[0]) & (hue < ORANGE[1]) & ink).sum()) / total
+        in_class = hue_mask(hue, ranges) & ink
+        shares[name] = float(in_class.sum()) / total
+        counts[name] = _count(in_class)
+    shares["orange"] = float((hue_mask(hue, (ORANGE,)) & ink).sum()) / total
     return Pips(counts, shares, float(inner(ink, MIDDLE).mean()), emblem(ink))
