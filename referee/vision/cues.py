@@ -397,14 +397,22 @@ FAR_ONE_END = frozenset({Suit.BASTOS})
 def far_figure(named: Card, guess: Card, cues: Cues) -> bool:
     """A caballo or a rey (``PICTURED``) named by his picture on an outline the bank finds far from
     every card, where the bank guessed another figure, or an ace or a two for a caballo
-    (``is_caballo``), and whose suit the pinta tells as well as the coin or the pinta alone did:
-    read at both ends, a pinta of breaks or oros with his coin in sight (an unbroken line at both
-    ends is also what any edge of paper shows: a naipes-libres caballo de bastos read so was
-    named a caballo de oros); at one end, bastos only (``FAR_ONE_END``).  Across decks the bank
-    takes a rey for a sota or a caballo for a rey as often as not; his figure-ness it rarely
-    misses."""
+    (``is_caballo``), and whose suit is told as surely as near the bank: by the one emblem he is
+    seen holding (his coin or his cup, ``held``) where no pinta reads another suit and the bank
+    took him for a narrow picture (a sota, an ace, a two: a caballo and a rey differ by the
+    horse's brown alone, which the 1878 rey de oros' robe shows too), or by the pinta read at
+    both ends, a pinta of breaks or oros with his coin in sight (an unbroken line at
+    both ends is also what any edge of paper shows: a naipes-libres caballo de bastos read so was
+    named a caballo de oros), or at one end, bastos only (``FAR_ONE_END``).  Across decks the
+    bank takes a rey for a sota or a caballo for a rey as often as not; his figure-ness it rarely
+    misses.  On both decks' faces neither emblem is seen on a card of another suit (``emblems``)."""
     taken = guess.rank in FIGURES or (named.rank == CABALLO and guess.rank in CABALLO_GUESSES)
-    if named.rank not in PICTURED or not taken or cues.pinta != named.suit:
+    if named.rank not in PICTURED or not taken:
+        return False
+    emblem_alone = held(cues) == [named.suit] and cues.pinta in (None, named.suit)
+    if emblem_alone and guess.rank not in PICTURED:
+        return True
+    if cues.pinta != named.suit:
         return False
     if cues.both_ends:
         return named.suit in BREAK_PINTAS or cues.coin

@@ -118,6 +118,28 @@ def test_a_far_figure_named_by_his_picture_needs_his_suit_told_twice(
     assert far_figure(Card.parse(named), Card.parse(guess), cues) is kept
 
 
+@pytest.mark.parametrize(("named", "guess", "pinta", "coin", "cup", "kept"), [
+    ("12o", "10o", None, True, False, True),          # his coin in sight, no pinta read
+    ("11o", "1o", Suit.OROS, True, False, True),      # the coin, and an unbroken line at one end
+    ("12c", "10b", None, False, True, True),          # his cup in sight
+    ("11c", "2e", Suit.COPAS, False, True, True),     # the cup, and copas' one break at one end
+    ("11o", "12b", None, True, False, False),         # the bank took him for a rey: a caballo's
+    ("12o", "11o", Suit.OROS, True, False, False),    # picture and a rey's differ by the brown alone
+    ("12o", "10o", Suit.COPAS, True, False, False),   # the coin, but the pinta reads copas
+    ("12c", "10c", None, True, True, False),          # a coin and a cup: no suit told
+    ("12o", "10c", None, False, True, False),         # the cup tells copas, not the oros named
+    ("12o", "10o", None, False, False, False),        # nothing held, no pinta read
+    ("12o", "5o", None, True, False, False),          # the bank took him for no figure
+])
+def test_a_far_figure_holding_the_emblem_of_his_suit_needs_no_pinta(
+        named: str, guess: str, pinta: Suit | None, coin: bool, cup: bool, kept: bool) -> None:
+    """The coin or the cup he holds tells his suit, as his picture tells his rank against a bank
+    that took him for a narrow picture, unless a pinta reads another suit or he is seen holding
+    both."""
+    cues = Cues(PICTURE, pinta, False, coin, cup)
+    assert far_figure(Card.parse(named), Card.parse(guess), cues) is kept
+
+
 @pytest.mark.parametrize(("card", "guess", "kept"), [
     ("11b", "1b", True),    # the bank took him for an ace: his three breaks tell bastos
     ("11b", "12b", True),   # ... or for a rey
