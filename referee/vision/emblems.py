@@ -109,10 +109,10 @@ def cup_on(grey: np.ndarray) -> bool:
     size = labels.size
     cups = []
     for i in range(1, count):
-        if not CUP_AREA[0] <= stats[i, cv2.CC_STAT_AREA] / size <= CUP_AREA[1]:
+        area = int(stats[i, cv2.CC_STAT_AREA])
+        if not CUP_AREA[0] <= area / size <= CUP_AREA[1]:
             continue
         blob = labels == i
-        area = int(blob.sum())
         reds, oranges, golds = (int((m & blob).sum()) / area for m in (red, orange, gold))
         if reds + oranges >= CUP_RED[0] and reds >= CUP_RED[1] and golds >= CUP_GOLD:
             cups.append((blob, stats[i]))
