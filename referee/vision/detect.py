@@ -14,6 +14,11 @@ from referee.vision.lines import line_quads
 
 HOLE_WEIGHT = 0.85
 LINE_WEIGHT = 0.6
+LINE_FIRST = 40   # outlines from straight edges taken as they come; the rest only where no
+                  # other outline lies (``_where_none``) ...
+CARD_SIZED = 0.5  # ... of at least this share of their area ...
+ELSEWHERE = 0.3   # ... covering this much of them or lying this much inside them, ...
+PAPER_MARGIN = 0.75  # ... and with a margin of paper: at least this share (``_margin_share``)
 
 
 @dataclass(frozen=True)
@@ -259,12 +264,72 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     regions = (_filled(paper), cv2.bitwise_not(edges), _filled(paper & cv2.bitwise_not(edges)))
     quads = [found for mask in regions for found in _quads(mask, settings)]
     min_side = np.sqrt(settings.min_area * small.shape[0] * small.shape[1] / CARD_ASPECT)
-    quads += [(q, LINE_WEIGHT * np.sqrt(cv2.contourArea(q)))
-              for q in line_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), min_side) if _shape_ok(q, settings, small.shape)]
+    found = line_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), min_side)
+    quads = _supported(quads + _line_scored(found[:LINE_FIRST], settings, small.shape), near,
+                       settings)
+    rest = [q for q, share in zip(found[LINE_FIRST:], _margin_share(found[LINE_FIRST:], paper))
+            if share >= PAPER_MARGIN]
+    quads += _where_none(_supported(_line_scored(rest, settings, small.shape), near, settings),
+                         quads)
+    return _distinct([(q / scale, s) for q, s in quads])
+
+
+_ALONG_MARGIN = np.linspace(0.1, 0.9, 16)[:, None]
+MARGIN_INSET = 0.05  # the margin sampled this share of the way in from each corner to the middle
+
+
+def _margin_share(quads: list[np.ndarray], paper: np.ndarray) -> np.ndarray:
+    """Share of points along each quad's sides, a little inside them (``MARGIN_INSET``), that
+    fall on paper (``_paper``): a card's white margin runs all round it.  All quads in one step."""
+    if not quads:
+        return np.zeros(0)
+    corners = np.stack(quads)
+    inset = corners + MARGIN_INSET * 2 * (corners.mean(axis=1, keepdims=True) - corners)
+    pts = inset[:, :, None] + _ALONG_MARGIN * (inset[:, [1, 2, 3, 0]] - inset)[:, :, None]
+    h, w = paper.shape
+    x = np.clip(pts[..., 0].round().astype(int), 0, w - 1)
+    y = np.clip(pts[..., 1].round().astype(int), 0, h - 1)
+    return (paper[y, x] > 0).mean(axis=(1, 2))
+
+
+def _line_scored(quads: list[np.ndarray], settings: DetectorSettings,
+                 shape: tuple[int, ...]) -> list[tuple[np.ndarray, float]]:
+    """The card-shaped outlines from straight edges, with their shape scores."""
+    return [(q, LINE_WEIGHT * np.sqrt(cv2.contourArea(q))) for q in quads
+            if _shape_ok(q, settings, shape)]
+
+
+def _supported(quads: list[tuple[np.ndarray, float]], near: np.ndarray,
+               settings: DetectorSettings) -> list[tuple[np.ndarray, float]]:
+    """The quads that run along image edges (``_edge_support``), their scores weighted by it."""
     support = _edge_support([q for q, _ in quads], near)
-    quads = [(q / scale, s * e * e) for (q, s), (e, worst) in zip(quads, support.tolist())
-             if e >= settings.min_support and worst >= settings.min_side_support]
-    return _distinct(quads)
+    return [(q, s * e * e) for (q, s), (e, worst) in zip(quads, support.tolist())
+            if e >= settings.min_support and worst >= settings.min_side_support]
+
+
+def _where_none(more: list[tuple[np.ndarray, float]], quads: list[tuple[np.ndarray, float]]
+                ) -> list[tuple[np.ndarray, float]]:
+    """Of the outlines ``more``, those no outline in ``quads`` of at least ``CARD_SIZED`` of their
+    area lies over (``ELSEWHERE``); smaller ones, a pip box or part of a drawing, do not count.
+
+    A frame of many straight edges (a checked cloth, fingers, other cards) gives hundreds of
+    corners, and only the first ``LINE_FIRST`` outlines they make are taken as they come.  A card
+    whose paper runs into a white table, and which a finger cuts off from it, has no region of
+    its own and its sides may be among the later outlines; where no other outline lies they may
+    be its only ones.  Elsewhere they add little but risk: an outline made of one card's long
+    side and a short side guessed from it can span that card and the table beside it, and as
+    the better shape it was kept instead of the card's own (docs/camera.md, "A card outlined
+    only by its straight edges")."""
+    boxes = bounds([q for q, _ in quads])
+    areas = [cv2.contourArea(q) for q, _ in quads]
+    kept = []
+    for quad, score in more:
+        box, area = bounds([quad])[0], cv2.contourArea(quad)
+        if all(apart(box, other_box) or other_area < CARD_SIZED * area
+               or not overlaps(quad, other, ELSEWHERE)
+               for other_box, other_area, (other, _) in zip(boxes, areas, quads)):
+            kept.append((quad, score))
+    return kept
 
 
 def find_cards(frame: np.ndarray, settings: DetectorSettings = DetectorSettings()) -> list[np.ndarray]:

@@ -60,15 +60,14 @@ def _arm(s: np.ndarray, t: np.ndarray, x: np.ndarray, p0: np.ndarray, p1: np.nda
     return arm, at_start | at_end
 
 
-def line_quads(gray: np.ndarray, min_side: float, limit: int = 40) -> list[np.ndarray]:
-    """Card outlines proposed by corners of long straight edges (working-image pixels)."""
+def line_quads(gray: np.ndarray, min_side: float) -> list[np.ndarray]:
+    """Card outlines proposed by corners of long straight edges (working-image pixels), in the
+    order of their segments as LSD gives them (grown from the strongest gradients first)."""
     lines = segments(gray, 0.8 * min_side)
     if len(lines) < 2 or len(lines) > MAX_SEGMENTS:
         return []
     quads: list[np.ndarray] = []
     for x, a, b in _corners(lines):
-        if len(quads) >= limit:
-            break
         la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
         long_arm, short_arm = (a, b) if la >= lb else (b, a)
         ratio = max(la, lb) / max(1e-6, min(la, lb))
@@ -80,4 +79,4 @@ def line_quads(gray: np.ndarray, min_side: float, limit: int = 40) -> list[np.nd
             if other >= 0.9 * min(la, lb):
                 side = unit * other
                 quads.append(np.array([x, x + long_arm, x + long_arm + side, x + side], np.float32))
-    return [order_corners(q) for q in quads[:limit]]
+    return [order_corners(q) for q in quads]

@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from referee.vision.detect import DetectorSettings, _edges, _square_cell, find_cards
+from referee.vision import detect
+from referee.vision.detect import (
+    DetectorSettings,
+    _edges,
+    _margin_share,
+    _paper,
+    _square_cell,
+    _where_none,
+    find_cards,
+)
 from referee.vision.faces import Face
 from referee.vision.geometry import CARD_ASPECT
 from referee.vision.lines import line_quads, segments
@@ -69,6 +78,66 @@ def test_straight_edges_outline_cards_on_a_busy_checked_cloth(wikimedia: dict[Ca
         near += any(min(corner_error(q, card.corners) for q in quads) < 0.15 for card in scene.cards)
     assert busy >= 3
     assert near == busy
+
+
+def box(x: float, y: float, w: float, h: float) -> np.ndarray:
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+
+def test_later_straight_edge_outlines_only_where_no_other_outline_lies() -> None:
+    """Past the first ``LINE_FIRST``, an outline from straight edges is kept where no outline of a
+    card's size lies over it; a pip box or part of a drawing under it does not count."""
+    found = [(box(100, 100, 100, 155), 50.0), (box(400, 120, 20, 30), 10.0)]
+    alone = (box(250, 300, 100, 155), 40.0)
+    spanning = (box(150, 100, 100, 155), 60.0)   # half over the card found, half over the table
+    over_a_pip = (box(380, 100, 100, 155), 40.0)
+    kept = _where_none([alone, spanning, over_a_pip], found)
+    assert [score for _, score in kept] == [40.0, 40.0]
+    assert kept[0][0] is alone[0] and kept[1][0] is over_a_pip[0]
+    assert _where_none([alone], []) == [alone]
+
+
+def test_a_card_cut_off_from_a_white_table_by_a_finger_is_outlined_by_its_later_edges(
+        fournier: dict[Card, Face], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three cards on a white table and two fingers: the 5 de oros, its paper run into the table
+    and a finger across it, has straight sides only among the later outlines."""
+    opts = SceneOptions(max_tilt=30, empty_rate=0.0, finger_rate=0.7,
+                        tables=("white", "cloth", "felt", "wood"))
+    scene = random_scene(fournier, np.random.default_rng(85), opts)
+    oros = next(c for c in scene.cards if c.card == Card.parse("5o"))
+
+    def outlined() -> bool:
+        return min(corner_error(q, oros.corners) for q in find_cards(scene.image)) < 0.15
+
+    assert outlined()
+    monkeypatch.setattr(detect, "_where_none", lambda more, quads: [])
+    assert not outlined()
+
+
+def test_a_cards_margin_is_paper_and_a_checked_cloths_outlines_seldom_are(
+        wikimedia: dict[Card, Face], fournier: dict[Card, Face]) -> None:
+    """The later outlines from straight edges are taken only with a margin of paper: a card's own
+    outline has one on every table, the outlines a checked cloth's edges make seldom do."""
+    rng = np.random.default_rng(23)
+    shares = []
+    for deck in (wikimedia, fournier):
+        for _ in range(8):
+            scene = random_scene(deck, rng, SceneOptions(max_tilt=30, empty_rate=0.0))
+            paper = _paper(scene.image)
+            shares += _margin_share([c.corners for c in scene.cards if c.occlusion <= 0.15],
+                                    paper).tolist()
+    assert len(shares) >= 25
+    assert np.mean(np.array(shares) >= detect.PAPER_MARGIN) >= 0.9
+    settings = DetectorSettings()
+    proposed = kept = 0
+    for seed in range(30, 40):
+        scene = render([], np.random.default_rng(seed), CLEAR, table_kind="cloth")
+        gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+        later = line_quads(gray, np.sqrt(settings.min_area * gray.size / CARD_ASPECT))[detect.LINE_FIRST:]
+        proposed += len(later)
+        kept += int((_margin_share(later, _paper(scene.image)) >= detect.PAPER_MARGIN).sum())
+    assert proposed > 1000
+    assert kept < 0.1 * proposed
 
 
 def test_checks_of_the_cloth_are_skipped_and_cards_never(wikimedia: dict[Card, Face]) -> None:
