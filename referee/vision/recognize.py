@@ -153,7 +153,10 @@ class Recognizer:
         (``lead_confidence``) even where the bank finds it only fairly close
         (``lead_similarity``): across decks an ace, a 3 or a 5 is often 0.62-0.7 like its own
         card and 0.2-0.3 less like any other, and nothing else reads so."""
-        order = np.argsort(scores)[::-1]
+        return self._judged(scores, np.argsort(scores)[::-1])
+
+    def _judged(self, scores: np.ndarray, order: np.ndarray) -> tuple[Card, float, float]:
+        """``judge`` with the cards already ranked, best first (``order``)."""
         s1 = float(scores[order[0]])
         s2 = float(scores[order[1]]) if len(order) > 1 else -1.0
         s = self.settings
@@ -170,9 +173,10 @@ class Recognizer:
 
     def _reading(self, scores: np.ndarray, corners: np.ndarray) -> Reading:
         """The outline's reading from its similarities to the bank's cards (``scores``)."""
-        guess, confidence, similarity = self.judge(scores)
+        order = np.argsort(scores)[::-1]
+        guess, confidence, similarity = self._judged(scores, order)
         card = guess if confidence >= self.settings.min_confidence else None
-        second = self._cards[np.argsort(scores)[-2]] if len(scores) > 1 else None
+        second = self._cards[order[1]] if len(scores) > 1 else None
         return Reading(card, confidence, corners, guess, similarity, second=second)
 
     def confirm(self, reading: Reading, frame: np.ndarray) -> Reading:
