@@ -275,7 +275,7 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
 
 
 _ALONG_MARGIN = np.linspace(0.1, 0.9, 16)[:, None]
-MARGIN_INSET = 0.05  # the margin sampled this share of the way in from each corner to the middle
+MARGIN_INSET = 0.05  # the margin sampled this share of the card's width and height inside its sides
 
 
 def _margin_share(quads: list[np.ndarray], paper: np.ndarray) -> np.ndarray:
