@@ -87,13 +87,18 @@ def _edge_support(quads: list[np.ndarray], near_edges: np.ndarray) -> np.ndarray
     all quads in one step, as an array of (overall, worst) rows."""
     if not quads:
         return np.zeros((0, 2))
-    h, w = near_edges.shape
-    corners = np.stack(quads)
-    pts = corners[:, :, None] + _ALONG * (corners[:, [1, 2, 3, 0]] - corners)[:, :, None]
+    on = _on_sides(np.stack(quads), near_edges, _ALONG).mean(axis=2)
+    return np.stack([on.mean(axis=1), on.min(axis=1)], axis=1)
+
+
+def _on_sides(corners: np.ndarray, mask: np.ndarray, along: np.ndarray) -> np.ndarray:
+    """Whether ``mask`` is set at points along each side of each quad (``corners``, n×4×2), at
+    the fractions ``along`` of the side: an n×4×len(along) array."""
+    h, w = mask.shape
+    pts = corners[:, :, None] + along * (corners[:, [1, 2, 3, 0]] - corners)[:, :, None]
     x = np.clip(pts[..., 0].round().astype(int), 0, w - 1)
     y = np.clip(pts[..., 1].round().astype(int), 0, h - 1)
-    on = (near_edges[y, x] > 0).mean(axis=2)
-    return np.stack([on.mean(axis=1), on.min(axis=1)], axis=1)
+    return mask[y, x] > 0
 
 
 def _trimmed(contour: np.ndarray, area: float) -> np.ndarray | None:
@@ -267,8 +272,8 @@ def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings(
     found = line_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), min_side)
     quads = _supported(quads + _line_scored(found[:LINE_FIRST], settings, small.shape), near,
                        settings)
-    rest = [q for q, share in zip(found[LINE_FIRST:], _margin_share(found[LINE_FIRST:], paper))
-            if share >= PAPER_MARGIN]
+    later = found[LINE_FIRST:]
+    rest = [q for q, share in zip(later, _margin_share(later, paper)) if share >= PAPER_MARGIN]
     quads += _where_none(_supported(_line_scored(rest, settings, small.shape), near, settings),
                          quads)
     return _distinct([(q / scale, s) for q, s in quads])
@@ -285,11 +290,7 @@ def _margin_share(quads: list[np.ndarray], paper: np.ndarray) -> np.ndarray:
         return np.zeros(0)
     corners = np.stack(quads)
     inset = corners + MARGIN_INSET * 2 * (corners.mean(axis=1, keepdims=True) - corners)
-    pts = inset[:, :, None] + _ALONG_MARGIN * (inset[:, [1, 2, 3, 0]] - inset)[:, :, None]
-    h, w = paper.shape
-    x = np.clip(pts[..., 0].round().astype(int), 0, w - 1)
-    y = np.clip(pts[..., 1].round().astype(int), 0, h - 1)
-    return (paper[y, x] > 0).mean(axis=(1, 2))
+    return _on_sides(inset, paper, _ALONG_MARGIN).mean(axis=(1, 2))
 
 
 def _line_scored(quads: list[np.ndarray], settings: DetectorSettings,
@@ -323,8 +324,8 @@ def _where_none(more: list[tuple[np.ndarray, float]], quads: list[tuple[np.ndarr
     boxes = bounds([q for q, _ in quads])
     areas = [cv2.contourArea(q) for q, _ in quads]
     kept = []
-    for quad, score in more:
-        box, area = bounds([quad])[0], cv2.contourArea(quad)
+    for (quad, score), box in zip(more, bounds([q for q, _ in more])):
+        area = cv2.contourArea(quad)
         if all(apart(box, other_box) or other_area < CARD_SIZED * area
                or not overlaps(quad, other, ELSEWHERE)
                for other_box, other_area, (other, _) in zip(boxes, areas, quads)):
