@@ -19,17 +19,15 @@ from referee.vision.cues import (
     far_four,
     figure_card,
     figure_suit,
-    five_of_swords,
-    four_not_five,
     has_rule,
     is_caballo,
+    layout_card,
     miscounted,
     narrow_picture,
     one_emblem_ace,
     pinta_card,
     pinta_confirms,
     read_cues,
-    swords_counted,
 )
 from referee.vision.detect import (
     DetectorSettings,
@@ -187,16 +185,17 @@ class Recognizer:
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``; an ace of another
         deck, which the bank guesses as a card of several pips, is named by its one emblem and a
         sure pinta, ``cues.one_emblem_ace``; a 2-7 of the bank's suit and rank needs no ink colours
-        when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``; a 5-7 of espadas is
-        named by as many hilts as blades, ``cues.swords_counted``; a 1-7 far from the bank with
-        four pips, a sure pinta and a bare middle is a 4, ``cues.far_four``).  A guessed
+        when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``; a 4-7 is named by
+        where its pips lie, ``cues.layout_card``: a 4 of copas or oros by its bare middle, a 5-7
+        of espadas by its swords; a 1-7 far from the bank with four pips, a sure pinta and a bare
+        middle is a 4, ``cues.far_four``).  A guessed
         figure is named from its suit (its pinta, coin or cup) and its picture's rank, or the
         bank's where the picture fits it (more loosely where the bank's two best agree on it,
         ``bank_twice``), or else may still be read as "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
         only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
         as if abstained when its pinta reads another suit (``cues.contradicts``), and a 2-7 it
-        named without being sure is dropped when its pips count a neighbouring rank, and an ace when a
-        sure pinta reads another suit (``_recount``)."""
+        named without being sure is dropped when its pips count a neighbouring rank (unless where
+        they lie names it), and an ace when a sure pinta reads another suit (``_recount``)."""
         guess, s = reading.guess, self.settings
         if guess is None or not s.use_cues:
             return reading
@@ -225,10 +224,13 @@ class Recognizer:
 
     def _recount(self, reading: Reading, frame: np.ndarray) -> Reading:
         """Abstain on a 2-7 the bank named without being sure (``sure_confidence``) if its pips
-        count a neighbouring rank (``cues.miscounted``), or on such an ace if a sure pinta reads
-        another suit (across decks an ace far ahead of every other card, ``clear_lead``, may be
-        an ace of another suit: one emblem, a sword or a club, and nothing to count): a wrong
-        card is worse than none."""
+        count a neighbouring rank (``cues.miscounted``), unless where they lie names it
+        (``cues.layout_card``: the bank's 6 de espadas on a 7 whose hilts and blades count
+        seven); or on such an ace if a sure pinta reads another suit (across decks an ace far
+        ahead of every other card, ``clear_lead``, may be an ace of another suit: one emblem, a
+        sword or a club, and nothing to count): a wrong card is worse than none.  That ace is
+        not named by the pinta's suit instead: aces of oros, no break in their line, read a suit
+        of breaks where the bank named them (docs/camera.md, "Tried and dropped")."""
         card = reading.card
         if card is None or reading.confidence >= self.settings.sure_confidence:
             return reading
@@ -236,8 +238,8 @@ class Recognizer:
         if card.rank == 1 and cues.sure and cues.pinta != card.suit:
             return replace(reading, card=None)
         if miscounted(card, cues):
-            four = four_not_five(card, cues)
-            return replace(reading, card=four, by_cues=four is not None)
+            again = layout_card(card, reading.second, cues)
+            return replace(reading, card=again, by_cues=again is not None)
         return reading
 
     def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
@@ -254,8 +256,7 @@ class Recognizer:
             narrow = guess.rank == 1 and not close and narrow_picture(card_img)
             agrees = close and (cues_agree(guess, cues) or pinta_confirms(guess, cues))
             card = guess if agrees else (
-                pinta_card(guess, cues, close, narrow) or four_not_five(guess, cues)
-                or five_of_swords(guess, cues) or swords_counted(cues)
+                pinta_card(guess, cues, close, narrow) or layout_card(guess, reading.second, cues)
                 or one_emblem_ace(cues, card_img)
                 or (None if close else far_four(cues)))
         return reading if card is None else replace(reading, card=card, by_cues=True)

@@ -1,7 +1,8 @@
-"""A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank
-(or named a 4 when it is a 5 of copas or oros counting four, its middle bare); a 5 of espadas
-the bank takes for another 2-7 of espadas is named by its swords, a 5-7 of espadas by as many
-hilts as blades, and a 4 far from the bank by its four pips and its bare middle."""
+"""A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank,
+and then read by where its pips lie (a 4 of copas or oros by its bare middle, a 5-7 of espadas
+by its swords); a 5 of espadas the bank takes for another 2-7 of
+espadas is named by its swords, a 5-7 of espadas by as many hilts as blades, and a 4 far from the
+bank by its four pips and its bare middle."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from referee.vision.cues import (
     SUIT_HUE,
     Cues,
     five_of_swords,
+    four_with_print,
     miscounted,
     read_cues,
+    six_of_swords,
     swords_counted,
 )
 from referee.vision.faces import Face
@@ -60,10 +63,13 @@ def confirmed(recognizer: Recognizer, face: Face, guess: Card, confidence: float
     return recognizer.confirm(reading, scene.image).card
 
 
-def test_an_unsure_bank_six_on_a_seven_of_swords_is_dropped(recognizer: Recognizer,
-                                                            wikimedia: dict[Card, Face]) -> None:
+def test_an_unsure_bank_six_on_a_seven_of_swords_is_dropped_and_read_by_its_swords(
+        recognizer: Recognizer, wikimedia: dict[Card, Face]) -> None:
+    """The bank names the 6 (under ``sure_confidence``) on a 7 de espadas; its pips count seven,
+    so the 6 is dropped, and the card is read like one the bank left unnamed: its hilts and
+    blades name the 7."""
     seven, six = Card(7, Suit.ESPADAS), Card(6, Suit.ESPADAS)
-    assert confirmed(recognizer, wikimedia[seven], six, 0.75) is None
+    assert confirmed(recognizer, wikimedia[seven], six, 0.75) == seven
     assert confirmed(recognizer, wikimedia[six], six, 0.75) == six
     assert confirmed(recognizer, wikimedia[seven], six, 0.95) == six  # a sure bank is not checked
 
@@ -131,6 +137,65 @@ def test_an_unsure_bank_neighbour_on_a_seven_or_six_of_swords_is_counted(
     six, seven = Card(6, Suit.ESPADAS), Card(7, Suit.ESPADAS)
     assert confirmed(recognizer, wikimedia[seven], six, 0.3) == seven
     assert confirmed(recognizer, wikimedia[six], seven, 0.3) == six
+
+
+def middle_cues(middle: float, counts: dict[str, int], pinta: Suit | None) -> Cues:
+    full = {"ink": 0, "red": 0, "yellow": 0, "green": 0, "blue": 0} | counts
+    return Cues(Pips(full, {}, middle), pinta, both_ends=True)
+
+
+@pytest.mark.parametrize(("guess", "ink", "middle", "pinta", "named"), [
+    ("4c", 5, 0.10, "c", "4c"),   # four cups and the maker's name between them
+    ("4o", 5, 0.05, "o", "4o"),
+    ("4c", 5, 0.30, "c", None),   # a cup in the middle: a 5
+    ("4c", 6, 0.10, "c", None),   # six blobs
+    ("4c", 5, 0.10, "o", None),   # the pinta reads another suit
+    ("4e", 5, 0.00, "e", None),   # a sword's hilt comes apart from its blade: no witness
+    ("5c", 5, 0.10, "c", None),   # only the bank's 4 is read so
+])
+def test_a_four_whose_fifth_blob_lies_off_the_middle_is_a_four(
+        guess: str, ink: int, middle: float, pinta: str, named: str | None) -> None:
+    cues = middle_cues(middle, {"ink": ink}, Suit(pinta))
+    assert four_with_print(Card.parse(guess), cues) == (Card.parse(named) if named else None)
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_no_face_of_copas_or_oros_is_named_a_four_by_its_bare_middle(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    """Guessed a 4 of its suit, no face is named the 4 by five blobs around a bare middle: the 5s
+    hold their fifth pip in the middle, and the faces' 4s count four (the 1878 name, sharp, is
+    smaller than a cup)."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    named = [str(card) for card, face in deck.items() if card.suit in (Suit.COPAS, Suit.OROS)
+             and four_with_print(Card(4, card.suit), cues_of(face)) is not None]
+    assert not named
+
+
+@pytest.mark.parametrize(("best", "middle", "swords", "pinta", "named"), [
+    ("6e 7e", 0.0, 6, "e", "6e"),    # no sword across the middle, six swords
+    ("7e 6e", 0.005, 7, "e", "6e"),
+    ("6e 7e", 0.0, 4, "e", None),    # a 4 leaves the middle bare too
+    ("6e 7e", 0.022, 7, "e", None),  # a thin sword across: a 5 or a 7, not told by the middle
+    ("6e 7e", 0.0, 6, None, None),   # no pinta read
+    ("6e 5e", 0.0, 6, "e", None),    # not the bank's 6 and 7
+    ("6c 7c", 0.0, 6, "c", None),    # copas: the middle tells no 6 from a 7
+])
+def test_a_bare_middle_tells_the_six_of_swords_from_the_seven(
+        best: str, middle: float, swords: int, pinta: str | None, named: str | None) -> None:
+    guess, second = (Card.parse(c) for c in best.split())
+    cues = middle_cues(middle, {"blue": swords, "yellow": swords}, Suit(pinta) if pinta else None)
+    assert six_of_swords(guess, second, cues) == (Card.parse(named) if named else None)
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_the_bare_middle_names_only_the_six_of_swords_among_the_faces(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    """On both decks' faces, with the bank's two best the 6 and the 7 of espadas: the 6 is named,
+    and no other card (the naipes-libres 4 of espadas, its middle bare, has four swords)."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    six, seven = Card(6, Suit.ESPADAS), Card(7, Suit.ESPADAS)
+    named = {card: six_of_swords(six, seven, cues_of(face)) for card, face in deck.items()}
+    assert {str(c): str(n) for c, n in named.items() if n is not None} == {"6e": "6e"}
 
 
 PIP_CARDS = [Card(rank, suit) for rank in range(2, 8) for suit in Suit]
