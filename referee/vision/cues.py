@@ -162,13 +162,17 @@ BARE_MIDDLE = 0.2
 BARE_SUITS = frozenset({Suit.OROS, Suit.COPAS})
 
 
+def _bare_middle(suit: Suit, cues: Cues) -> bool:
+    """A card of copas or oros whose pinta reads its suit and whose middle is bare
+    (``BARE_MIDDLE``): no 5 of that suit."""
+    return suit in BARE_SUITS and cues.pinta == suit and cues.pips.middle < BARE_MIDDLE
+
+
 def four_not_five(guess: Card, cues: Cues) -> Card | None:
     """The 4 of the suit the bank guessed a 5 of, when the pinta reads that suit, the pips count
     four and the middle of the card is bare.  Across decks the bank takes the other deck's 4 of
     copas for a 5: its cups are spread like a 5's corners."""
-    if guess.rank != 5 or guess.suit not in BARE_SUITS or cues.pinta != guess.suit:
-        return None
-    if cues.pips.middle >= BARE_MIDDLE:
+    if guess.rank != 5 or not _bare_middle(guess.suit, cues):
         return None
     card = Card(4, guess.suit)
     return card if cues_agree(card, cues) else None
@@ -180,9 +184,7 @@ def four_with_print(guess: Card, cues: Cues) -> Card | None:
     middle, ``BARE_MIDDLE``).  The 1878 4s of copas and oros print their maker's name and town
     between the pips, and blurred the name is as large as the smaller blobs of a cup; on the
     held-out scenes of seeds 1-8, eight such 4s were left unnamed and nothing else read so."""
-    if guess.rank != 4 or guess.suit not in BARE_SUITS or cues.pinta != guess.suit:
-        return None
-    return guess if cues.pips.count == 5 and cues.pips.middle < BARE_MIDDLE else None
+    return guess if guess.rank == 4 and cues.pips.count == 5 and _bare_middle(guess.suit, cues) else None
 
 
 # A 6 of espadas leaves the middle of the card (``pips.MIDDLE``) bare, where the 5 and the 7
