@@ -42,14 +42,15 @@ ORANGE = (10, 14)
 class Pips:
     """Blob counts (of all the ink, ``"ink"``, and of each hue class), the share of the ink in
     each hue class (``HUES``) and in the orange between red and yellow (``"orange"``,
-    ``ORANGE``), the share of ink in the middle of the card (``MIDDLE``), and the
+    ``ORANGE``), the share of ink in the middle of the card (``MIDDLE``), the
     largest emblem: its share of the ink and its height as a share of the inner card's
-    (``emblem``)."""
+    (``emblem``), and the share of the middle in blue ink (a blade across it)."""
 
     counts: dict[str, int]
     shares: dict[str, float]
     middle: float = 0.0
     emblem: tuple[float, float] = (0.0, 0.0)
+    middle_blue: float = 0.0
 
     @property
     def count(self) -> int:
@@ -116,10 +117,11 @@ def read_pips(card: np.ndarray) -> Pips:
     hue = hsv[..., 0]
     ink = hsv[..., 1] > MIN_SATURATION * 255
     total = float(ink.sum()) + 1.0
-    shares, counts = {}, {"ink": _count(ink)}
+    shares, counts, classes = {}, {"ink": _count(ink)}, {}
     for name, ranges in HUES.items():
-        in_class = hue_mask(hue, ranges) & ink
-        shares[name] = float(in_class.sum()) / total
-        counts[name] = _count(in_class)
+        classes[name] = hue_mask(hue, ranges) & ink
+        shares[name] = float(classes[name].sum()) / total
+        counts[name] = _count(classes[name])
     shares["orange"] = float((hue_mask(hue, (ORANGE,)) & ink).sum()) / total
-    return Pips(counts, shares, float(inner(ink, MIDDLE).mean()), emblem(ink))
+    return Pips(counts, shares, float(inner(ink, MIDDLE).mean()), emblem(ink),
+                float(inner(classes["blue"], MIDDLE).mean()))

@@ -28,6 +28,7 @@ from referee.vision.cues import (
     pinta_card,
     pinta_confirms,
     read_cues,
+    ribboned_ace,
 )
 from referee.vision.detect import (
     DetectorSettings,
@@ -184,7 +185,8 @@ class Recognizer:
         margin; the pip count, ink colours and pinta confirm it without the bank (and the pinta
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``; an ace of another
         deck, which the bank guesses as a card of several pips, is named by its one emblem and a
-        sure pinta, ``cues.one_emblem_ace``; a 2-7 of the bank's suit and rank needs no ink colours
+        sure pinta, ``cues.one_emblem_ace``, or the 1878 ace of espadas, taken for a 3, by its
+        middle filled without a blade, ``cues.ribboned_ace``; a 2-7 of the bank's suit and rank needs no ink colours
         when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``; a 4-7 is named by
         where its pips lie, ``cues.layout_card``: a 4 of copas or oros by its bare middle, a 5-7
         of espadas by its swords; a 1-7 far from the bank with four pips, a sure pinta and a bare
@@ -257,7 +259,7 @@ class Recognizer:
             agrees = close and (cues_agree(guess, cues) or pinta_confirms(guess, cues))
             card = guess if agrees else (
                 pinta_card(guess, cues, close, narrow) or layout_card(guess, reading.second, cues)
-                or one_emblem_ace(cues, card_img)
+                or one_emblem_ace(cues, card_img) or ribboned_ace(guess, cues, card_img)
                 or (None if close else far_four(cues)))
         return reading if card is None else replace(reading, card=card, by_cues=True)
 

@@ -1,4 +1,5 @@
-"""An ace whose bank guess is a card of several pips is named by its one emblem and its pinta."""
+"""An ace whose bank guess is a card of several pips is named by its one emblem and its pinta; the
+1878 ace of espadas, which the other bank takes for a 3, also by its middle filled without a blade."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import Cues, one_emblem_ace, read_cues
+from referee.vision.cues import Cues, one_emblem_ace, read_cues, ribboned_ace
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.recognize import Reading, Recognizer
@@ -59,6 +60,39 @@ def test_no_ace_without_a_sure_pinta(fournier: dict[Card, Face]) -> None:
 def test_a_caballos_picture_is_not_an_aces(fournier: dict[Card, Face]) -> None:
     caballo = flat(fournier[Card(11, Suit.ESPADAS)])  # wide in the middle
     assert one_emblem_ace(Cues(sword(), Suit.ESPADAS, both_ends=True), caballo) is None
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_only_the_1878_ace_of_swords_guessed_a_three_is_named_by_its_bladeless_middle(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    """On both decks' faces, sharp and blurred, guessed a 3 of bastos: the 1878 ace of espadas is
+    named, and no other card (the 3s of espadas fill their middle with a blade's blue, the
+    naipes-libres ace is a blade across the middle)."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    named = set()
+    for card, face in deck.items():
+        for image in (flat(face), cv2.GaussianBlur(flat(face), (9, 9), 0)):
+            if ribboned_ace(Card(3, Suit.BASTOS), read_cues(image), image) is not None:
+                named.add(str(card))
+    assert named == ({"1e"} if deck_name == "fournier" else set())
+
+
+@pytest.mark.parametrize(("guess", "middle", "blue", "pinta", "named"), [
+    ("3b", 0.40, 0.01, "e", True),
+    ("3e", 0.35, 0.05, "e", True),
+    ("3e", 0.31, 0.30, "e", False),   # a blade through the middle: the 3
+    ("3b", 0.20, 0.00, "e", False),   # the middle bare: no ace's
+    ("3b", 0.90, 0.00, "e", False),   # the middle full: a figure, a finger
+    ("3b", 0.40, 0.01, "b", False),   # the pinta reads bastos: a 3 of bastos
+    ("2b", 0.40, 0.01, "e", False),   # only the bank's 3 is read so
+])
+def test_ribboned_ace_table(fournier: dict[Card, Face], guess: str, middle: float, blue: float,
+                            pinta: str, named: bool) -> None:
+    picture = flat(fournier[ACE_OF_SWORDS])  # narrow in the middle
+    pips = Pips({"ink": 5, "red": 7, "yellow": 2, "green": 1, "blue": 5}, {}, middle,
+                middle_blue=blue)
+    cues = Cues(pips, Suit(pinta), both_ends=True)
+    assert ribboned_ace(Card.parse(guess), cues, picture) == (ACE_OF_SWORDS if named else None)
 
 
 def confirmed(recognizer: Recognizer, face: Face, guess: Card, named: Card | None = None,

@@ -1,8 +1,9 @@
 """A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank,
 and then read by where its pips lie (a 4 of copas or oros by its bare middle, a 5-7 of espadas
 by its swords); a 5 of espadas the bank takes for another 2-7 of
-espadas is named by its swords, a 5-7 of espadas by as many hilts as blades, and a 4 far from the
-bank by its four pips and its bare middle."""
+espadas is named by its swords (a 5 or a 7 also by its hilts and the blade across its middle),
+a 5-7 of espadas by as many hilts as blades, and a 4 far from the bank by its four pips and its bare
+middle."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from referee.vision.cues import (
     Cues,
     five_of_swords,
     four_with_print,
+    hilts_across,
     miscounted,
     read_cues,
     six_of_swords,
@@ -128,6 +130,47 @@ def test_swords_counted_only_where_the_middle_and_the_ink_agree(
     counts = {"ink": blobs, "red": 1, "yellow": swords, "green": 0, "blue": swords}
     cues = Cues(Pips(counts, {}, middle), Suit.ESPADAS, both_ends=True)
     assert swords_counted(cues) == named
+
+
+@pytest.mark.parametrize(("guess", "hilts", "blades", "blobs", "blue_middle", "pinta", "named"), [
+    ("7e", 5, 4, 7, 0.05, "e", "5e"),    # a blade thinned out of the count, red ornaments counted
+    ("2e", 5, 5, 5, 0.03, "e", "5e"),
+    ("7b", 5, 4, 9, 0.06, "e", "5e"),    # the bank's suit is not asked: the pinta's is
+    ("7e", 7, 6, 7, 0.12, "e", "7e"),
+    ("4e", 5, 4, 6, 0.0, "e", None),     # a 4 with a stray gold blob: no blade across the middle
+    ("7e", 7, 6, 7, 0.006, "e", None),   # a 6 with a hilt in two: no blade across the middle
+    ("7e", 5, 6, 6, 0.06, "e", None),    # six blades: a 7 with two hilts lost
+    ("7e", 6, 6, 6, 0.06, "e", None),    # an even count: a 6 has no blade across
+    ("3e", 5, 4, 4, 0.13, "e", None),    # the naipes-libres 3, its guards in pieces
+    ("7e", 5, 4, 7, 0.05, None, None),   # no pinta read
+    ("10e", 5, 4, 7, 0.05, "e", None),   # a figure guessed
+])
+def test_odd_hilts_and_a_blade_across_the_middle_name_the_five_or_seven_of_swords(
+        guess: str, hilts: int, blades: int, blobs: int, blue_middle: float, pinta: str | None,
+        named: str | None) -> None:
+    counts = {"ink": blobs, "red": 3, "yellow": hilts, "green": 0, "blue": blades}
+    cues = Cues(Pips(counts, {}, 0.05, middle_blue=blue_middle), Suit(pinta) if pinta else None,
+                both_ends=True)
+    assert hilts_across(Card.parse(guess), cues) == (Card.parse(named) if named else None)
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_hilts_and_a_blade_across_name_only_the_five_and_seven_of_swords_among_the_faces(
+        deck_name: str, request: pytest.FixtureRequest) -> None:
+    """On both decks' faces, sharp and blurred, guessed a 2: each 5 and 7 of espadas whose hilts
+    count it is named, and no other card (the 4s and 6s hold no blue in the middle, the 3s count
+    other hilts)."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    named: dict[str, set[str]] = {}
+    for card, face in deck.items():
+        sharp = cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+        for image in (sharp, cv2.GaussianBlur(sharp, (5, 5), 0)):
+            found = hilts_across(Card(2, Suit.ESPADAS), read_cues(image))
+            if found is not None:
+                named.setdefault(str(card), set()).add(str(found))
+    assert named.get("5e") == {"5e"}
+    assert all(card == found for card, cards in named.items() for found in cards), named
+    assert set(named) <= {"5e", "7e"}
 
 
 def test_an_unsure_bank_neighbour_on_a_seven_or_six_of_swords_is_counted(
