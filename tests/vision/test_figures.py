@@ -44,6 +44,8 @@ def test_figure_suit_needs_a_guessed_figure_one_picture_and_a_sure_pinta() -> No
     assert figure_suit(Card.parse("12b"), swords) == Suit.ESPADAS
     assert figure_suit(Card.parse("1c"), both_ends) is None          # the bank guesses no figure
     assert figure_suit(Card.parse("10c"), Cues(picture(4), Suit.COPAS, True)) is None  # pips
+    # a club or a coin standing apart from the figure: three blobs
+    assert figure_suit(Card.parse("10c"), Cues(picture(3), Suit.COPAS, True)) == Suit.COPAS
     assert figure_suit(Card.parse("10c"), Cues(picture(), None)) is None
 
 
