@@ -480,7 +480,7 @@ CABALLO_GUESSES = frozenset({1, 2})
 
 def is_caballo(guess: Card, cues: Cues, rank: int | None) -> bool:
     """The bank guessed an ace or a two, but the picture is a caballo's (``figures.figure_rank``)
-    in one or two blobs of ink.  On the held-out scenes of seeds 1-2 the bank took several
+    in at most ``MAX_FIGURE_BLOBS`` blobs of ink.  On the held-out scenes of seeds 1-2 the bank took several
     caballos for aces and twos, while the picture told a caballo on no ace or two (and on one
     other 1-7 in 1,500: a 3 with a finger's brown over it)."""
     return guess.rank in CABALLO_GUESSES and rank == CABALLO and cues.pips.count <= MAX_FIGURE_BLOBS
