@@ -140,6 +140,13 @@ ACE_HEIGHT = 0.55            # its height, as a share of the inner card's
 ACE_MIDDLE = (0.3, 0.5)      # ink share in the middle of the card (``pips.MIDDLE``)
 
 
+def _ace_middle(cues: Cues, card: np.ndarray) -> bool:
+    """The middle of the card holds ink as an ace's does (``ACE_MIDDLE``: a coin, a cup or a
+    figure fills it, two or four pips leave it bare) and the picture is narrow there
+    (``narrow_picture``)."""
+    return ACE_MIDDLE[0] <= cues.pips.middle <= ACE_MIDDLE[1] and narrow_picture(card)
+
+
 def one_emblem_ace(cues: Cues, card: np.ndarray) -> Card | None:
     """The ace of the suit a sure pinta reads, when the card's ink is one emblem through its
     middle and its picture is narrow there (``narrow_picture``): named whatever rank the bank
@@ -149,9 +156,7 @@ def one_emblem_ace(cues: Cues, card: np.ndarray) -> Card | None:
     share, height = cues.pips.emblem
     if share < ACE_EMBLEM or height < ACE_HEIGHT:
         return None
-    if not ACE_MIDDLE[0] <= cues.pips.middle <= ACE_MIDDLE[1] or not narrow_picture(card):
-        return None
-    return Card(1, cues.pinta)
+    return Card(1, cues.pinta) if _ace_middle(cues, card) else None
 
 
 # The 1878 ace of espadas is a sabre hung with ribbons, which fall like clubs: across decks the
@@ -170,13 +175,11 @@ ACE_BLUE = 0.1  # share of the middle of the card (``pips.MIDDLE``) in blue ink,
 
 def ribboned_ace(guess: Card, cues: Cues, card: np.ndarray) -> Card | None:
     """The ace of espadas, when the bank guessed a 3 (``ACE_GUESS``), a sure pinta reads
-    espadas, the middle of the card is filled as an ace's (``ACE_MIDDLE``) but holds no blade
-    (``ACE_BLUE``), and the picture is narrow there (``narrow_picture``)."""
+    espadas, and the middle of the card is an ace's (``_ace_middle``) but holds no blade
+    (``ACE_BLUE``)."""
     if guess.rank != ACE_GUESS or not cues.sure or cues.pinta != Suit.ESPADAS:
         return None
-    if not ACE_MIDDLE[0] <= cues.pips.middle <= ACE_MIDDLE[1]:
-        return None
-    if cues.pips.middle_blue >= ACE_BLUE or not narrow_picture(card):
+    if cues.pips.middle_blue >= ACE_BLUE or not _ace_middle(cues, card):
         return None
     return Card(1, Suit.ESPADAS)
 
@@ -211,7 +214,8 @@ def four_with_print(guess: Card, cues: Cues) -> Card | None:
     middle, ``BARE_MIDDLE``).  The 1878 4s of copas and oros print their maker's name and town
     between the pips, and blurred the name is as large as the smaller blobs of a cup; on the
     held-out scenes of seeds 1-8, eight such 4s were left unnamed and nothing else read so."""
-    return guess if guess.rank == 4 and cues.pips.count == 5 and _bare_middle(guess.suit, cues) else None
+    five_blobs = guess.rank == 4 and cues.pips.count == 5
+    return guess if five_blobs and _bare_middle(guess.suit, cues) else None
 
 
 # A 6 of espadas leaves the middle of the card (``pips.MIDDLE``) bare, where the 5 and the 7
@@ -480,9 +484,9 @@ CABALLO_GUESSES = frozenset({1, 2})
 
 def is_caballo(guess: Card, cues: Cues, rank: int | None) -> bool:
     """The bank guessed an ace or a two, but the picture is a caballo's (``figures.figure_rank``)
-    in at most ``MAX_FIGURE_BLOBS`` blobs of ink.  On the held-out scenes of seeds 1-2 the bank took several
-    caballos for aces and twos, while the picture told a caballo on no ace or two (and on one
-    other 1-7 in 1,500: a 3 with a finger's brown over it)."""
+    in at most ``MAX_FIGURE_BLOBS`` blobs of ink.  On the held-out scenes of seeds 1-2 the bank
+    took several caballos for aces and twos, while the picture told a caballo on no ace or two
+    (and on one other 1-7 in 1,500: a 3 with a finger's brown over it)."""
     return guess.rank in CABALLO_GUESSES and rank == CABALLO and cues.pips.count <= MAX_FIGURE_BLOBS
 
 

@@ -186,18 +186,19 @@ class Recognizer:
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``; an ace of another
         deck, which the bank guesses as a card of several pips, is named by its one emblem and a
         sure pinta, ``cues.one_emblem_ace``, or the 1878 ace of espadas, taken for a 3, by its
-        middle filled without a blade, ``cues.ribboned_ace``; a 2-7 of the bank's suit and rank needs no ink colours
-        when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``; a 4-7 is named by
-        where its pips lie, ``cues.layout_card``: a 4 of copas or oros by its bare middle, a 5-7
-        of espadas by its swords; a 1-7 far from the bank with four pips, a sure pinta and a bare
-        middle is a 4, ``cues.far_four``).  A guessed
-        figure is named from its suit (its pinta, coin or cup) and its picture's rank, or the
-        bank's where the picture fits it (more loosely where the bank's two best agree on it,
-        ``bank_twice``), or else may still be read as "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from every card is named
-        only on a card-shaped outline (``card_shaped``).  A figure the bank named is read again
-        as if abstained when its pinta reads another suit (``cues.contradicts``), and a 2-7 it
-        named without being sure is dropped when its pips count a neighbouring rank (unless where
-        they lie names it), and an ace when a sure pinta reads another suit (``_recount``)."""
+        middle filled without a blade, ``cues.ribboned_ace``; a 2-7 of the bank's suit and rank
+        needs no ink colours when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``;
+        a 4-7 is named by where its pips lie, ``cues.layout_card``: a 4 of copas or oros by its
+        bare middle, a 5-7 of espadas by its swords; a 1-7 far from the bank with four pips, a
+        sure pinta and a bare middle is a 4, ``cues.far_four``).  A guessed figure is named from
+        its suit (its pinta, coin or cup) and its picture's rank, or the bank's where the picture
+        fits it (more loosely where the bank's two best agree on it, ``bank_twice``), or else may
+        still be read as "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from
+        every card is named only on a card-shaped outline (``card_shaped``).  A figure the bank
+        named is read again as if abstained when its pinta reads another suit
+        (``cues.contradicts``), and a 2-7 it named without being sure is dropped when its pips
+        count a neighbouring rank (unless where they lie names it), and an ace when a sure pinta
+        reads another suit (``_recount``)."""
         guess, s = reading.guess, self.settings
         if guess is None or not s.use_cues:
             return reading

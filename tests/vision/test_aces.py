@@ -1,5 +1,6 @@
-"""An ace whose bank guess is a card of several pips is named by its one emblem and its pinta; the
-1878 ace of espadas, which the other bank takes for a 3, also by its middle filled without a blade."""
+"""An ace whose bank guess is a card of several pips is named by its one emblem and its pinta;
+the 1878 ace of espadas, which the other bank takes for a 3, also by its middle filled without a
+blade."""
 
 from __future__ import annotations
 

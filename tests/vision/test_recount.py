@@ -31,8 +31,12 @@ from referee.vision.scenes import SceneOptions, render
 ONE_COLOUR = [Card(rank, suit) for rank in range(2, 8) for suit in SUIT_HUE]
 
 
+def flat(face: Face) -> np.ndarray:
+    return cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+
+
 def cues_of(face: Face) -> Cues:
-    return read_cues(cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA))
+    return read_cues(flat(face))
 
 
 def neighbours(card: Card) -> list[Card]:
@@ -163,8 +167,7 @@ def test_hilts_and_a_blade_across_name_only_the_five_and_seven_of_swords_among_t
     deck: dict[Card, Face] = request.getfixturevalue(deck_name)
     named: dict[str, set[str]] = {}
     for card, face in deck.items():
-        sharp = cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
-        for image in (sharp, cv2.GaussianBlur(sharp, (5, 5), 0)):
+        for image in (flat(face), cv2.GaussianBlur(flat(face), (5, 5), 0)):
             found = hilts_across(Card(2, Suit.ESPADAS), read_cues(image))
             if found is not None:
                 named.setdefault(str(card), set()).add(str(found))
