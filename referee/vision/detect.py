@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from referee.vision.geometry import CARD_ASPECT, corner_quads, fit_quad, side_lengths
+from referee.vision.geometry import CARD_ASPECT, corner_quads, fit_quad, shared_area, side_lengths
 from referee.vision.lines import line_quads
 
 HOLE_WEIGHT = 0.85
@@ -195,13 +195,19 @@ def _shape_ok(quad: np.ndarray, settings: DetectorSettings, shape: tuple[int, ..
 
 def covered(quad: np.ndarray, by: np.ndarray) -> float:
     """Share of ``quad`` inside ``by`` (both convex)."""
-    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), by.astype(np.float32))
-    return float(inter) / max(1.0, float(cv2.contourArea(quad)))
+    return shares(quad, by)[0]
+
+
+def shares(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Share of ``a`` inside ``b`` and of ``b`` inside ``a`` (both convex), the area they share
+    measured once."""
+    both = shared_area(a, b)
+    return (both / max(1.0, float(cv2.contourArea(a))), both / max(1.0, float(cv2.contourArea(b))))
 
 
 def overlaps(a: np.ndarray, b: np.ndarray, share: float) -> bool:
     """More than ``share`` of either quad lies inside the other."""
-    return covered(a, b) > share or covered(b, a) > share
+    return max(shares(a, b)) > share
 
 
 def bounds(quads: list[np.ndarray]) -> list[tuple[float, float, float, float]]:

@@ -35,9 +35,9 @@ from referee.vision.detect import (
     apart,
     bounds,
     candidates,
-    covered,
     keep_best,
     overlaps,
+    shares,
 )
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank, picture_fits
@@ -478,7 +478,7 @@ def cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:
     """Two outlines of one card: each covers at least ``SAME_CARD`` of the other (a part of a
     card, two coins of a 4 read as a 2, is covered by the card but does not cover it)."""
-    return min(covered(a, b), covered(b, a)) >= SAME_CARD
+    return min(shares(a, b)) >= SAME_CARD
 
 
 def card_shaped(corners: np.ndarray) -> bool:
@@ -504,7 +504,8 @@ def _drop_parts(readings: list[Reading]) -> list[Reading]:
 
 def _holds(whole: Reading, part: Reading) -> bool:
     """``part`` lies inside ``whole`` and is a part of it (``_drop_parts``)."""
-    if covered(part.corners, whole.corners) <= 0.8 or covered(whole.corners, part.corners) >= 0.8:
+    inside, around = shares(part.corners, whole.corners)
+    if inside <= 0.8 or around >= 0.8:
         return False
     if whole.similarity >= part.similarity - PART_MARGIN:
         return True
