@@ -38,6 +38,10 @@ class Cues:
         places at one end (one break or none can be chance: a drawing over the line, a faint line)."""
         return self.pinta is not None and (self.both_ends or self.pinta in SURE_ALONE)
 
+    def reads(self, suit: Suit) -> bool:
+        """A sure pinta (``sure``) reads ``suit``."""
+        return self.sure and self.pinta == suit
+
     @property
     def ends(self) -> int:
         """At how many of the card's ends the pinta was read: both, one, or none agreed on."""
@@ -84,7 +88,7 @@ def pinta_confirms(guess: Card, cues: Cues) -> bool:
     rim or a sword's yellow hilt may push a card out of its own suit's.  Every count must agree:
     the red maker's name on the 1878 4 of copas makes a fifth red blob, which the colours (too
     little red for copas) had kept from being named a 5."""
-    return (2 <= guess.rank <= 7 and cues.sure and cues.pinta == guess.suit
+    return (2 <= guess.rank <= 7 and cues.reads(guess.suit)
             and guess.suit in BREAK_PINTAS and _counts(guess, cues) == {guess.rank})
 
 
@@ -177,7 +181,7 @@ def ribboned_ace(guess: Card, cues: Cues, card: np.ndarray) -> Card | None:
     """The ace of espadas, when the bank guessed a 3 (``ACE_GUESS``), a sure pinta reads
     espadas, and the middle of the card is an ace's (``_ace_middle``) but holds no blade
     (``ACE_BLUE``)."""
-    if guess.rank != ACE_GUESS or not cues.sure or cues.pinta != Suit.ESPADAS:
+    if guess.rank != ACE_GUESS or not cues.reads(Suit.ESPADAS):
         return None
     if cues.pips.middle_blue >= ACE_BLUE or not _ace_middle(cues, card):
         return None
@@ -237,7 +241,7 @@ def six_of_swords(guess: Card, second: Card | None, cues: Cues) -> Card | None:
     six, seven = Card(6, Suit.ESPADAS), Card(7, Suit.ESPADAS)
     if second is None or {guess, second} != {six, seven}:
         return None
-    if not cues.sure or cues.pinta != Suit.ESPADAS or cues.pips.middle >= SIX_MIDDLE:
+    if not cues.reads(Suit.ESPADAS) or cues.pips.middle >= SIX_MIDDLE:
         return None
     swords = max(cues.pips.counts["blue"], cues.pips.counts["yellow"])
     return six if swords >= SIX_SWORDS else None
@@ -289,7 +293,7 @@ def five_of_swords(guess: Card, cues: Cues) -> Card | None:
     five = Card(5, Suit.ESPADAS)
     if guess.suit != five.suit or not 2 <= guess.rank <= 7:
         return None
-    if not cues.sure or cues.pinta != five.suit:
+    if not cues.reads(five.suit):
         return None
     if _counts(five, cues) != {5} or cues.pips.count < 5 or cues.pips.middle < SWORD_MIDDLE:
         return None
@@ -317,7 +321,7 @@ def hilts_across(guess: Card, cues: Cues) -> Card | None:
     """The 5 or the 7 of espadas (``ODD_HILTS``), when the bank guessed a 2-7, a sure pinta reads
     espadas, the hilts count the rank, the blades as many or one fewer, all the ink at least
     five blobs, and a blade lies across the middle of the card (``BLADE_ACROSS``)."""
-    if not 2 <= guess.rank <= 7 or not cues.sure or cues.pinta != Suit.ESPADAS:
+    if not 2 <= guess.rank <= 7 or not cues.reads(Suit.ESPADAS):
         return None
     hilts, blades = cues.pips.counts["yellow"], cues.pips.counts["blue"]
     if hilts not in ODD_HILTS or blades not in (hilts - 1, hilts) or cues.pips.count < 5:
@@ -350,7 +354,7 @@ def swords_counted(cues: Cues) -> Card | None:
     more (``OTHER_BLOBS``) and the middle holds a sword across it exactly when the rank is odd
     (``SWORD_ACROSS``), whatever 1-7 the bank guessed."""
     blades, hilts = cues.pips.counts["blue"], cues.pips.counts["yellow"]
-    if not cues.sure or cues.pinta != Suit.ESPADAS or blades != hilts:
+    if not cues.reads(Suit.ESPADAS) or blades != hilts:
         return None
     if blades not in SWORDS_COUNTED or not blades <= cues.pips.count <= blades + OTHER_BLOBS:
         return None

@@ -368,7 +368,7 @@ class Recognizer:
             if again.card is None:
                 continue
             cues = read_cues(cue_image(again, frame))
-            if not cues.sure or cues.pinta != again.card.suit:
+            if not cues.reads(again.card.suit):
                 continue
             if ends is None:
                 ends = ends_read(cue_image(unnamed, frame))
