@@ -80,3 +80,78 @@ def line_quads(gray: np.ndarray, min_side: float) -> list[np.ndarray]:
                 side = unit * other
                 quads.append(np.array([x, x + long_arm, x + long_arm + side, x + side], np.float32))
     return [order_corners(q) for q in quads]
+
+
+# Each side of an outline moved onto a straight edge lying along it (``onto_outer_edges``):
+ALONG_COS = 0.97      # the edge within about 14° of the side's direction ...
+ALONG_REACH = 0.2     # ... within this share of the neighbouring side of it, in or out ...
+ALONG_OVERLAP = 0.25  # ... and running along at least this share of it
+MIN_EDGE = 20.0       # pixels: the shortest segment taken for an edge (``frame_edges``)
+MIN_MOVE = 2.0        # pixels: a side moved less than this stays where it was
+MAX_MOVE = 0.4        # a corner may move this share of the outline's diagonal at most
+
+
+def frame_edges(frame: np.ndarray) -> np.ndarray:
+    """The straight segments of a BGR frame at least ``MIN_EDGE`` long (``segments``)."""
+    return segments(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), MIN_EDGE)
+
+
+def onto_outer_edges(quad: np.ndarray, edges: np.ndarray) -> np.ndarray | None:
+    """The outline with each side moved onto the outermost straight edge lying along it
+    (``ALONG_COS``, ``ALONG_REACH``, ``ALONG_OVERLAP``) and its corners where the new sides meet;
+    a side with no edge along it stays.  None when no side moves (``MIN_MOVE``), or when the new
+    outline is not convex or a corner moves more than ``MAX_MOVE`` of the diagonal.
+
+    An outline can follow the frame line printed inside a pale card on a pale table, or stop where
+    a finger or another card crosses the card; its sides then lie inside the card's edges, farther
+    than snapping reaches (``geometry.snap_to_edges``), and the card's straight edges still run
+    along them outside."""
+    quad = np.asarray(quad, np.float32)
+    if len(edges) == 0:
+        return None
+    p0, p1 = edges[:, :2], edges[:, 2:]
+    length = np.linalg.norm(p1 - p0, axis=1) + 1e-6
+    u = (p1 - p0) / length[:, None]
+    mid = (p0 + p1) / 2
+    centre = quad.mean(axis=0)
+    sides, moved = [], False
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        span = float(np.linalg.norm(b - a))
+        if span < 1:
+            return None
+        along = (b - a) / span
+        normal = np.array([-along[1], along[0]], np.float32)
+        if ((a + b) / 2 - centre) @ normal < 0:
+            normal = -normal  # pointing out of the outline
+        neighbour = float(np.linalg.norm(quad[(k + 2) % 4] - b))
+        out = (mid - a) @ normal
+        s0, s1 = (p0 - a) @ along, (p1 - a) @ along
+        overlap = (np.minimum(np.maximum(s0, s1), span) - np.maximum(np.minimum(s0, s1), 0)) / span
+        fits = np.flatnonzero((np.abs(u @ along) >= ALONG_COS)
+                              & (np.abs(out) <= ALONG_REACH * neighbour) & (overlap >= ALONG_OVERLAP))
+        if len(fits):
+            outer = fits[np.argmax(out[fits])]
+            sides.append((mid[outer], u[outer]))
+            moved = moved or abs(float(out[outer])) > MIN_MOVE
+        else:
+            sides.append((a, along))
+    if not moved:
+        return None
+    corners = [_meet(*sides[k - 1], *sides[k]) for k in range(4)]
+    if any(c is None for c in corners):
+        return None
+    new = np.array(corners, np.float32)
+    if float(np.abs(new - quad).max()) > MAX_MOVE * float(np.linalg.norm(quad[2] - quad[0])):
+        return None
+    return new if cv2.isContourConvex(new.reshape(-1, 1, 2)) else None
+
+
+def _meet(p: np.ndarray, d: np.ndarray, q: np.ndarray, e: np.ndarray) -> np.ndarray | None:
+    """Where the line through ``p`` along ``d`` meets the line through ``q`` along ``e``; None
+    if they are parallel."""
+    den = float(d[0] * e[1] - d[1] * e[0])
+    if abs(den) < 1e-6:
+        return None
+    t = float((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den
+    return p + t * d

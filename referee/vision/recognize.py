@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -43,6 +45,7 @@ from referee.vision.features import describe
 from referee.vision.figures import figure_rank, picture_fits
 from referee.vision.geometry import CARD_ASPECT, flatten, rectified_aspect, snap_to_edges
 from referee.vision.learned import LearnedViews
+from referee.vision.lines import frame_edges, onto_outer_edges
 from referee.vision.pintas import ends_read
 from referee.vision.pips import PIP_SIZE
 
@@ -58,6 +61,7 @@ SAME_CARD = 0.7  # two outlines each covering this much of the other are one car
 TWICE_SLACK = 0.2  # how much wider or narrower in the middle than its rank's range a picture
                    # may be where the bank's two best name its rank (``bank_twice``)
 OTHER_TRIES = 3  # other outlines of a card left unnamed, read again (``read_again``)
+SAME_MOVED = 2.0  # pixels: outlines moved onto the same edges, their corners this close
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,8 @@ class Reading:
     edges: np.ndarray | None = None  # the outline snapped onto the card's edges: the cues are
                                      # read there (``geometry.snap_to_edges``)
     second: Card | None = None  # the bank's second best card (``bank_twice``)
+    moved: bool = False  # read on an outline moved onto straight edges (``read_again``): named,
+                         # but not learned from (``_learn``)
 
     @property
     def outline(self) -> np.ndarray:
@@ -297,11 +303,15 @@ class Recognizer:
         than ``min_similarity`` like the bank is learned only when the card was named before on
         a view much like it (``LearnedViews.seen_again``): such outlines, named by their cues,
         were where wrong views came from (a naipes-libres caballo de bastos read as a rey,
-        learned, then named every caballo de bastos a rey)."""
+        learned, then named every caballo de bastos a rey).  A card named on an outline moved
+        onto straight edges (``Reading.moved``) is not learned: the outline may take in the table
+        or another card (learned, such views led 5s and 6s of espadas to be named 7s: 15 cards
+        named wrongly instead of 3 on seed 4, Fournier → naipes libres)."""
         assert self.learned is not None
         for reading in readings:
             card = reading.card
-            if card is None or not self.learned.wants(card) or not card_shaped(reading.outline):
+            if (card is None or reading.moved or not self.learned.wants(card)
+                    or not card_shaped(reading.outline)):
                 continue
             flattened = flatten(frame, reading.outline)
             described = describe(flattened)
@@ -331,40 +341,46 @@ class Recognizer:
                    frame: np.ndarray) -> list[Reading]:
         """Each card left unnamed (``found``, read on the outlines ``best``) read again on up to
         ``OTHER_TRIES`` other outlines of the same card (``same_card``), most like the bank
-        first, and named on the first of them where it is named, a sure pinta (``Cues.sure``)
-        reads the suit named, and the pinta is read at more of the card's ends than on the
-        outline it was left unnamed on; never on an outline lying over a card named already
-        (``APART``).
+        first, then on its outlines moved onto the straight edges outside them
+        (``lines.onto_outer_edges``), and named on the first of them where it is named, a sure
+        pinta (``Cues.sure``) reads the suit named, and the pinta is read at more of the card's
+        ends than on the outline it was left unnamed on; never on an outline lying over a card
+        named already (``APART``).
 
         The outline most like the bank is not always the card's own: across decks a strip of
         table or a corner cut off may look a little more like some card of the bank, and then
         the card's sides do not snap onto its edges and its pinta and pips are not read.  On the
         held-out scenes of seed 2, two in three easy cards left unnamed were read on an outline
         off by a tenth of a card's width or more; on the true outline, most of them were named
-        right.  Another outline is only another chance to misread the card unless something
-        shows it is the card's own: its pinta, read at more ends and surely (docs/camera.md,
-        "A card left unnamed read again on its other outlines")."""
+        right.  Where none of its outlines is the card's own (its outline follows the frame line
+        printed inside a pale card, or stops where a finger or another card crosses it), the
+        card's straight edges often still run outside them.  Another outline is only another
+        chance to misread the card unless something shows it is the card's own: its pinta, read
+        at more ends and surely (docs/camera.md, "A card left unnamed read again on its other
+        outlines" and "A card left unnamed read on its outlines moved onto its edges")."""
         named = [r for r in found if r.card is not None]
+        edges = cache(lambda: frame_edges(frame))  # found once a frame, and only if needed
         result = []
         for source, reading in zip(best, found):
             if reading.card is None:
-                reading = self._on_other_outlines(source, reading, readings, named, frame) or reading
+                reading = self._on_other_outlines(source, reading, readings, named, frame,
+                                                  edges) or reading
                 if reading.card is not None:
                     named.append(reading)
             result.append(reading)
         return result
 
     def _on_other_outlines(self, source: Reading, unnamed: Reading, readings: list[Reading],
-                           named: list[Reading], frame: np.ndarray) -> Reading | None:
+                           named: list[Reading], frame: np.ndarray,
+                           edges: Callable[[], np.ndarray]) -> Reading | None:
         """The card left unnamed on ``source`` (read as ``unnamed``) named on another of its
         outlines, as ``read_again`` says, or None."""
         others = sorted((r for r in readings if r is not source
                          and same_card(r.corners, source.corners)
                          and not any(overlaps(r.corners, n.corners, APART) for n in named)),
-                        key=lambda r: -r.similarity)
+                        key=lambda r: -r.similarity)[:OTHER_TRIES]
         ends = None
-        for other in others[:OTHER_TRIES]:
-            again = self._read(other, frame)
+        for again in self._other_readings(source, others, named, frame, edges):
             if again.card is None:
                 continue
             cues = read_cues(cue_image(again, frame))
@@ -375,6 +391,23 @@ class Recognizer:
             if cues.ends > ends:
                 return again
         return None
+
+    def _other_readings(self, source: Reading, others: list[Reading], named: list[Reading],
+                        frame: np.ndarray, edges: Callable[[], np.ndarray]) -> Iterator[Reading]:
+        """The card read on each of its other outlines, then on each of its outlines (the one it
+        was left unnamed on first) moved onto the straight edges outside it, as they are asked
+        for; a moved outline only once, and none lying over a card named already."""
+        for other in others:
+            yield self._read(other, frame)
+        moved: list[np.ndarray] = []
+        for corners in [source.outline, *(other.corners for other in others)]:
+            quad = onto_outer_edges(corners, edges())
+            if quad is None or any(np.abs(quad - seen).max() < SAME_MOVED for seen in moved):
+                continue
+            moved.append(quad)
+            if not any(overlaps(quad, n.corners, APART) for n in named):
+                yield replace(self._read(self.classify(flatten(frame, quad), quad), frame),
+                              moved=True)
 
     def far_readings(self, far: list[Reading], found: list[Reading],
                      frame: np.ndarray) -> list[Reading]:

@@ -19,7 +19,7 @@ from referee.vision.detect import (
 )
 from referee.vision.faces import Face
 from referee.vision.geometry import CARD_ASPECT, shared_area
-from referee.vision.lines import line_quads, segments
+from referee.vision.lines import frame_edges, line_quads, onto_outer_edges, segments
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, random_scene, render
 
@@ -187,3 +187,42 @@ def test_the_area_two_quads_share_is_the_area_of_the_pixels_they_share() -> None
             masks.append(mask)
         pixels = float((masks[0] & masks[1]).sum()) / 64
         assert abs(shared_area(a, b) - pixels) <= 0.02 * pixels + 5, (a, b)
+
+
+def pale_card(frame_line: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A cream card on a slightly paler table, its frame line printed a tenth of its width inside
+    its edges: the image, the card's corners and the frame line's."""
+    image = np.full((480, 640, 3), (215, 225, 230), np.uint8)
+    card = np.array([[200, 100], [380, 120], [360, 400], [180, 380]], np.float32)
+    cv2.fillConvexPoly(image, card.astype(np.int32), (170, 200, 215))
+    centre = card.mean(axis=0)
+    line = centre + 0.82 * (card - centre)
+    if frame_line:
+        cv2.polylines(image, [line.astype(np.int32)], True, (60, 70, 90), 3)
+    return cv2.GaussianBlur(image, (3, 3), 0), card, line
+
+
+def test_an_outline_on_the_frame_line_is_moved_onto_the_cards_edges() -> None:
+    image, card, line = pale_card()
+    moved = onto_outer_edges(line, frame_edges(image))
+    assert moved is not None
+    assert corner_error(moved, card) < 0.03 < corner_error(line, card)
+
+
+def test_an_outline_on_the_cards_edges_or_with_no_edge_along_it_stays() -> None:
+    image, card, line = pale_card()
+    assert onto_outer_edges(card, frame_edges(image)) is None  # nothing lies outside the card
+    bare, _, _ = pale_card(frame_line=False)
+    table = np.full_like(bare, (215, 225, 230))
+    assert onto_outer_edges(line, frame_edges(table)) is None  # no edge at all
+    far = line.mean(axis=0) + 0.5 * (line - line.mean(axis=0))
+    assert onto_outer_edges(far, frame_edges(image)) is None  # the edges are out of reach
+
+
+def test_an_outline_cut_short_by_a_finger_is_moved_out_to_the_cards_far_edge() -> None:
+    image, card, _ = pale_card(frame_line=False)
+    near = card[[1, 0]]  # the near ends of the long sides, and the far side cut off
+    short = np.concatenate([card[:2], near + 0.85 * (card[2:] - near)])
+    assert corner_error(short, card) > 0.1
+    moved = onto_outer_edges(short, frame_edges(image))
+    assert moved is not None and corner_error(moved, card) < 0.03

@@ -4,6 +4,8 @@ again whatever the bank guesses; a recognizer learns them from the cards it name
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -12,8 +14,8 @@ from referee.vision.bank import Bank
 from referee.vision.faces import Face
 from referee.vision.features import describe
 from referee.vision.learned import AGAIN, KNOWN, LearnedViews, kin
-from referee.vision.recognize import Recognizer, RecognizerSettings
-from referee.vision.scenes import SceneOptions, random_scene
+from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
+from referee.vision.scenes import SceneOptions, random_scene, render
 
 FIVE, SIX, SEVEN = Card.parse("5e"), Card.parse("6e"), Card.parse("7e")
 CARDS = [FIVE, SIX, SEVEN]
@@ -136,3 +138,17 @@ def test_a_card_named_far_from_the_bank_is_learned_only_when_seen_again() -> Non
     assert not views.seen_again(SIX, seven), "as another card it is not seen again"
     assert not views.seen_again(SEVEN, describe(picture(8)))
     assert views.seen_again(SEVEN, seven.copy())
+
+
+def test_a_card_named_on_an_outline_moved_onto_straight_edges_is_not_learned(
+        wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
+    """Such an outline may take in the table or another card: the card keeps its name, and the
+    view is not learned; named so on the card's own outline, it is."""
+    opts = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, card_size=(0.5, 0.7))
+    scene = render([fournier[SEVEN]], np.random.default_rng(3), opts)
+    corners = scene.cards[0].corners.astype(np.float32)
+    reading = Reading(SEVEN, 0.9, corners, SEVEN, similarity=0.8, by_cues=True)
+    for moved, views in ((True, 0), (False, 1)):
+        learner = Recognizer(wikimedia_bank, RecognizerSettings(learn=True))
+        learner._learn([replace(reading, moved=moved)], scene.image)
+        assert learner.learned is not None and learner.learned.total == views, moved
