@@ -20,11 +20,11 @@ SPANISH_PHONES = frozenset(
 )
 
 _VOWELS = "aeiou"
-_ACCENTS = str.maketrans("áéíóúü", "aeiouu")
+_ACCENTS = str.maketrans("áéíóú", "aeiou")  # the ü stays: "güe" is not "gue"
 
 
 def normalize_word(word: str) -> str:
-    """Lowercase, keep ñ, drop accents and anything that is not a letter."""
+    """Lowercase, keep ñ and ü, drop accents and anything that is not a letter."""
     word = unicodedata.normalize("NFC", word.lower()).translate(_ACCENTS)
     return "".join(ch for ch in word if ch.isalpha())
 
@@ -38,6 +38,8 @@ def _phones(word: str) -> list[str]:
         nxt = word[i + 1] if i + 1 < n else ""
         if ch in _VOWELS:
             out.append(ch)
+        elif ch == "ü":
+            out.append("u")
         elif ch == "c":
             if nxt == "h":
                 out.append("ch")
@@ -53,6 +55,8 @@ def _phones(word: str) -> list[str]:
         elif ch == "g":
             if nxt in ("e", "i"):
                 out.append("j")
+            elif nxt == "ü":
+                out.append("g")  # "güe", "güi": the u is said
             elif nxt == "u" and i + 2 < n and word[i + 2] in ("e", "i"):
                 out.append("g")
                 i += 1
@@ -87,8 +91,9 @@ def _phones(word: str) -> list[str]:
     return out
 
 
-def pronunciations(word: str) -> list[tuple[str, ...]]:
-    """Every accepted pronunciation of a word, the standard one first."""
+def pronunciations(word: str, velar: bool = True) -> list[tuple[str, ...]]:
+    """Every accepted pronunciation of a word, the standard one first; with ``velar``, a "bu"
+    before a vowel also said "gü" ("güeno", "son güenas"), as Rioplatense speech often does."""
     base = tuple(_phones(normalize_word(word)))
     if not base:
         return []
@@ -102,6 +107,9 @@ def pronunciations(word: str) -> list[tuple[str, ...]]:
     add(seseo)
     for v in variants[:]:  # a copy: add() grows the list
         add(tuple("y" if p == "ll" else p for p in v))
+    if velar and base[:2] == ("b", "u") and len(base) > 2 and base[2] in _VOWELS:
+        for v in variants[:]:
+            add(("g",) + v[1:])
     syllables = sum(1 for k, p in enumerate(base) if p in _VOWELS and (k == 0 or base[k - 1] not in _VOWELS))
     if syllables >= 2 and base[-2:] == ("a", "s"):
         for v in variants[:]:  # the s of the forms so far only, once
@@ -128,9 +136,11 @@ def to_english(phones: Iterable[str], tap: str = "D") -> tuple[str, ...]:
 
 
 def english_pronunciations(word: str) -> list[tuple[str, ...]]:
-    """Pronunciations for the English fallback: each Spanish one mapped, with the r as flap and as R."""
+    """Pronunciations for the English fallback: each Spanish one mapped, with the r as flap and as R.
+    Not the "gü" of a "bu" (``velar``): mapped onto the English phones it heard one call fewer on
+    the tuning voices (docs/voice.md#changes-and-their-figures)."""
     result: list[tuple[str, ...]] = []
-    for pron in pronunciations(word):
+    for pron in pronunciations(word, velar=False):
         for tap in ("D", "R"):
             cand = to_english(pron, tap)
             if cand not in result:

@@ -25,6 +25,8 @@ from referee.phrases import CALL_PHRASES, DECOYS, parse, vocabulary
         ("achico", "a ch i k o"),
         ("veintitrés", "b e i n t i t r e s"),
         ("guerra", "g e rr a"),
+        ("güeno", "g u e n o"),  # the ü is said
+        ("pingüino", "p i n g u i n o"),
         ("gente", "j e n t e"),
         ("año", "a gn o"),
     ],
@@ -37,7 +39,11 @@ def test_regional_variants() -> None:
     assert ("m", "a", "s", "o") in pronunciations("mazo")  # seseo
     assert ("y", "e", "b", "o") in pronunciations("llevo")  # ll = y
     # weak plural s, dropped once: not "buen", "bue", ... down to a lone "b"
-    assert pronunciations("buenas") == [("b", "u", "e", "n", "a", "s"), ("b", "u", "e", "n", "a")]
+    # and "bu" before a vowel said "gü" ("güeno", "son güenas")
+    assert pronunciations("buenas") == [("b", "u", "e", "n", "a", "s"), ("g", "u", "e", "n", "a", "s"),
+                                        ("b", "u", "e", "n", "a"), ("g", "u", "e", "n", "a")]
+    assert pronunciations("bueno") == [("b", "u", "e", "n", "o"), ("g", "u", "e", "n", "o")]
+    assert pronunciations("burro") == [("b", "u", "rr", "o")]  # "bu" before a consonant stays
     assert pronunciations("dos") == [("d", "o", "s")]  # no one-syllable "do" that eats chatter
 
 
