@@ -80,11 +80,11 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
             vx, vy, x0, y0 = cv2.fitLine(on_side.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
             starts[i] = (x0, y0)
             ends[i] = starts[i] + np.array([vx, vy], np.float32)
-    meet = _side_corners(starts, ends, quad, 0.2 * lengths[0] + 4)
+    meet = side_corners(starts, ends, quad, 0.2 * lengths[0] + 4)
     return quad if meet is None else meet
 
 
-def _side_corners(starts: np.ndarray, ends: np.ndarray, corners: np.ndarray,
+def side_corners(starts: np.ndarray, ends: np.ndarray, corners: np.ndarray,
                   reach: float) -> np.ndarray | None:
     """Where the lines of a quad's sides meet (side i from ``starts[i]`` through ``ends[i]``;
     corner i between sides i-1 and i), all four at once: ``_intersect`` for each; None if two
@@ -196,7 +196,7 @@ def snap_to_edges(frame: np.ndarray, quad: np.ndarray, passes: int = 2) -> np.nd
                 normal = -normal
             sides.append(_snap_side(lab, a, b, normal, reach) or (a, b - a))
         starts = np.array([p for p, _ in sides], np.float32)
-        corners = _side_corners(starts, starts + np.array([d for _, d in sides], np.float32), local,
+        corners = side_corners(starts, starts + np.array([d for _, d in sides], np.float32), local,
                                 0.2 * short + 4)
         if corners is None:
             return quad

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.geometry import CARD_ASPECT, order_corners
+from referee.vision.geometry import CARD_ASPECT, order_corners, side_corners
 
 _LSD = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE)
 # Beyond this many long segments the frame is all texture; a checked tablecloth can show a few
@@ -138,20 +138,12 @@ def onto_outer_edges(quad: np.ndarray, edges: np.ndarray) -> np.ndarray | None:
             sides.append((a, along))
     if not moved:
         return None
-    corners = [_meet(*sides[k - 1], *sides[k]) for k in range(4)]
-    if any(c is None for c in corners):
+    starts = np.array([start for start, _ in sides], np.float32)
+    ends = starts + np.array([direction for _, direction in sides], np.float32)
+    new = side_corners(starts, ends, quad, np.inf)
+    if new is None:
         return None
-    new = np.array(corners, np.float32)
     if float(np.abs(new - quad).max()) > MAX_MOVE * float(np.linalg.norm(quad[2] - quad[0])):
         return None
     return new if cv2.isContourConvex(new.reshape(-1, 1, 2)) else None
 
-
-def _meet(p: np.ndarray, d: np.ndarray, q: np.ndarray, e: np.ndarray) -> np.ndarray | None:
-    """Where the line through ``p`` along ``d`` meets the line through ``q`` along ``e``; None
-    if they are parallel."""
-    den = float(d[0] * e[1] - d[1] * e[0])
-    if abs(den) < 1e-6:
-        return None
-    t = float((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den
-    return p + t * d
