@@ -355,3 +355,45 @@ def rectified_aspect(quad: np.ndarray) -> float:
     short = n2[0] ** 2 + n2[1] ** 2 + f2 * n2[2] ** 2
     long = n3[0] ** 2 + n3[1] ** 2 + f2 * n3[2] ** 2
     return float(np.sqrt(long / short))
+
+
+PROPORTION_STEPS = np.linspace(0.55, 1.8, 26)  # where a side is tried, in its neighbours' lengths
+
+
+def _side_moved(quad: np.ndarray, k: int, scale: float) -> np.ndarray:
+    """``quad`` with side ``k`` (corners k and k + 1) moved along its two neighbouring sides,
+    these scaled by ``scale`` from their far ends."""
+    new = quad.copy()
+    for near, far in ((k, (k + 3) % 4), ((k + 1) % 4, (k + 2) % 4)):
+        new[near] = quad[far] + scale * (quad[near] - quad[far])
+    return new
+
+
+def _misfit(quad: np.ndarray) -> float:
+    return math.log(rectified_aspect(quad) / CARD_ASPECT)
+
+
+def card_proportioned(quad: np.ndarray, tolerance: float = 0.06) -> list[np.ndarray]:
+    """The outline with one side moved along its two neighbouring sides until it has a card's
+    proportions once its perspective is undone (``rectified_aspect`` = ``CARD_ASPECT``): each
+    side in turn, at each such place within ``PROPORTION_STEPS``; none when the outline has them
+    already (within ``tolerance``).
+
+    Where a finger or another card crosses a card its outline may stop there, and on a table as
+    pale as the card run on past its end: three sides on the card's edges and one across it."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    if abs(_misfit(q)) <= math.log(1 + tolerance):
+        return []
+    found = []
+    for k in range(4):
+        misfit = [_misfit(_side_moved(q, k, float(s))) > 0 for s in PROPORTION_STEPS]
+        for i in np.flatnonzero(np.diff(misfit)):
+            lo, hi = float(PROPORTION_STEPS[i]), float(PROPORTION_STEPS[i + 1])
+            for _ in range(20):  # bisection, to well under a pixel
+                mid = (lo + hi) / 2
+                if (_misfit(_side_moved(q, k, mid)) > 0) == misfit[i]:
+                    lo = mid
+                else:
+                    hi = mid
+            found.append(_side_moved(q, k, (lo + hi) / 2).astype(np.float32))
+    return found

@@ -12,6 +12,7 @@ import numpy as np
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.cues import (
+    FAR_ONE_END,
     PICTURED,
     Cues,
     caballo_card,
@@ -43,10 +44,16 @@ from referee.vision.detect import (
 )
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank, picture_fits
-from referee.vision.geometry import CARD_ASPECT, flatten, rectified_aspect, snap_to_edges
+from referee.vision.geometry import (
+    CARD_ASPECT,
+    card_proportioned,
+    flatten,
+    rectified_aspect,
+    snap_to_edges,
+)
 from referee.vision.learned import LearnedViews
 from referee.vision.lines import frame_edges, onto_outer_edges
-from referee.vision.pintas import ends_read
+from referee.vision.pintas import BREAK_PINTAS, ends_read
 from referee.vision.pips import PIP_SIZE
 
 PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card ...
@@ -342,10 +349,17 @@ class Recognizer:
         """Each card left unnamed (``found``, read on the outlines ``best``) read again on up to
         ``OTHER_TRIES`` other outlines of the same card (``same_card``), most like the bank
         first, then on its outlines moved onto the straight edges outside them
-        (``lines.onto_outer_edges``), and named on the first of them where it is named, a sure
-        pinta (``Cues.sure``) reads the suit named, and the pinta is read at more of the card's
-        ends than on the outline it was left unnamed on; never on an outline lying over a card
-        named already (``APART``).
+        (``lines.onto_outer_edges``), then on the outline it was left unnamed on (before and
+        after snapping) with one side moved to a card's proportions
+        (``geometry.card_proportioned``, where the bank finds it like a card); named on the first
+        of them where it is named, a sure pinta (``Cues.sure``) reads the suit named, and the
+        pinta is read at more of the card's ends than on the outline it was left unnamed on, or
+        where the bank alone names it surely (``sure_confidence``); never on an outline lying over
+        a card named already (``APART``).  On an outline placed by proportions, which may take in
+        the table or leave part of the card out, the witness is stricter
+        (``_proportioned_witness``), and the bank's sureness counts only for the card it guessed
+        on the outline the card was left unnamed on (three quarters of a 4 of oros and a strip
+        of table look like a 2 of oros, surely).
 
         The outline most like the bank is not always the card's own: across decks a strip of
         table or a corner cut off may look a little more like some card of the bank, and then
@@ -356,8 +370,9 @@ class Recognizer:
         printed inside a pale card, or stops where a finger or another card crosses it), the
         card's straight edges often still run outside them.  Another outline is only another
         chance to misread the card unless something shows it is the card's own: its pinta, read
-        at more ends and surely (docs/camera.md, "A card left unnamed read again on its other
-        outlines" and "A card left unnamed read on its outlines moved onto its edges")."""
+        at more ends and surely, or the bank's sureness (docs/camera.md, "A card left unnamed
+        read again on its other outlines", "A card left unnamed read on its outlines moved onto
+        its edges" and "A card left unnamed read on its outline given a card's proportions")."""
         named = [r for r in found if r.card is not None]
         edges = cache(lambda: frame_edges(frame))  # found once a frame, and only if needed
         result = []
@@ -380,11 +395,16 @@ class Recognizer:
                          and not any(overlaps(r.corners, n.corners, APART) for n in named)),
                         key=lambda r: -r.similarity)[:OTHER_TRIES]
         ends = None
-        for again in self._other_readings(source, others, named, frame, edges):
+        for again, both in self._other_readings(source, unnamed, others, named, frame, edges):
             if again.card is None:
                 continue
+            if (not again.by_cues and again.confidence >= self.settings.sure_confidence
+                    and (not both or again.card == unnamed.guess)):
+                return again
             cues = read_cues(cue_image(again, frame))
             if not cues.reads(again.card.suit):
+                continue
+            if both and not self._proportioned_witness(again, unnamed, cues):
                 continue
             if ends is None:
                 ends = ends_read(cue_image(unnamed, frame))
@@ -392,13 +412,17 @@ class Recognizer:
                 return again
         return None
 
-    def _other_readings(self, source: Reading, others: list[Reading], named: list[Reading],
-                        frame: np.ndarray, edges: Callable[[], np.ndarray]) -> Iterator[Reading]:
+    def _other_readings(self, source: Reading, unnamed: Reading, others: list[Reading],
+                        named: list[Reading],
+                        frame: np.ndarray, edges: Callable[[], np.ndarray],
+                        ) -> Iterator[tuple[Reading, bool]]:
         """The card read on each of its other outlines, then on each of its outlines (the one it
-        was left unnamed on first) moved onto the straight edges outside it, as they are asked
-        for; a moved outline only once, and none lying over a card named already."""
+        was left unnamed on first) moved onto the straight edges outside it, then on the outline
+        it was left unnamed on given a card's proportions, as they are asked for; a moved outline
+        only once, and none lying over a card named already.  Each comes with whether it was
+        placed by proportions (``_proportioned_witness``)."""
         for other in others:
-            yield self._read(other, frame)
+            yield self._read(other, frame), False
         moved: list[np.ndarray] = []
         for corners in [source.outline, *(other.corners for other in others)]:
             quad = onto_outer_edges(corners, edges())
@@ -407,7 +431,26 @@ class Recognizer:
             moved.append(quad)
             if not any(overlaps(quad, n.corners, APART) for n in named):
                 yield replace(self._read(self.classify(flatten(frame, quad), quad), frame),
-                              moved=True)
+                              moved=True), False
+        shapes = [source.outline] + ([unnamed.outline] if unnamed.edges is not None else [])
+        for quad in (q for corners in shapes for q in card_proportioned(corners)):
+            if any(overlaps(quad, n.corners, APART) for n in named):
+                continue
+            judged = self.classify(flatten(frame, quad), quad)
+            if judged.similarity >= self.settings.not_a_card:
+                yield replace(self._read(judged, frame), moved=True), True
+
+    @staticmethod
+    def _proportioned_witness(again: Reading, unnamed: Reading, cues: Cues) -> bool:
+        """A card named on an outline one side of which was placed by a card's proportions
+        (``geometry.card_proportioned``) is of the rank the bank guessed there or where it was
+        left unnamed, and its pinta is one of breaks (``BREAK_PINTAS``: the unbroken line of oros
+        is what the edge of any paper shows, and such an outline may take in the table) read at
+        both ends, or bastos at one (``FAR_ONE_END``)."""
+        assert again.card is not None
+        ranks = {r.guess.rank for r in (again, unnamed) if r.guess is not None}
+        return (again.card.rank in ranks and cues.pinta in BREAK_PINTAS
+                and (cues.both_ends or cues.pinta in FAR_ONE_END))
 
     def far_readings(self, far: list[Reading], found: list[Reading],
                      frame: np.ndarray) -> list[Reading]:

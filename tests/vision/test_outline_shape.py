@@ -9,7 +9,7 @@ import pytest
 from engine.cards import Card
 from referee.vision.bank import Bank
 from referee.vision.faces import Face
-from referee.vision.geometry import CARD_ASPECT, rectified_aspect
+from referee.vision.geometry import CARD_ASPECT, card_proportioned, rectified_aspect
 from referee.vision.recognize import Reading, Recognizer, _drop_parts, card_shaped
 from referee.vision.scenes import project
 
@@ -56,3 +56,35 @@ def test_part_of_a_card_shaped_outline_goes_however_much_better_it_looks() -> No
     # inside an outline without a card's sides (two cards and the table between them), it stays
     wide = _reading([[0, 0], [200, 0], [200, 155], [0, 155]], 0.56)
     assert _drop_parts([wide, part]) == [wide, part]
+
+
+def _corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance, in card widths, for the best corner order."""
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    return min(float(np.linalg.norm(np.roll(found, r, axis=0) - truth, axis=1).max())
+               for r in range(4)) / width
+
+
+@pytest.mark.parametrize("tilt", [0, 25])
+@pytest.mark.parametrize("kept", [0.7, 1.3])
+def test_an_outline_cut_short_or_run_on_is_given_a_cards_proportions(tilt: float,
+                                                                     kept: float) -> None:
+    """An outline stopping where a finger crosses the card (0.7 of it), or running on past its
+    end onto a table as pale as the card (1.3): one of the outlines with a side moved along its
+    neighbours to a card's proportions is the card's own."""
+    card = project(np.array([320.0, 240.0]), (120 / CARD_ASPECT, 120), 0.4, np.radians(tilt), 1.0,
+                   120 * 3.0).astype(np.float32)
+    near = card[[1, 0]]  # the near ends of the long sides (corners 1 and 0 stay)
+    wrong = np.concatenate([card[:2], near + kept * (card[2:] - near)])
+    assert _corner_error(wrong, card) > 0.25
+    proportioned = card_proportioned(wrong)
+    assert 1 <= len(proportioned) <= 8
+    assert min(_corner_error(q, card) for q in proportioned) < 0.02
+    for q in proportioned:
+        assert rectified_aspect(q) == pytest.approx(CARD_ASPECT, rel=0.01)
+
+
+def test_an_outline_with_a_cards_proportions_is_not_moved() -> None:
+    card = project(np.array([320.0, 240.0]), (120 / CARD_ASPECT, 120), 1.1, np.radians(20), 0.3,
+                   120 * 3.0).astype(np.float32)
+    assert card_proportioned(card) == []
