@@ -357,7 +357,7 @@ class Recognizer:
         where the bank alone names it surely (``sure_confidence``); never on an outline lying over
         a card named already (``APART``).  On an outline placed by proportions, which may take in
         the table or leave part of the card out, the witness is stricter
-        (``_proportioned_witness``), and the bank's sureness counts only for the card it guessed
+        (``proportioned_witness``), and the bank's sureness counts only for the card it guessed
         on the outline the card was left unnamed on (three quarters of a 4 of oros and a strip
         of table look like a 2 of oros, surely).
 
@@ -404,7 +404,7 @@ class Recognizer:
             cues = read_cues(cue_image(again, frame))
             if not cues.reads(again.card.suit):
                 continue
-            if both and not self._proportioned_witness(again, unnamed, cues):
+            if both and not proportioned_witness(again, unnamed, cues):
                 continue
             if ends is None:
                 ends = ends_read(cue_image(unnamed, frame))
@@ -420,7 +420,7 @@ class Recognizer:
         was left unnamed on first) moved onto the straight edges outside it, then on the outline
         it was left unnamed on given a card's proportions, as they are asked for; a moved outline
         only once, and none lying over a card named already.  Each comes with whether it was
-        placed by proportions (``_proportioned_witness``)."""
+        placed by proportions (``proportioned_witness``)."""
         for other in others:
             yield self._read(other, frame), False
         moved: list[np.ndarray] = []
@@ -439,18 +439,6 @@ class Recognizer:
             judged = self.classify(flatten(frame, quad), quad)
             if judged.similarity >= self.settings.not_a_card:
                 yield replace(self._read(judged, frame), moved=True), True
-
-    @staticmethod
-    def _proportioned_witness(again: Reading, unnamed: Reading, cues: Cues) -> bool:
-        """A card named on an outline one side of which was placed by a card's proportions
-        (``geometry.card_proportioned``) is of the rank the bank guessed there or where it was
-        left unnamed, and its pinta is one of breaks (``BREAK_PINTAS``: the unbroken line of oros
-        is what the edge of any paper shows, and such an outline may take in the table) read at
-        both ends, or bastos at one (``FAR_ONE_END``)."""
-        assert again.card is not None
-        ranks = {r.guess.rank for r in (again, unnamed) if r.guess is not None}
-        return (again.card.rank in ranks and cues.pinta in BREAK_PINTAS
-                and (cues.both_ends or cues.pinta in FAR_ONE_END))
 
     def far_readings(self, far: list[Reading], found: list[Reading],
                      frame: np.ndarray) -> list[Reading]:
@@ -544,6 +532,18 @@ def rank_witnessed(reading: Reading) -> bool:
     if card is None or guess is None:
         return False
     return (card.rank == guess.rank or card.rank == FOUR) and card.rank not in ONE_WITNESS
+
+
+def proportioned_witness(again: Reading, unnamed: Reading, cues: Cues) -> bool:
+    """A card named on an outline one side of which was placed by a card's proportions
+    (``geometry.card_proportioned``) is of the rank the bank guessed there or where it was left
+    unnamed (``unnamed``), and its pinta is one of breaks (``BREAK_PINTAS``: the unbroken line of
+    oros is what the edge of any paper shows, and such an outline may take in the table) read at
+    both ends, or bastos at one (``FAR_ONE_END``)."""
+    assert again.card is not None
+    ranks = {r.guess.rank for r in (again, unnamed) if r.guess is not None}
+    return (again.card.rank in ranks and cues.pinta in BREAK_PINTAS
+            and (cues.both_ends or cues.pinta in FAR_ONE_END))
 
 
 def cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:

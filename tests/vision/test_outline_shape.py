@@ -12,6 +12,7 @@ from referee.vision.faces import Face
 from referee.vision.geometry import CARD_ASPECT, card_proportioned, rectified_aspect
 from referee.vision.recognize import Reading, Recognizer, _drop_parts, card_shaped
 from referee.vision.scenes import project
+from tests.vision.test_detect import corner_error
 
 
 @pytest.mark.parametrize("tilt", [0, 15, 30, 40])
@@ -58,13 +59,6 @@ def test_part_of_a_card_shaped_outline_goes_however_much_better_it_looks() -> No
     assert _drop_parts([wide, part]) == [wide, part]
 
 
-def _corner_error(found: np.ndarray, truth: np.ndarray) -> float:
-    """Largest corner distance, in card widths, for the best corner order."""
-    width = float(np.linalg.norm(truth[1] - truth[0]))
-    return min(float(np.linalg.norm(np.roll(found, r, axis=0) - truth, axis=1).max())
-               for r in range(4)) / width
-
-
 @pytest.mark.parametrize("tilt", [0, 25])
 @pytest.mark.parametrize("kept", [0.7, 1.3])
 def test_an_outline_cut_short_or_run_on_is_given_a_cards_proportions(tilt: float,
@@ -76,10 +70,10 @@ def test_an_outline_cut_short_or_run_on_is_given_a_cards_proportions(tilt: float
                    120 * 3.0).astype(np.float32)
     near = card[[1, 0]]  # the near ends of the long sides (corners 1 and 0 stay)
     wrong = np.concatenate([card[:2], near + kept * (card[2:] - near)])
-    assert _corner_error(wrong, card) > 0.25
+    assert corner_error(wrong, card) > 0.25
     proportioned = card_proportioned(wrong)
     assert 1 <= len(proportioned) <= 8
-    assert min(_corner_error(q, card) for q in proportioned) < 0.02
+    assert min(corner_error(q, card) for q in proportioned) < 0.02
     for q in proportioned:
         assert rectified_aspect(q) == pytest.approx(CARD_ASPECT, rel=0.01)
 
