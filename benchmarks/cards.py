@@ -252,14 +252,18 @@ def latency(recognizer: Recognizer, deck: dict[Card, Face], size: tuple[int, int
         readers.append(Recognizer(recognizer.bank, replace(recognizer.settings, learn=False)))
         learned = f", {recognizer.learned.total} views learned before"
     times: list[list[float]] = [[] for _ in readers]
+    cpu: list[float] = []
     for scene in scenes:
         for reader, took in zip(readers, times):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             reader.read(scene.image)
             took.append(time.perf_counter() - start)
+            if reader is recognizer:
+                cpu.append(time.process_time() - start_cpu)
     med = statistics.median(times[0])
     print(f"  {size[0]}x{size[1]}: median {1000 * med:6.1f} ms/frame, "
-          f"mean {1000 * statistics.fmean(times[0]):6.1f} ms, {1 / med:5.1f} frames/s (one core{learned})")
+          f"mean {1000 * statistics.fmean(times[0]):6.1f} ms, {1 / med:5.1f} frames/s (one core{learned}); "
+          f"CPU median {1000 * statistics.median(cpu):6.1f} ms, mean {1000 * statistics.fmean(cpu):6.1f} ms")
     if len(times) > 1:
         plain = statistics.median(times[1])
         print(f"  {size[0]}x{size[1]} without learning, the same frames in turn: median "

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+# numpy's BLAS on one thread, set before numpy loads: the camera's one matrix product a frame is
+# no faster on two, and OpenBLAS's waiting thread spins on the core the voice decoder needs (a
+# frame took twice its wall time in CPU).  A value the user set stays.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # Subcommand name -> module in referee.commands exposing ``add_arguments(parser)`` and ``run(args)``.
 COMMANDS: dict[str, tuple[str, str]] = {

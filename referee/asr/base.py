@@ -39,6 +39,10 @@ class Result:
     end: float
     stream_time: float = 0.0
     extra: dict[str, float] = field(default_factory=dict, compare=False)
+    # Where (start, end) each sound heard as no word of the table lies: a sound of the grammar's
+    # garbage path, or ``[unk]``.  A call word right after a long one may be the end of a longer
+    # call (``listener.doubt_misheard``).
+    unheard: tuple[tuple[float, float], ...] = ()
 
     @property
     def confidence(self) -> float:

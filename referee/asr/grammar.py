@@ -32,6 +32,17 @@ def is_garbage(word: str) -> bool:
     return word.startswith(GARBAGE_PREFIX) or word in ("<s>", "</s>", "<sil>", "[unk]", "[noise]")
 
 
+def is_unheard(word: str) -> bool:
+    """True for the pseudo-words that stand for speech heard as no word of the table (the
+    garbage path, ``[unk]``), not for silence or noise."""
+    return word.startswith(GARBAGE_PREFIX) or word == "[unk]"
+
+
+def unheard_spans(segments: list[tuple[str, float, float]]) -> tuple[tuple[float, float], ...]:
+    """Where (start, end) each unheard word lies among a result's segments (word, start, end)."""
+    return tuple((start, end) for word, start, end in segments if is_unheard(word))
+
+
 # Everyday Spanish words that carry no call: a path for table talk so that chatter is heard as
 # chatter instead of being forced onto the nearest call or number.  General function words and
 # table words, not taken from any test corpus; none of them is in the phrase table.

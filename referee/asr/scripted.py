@@ -2,6 +2,8 @@
 
 Each line is (start, end, text, confidence): as the stream clock passes a word's end, the word
 shows up in a partial result; 0.3 s after the line ends, the line comes out as a final result.
+A token of the garbage path ("_k") is a sound heard as no word: it takes its share of the line's
+time and comes out in ``Result.unheard``, not among the words.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.asr.base import SAMPLE_RATE, Result, Word
+from referee.asr.grammar import is_unheard
 
 ENDPOINT_S = 0.3
 
@@ -39,9 +42,13 @@ class ScriptedRecognizer:
         return tuple(Word(tok, conf, start + i * step, start + (i + 1) * step)
                      for i, tok in enumerate(tokens))
 
-    def _result(self, words: tuple[Word, ...], final: bool) -> Result:
+    def _result(self, heard: tuple[Word, ...], final: bool) -> Result | None:
+        words = tuple(w for w in heard if not is_unheard(w.text))
+        if not words:
+            return None
         return Result(" ".join(w.text for w in words), words, final, words[0].start, words[-1].end,
-                      stream_time=self.stream_time)
+                      stream_time=self.stream_time,
+                      unheard=tuple((w.start, w.end) for w in heard if is_unheard(w.text)))
 
     def feed(self, pcm: bytes) -> list[Result]:
         self._samples += len(pcm) // 2
@@ -52,11 +59,10 @@ class ScriptedRecognizer:
             self._done += 1
         if self._done < len(self.script):
             heard = tuple(w for w in self._words(self.script[self._done]) if w.end <= now)
-            if heard:
-                out.append(self._result(heard, final=False))
-        return out
+            out.append(self._result(heard, final=False))
+        return [r for r in out if r is not None]
 
     def flush(self) -> list[Result]:
         out = [self._result(self._words(line), final=True) for line in self.script[self._done:]]
         self._done = len(self.script)
-        return out
+        return [r for r in out if r is not None]

@@ -15,6 +15,7 @@ from referee.asr.grammar import (
     garbage_syllables,
     garbage_words,
     is_garbage,
+    unheard_spans,
 )
 from referee.asr.lexicon import (
     dictionary_file,
@@ -366,10 +367,13 @@ class SphinxRecognizer:
     def _result(self, final: bool) -> Result:
         dec = self._decoder
         words: list[Word] = []
+        segments: list[tuple[str, float, float]] = []
         hyp = dec.hyp()  # type: ignore[attr-defined]
         if hyp is not None:
             for seg in dec.seg():  # type: ignore[attr-defined]
                 text = seg.word.split("(")[0]
+                segments.append((text, self._utt_start + seg.start_frame * FRAME_S,
+                                 self._utt_start + (seg.end_frame + 1) * FRAME_S))
                 if not text or is_garbage(text):
                     continue
                 conf = _posterior(seg.prob)
@@ -390,6 +394,7 @@ class SphinxRecognizer:
             start=start,
             end=end,
             stream_time=self.stream_time,
+            unheard=unheard_spans(segments),
         )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.asr.base import SAMPLE_RATE, RecognizerError, Result, Word
-from referee.asr.grammar import PhraseList, is_garbage, vosk_grammar
+from referee.asr.grammar import PhraseList, is_garbage, unheard_spans, vosk_grammar
 
 
 def is_vosk_model(path: Path) -> bool:
@@ -79,15 +79,12 @@ class VoskRecognizer:
     def _parse(self, payload: str, final: bool) -> Result:
         data = json.loads(payload)
         items = data.get("result") if final else data.get("partial_result")
+        segments = [(str(item["word"]), float(item.get("start", 0.0)), float(item.get("end", 0.0)))
+                    for item in items or []]
         words = tuple(
-            Word(
-                text=str(item["word"]),
-                conf=float(item.get("conf", 1.0)),
-                start=float(item.get("start", 0.0)),
-                end=float(item.get("end", 0.0)),
-            )
-            for item in items or []
-            if not is_garbage(str(item["word"]))
+            Word(text=text, conf=float(item.get("conf", 1.0)), start=start, end=end)
+            for item, (text, start, end) in zip(items or [], segments)
+            if not is_garbage(text)
         )
         start = words[0].start if words else self.stream_time
         end = words[-1].end if words else self.stream_time
@@ -98,4 +95,5 @@ class VoskRecognizer:
             start=start,
             end=end,
             stream_time=self.stream_time,
+            unheard=unheard_spans(segments),
         )

@@ -329,8 +329,12 @@ def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
     return found
 
 
-def _h(p: np.ndarray) -> np.ndarray:
-    return np.array([p[0], p[1], 1.0])
+def _cross(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float]:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
 def rectified_aspect(quad: np.ndarray) -> float:
@@ -338,23 +342,38 @@ def rectified_aspect(quad: np.ndarray) -> float:
 
     Zhang and He's whiteboard rectification (2007), with the principal point at the crossing of
     the diagonals (the image of the card's centre, for a camera looking at the card).  When the
-    sides do not converge the focal length is unknown and the quad's own side ratio is returned."""
-    q = order_corners(np.asarray(quad, np.float64)).astype(np.float64)
-    d1, d2 = q[2] - q[0], q[3] - q[1]
-    den = d1[0] * d2[1] - d1[1] * d2[0]
-    centre = q[0] + d1 * ((q[1] - q[0])[0] * d2[1] - (q[1] - q[0])[1] * d2[0]) / den
-    m1, m2, m4, m3 = (_h(p - centre) for p in q)
-    k2 = np.cross(m1, m4) @ m3 / (np.cross(m2, m4) @ m3)
-    k3 = np.cross(m1, m4) @ m2 / (np.cross(m3, m4) @ m2)
-    n2, n3 = k2 * m2 - m1, k3 * m3 - m1
-    depth = n2[2] * n3[2]
-    f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / depth if abs(depth) > 1e-12 else 0.0
-    if not np.isfinite(f2) or f2 <= 0:
-        sides = side_lengths(q).tolist()
+    sides do not converge the focal length is unknown and the quad's own side ratio is returned.
+    Worked out on Python numbers: ``card_proportioned`` asks it some forty times an outline, and
+    numpy's calls on three-element vectors took ten times as long as the arithmetic."""
+    q = order_corners(np.asarray(quad, np.float64)).astype(np.float64).tolist()
+    try:
+        f2, n2, n3 = _focal(q)
+    except ZeroDivisionError:  # a degenerate quad: two corners on one line through the centre
+        f2 = 0.0
+    if not math.isfinite(f2) or f2 <= 0:
+        sides = side_lengths(np.array(q)).tolist()
         return (sides[1] + sides[3]) / (sides[0] + sides[2])
     short = n2[0] ** 2 + n2[1] ** 2 + f2 * n2[2] ** 2
     long = n3[0] ** 2 + n3[1] ** 2 + f2 * n3[2] ** 2
-    return float(np.sqrt(long / short))
+    return math.sqrt(long / short)
+
+
+def _focal(q: list[list[float]]) -> tuple[float, list[float], list[float]]:
+    """The squared focal length and the two vanishing directions (``rectified_aspect``)."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+    d1, d2 = (x2 - x0, y2 - y0), (x3 - x1, y3 - y1)
+    den = d1[0] * d2[1] - d1[1] * d2[0]
+    num = (x1 - x0) * d2[1] - (y1 - y0) * d2[0]
+    cx, cy = x0 + d1[0] * num / den, y0 + d1[1] * num / den
+    m1, m2, m4, m3 = ((x - cx, y - cy, 1.0) for x, y in q)
+    c14 = _cross(m1, m4)
+    k2 = _dot(c14, m3) / _dot(_cross(m2, m4), m3)
+    k3 = _dot(c14, m2) / _dot(_cross(m3, m4), m2)
+    n2 = [k2 * a - b for a, b in zip(m2, m1)]
+    n3 = [k3 * a - b for a, b in zip(m3, m1)]
+    depth = n2[2] * n3[2]
+    f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / depth if abs(depth) > 1e-12 else 0.0
+    return f2, n2, n3
 
 
 PROPORTION_STEPS = np.linspace(0.55, 1.8, 26)  # where a side is tried, in its neighbours' lengths

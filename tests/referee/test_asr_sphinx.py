@@ -176,6 +176,22 @@ def test_streaming_gives_partials_then_a_final_with_word_times(spanish: SphinxRe
 
 
 @pytest.mark.shared
+def test_speech_heard_as_no_word_is_told_where_it_lies(spanish: SphinxRecognizer,
+                                                       shared_dir: Path) -> None:
+    """Chatter's sounds that the grammar's garbage path took come out as ``Result.unheard``:
+    inside the phrase, between its words, never over one."""
+    path = (shared_dir / "speech" / "clean" / "mbrola-es3"
+            / "chatter__es_un_turco_barbaro__mbrola-es3__normal__low.wav")
+    finals = [r for r in decode(spanish, path) if r.final]
+    spans = [span for r in finals for span in r.unheard]
+    words = [w for r in finals for w in r.words]
+    assert spans and words
+    for start, end in spans:
+        assert 0 <= start < end <= WavSource(path).duration
+        assert all(end <= w.start + 1e-6 or w.end <= start + 1e-6 for w in words)
+
+
+@pytest.mark.shared
 def test_english_fallback_runs_and_says_it_is_low_accuracy(shared_dir: Path) -> None:
     rec = SphinxRecognizer(PhraseList.from_table(), None, english=True)
     assert rec.low_accuracy and "baja precisión" in rec.name

@@ -17,7 +17,7 @@ from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
 from referee.audio import AudioChunk, WavSource, read_wav
 from referee.cli import main
 from referee.evidence import EvidenceStore
-from referee.listener import HOLD_S, Listener, Utterance, can_grow, item_confidence
+from referee.listener import DOUBTED_CONF, HOLD_S, Listener, Utterance, can_grow, item_confidence
 from referee.phrases import parse
 
 
@@ -475,3 +475,30 @@ def test_listen_applies_a_call_of_several_words_at_a_lower_confidence() -> None:
     assert [(r["call"], r["accepted"], r["unsure"]) for r in records] == [
         ("truco", False, True), ("me voy al mazo", True, False)]
     assert printer.table.lines[-1].endswith("me voy al mazo")
+
+
+@pytest.mark.parametrize("said,applied", [
+    ("_k envido", False),   # «falta» heard as one sound of 0.4 s: maybe «falta envido»
+    ("_k truco", True),
+    ("_k quiero", True),    # in noise a long sound often comes before a real «quiero»
+    ("falta envido", True),
+])
+def test_an_envido_waits_after_a_word_heard_as_one_sound(
+        said: str, applied: bool) -> None:
+    out = run_script([(1.0, 1.8, said, 0.95)])
+    words = [w for u in out for w in u.words]
+    assert [w.text for w in words] == [t for t in said.split() if not t.startswith("_")]
+    assert words[-1].conf == (0.95 if applied else DOUBTED_CONF)
+    if not applied:  # nor handed over early: it waits for the whole phrase
+        assert not any(u.early for u in out)
+
+
+def test_a_short_sound_before_a_call_leaves_it_alone() -> None:
+    """A sound of the garbage path as short as a phone (here 0.1 s) is no missed word."""
+    out = run_script([(1.0, 1.2, "_k envido", 0.95)])
+    assert [(u.text, u.early, u.words[0].conf) for u in out] == [("envido", True, 0.95)]
+
+
+def test_a_word_between_the_sound_and_the_call_leaves_it_alone() -> None:
+    out = run_script([(1.0, 2.4, "_k tenés envido", 0.95)])
+    assert [w.conf for u in out for w in u.words] == [0.95, 0.95]
