@@ -53,7 +53,7 @@ class ScriptedRecognizer:
     def feed(self, pcm: bytes) -> list[Result]:
         self._samples += len(pcm) // 2
         now = self.stream_time
-        out: list[Result] = []
+        out: list[Result | None] = []
         while self._done < len(self.script) and self.script[self._done][1] + ENDPOINT_S <= now:
             out.append(self._result(self._words(self.script[self._done]), final=True))
             self._done += 1

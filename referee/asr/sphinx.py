@@ -372,19 +372,11 @@ class SphinxRecognizer:
         if hyp is not None:
             for seg in dec.seg():  # type: ignore[attr-defined]
                 text = seg.word.split("(")[0]
-                segments.append((text, self._utt_start + seg.start_frame * FRAME_S,
-                                 self._utt_start + (seg.end_frame + 1) * FRAME_S))
-                if not text or is_garbage(text):
-                    continue
-                conf = _posterior(seg.prob)
-                words.append(
-                    Word(
-                        text=text,
-                        conf=conf,
-                        start=self._utt_start + seg.start_frame * FRAME_S,
-                        end=self._utt_start + (seg.end_frame + 1) * FRAME_S,
-                    )
-                )
+                seg_start = self._utt_start + seg.start_frame * FRAME_S
+                seg_end = self._utt_start + (seg.end_frame + 1) * FRAME_S
+                segments.append((text, seg_start, seg_end))
+                if text and not is_garbage(text):
+                    words.append(Word(text=text, conf=_posterior(seg.prob), start=seg_start, end=seg_end))
         start = words[0].start if words else self._utt_start
         end = words[-1].end if words else self.stream_time
         return Result(

@@ -392,6 +392,12 @@ def _misfit(quad: np.ndarray) -> float:
     return math.log(rectified_aspect(quad) / CARD_ASPECT)
 
 
+def has_card_proportions(quad: np.ndarray, tolerance: float) -> bool:
+    """The outline, its perspective undone (``rectified_aspect``), has a card's sides within
+    ``tolerance`` (a share of ``CARD_ASPECT``, either way)."""
+    return abs(_misfit(quad)) <= math.log(1 + tolerance)
+
+
 def card_proportioned(quad: np.ndarray, tolerance: float = 0.06) -> list[np.ndarray]:
     """The outline with one side moved along its two neighbouring sides until it has a card's
     proportions once its perspective is undone (``rectified_aspect`` = ``CARD_ASPECT``): each
@@ -401,7 +407,7 @@ def card_proportioned(quad: np.ndarray, tolerance: float = 0.06) -> list[np.ndar
     Where a finger or another card crosses a card its outline may stop there, and on a table as
     pale as the card run on past its end: three sides on the card's edges and one across it."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
-    if abs(_misfit(q)) <= math.log(1 + tolerance):
+    if has_card_proportions(q, tolerance):
         return []
     found = []
     for k in range(4):

@@ -45,10 +45,9 @@ from referee.vision.detect import (
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank, picture_fits
 from referee.vision.geometry import (
-    CARD_ASPECT,
     card_proportioned,
     flatten,
-    rectified_aspect,
+    has_card_proportions,
     snap_to_edges,
 )
 from referee.vision.learned import LearnedViews
@@ -562,7 +561,7 @@ def card_shaped(corners: np.ndarray) -> bool:
 
     An outline the bank finds far from every card may hold part of a card, or a card and a strip
     of table: the pips counted on it are then the wrong ones (a check of the cloth as a 7th sword)."""
-    return bool(abs(np.log(rectified_aspect(corners) / CARD_ASPECT)) <= np.log(1 + SHAPE_TOLERANCE))
+    return has_card_proportions(corners, SHAPE_TOLERANCE)
 
 
 def _drop_parts(readings: list[Reading]) -> list[Reading]:
