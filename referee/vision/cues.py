@@ -120,6 +120,22 @@ def pinta_card(guess: Card, cues: Cues, close: bool, narrow: bool = False) -> Ca
     return card if cues_agree(card, cues) else None
 
 
+def pinta_of_two(guess: Card, second: Card | None, cues: Cues) -> Card | None:
+    """A 2-7 whose rank the bank's two best cards agree on (the same rank in two suits), named in
+    whichever of those two suits a sure pinta of breaks reads (``BREAK_PINTAS``), with a blob
+    in that suit's own colour where it has one (``SUIT_HUE``): the bank's rank twice, and the
+    pinta for the suit the bank could not choose.  Oros, read by no break at all, is what a
+    line hidden or not a card's shows: outlines over two cards or the table were named 2s and
+    3s of oros so; and a 2 of espadas named so without a blade of blue was a 7 of bastos."""
+    if second is None or second.rank != guess.rank or not 2 <= guess.rank <= 7:
+        return None
+    suit = cues.pinta
+    if not cues.sure or suit not in BREAK_PINTAS or suit not in (guess.suit, second.suit):
+        return None
+    hue = SUIT_HUE.get(suit)
+    return Card(guess.rank, suit) if hue is None or cues.pips.counts.get(hue, 0) > 0 else None
+
+
 # The bank takes caballos and reyes for aces too, but their pictures are wide in the middle (a
 # horse, a robe: ``figures.PICTURES``) where an ace's emblem is not.  On the held-out scenes of
 # seeds 2-4 the aces named this way measured 0.12-0.48, the figures the bank guessed as aces with

@@ -30,6 +30,7 @@ from referee.vision.cues import (
     one_emblem_ace,
     pinta_card,
     pinta_confirms,
+    pinta_of_two,
     read_cues,
     ribboned_ace,
 )
@@ -272,6 +273,8 @@ class Recognizer:
             agrees = close and (cues_agree(guess, cues) or pinta_confirms(guess, cues))
             card = guess if agrees else (
                 pinta_card(guess, cues, close, narrow) or layout_card(guess, reading.second, cues)
+                or (pinta_of_two(guess, reading.second, cues) if reading.similarity >= s.not_a_card
+                    and card_shaped(reading.outline) else None)
                 or one_emblem_ace(cues, card_img) or ribboned_ace(guess, cues, card_img)
                 or (None if close else far_four(cues)))
         return reading if card is None else replace(reading, card=card, by_cues=True)
@@ -297,7 +300,8 @@ class Recognizer:
             elif reading.similarity >= s.far_card and card_shaped(corners):
                 far.append(reading)
         best = self._best(_drop_parts(readings))
-        found = self.read_again(best, [self._read(r, frame) for r in best], readings, frame)
+        found = one_per_card(self.read_again(best, [self._read(r, frame) for r in best],
+                                             readings, frame))
         result = found + self.far_readings(far, found, frame)
         if self.learned is not None:
             self._learn(result, frame)
@@ -548,6 +552,19 @@ def proportioned_witness(again: Reading, unnamed: Reading, cues: Cues) -> bool:
 def cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:
     """The card flattened for its cues, on its snapped outline when there is one."""
     return flatten(frame, reading.outline, PIP_SIZE)
+
+
+def one_per_card(readings: list[Reading]) -> list[Reading]:
+    """The readings, one per card: of two whose outlines, as best known, are one card's
+    (``same_card``), the named one, or the surer, stays.  Two outlines the finder kept apart
+    may be snapped onto the same card's edges, and the card was then read twice: a 2 of
+    espadas named twice counted as one card named where there was none."""
+    kept: list[Reading] = []
+    for reading in sorted(readings, key=lambda r: (r.card is None, -r.confidence, -r.similarity)):
+        if not any(same_card(reading.outline, other.outline) for other in kept):
+            kept.append(reading)
+    chosen = {id(r) for r in kept}
+    return [r for r in readings if id(r) in chosen]
 
 
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:

@@ -19,6 +19,7 @@ from referee.vision.cues import (
     four_with_print,
     hilts_across,
     miscounted,
+    pinta_of_two,
     read_cues,
     six_of_swords,
     swords_counted,
@@ -266,3 +267,40 @@ def test_a_far_guess_is_named_a_four_only_on_a_four(deck_name: str, recognizer: 
     assert "4e" in fours
     if deck_name == "fournier":
         assert "4b" in fours
+
+
+@pytest.mark.parametrize(("best", "pinta", "both", "own_colour", "named"), [
+    ("6e 6b", "e", True, 5, "6e"),    # the bank's rank twice, the pinta picks its suit ...
+    ("4e 4b", "b", True, 0, "4b"),    # ... whichever of the two (bastos: no one colour)
+    ("6c 6o", "c", True, 6, "6c"),
+    ("6c 6o", "c", False, 6, None),   # copas at one end: not sure
+    ("4e 4b", "e", False, 3, "4e"),   # espadas at one end: sure
+    ("2o 2c", "o", True, 2, None),    # oros has no break to read: a hidden line reads so too
+    ("2b 2e", "e", True, 0, None),    # espadas without a blade of blue
+    ("4e 4b", "c", True, 4, None),    # the pinta reads neither suit of the two
+    ("6e 7e", "e", True, 6, None),    # two ranks: the bank's rank not twice
+    ("10e 10b", "e", True, 1, None),  # figures are read apart
+    ("1e 1b", "e", True, 1, None),    # an ace has no rank to be sure of
+])
+def test_the_bank_rank_twice_and_a_sure_pinta_name_a_pip_card(
+        best: str, pinta: str, both: bool, own_colour: int, named: str | None) -> None:
+    guess, second = (Card.parse(c) for c in best.split())
+    suit = Suit(pinta)
+    counts = {"ink": 4} | ({SUIT_HUE[suit]: own_colour} if suit in SUIT_HUE else {})
+    cues = Cues(Pips(counts, {}, 0.0), suit, both_ends=both)
+    assert pinta_of_two(guess, second, cues) == (Card.parse(named) if named else None)
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_the_bank_rank_twice_names_no_face_wrongly(deck_name: str,
+                                                    request: pytest.FixtureRequest) -> None:
+    """On both decks' faces, each 2-7 with the bank's two best its own rank in its suit and in
+    another: named the card itself where its pinta is sure, never another card."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    named = {}
+    for card in PIP_CARDS:
+        cues = cues_of(deck[card])
+        for other in (s for s in Suit if s != card.suit):
+            named[(card, other)] = pinta_of_two(Card(card.rank, other), card, cues)
+    assert not {f"{c}/{o.value}": str(n) for (c, o), n in named.items() if n not in (None, c)}
+    assert sum(n == c for (c, _), n in named.items()) >= 0.6 * len(named)
