@@ -285,7 +285,7 @@ def _dangling(words: list[Word]) -> int:
                  if tokens[-k:] in _HELD_TAILS), 0)
 
 
-def _doubted(words: tuple[Word, ...], unheard: tuple[tuple[float, float], ...] = ()) -> list[int]:
+def _doubted(words: tuple[Word, ...], unheard: tuple[tuple[float, float], ...]) -> list[int]:
     """Where a word is heard right after the word it is misheard with (``DOUBTED_AFTER``), or
     right after a sound as long as a word (``DOUBTED_AFTER_SOUND``)."""
     said = [normalize(w.text) for w in words]

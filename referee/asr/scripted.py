@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.asr.base import SAMPLE_RATE, Result, Word
-from referee.asr.grammar import is_unheard
+from referee.asr.grammar import is_unheard, unheard_spans
 
 ENDPOINT_S = 0.3
 
@@ -48,7 +48,7 @@ class ScriptedRecognizer:
             return None
         return Result(" ".join(w.text for w in words), words, final, words[0].start, words[-1].end,
                       stream_time=self.stream_time,
-                      unheard=tuple((w.start, w.end) for w in heard if is_unheard(w.text)))
+                      unheard=unheard_spans([(w.text, w.start, w.end) for w in heard]))
 
     def feed(self, pcm: bytes) -> list[Result]:
         self._samples += len(pcm) // 2

@@ -130,7 +130,7 @@ def pinta_of_two(guess: Card, second: Card | None, cues: Cues) -> Card | None:
     if second is None or second.rank != guess.rank or not 2 <= guess.rank <= 7:
         return None
     suit = cues.pinta
-    if not cues.sure or suit not in BREAK_PINTAS or suit not in (guess.suit, second.suit):
+    if suit not in BREAK_PINTAS or suit not in (guess.suit, second.suit) or not cues.reads(suit):
         return None
     hue = SUIT_HUE.get(suit)
     return Card(guess.rank, suit) if hue is None or cues.pips.counts.get(hue, 0) > 0 else None
