@@ -97,6 +97,7 @@ def _recognizer_part(choice: Any, recognizer: Any) -> Part:
 def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
     from referee.audio import AudioError, MicSource, WavSource, list_devices
 
+    source: Any
     if args.wav:
         try:
             source = WavSource(args.wav, realtime=True)
@@ -116,7 +117,7 @@ def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
     if len(mics) == 2:
         from referee.mics import TeamMics
 
-        source: Any = TeamMics.open(mics[0], mics[1], said_once(log, "micrófonos"))
+        source = TeamMics.open(mics[0], mics[1], said_once(log, "micrófonos"))
     else:
         source = MicSource(mics[0] if mics else None, channels=args.channels,
                            on_status=said_once(log, "micrófono"))

@@ -66,8 +66,8 @@ class VoiceReferee:
             return
         if utt.early:
             items = parse(utt.text)
-            spans = ([(h.start, h.end) for h in items] if len(items) == len(rows)
-                     else [None] * len(rows))
+            spans: list[tuple[int, int] | None] = (
+                [(h.start, h.end) for h in items] if len(items) == len(rows) else [None] * len(rows))
             self._early[id(utt)] = [(r, span) for r, span in zip(rows, spans, strict=True)
                                     if _revisable(r)]
         for row in rows:  # what was applied is logged by the scoreboard, once it is stored

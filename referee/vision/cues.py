@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
-from referee.vision.emblems import cup_on, holds_coin
-from referee.vision.features import grey_paper
+from referee.vision.emblems import coin_in, cup_on
+from referee.vision.features import as_hsv, greyed, normalise
 from referee.vision.figures import PICTURES, shape
 from referee.vision.pintas import BREAK_PINTAS, SURE_ALONE, agreed, pintas_on
-from referee.vision.pips import Pips, read_pips
+from referee.vision.pips import Pips, pips_in
 from referee.vision.suits import suits_seen
 
 
@@ -50,11 +50,14 @@ class Cues:
 
 def read_cues(card: np.ndarray) -> Cues:
     """Cues of a flattened card image (best at ``pips.PIP_SIZE``).  The pinta and the cup are read
-    on one card with its paper made grey (``features.grey_paper``)."""
-    grey = grey_paper(card)
+    on one card with its paper made grey (``features.grey_paper``); the pips and the coin on it
+    white-balanced, in HSV (``features.normalised_hsv``): the card is white-balanced once."""
+    norm = normalise(card)
+    hsv = as_hsv(norm)
+    grey = greyed(norm)
     ends = pintas_on(grey)
     pinta = agreed(ends)
-    return Cues(read_pips(card), pinta, pinta is not None and ends[0] == ends[1], holds_coin(card),
+    return Cues(pips_in(hsv), pinta, pinta is not None and ends[0] == ends[1], coin_in(hsv),
                 cup_on(grey))
 
 

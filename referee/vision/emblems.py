@@ -36,7 +36,12 @@ def holds_coin(card: np.ndarray) -> bool:
     """A figure's coin is on the flattened card (best at ``pips.PIP_SIZE``): one coin, alone (the
     4-7 of oros show four or more of that size, the 2 and 3 two or three; a card lying over
     another may show one of its coins whole and another cut by the card's edge)."""
-    hsv = inner(normalised_hsv(card), INNER)
+    return coin_in(normalised_hsv(card))
+
+
+def coin_in(hsv: np.ndarray) -> bool:
+    """``holds_coin`` of the card white-balanced, in HSV (``features.normalised_hsv``)."""
+    hsv = inner(hsv, INNER)
     whole, cut = _coins(hsv, MIN_SATURATION)
     if not whole and not cut:
         whole, cut = _coins(hsv, COIN_SATURATION)

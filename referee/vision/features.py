@@ -54,12 +54,22 @@ def neutral_paper(norm: np.ndarray) -> np.ndarray:
 def grey_paper(card: np.ndarray) -> np.ndarray:
     """The card white-balanced (``normalise``) with its paper made grey (``neutral_paper``), values
     0-1.2: what the pinta and a figure's cup are read on."""
-    return np.clip(neutral_paper(normalise(card)), 0, 1.2)
+    return greyed(normalise(card))
+
+
+def greyed(norm: np.ndarray) -> np.ndarray:
+    """``grey_paper`` of a card already white-balanced (``norm``, changed in place)."""
+    return np.clip(neutral_paper(norm), 0, 1.2)
 
 
 def normalised_hsv(card: np.ndarray) -> np.ndarray:
     """The card white-balanced (``normalise``, paper white) in OpenCV's 8-bit HSV."""
-    return cv2.cvtColor((np.clip(normalise(card), 0, 1) * 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
+    return as_hsv(normalise(card))
+
+
+def as_hsv(norm: np.ndarray) -> np.ndarray:
+    """``normalised_hsv`` of a card already white-balanced (``norm``, left as it is)."""
+    return cv2.cvtColor((np.clip(norm, 0, 1) * 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
 
 
 def inner(img: np.ndarray, margins: tuple[float, float]) -> np.ndarray:

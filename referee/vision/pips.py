@@ -77,7 +77,7 @@ def _count(ink: np.ndarray) -> int:
     big = areas > MIN_BLOB * areas.max()
     big &= areas >= MIN_TYPICAL * np.median(areas[big])
     distance = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    return sum(_parts(*_within_box(labels, distance, stats, i)) for i in np.nonzero(big)[0] + 1)
+    return sum(_parts(*_within_box(labels, distance, stats, int(i))) for i in np.nonzero(big)[0] + 1)
 
 
 def _within_box(labels: np.ndarray, distance: np.ndarray, stats: np.ndarray,
@@ -113,7 +113,12 @@ def hue_mask(hue: np.ndarray, ranges: tuple[tuple[int, int], ...]) -> np.ndarray
 
 def read_pips(card: np.ndarray) -> Pips:
     """Pips of a flattened card image (best at ``PIP_SIZE``), white-balanced first."""
-    hsv = inner(normalised_hsv(card), INNER)
+    return pips_in(normalised_hsv(card))
+
+
+def pips_in(hsv: np.ndarray) -> Pips:
+    """``read_pips`` of the card white-balanced, in HSV (``features.normalised_hsv``)."""
+    hsv = inner(hsv, INNER)
     hue = hsv[..., 0]
     ink = hsv[..., 1] > MIN_SATURATION * 255
     total = float(ink.sum()) + 1.0

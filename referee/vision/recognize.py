@@ -142,6 +142,7 @@ class Recognizer:
         self._vectors = np.ascontiguousarray(self.bank.vectors[order])
         self._starts = np.searchsorted(labels[order], np.arange(len(self._cards)))
         self.learned = LearnedViews(self._cards) if self.settings.learn else None
+        self._cues_read: dict[bytes, Cues] | None = None  # while a frame is read (``_cues``)
 
     def scores(self, card_img: np.ndarray) -> np.ndarray:
         """Best similarity of a flattened card to each bank card (order of ``bank.cards``)."""
@@ -218,10 +219,10 @@ class Recognizer:
         figure = s.use_figures and guess.rank in FIGURES
         if not figure and reading.card is not None:
             return self._recount(reading, frame)
-        if not figure and not has_rule(guess):
+        if not figure and not (has_rule(guess) and self._may_name(reading)):
             return reading
         card_img = cue_image(reading, frame)
-        cues = read_cues(card_img)
+        cues = self._cues(reading, frame, card_img)
         if reading.card is not None:
             if not contradicts(reading.card, cues):
                 return reading
@@ -250,7 +251,7 @@ class Recognizer:
         card = reading.card
         if card is None or reading.confidence >= self.settings.sure_confidence:
             return reading
-        cues = read_cues(cue_image(reading, frame))
+        cues = self._cues(reading, frame)
         if card.rank == 1 and cues.sure and cues.pinta != card.suit:
             return replace(reading, card=None)
         if miscounted(card, cues):
@@ -258,14 +259,18 @@ class Recognizer:
             return replace(reading, card=again, by_cues=again is not None)
         return reading
 
+    def _may_name(self, reading: Reading) -> bool:
+        """A 1-7 left unnamed may be named by its cues: the bank finds it close to a card
+        (``min_similarity``), or its outline is card-shaped (``card_shaped``); else its cues are
+        not read."""
+        return reading.similarity >= self.settings.min_similarity or card_shaped(reading.corners)
+
     def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
                       cues: Cues) -> Reading:
         """A guessed 1-7 named by its cues; or a caballo the bank took for an ace or a two, whose
         picture none of theirs looks like (``cues.is_caballo``): then no 1-7 is named."""
         s = self.settings
         close = reading.similarity >= s.min_similarity
-        if not close and not card_shaped(reading.corners):
-            return reading
         if s.use_figures and s.figure_ranks and is_caballo(guess, cues, figure_rank(card_img)):
             card = caballo_card(cues)
         else:
@@ -287,6 +292,13 @@ class Recognizer:
         Only the cards that stay are checked with the cues, and a card left unnamed is read again
         on its other outlines (``read_again``); then the card-shaped outlines the bank finds far
         from every card are read where the cues name them (``far_readings``)."""
+        self._cues_read = {}
+        try:
+            return self._read_frame(frame)
+        finally:
+            self._cues_read = None
+
+    def _read_frame(self, frame: np.ndarray) -> list[Reading]:
         s = self.settings
         outlines = [corners for corners, _ in candidates(frame, self.detector)[:s.max_candidates]]
         readings, far = [], []
@@ -306,6 +318,19 @@ class Recognizer:
         if self.learned is not None:
             self._learn(result, frame)
         return result
+
+    def _cues(self, reading: Reading, frame: np.ndarray,
+              card_img: np.ndarray | None = None) -> Cues:
+        """The cues read on the card (``cue_image``, or ``card_img`` when it is flattened
+        already); while a frame is read, once for each outline: a card read again on another
+        outline, or kept as named by its cues, is often asked again."""
+        key = reading.outline.tobytes()
+        if self._cues_read is not None and key in self._cues_read:
+            return self._cues_read[key]
+        cues = read_cues(cue_image(reading, frame) if card_img is None else card_img)
+        if self._cues_read is not None:
+            self._cues_read[key] = cues
+        return cues
 
     def _learn(self, readings: list[Reading], frame: np.ndarray) -> None:
         """Learn each card named without the learned views (by its cues, or by the bank alone on
@@ -404,7 +429,7 @@ class Recognizer:
             if (not again.by_cues and again.confidence >= self.settings.sure_confidence
                     and (not both or again.card == unnamed.guess)):
                 return again
-            cues = read_cues(cue_image(again, frame))
+            cues = self._cues(again, frame)
             if not cues.reads(again.card.suit):
                 continue
             if both and not proportioned_witness(again, unnamed, cues):
@@ -473,7 +498,7 @@ class Recognizer:
         card, guess = reading.card, reading.guess
         if card is None or guess is None or card.rank not in PICTURED:
             return False
-        return far_figure(card, guess, read_cues(cue_image(reading, frame)))
+        return far_figure(card, guess, self._cues(reading, frame))
 
     def far_fours(self, unnamed: list[Reading], far: list[Reading], named: list[Reading],
                   frame: np.ndarray) -> list[Reading]:
@@ -494,7 +519,7 @@ class Recognizer:
                 if any(overlaps(other.corners, r.corners, APART) for r in named + fours):
                     break
                 snapped = self.snapped(other, frame)
-                four = far_four(read_cues(cue_image(snapped, frame)))
+                four = far_four(self._cues(snapped, frame))
                 if four is not None:
                     fours.append(replace(snapped, card=four, by_cues=True))
                     break
@@ -521,9 +546,9 @@ def bank_twice(reading: Reading, suit: Suit) -> bool:
     in the middle than the rank's (``TWICE_SLACK``).  Across decks the bank takes the 1878 sota
     de copas, wide in the middle, for a sota de oros or a sota de copas before any rey; a
     caballo or a rey it takes for sotas is seldom one of them."""
-    second = reading.second
-    return (second is not None and second.rank == reading.guess.rank
-            and suit in (reading.guess.suit, second.suit))
+    guess, second = reading.guess, reading.second
+    return (guess is not None and second is not None and second.rank == guess.rank
+            and suit in (guess.suit, second.suit))
 
 
 def rank_witnessed(reading: Reading) -> bool:

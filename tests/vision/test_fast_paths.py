@@ -8,8 +8,9 @@ snapped side's least-squares line comes within rounding of ``np.polyfit``'s, a f
 compared with the bank at once come within rounding of each compared on its own, and the paper
 mask's percentile and comparisons, taken from a histogram and in whole numbers, pick the pixels
 numpy's do, outlines whose boxes lie apart are never asked how much they overlap, a polygon's
-shortest side is dropped after the same turn ``np.roll`` gave, and no outline too short to enclose
-a card's area encloses it."""
+shortest side is dropped after the same turn ``np.roll`` gave, no outline too short to enclose
+a card's area encloses it, the cues read on one white balance are those read on one each, and a
+frame's cues read once an outline are forgotten when the frame is read."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
+from referee.vision import recognize
+from referee.vision.cues import Cues, read_cues
 from referee.vision.detect import (
     _distinct,
     _edge_support,
@@ -30,8 +33,9 @@ from referee.vision.detect import (
     keep_best,
     overlaps,
 )
+from referee.vision.emblems import holds_coin, holds_cup
 from referee.vision.faces import CANON_H, CANON_W, Face
-from referee.vision.features import gray_mean, normalise
+from referee.vision.features import gray_mean, grey_paper, normalise
 from referee.vision.geometry import (
     _drop_shortest,
     _intersect,
@@ -43,7 +47,10 @@ from referee.vision.geometry import (
     side_lengths,
 )
 from referee.vision.lines import _corners
+from referee.vision.pintas import agreed, pintas_on
+from referee.vision.pips import PIP_SIZE, read_pips
 from referee.vision.recognize import Recognizer
+from referee.vision.scenes import SceneOptions, random_scene
 
 
 def _plain_normalise(card: np.ndarray) -> np.ndarray:
@@ -384,3 +391,45 @@ def test_no_outline_encloses_more_than_its_points_allow() -> None:
             if area > 100:
                 slack.append(len(contour) / fewest_points(area))
     assert min(slack) < 1.2  # and is nearly reached (a diamond)
+
+
+def test_cues_read_on_one_white_balance_are_the_plain_ones(wikimedia: dict[Card, Face],
+                                                          fournier: dict[Card, Face]) -> None:
+    """``read_cues`` white-balances the card once for its pinta, pips, coin and cup; each is what
+    it reads on the card white-balanced for it alone."""
+    rng = np.random.default_rng(5)
+    for face in [*wikimedia.values(), *fournier.values()]:
+        card = cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+        for img in (card, cv2.GaussianBlur(card, (5, 5), 0),
+                    np.clip(card * rng.uniform(0.6, 1.0, 3), 0, 255).astype(np.uint8)):
+            ends = pintas_on(grey_paper(img))
+            pinta = agreed(ends)
+            plain = Cues(read_pips(img), pinta, pinta is not None and ends[0] == ends[1],
+                         holds_coin(img), holds_cup(img))
+            assert read_cues(img) == plain, face.card
+
+
+def test_a_frames_cues_are_read_once_an_outline_and_forgotten_after(
+        recognizer: Recognizer, fournier: dict[Card, Face],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a frame is read, the cues of an outline asked again are not read again (on this
+    frame of the other deck, read without keeping them, they were read nine times, twice for an
+    outline read before).  They are let go when the frame is read: the next frame, even in the
+    same buffer, is read as a new recognizer reads it."""
+    first = random_scene(fournier, np.random.default_rng(4), SceneOptions(width=640, height=480)).image
+    second = np.ascontiguousarray(first[:, :, ::-1])
+    read: list[bytes] = []
+
+    def counted(card: np.ndarray) -> Cues:
+        read.append(card.tobytes())
+        return read_cues(card)
+
+    monkeypatch.setattr(recognize, "read_cues", counted)
+    frame = first.copy()
+    recognizer.read(frame)
+    assert len(read) >= 5 and len(set(read)) == len(read)
+    frame[:] = second
+    again = recognizer.read(frame)
+    fresh = Recognizer(recognizer.bank).read(second)
+    assert [(r.card, r.confidence) for r in again] == [(r.card, r.confidence) for r in fresh]
+    assert recognizer._cues_read is None
