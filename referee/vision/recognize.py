@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -142,7 +143,8 @@ class Recognizer:
         self._vectors = np.ascontiguousarray(self.bank.vectors[order])
         self._starts = np.searchsorted(labels[order], np.arange(len(self._cards)))
         self.learned = LearnedViews(self._cards) if self.settings.learn else None
-        self._cues_read: dict[bytes, Cues] | None = None  # while a frame is read (``_cues``)
+        self._frame = threading.local()  # the cues read while a frame is read (``_cues``), in
+                                          # each thread that reads one
 
     def scores(self, card_img: np.ndarray) -> np.ndarray:
         """Best similarity of a flattened card to each bank card (order of ``bank.cards``)."""
@@ -292,11 +294,11 @@ class Recognizer:
         Only the cards that stay are checked with the cues, and a card left unnamed is read again
         on its other outlines (``read_again``); then the card-shaped outlines the bank finds far
         from every card are read where the cues name them (``far_readings``)."""
-        self._cues_read = {}
+        self._frame.cues = {}
         try:
             return self._read_frame(frame)
         finally:
-            self._cues_read = None
+            self._frame.cues = None
 
     def _read_frame(self, frame: np.ndarray) -> list[Reading]:
         s = self.settings
@@ -324,12 +326,13 @@ class Recognizer:
         """The cues read on the card (``cue_image``, or ``card_img`` when it is flattened
         already); while a frame is read, once for each outline: a card read again on another
         outline, or kept as named by its cues, is often asked again."""
+        read: dict[bytes, Cues] | None = getattr(self._frame, "cues", None)
         key = reading.outline.tobytes()
-        if self._cues_read is not None and key in self._cues_read:
-            return self._cues_read[key]
+        if read is not None and key in read:
+            return read[key]
         cues = read_cues(cue_image(reading, frame) if card_img is None else card_img)
-        if self._cues_read is not None:
-            self._cues_read[key] = cues
+        if read is not None:
+            read[key] = cues
         return cues
 
     def _learn(self, readings: list[Reading], frame: np.ndarray) -> None:

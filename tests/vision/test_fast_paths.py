@@ -432,4 +432,4 @@ def test_a_frames_cues_are_read_once_an_outline_and_forgotten_after(
     again = recognizer.read(frame)
     fresh = Recognizer(recognizer.bank).read(second)
     assert [(r.card, r.confidence) for r in again] == [(r.card, r.confidence) for r in fresh]
-    assert recognizer._cues_read is None
+    assert recognizer._frame.cues is None
