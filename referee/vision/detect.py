@@ -181,9 +181,13 @@ def _plausible(quad: np.ndarray, area: float, settings: DetectorSettings,
 
 
 def _shape_ok(quad: np.ndarray, settings: DetectorSettings, shape: tuple[int, ...]) -> bool:
-    """Card-shaped: not too big, long/short sides in range, opposite sides alike."""
+    """Card-shaped: not too small nor too big (an outline guessed from a region's corner or from
+    straight edges may be smaller than the region it came from: one check of a cloth), long/short
+    sides in range, opposite sides alike."""
     quad_area = cv2.contourArea(quad)
-    if not 0 < quad_area <= settings.max_area * shape[0] * shape[1]:
+    frame_area = shape[0] * shape[1]
+    smallest, largest = settings.min_area * frame_area, settings.max_area * frame_area
+    if quad_area <= 0 or not smallest <= quad_area <= largest:
         return False
     sides = side_lengths(quad)
     short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
