@@ -106,7 +106,7 @@ def cup_on(grey: np.ndarray) -> bool:
     size (``CUP_AREA``, ``CUP_RED``, ``CUP_GOLD``), in a figure's hand (``_held``)."""
     bgr = (np.minimum(grey, 1) * 255).astype(np.uint8)
     hsv = inner(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV), INNER)
-    hue, ink = hsv[..., 0], hsv[..., 1] > MIN_SATURATION * 255
+    hue, ink = np.ascontiguousarray(hsv[..., 0]), hsv[..., 1] > MIN_SATURATION * 255
     red, orange, gold = (hue_mask(hue, ranges) & ink for ranges in (HUES["red"], (ORANGE,), HUES["yellow"]))
     warm = red | orange | gold
     count, labels, stats, _ = cv2.connectedComponentsWithStats(

@@ -4,12 +4,13 @@ decks (oros none, copas one, espadas two, bastos three), whatever the artwork.""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from engine.cards import Suit
-from referee.vision.features import grey_paper
+from referee.vision.features import gray_mean, grey_paper
 
 BAND = (0.02, 0.14)     # rows searched for the line, as shares of the height from the card's end
 SPAN = (0.08, 0.92)     # columns the line may run over, as shares of the width
@@ -69,30 +70,54 @@ def _suit(breaks: list[float]) -> Suit | None:
                  and all(abs(b - p) <= PLACE for b, p in zip(breaks, places))), None)
 
 
-def read_end(norm: np.ndarray, covered: bool = False) -> Suit | None:
-    """The suit from the frame line at the top of a normalised card image, if it can be read.
+@dataclass(frozen=True)
+class _End:
+    """The band near one end of a card where its frame line runs (``BAND``, ``SPAN``): in colour,
+    and as a grey level smoothed along the line; and the card's width.  Each end of a card is
+    read up to six ways (two steps and a faint line, then again with ``covered``) on one band."""
+
+    region: np.ndarray
+    gray: np.ndarray
+    width: int
+
+
+def _near_end(norm: np.ndarray) -> _End:
+    """The band at the top of a card image."""
+    h, w = norm.shape[:2]
+    return _band(norm[int(BAND[0] * h):int(BAND[1] * h), int(SPAN[0] * w):int(SPAN[1] * w)], w)
+
+
+def _far_end(norm: np.ndarray) -> _End:
+    """The band at the top of the card turned half round (its other end), the same pixels as
+    ``_near_end(norm[::-1, ::-1])`` without turning all of the card."""
+    h, w = norm.shape[:2]
+    rows = slice(h - int(BAND[1] * h), h - int(BAND[0] * h))
+    cols = slice(w - int(SPAN[1] * w), w - int(SPAN[0] * w))
+    return _band(np.ascontiguousarray(norm[rows, cols][::-1, ::-1]), w)
+
+
+def _band(region: np.ndarray, width: int) -> _End:
+    """The band ``region`` of a card ``width`` pixels wide, with its smoothed grey level."""
+    return _End(region, cv2.GaussianBlur(gray_mean(region).astype(np.float32), (3, 1), 0), width)
+
+
+def _read_line(end: _End, covered: bool = False) -> Suit | None:
+    """The suit from the frame line at one end of a normalised card image, if it can be read.
 
     A sharp line first; if none is read, a blurred (wider) one, then a faint one: those two may
     show breaks but not tell oros (no breaks), which any dark row would.  With ``covered``, a
     line a drawing crosses is also read from the part of it in sight (``_partly_covered``)."""
-    suit = _read_end(norm, STEPS[0], covered)
+    suit = _read_end(end, STEPS[0], covered)
     if suit is None:
-        suit = _read_end(norm, STEPS[1], covered)
+        suit = _read_end(end, STEPS[1], covered)
         if suit is None:
-            suit = _read_faint(norm, covered)
+            suit = _read_faint(end, covered)
         return None if suit == Suit.OROS else suit
     return suit
 
 
-def _region(norm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The band where the line runs, in colour and as a grey level smoothed along the line."""
-    h, w = norm.shape[:2]
-    region = norm[int(BAND[0] * h):int(BAND[1] * h), int(SPAN[0] * w):int(SPAN[1] * w)]
-    return region, cv2.GaussianBlur(region.mean(axis=2).astype(np.float32), (3, 1), 0)
-
-
-def _read_end(norm: np.ndarray, step: int, covered: bool) -> Suit | None:
-    region, gray = _region(norm)
+def _read_end(end: _End, step: int, covered: bool) -> Suit | None:
+    gray = end.gray
     ridge = np.minimum(gray[:-2 * step], gray[2 * step:]) - gray[step:-step]
     dark = ridge > RIDGE
     counts = dark.sum(axis=1)
@@ -103,13 +128,13 @@ def _read_end(norm: np.ndarray, step: int, covered: bool) -> Suit | None:
     while row > 0 and counts[row - 1] > counts[row]:
         row -= 1
     line = dark[max(0, row - 1):row + 2].any(axis=0)
-    return _suit_of_line(region, line, row + step, norm.shape[1], covered)
+    return _suit_of_line(end.region, line, row + step, end.width, covered)
 
 
-def _read_faint(norm: np.ndarray, covered: bool) -> Suit | None:
+def _read_faint(end: _End, covered: bool) -> Suit | None:
     """The suit from a line too faint for the pixel ridge: the innermost row where the median
     profile dips, its columns line where they dip with it (narrowest dip first)."""
-    region, gray = _region(norm)
+    gray = end.gray
     profile = np.median(gray, axis=1)
     for step in FAINT_STEPS:
         depth = np.full(len(profile), -1.0)
@@ -122,7 +147,7 @@ def _read_faint(norm: np.ndarray, covered: bool) -> Suit | None:
         below = np.minimum(gray[row - step], gray[min(len(gray) - 1, row + step)])
         line = below - gray[max(0, row - 1):row + 2].min(axis=0) > FAINT_SHARE * depth[row]
         if line.mean() >= MIN_LINE:
-            return _suit_of_line(region, line, row, norm.shape[1], covered)
+            return _suit_of_line(end.region, line, row, end.width, covered)
     return None
 
 
@@ -179,11 +204,11 @@ def pintas_on(norm: np.ndarray) -> tuple[Suit | None, Suit | None]:
     An end whose line a drawing crosses is read from the part in sight (``_partly_covered``)
     only where the other end then reads the same suit: alone, what is in sight of one line is
     too little a witness."""
-    flipped = np.ascontiguousarray(norm[::-1, ::-1])
-    ends = read_end(norm), read_end(flipped)
+    near, far = _near_end(norm), _far_end(norm)
+    ends = _read_line(near), _read_line(far)
     if None not in ends:
         return ends
-    partly = read_end(norm, covered=True), read_end(flipped, covered=True)
+    partly = _read_line(near, covered=True), _read_line(far, covered=True)
     return partly if partly[0] is not None and partly[0] == partly[1] else ends
 
 

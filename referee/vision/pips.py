@@ -5,6 +5,7 @@ they can check a card named by a bank built from another deck."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -68,6 +69,8 @@ def _parts(blob: np.ndarray, distance: np.ndarray) -> int:
 def _count(ink: np.ndarray) -> int:
     """Pips: blobs of ink at least ``MIN_BLOB`` of the largest one and ``MIN_TYPICAL`` of the
     median one (small ornaments and text drop out), each split where its core comes apart."""
+    if not ink.any():  # no ink of this colour (a third of the colours of a card): no pips
+        return 0
     mask = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
@@ -104,11 +107,17 @@ def emblem(ink: np.ndarray) -> tuple[float, float]:
 
 
 def hue_mask(hue: np.ndarray, ranges: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """Where the hue (OpenCV, 0-180) lies in one of these ranges."""
-    inside = np.zeros(hue.shape, bool)
+    """Where the hue (OpenCV, 0-180, 8-bit) lies in one of these ranges: one table look-up."""
+    return cv2.LUT(hue, _hue_table(ranges)).view(bool)
+
+
+@functools.cache
+def _hue_table(ranges: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """For each 8-bit hue, 1 if it lies in one of the ranges (``lo <= hue < hi``), else 0."""
+    table = np.zeros(256, np.uint8)
     for lo, hi in ranges:
-        inside |= (hue >= lo) & (hue < hi)
-    return inside
+        table[lo:hi] = 1
+    return table
 
 
 def read_pips(card: np.ndarray) -> Pips:
@@ -119,7 +128,7 @@ def read_pips(card: np.ndarray) -> Pips:
 def pips_in(hsv: np.ndarray) -> Pips:
     """``read_pips`` of the card white-balanced, in HSV (``features.normalised_hsv``)."""
     hsv = inner(hsv, INNER)
-    hue = hsv[..., 0]
+    hue = np.ascontiguousarray(hsv[..., 0])  # looked up five times (``hue_mask``)
     ink = hsv[..., 1] > MIN_SATURATION * 255
     total = float(ink.sum()) + 1.0
     shares, counts, classes = {}, {"ink": _count(ink)}, {}

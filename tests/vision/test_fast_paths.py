@@ -9,8 +9,9 @@ compared with the bank at once come within rounding of each compared on its own,
 mask's percentile and comparisons, taken from a histogram and in whole numbers, pick the pixels
 numpy's do, outlines whose boxes lie apart are never asked how much they overlap, a polygon's
 shortest side is dropped after the same turn ``np.roll`` gave, no outline too short to enclose
-a card's area encloses it, the cues read on one white balance are those read on one each, and a
-frame's cues read once an outline are forgotten when the frame is read."""
+a card's area encloses it, the cues read on one white balance are those read on one each, a
+frame's cues read once an outline are forgotten when the frame is read, a card's far end is read
+on the pixels the card turned round shows, and an ink colour is picked by one table look-up."""
 
 from __future__ import annotations
 
@@ -47,8 +48,8 @@ from referee.vision.geometry import (
     side_lengths,
 )
 from referee.vision.lines import _corners
-from referee.vision.pintas import agreed, pintas_on
-from referee.vision.pips import PIP_SIZE, read_pips
+from referee.vision.pintas import BAND, SPAN, _far_end, _near_end, agreed, pintas_on
+from referee.vision.pips import HUES, ORANGE, PIP_SIZE, hue_mask, read_pips
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, random_scene
 
@@ -433,3 +434,36 @@ def test_a_frames_cues_are_read_once_an_outline_and_forgotten_after(
     fresh = Recognizer(recognizer.bank).read(second)
     assert [(r.card, r.confidence) for r in again] == [(r.card, r.confidence) for r in fresh]
     assert recognizer._frame.cues is None
+
+
+def test_a_cards_far_end_is_the_near_end_of_the_card_turned_round(wikimedia: dict[Card, Face],
+                                                                   fournier: dict[Card, Face]) -> None:
+    """The pinta at a card's far end is read on that end's band alone (``pintas._far_end``), not
+    on the whole card turned half round: the same pixels and the same grey levels, at every size
+    a card is read at (odd ones too, where the band's rows are rounded); and the grey level is
+    the channels' plain mean."""
+    faces = [*wikimedia.values(), *fournier.values()]
+    for k, face in enumerate(faces[::4]):
+        size = (PIP_SIZE[0] + k % 3, PIP_SIZE[1] + k % 5)
+        norm = grey_paper(cv2.resize(face.bgr, size, interpolation=cv2.INTER_AREA))
+        turned = np.ascontiguousarray(norm[::-1, ::-1])
+        far, plain = _far_end(norm), _near_end(turned)
+        assert np.array_equal(far.region, plain.region), face.card
+        assert np.array_equal(far.gray, plain.gray) and far.width == plain.width
+        h, w = turned.shape[:2]
+        band = turned[int(BAND[0] * h):int(BAND[1] * h), int(SPAN[0] * w):int(SPAN[1] * w)]
+        assert np.array_equal(plain.gray, cv2.GaussianBlur(band.mean(axis=2).astype(np.float32),
+                                                            (3, 1), 0))
+
+
+def test_an_ink_colour_is_picked_by_one_look_up_as_by_its_ranges() -> None:
+    """``pips.hue_mask`` looks each hue up in a table (``cv2.LUT``); every 8-bit hue, in a
+    strided slice as the cues pass it, falls where the ranges' comparisons put it."""
+    hue = np.tile(np.arange(256, dtype=np.uint8), (6, 1))
+    hsv = np.dstack([hue, 255 - hue, hue])[1:5]
+    for ranges in [*HUES.values(), (ORANGE,), ((0, 1), (179, 256))]:
+        plain = np.zeros(hsv.shape[:2], bool)
+        for lo, hi in ranges:
+            plain |= (hsv[..., 0] >= lo) & (hsv[..., 0] < hi)
+        fast = hue_mask(hsv[..., 0], ranges)
+        assert fast.dtype == bool and np.array_equal(fast, plain), ranges
