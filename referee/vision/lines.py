@@ -60,6 +60,12 @@ def _arm(s: np.ndarray, t: np.ndarray, x: np.ndarray, p0: np.ndarray, p1: np.nda
     return arm, at_start | at_end
 
 
+def _length(v: np.ndarray) -> float:
+    """``np.linalg.norm`` of a vector, the same value (the square root of its dot product with
+    itself, as numpy takes it) without its general machinery: a frame asks it hundreds of times."""
+    return float(np.sqrt(v.dot(v)))
+
+
 def line_quads(gray: np.ndarray, min_side: float) -> list[np.ndarray]:
     """Card outlines proposed by corners of long straight edges (working-image pixels), in the
     order of their segments as LSD gives them (grown from the strongest gradients first)."""
@@ -68,14 +74,15 @@ def line_quads(gray: np.ndarray, min_side: float) -> list[np.ndarray]:
         return []
     quads: list[np.ndarray] = []
     for x, a, b in _corners(lines):
-        la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+        la, lb = _length(a), _length(b)
         long_arm, short_arm = (a, b) if la >= lb else (b, a)
         ratio = max(la, lb) / max(1e-6, min(la, lb))
         if 1.2 <= ratio <= 2.2:
             quads.append(np.array([x, x + a, x + a + b, x + b], np.float32))
             continue
-        unit = short_arm / max(1e-6, float(np.linalg.norm(short_arm)))
-        for other in (np.linalg.norm(long_arm) / CARD_ASPECT, np.linalg.norm(long_arm) * CARD_ASPECT):
+        unit = short_arm / max(1e-6, min(la, lb))
+        long_length = np.sqrt(long_arm.dot(long_arm))
+        for other in (long_length / CARD_ASPECT, long_length * CARD_ASPECT):
             if other >= 0.9 * min(la, lb):
                 side = unit * other
                 quads.append(np.array([x, x + long_arm, x + long_arm + side, x + side], np.float32))

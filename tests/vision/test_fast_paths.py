@@ -11,7 +11,8 @@ numpy's do, outlines whose boxes lie apart are never asked how much they overlap
 shortest side is dropped after the same turn ``np.roll`` gave, no outline too short to enclose
 a card's area encloses it, the cues read on one white balance are those read on one each, a
 frame's cues read once an outline are forgotten when the frame is read, a card's far end is read
-on the pixels the card turned round shows, and an ink colour is picked by one table look-up."""
+on the pixels the card turned round shows, an ink colour is picked by one table look-up, and a
+straight edge's arm is as long as ``np.linalg.norm`` says."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from engine.cards import Card
 from referee.vision import recognize
 from referee.vision.cues import Cues, read_cues
 from referee.vision.detect import (
+    THREE_FIFTHS,
     _distinct,
     _edge_support,
     _paper,
@@ -47,7 +49,7 @@ from referee.vision.geometry import (
     refine_quad,
     side_lengths,
 )
-from referee.vision.lines import _corners
+from referee.vision.lines import _corners, _length
 from referee.vision.pintas import BAND, SPAN, _far_end, _near_end, agreed, pintas_on
 from referee.vision.pips import HUES, ORANGE, PIP_SIZE, hue_mask, read_pips
 from referee.vision.recognize import Recognizer
@@ -111,6 +113,15 @@ def _plain_corners(lines: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.n
             if len(arms) == 2:
                 out.append((x, arms[0], arms[1]))
     return out
+
+
+def test_an_arms_length_is_numpys_norm() -> None:
+    """``lines._length``, which the corners of straight edges ask hundreds of times a frame, gives
+    ``np.linalg.norm``'s value bit for bit (a length in another order or precision would not)."""
+    rng = np.random.default_rng(8)
+    for dtype in (np.float32, np.float64):
+        for v in (rng.normal(0, 200, (500, 2)) * rng.random((500, 1))).astype(dtype):
+            assert _length(v) == float(np.linalg.norm(v))
 
 
 def test_segment_corners_match_the_pairwise_loop() -> None:
@@ -328,6 +339,9 @@ def test_paper_mask_in_whole_numbers_is_the_plain_one() -> None:
         local = cv2.dilate(v, np.ones((31, 31), np.uint8))
         plain = (s < 140) & (v > 0.6 * local) & (v > 0.4 * float(np.percentile(v, 99)))
         assert np.array_equal(_paper(small), plain.astype(np.uint8) * 255)
+    levels = np.arange(256)
+    v, local = np.meshgrid(levels, levels, indexing="ij")  # every pair of levels
+    assert np.array_equal(v > THREE_FIFTHS[local], v > 0.6 * local)
 
 
 def test_outlines_apart_neither_cover_nor_are_kept_otherwise() -> None:
