@@ -1,11 +1,15 @@
 """``benchmarks.cards --learn``: the second half of the scenes is counted apart as well, and the
-latency is timed with and without learning on the same frames."""
+latency is timed with and without learning on the same frames; ``benchmarks.cards_instructions``
+reads the latency frames it is asked to."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from benchmarks import cards_instructions
 from benchmarks.cards import Tally, latency, run_scenes
 from engine.cards import Card
 from referee.vision.bank import Bank
@@ -36,3 +40,20 @@ def test_a_learning_readers_latency_is_timed_beside_the_same_reader_without_lear
     assert lines[1].lstrip().startswith("320x240 without learning, the same frames in turn: median")
     latency(Recognizer(wikimedia_bank), fournier, (320, 240), 3)
     assert len(capsys.readouterr().out.splitlines()) == 1
+
+
+def test_the_instruction_count_reads_the_first_latency_frames_with_a_bank_built_before(
+        fournier: dict[Card, Face], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks.cards_instructions`` reads the first N latency frames (the frames
+    ``latency`` times, at 640×480) with the bank ``--prepare`` saved, and none with N = 0, so
+    that the difference of two callgrind runs is the reading alone."""
+    bank = tmp_path / "bank.npz"
+    assert cards_instructions.main(["--prepare", str(bank)]) == 0
+    read: list[np.ndarray] = []
+    monkeypatch.setattr(Recognizer, "read", lambda self, frame: read.append(frame) or [])
+    assert cards_instructions.main(["--bank", str(bank), "--frames", "0"]) == 0
+    assert read == []
+    assert cards_instructions.main(["--bank", str(bank), "--frames", "2"]) == 0
+    rng = np.random.default_rng(99)
+    first = [random_scene(fournier, rng, SceneOptions(width=640, height=480)).image for _ in range(2)]
+    assert len(read) == 2 and all(np.array_equal(a, b) for a, b in zip(read, first))
