@@ -74,6 +74,8 @@ def _print(readings: list[Reading], as_json: bool) -> None:
 
 
 def _image(args: argparse.Namespace) -> int:
+    if not Path(args.image).is_file():
+        raise VisionError("bad-image", f"no encuentro la foto {args.image}")
     frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if frame is None:
         raise VisionError("bad-image", f"no puedo leer la foto {args.image}")

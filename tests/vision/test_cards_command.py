@@ -77,12 +77,16 @@ def test_without_a_deck_says_how_to_get_one(
 
 
 def test_unreadable_photo_is_reported(
-        tmp_path: Path, models: Path, wikimedia_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, models: Path, wikimedia_dir: Path, capfd: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "no-es-foto.jpg"
     bad.write_text("hola")
     assert main(["cards", "--image", str(bad), "--deck", str(wikimedia_dir),
                  "--models-dir", str(models)]) == 1
-    assert "no puedo leer la foto" in capsys.readouterr().err
+    assert "no puedo leer la foto" in capfd.readouterr().err
+    assert main(["cards", "--image", str(tmp_path / "no-esta.jpg"), "--deck", str(wikimedia_dir),
+                 "--models-dir", str(models)]) == 1
+    err = capfd.readouterr().err
+    assert "no encuentro la foto" in err and "WARN" not in err
 
 
 def test_camera_preview_without_screen_saves_annotated_frames(
