@@ -53,6 +53,9 @@ from referee.vision.pintas import read_pintas
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings, cue_image
 from referee.vision.scenes import Placed, Scene, SceneOptions, random_scene
 
+SEED = 1  # the scenes' default seed
+AUGMENTED = 10  # augmented views per card in the bank, by default
+
 SHARED_CARDS = Path(__file__).resolve().parents[1].parent / "shared" / "cards"
 
 
@@ -237,14 +240,24 @@ def report(name: str, t: Tally) -> None:
           f"abstained cards, counted as abstentions above)")
 
 
+def bank_of(deck: dict[Card, Face], augmented: int = AUGMENTED, seed: int = SEED) -> Bank:
+    """The reference bank the benchmark builds from a deck (its views drawn with ``seed + 1000``)."""
+    return build_bank([deck], augmented=augmented, seed=seed + 1000)
+
+
+def latency_scenes(deck: dict[Card, Face], size: tuple[int, int], frames: int) -> list[Scene]:
+    """The frames ``latency`` times: the same ones on every run."""
+    opts = SceneOptions(width=size[0], height=size[1])
+    rng = np.random.default_rng(99)
+    return [random_scene(deck, rng, opts) for _ in range(frames)]
+
+
 def latency(recognizer: Recognizer, deck: dict[Card, Face], size: tuple[int, int],
             frames: int) -> None:
     """Time per frame.  A recognizer that learns is timed with the views it learns from a first
     pass over the frames, each frame read in turn by it and by the same recognizer without
     learning, so that what learning costs is told apart from a machine's changing speed."""
-    opts = SceneOptions(width=size[0], height=size[1])
-    rng = np.random.default_rng(99)
-    scenes = [random_scene(deck, rng, opts) for _ in range(frames)]
+    scenes = latency_scenes(deck, size, frames)
     readers, learned = [recognizer], ""
     if recognizer.learned is not None:
         for scene in scenes:
@@ -275,12 +288,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m benchmarks.cards", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--scenes", type=int, default=200, help="scenes per test (default 200)")
-    p.add_argument("--seed", type=int, default=1, help="random seed for the scenes (default 1)")
+    p.add_argument("--seed", type=int, default=SEED, help=f"random seed for the scenes (default {SEED})")
     p.add_argument("--mode", choices=("calibrated", "held-out", "both"), default="both")
     p.add_argument("--deck", action="append", type=Path,
                    help="deck folder (repeatable; default: the two decks in ../shared/cards)")
     p.add_argument("--max-tilt", type=float, default=40.0, help="largest tilt in degrees (default 40)")
-    p.add_argument("--augmented", type=int, default=10, help="augmented views per card in the bank")
+    p.add_argument("--augmented", type=int, default=AUGMENTED, help="augmented views per card in the bank")
     p.add_argument("--bank", action="append", metavar="NAME",
                    help="build the bank only from this deck folder name (repeatable; default: each deck)")
     p.add_argument("--no-cues", action="store_true",
@@ -316,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.bank and name not in args.bank:
             continue
         print(f"building bank for {name} ({len(deck)} cards x {args.augmented + 1} views)", file=sys.stderr)
-        banks[name] = build_bank([deck], augmented=args.augmented, seed=args.seed + 1000)
+        banks[name] = bank_of(deck, args.augmented, args.seed)
     if not banks:
         print(f"--bank must name one of: {', '.join(decks)}", file=sys.stderr)
         return 2

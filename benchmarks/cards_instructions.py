@@ -21,16 +21,13 @@ import argparse
 from pathlib import Path
 
 import cv2
-import numpy as np
 
-from benchmarks.cards import SHARED_CARDS
-from referee.vision.bank import build_bank, load_bank, save_bank
+from benchmarks.cards import SHARED_CARDS, bank_of, latency_scenes
+from referee.vision.bank import load_bank, save_bank
 from referee.vision.faces import load_deck
 from referee.vision.recognize import Recognizer
-from referee.vision.scenes import SceneOptions, random_scene
 
 DECK = "fournier-1878"
-SEED = 1  # the bank's seed is the benchmark's default seed + 1000
 FRAMES = 60  # the latency frames made, in both runs, so that making them is not counted
 
 
@@ -48,13 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     deck = load_deck(SHARED_CARDS / DECK)
     if args.prepare:
-        save_bank(build_bank([deck], augmented=10, seed=SEED + 1000), args.prepare)
+        save_bank(bank_of(deck), args.prepare)
         print(f"bank saved to {args.prepare}")
         return 0
     recognizer = Recognizer(load_bank(args.bank))
-    rng = np.random.default_rng(99)  # the latency frames, as benchmarks.cards.latency makes them
-    options = SceneOptions(width=640, height=480)
-    scenes = [random_scene(deck, rng, options) for _ in range(FRAMES)]  # all, whatever is read
+    scenes = latency_scenes(deck, (640, 480), FRAMES)  # all, whatever is read
     for scene in scenes[:args.frames]:
         recognizer.read(scene.image)
     return 0

@@ -81,7 +81,7 @@ def line_quads(gray: np.ndarray, min_side: float) -> list[np.ndarray]:
             quads.append(np.array([x, x + a, x + a + b, x + b], np.float32))
             continue
         unit = short_arm / max(1e-6, min(la, lb))
-        long_length = np.sqrt(long_arm.dot(long_arm))
+        long_length = np.float32(max(la, lb))  # float32, as the arms are: the same corners
         for other in (long_length / CARD_ASPECT, long_length * CARD_ASPECT):
             if other >= 0.9 * min(la, lb):
                 side = unit * other
