@@ -341,7 +341,7 @@ def _listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Utter
     utterances: list[Utterance] = []
     revised: dict[int, Utterance] = {}
     listener = Listener(rec, utterances.append, early=bool(_STATE.get("early", True)),  # type: ignore[arg-type]
-                        on_revision=lambda utt, later: revised.__setitem__(id(utt), later))
+                        on_revisions=lambda pairs: revised.update((id(utt), later) for utt, later in pairs))
     t0 = time.process_time()
     step = 1600
     for i in range(0, len(frames), step):

@@ -7,16 +7,19 @@ of the table could still grow out of it ("truco" goes at once; "vale" waits for 
 for "y tres", "contraflor" for "al resto").  The final result then hands over only what was not
 already sent, and revises what was: a partial result carries no real confidence (Sphinx gives its
 path score there), so each early utterance is checked against the final one, whose word
-posteriors are real, and ``on_revision`` gets it again with the confidences the final result
+posteriors are real, and ``on_revisions`` gets it again with the confidences the final result
 gives those same words (all 0 when it heard something else there, and then those other words are
 handed over as an utterance of their own).  An early utterance's own ``confidence`` is the
-partial's path score: apply it, and let the revision decide whether it stays.
+partial's path score: apply it, and let the revision decide whether it stays.  The early
+utterances of one phrase are revised together, in the order they were said: a call taken back
+must go last to first (each only if nothing came after it), a call refused because of one taken
+back is judged again first to last.
 
 A player may stop in the middle of a call («vale… cuatro», «me voy… al mazo»), long enough for the
 recognizer to end the phrase.  A phrase that ends on the first words of a longer one, words that
-say nothing on their own («vale», «real», «me voy al»; never «no», ``NEVER_HELD``), is held back
-for ``JOIN_S``: if the next phrase starts by then, the two are read as one; if not, the held words
-go out on their own.
+are no call nor number of their own («vale», «real», «me voy al», «con flor me»; never «no»,
+``NEVER_HELD``), is held back for ``JOIN_S``: if the next phrase starts by then, the two are read
+as one; if not, the held words go out on their own.
 
 A call that needs a surer hearing than the table's threshold («flor», ``phrases.SURER``) is
 never handed over early: a partial result has no confidence to judge it by, and on the speech
@@ -93,11 +96,12 @@ def _prefixes() -> set[tuple[str, ...]]:
 
 
 _PREFIXES = _prefixes()
-# The prefixes that say nothing on their own («vale», «real», «me voy al»; not «contraflor» nor
-# «treinta», which are a call and a number already): at the end of a phrase they wait for the rest
-# of the call (``JOIN_S``).
-_HELD_TAILS = frozenset(p for p in _PREFIXES if p[0] not in NEVER_HELD and not any(
-    h.kind in ("call", "points") for h in parse(" ".join(p))))
+# The prefixes that are not a call or a number of their own («vale», «real», «me voy al», «con
+# flor me», «contraflor al», «treinta y»; not «contraflor» nor «treinta», which are a call and a
+# number already): at the end of a phrase they wait for the rest of the call (``JOIN_S``).  Read
+# alone, «con flor me» would be a flor, and «contraflor al» a contraflor.
+_ON_THEIR_OWN = {tuple(normalize(p).split()) for p in (*CALL_PHRASES, *NUMBER_WORDS)}
+_HELD_TAILS = frozenset(p for p in _PREFIXES if p[0] not in NEVER_HELD and p not in _ON_THEIR_OWN)
 _LONGEST_TAIL = max(map(len, _HELD_TAILS))
 
 
@@ -117,11 +121,11 @@ class Listener:
         *,
         channel_teams: tuple[str, ...] = ("A", "B"),
         early: bool = True,
-        on_revision: Callable[[Utterance, Utterance], None] | None = None,
+        on_revisions: Callable[[list[tuple[Utterance, Utterance]]], None] | None = None,
     ) -> None:
         self.recognizer = recognizer
         self.on_utterance = on_utterance
-        self.on_revision = on_revision
+        self.on_revisions = on_revisions
         self._early_sent: list[Utterance] = []  # handed over early, not yet revised
         self.channel_teams = channel_teams
         self.early = early
@@ -190,13 +194,13 @@ class Listener:
 
     def _final(self, result: Result) -> None:
         self._prev_partial = ()
-        for utt in self._early_sent:
-            revised = revise(utt, result)
-            if self.on_revision:
-                self.on_revision(utt, revised)
+        revisions = [(utt, revise(utt, result)) for utt in self._early_sent]
+        for utt, revised in revisions:
             if revised.confidence == 0.0:  # the whole phrase heard other words there: they go out
                 self._sent = [s for s in self._sent if s != (utt.start, utt.end)]
         self._early_sent = []
+        if revisions and self.on_revisions:
+            self.on_revisions(revisions)
         segment: list[Word] = []
         for w in result.words:
             if self._already_sent(w):

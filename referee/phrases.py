@@ -119,6 +119,10 @@ def _number_words() -> dict[str, int]:
 # engine's question (8-19 never are); the parser only reads it.
 NUMBER_WORDS: dict[str, int] = _number_words()
 MAX_NUMBER = 38
+# A number past any envido or flor that still starts like one: read whole, so that the engine
+# refuses it as a whole instead of taking «treinta» and leaving «nueve».  Read only: no
+# recognizer's grammar holds it.
+BEYOND_WORDS: dict[str, int] = {"treinta y nueve": 39}
 
 
 def normalize(text: str) -> str:
@@ -157,7 +161,7 @@ def _build_matcher() -> dict[tuple[str, ...], tuple[Kind, object]]:
         table[tuple(normalize(phrase).split())] = ("call", calls)
     for phrase, call in DECOYS.items():
         table[tuple(normalize(phrase).split())] = ("decoy", call)
-    for phrase, number in NUMBER_WORDS.items():
+    for phrase, number in (*NUMBER_WORDS.items(), *BEYOND_WORDS.items()):
         table[tuple(normalize(phrase).split())] = ("points", number)
     return table
 

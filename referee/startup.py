@@ -156,7 +156,7 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
         if sound:
             sound.heard()
 
-    listener = Listener(recognizer, heard, channel_teams=teams, on_revision=referee.revise)
+    listener = Listener(recognizer, heard, channel_teams=teams, on_revisions=referee.revise)
     if args.learn and not args.wav:
         _learn(args, service, recognizer, log)
 

@@ -98,14 +98,18 @@ class Table:
              auto_hand: bool = True) -> list[Interpretation]:
         """Interpret a transcript and apply what is legal, item by item.
 
-        With ``auto_hand``, a call heard after the hand ended deals the next hand first.
+        With ``auto_hand``, a call heard after the hand ended deals the next hand first, if the
+        rules accept the call in it (a stray «quiero» deals nothing).
         """
-        if auto_hand and self._wants_new_hand(text):
+        dealt = auto_hand and self._wants_new_hand(text)
+        if dealt:
             self.game.apply(NewHand())
         items = interpret(self.game, text, team=team)
-        for item in items:
-            if item.accepted and item.event is not None:
-                self.game.apply(item.event)
+        applied = [item.event for item in items if item.accepted and item.event is not None]
+        if dealt and not applied:
+            self.game.undo()
+        for event in applied:
+            self.game.apply(event)
         return items
 
     def _wants_new_hand(self, text: str) -> bool:

@@ -78,28 +78,30 @@ class VoiceReferee:
         """The confidence a heard call needs to be applied (``phrases.confidence_needed``)."""
         return confidence_needed(call, self.unsure_below)
 
-    def revise(self, utt: Utterance, revised: Utterance) -> None:
-        """The whole phrase's verdict on calls heard early (``Listener.on_revision``): a call
-        whose words the whole phrase is not sure of is taken back and waits for a tap like any
-        doubtful one; a call the rules refused is judged again if the phrase confirms it and
-        what refused it was taken back (``HearingService.revise_heard``)."""
-        rows = self._early.pop(id(utt), [])
+    def revise(self, revisions: list[tuple[Utterance, Utterance]]) -> None:
+        """The whole phrase's verdict on the calls heard early from it (``Listener.on_revisions``,
+        in the order they were said): a call whose words the whole phrase is not sure of is taken
+        back and waits for a tap like any doubtful one; a call the rules refused is judged again
+        if the phrase confirms it and what refused it was taken back
+        (``HearingService.revise_heard``)."""
+        rows = [(revised, row, span) for utt, revised in revisions
+                for row, span in self._early.pop(id(utt), [])]
         # applied calls last to first (each taken back only if nothing came after it), then the
         # refused ones in the order they were said
-        applied = [r for r in rows if r[0].get("status") == "accepted"]
-        refused = [r for r in rows if r[0].get("status") != "accepted"]
-        for row, span in [*reversed(applied), *refused]:
+        applied = [r for r in rows if r[1].get("status") == "accepted"]
+        refused = [r for r in rows if r[1].get("status") != "accepted"]
+        for revised, row, span in [*reversed(applied), *refused]:
             confidence = item_confidence(revised, *span) if span else revised.confidence
             try:
                 taken = self.service.revise_heard(int(row["id"]), confidence,
                                                   self.needed(row.get("extra", {}).get("call")),
                                                   phrase_confidence=revised.confidence)
             except Exception as err:  # noqa: BLE001 - never stop the referee
-                self.log(f"[red]no pude revisar «{escape(utt.text)}»: {escape(str(err))}[/red]")
+                self.log(f"[red]no pude revisar «{escape(revised.text)}»: {escape(str(err))}[/red]")
                 return
             if taken:
-                self.log(f"{utt.end:7.2f}s [yellow]↶ {escape(str(row.get('line')))} — dudoso: la "
-                         f"frase entera no lo confirmó (conf {confidence:.2f})[/yellow]")
+                self.log(f"{revised.end:7.2f}s [yellow]↶ {escape(str(row.get('line')))} — dudoso: "
+                         f"la frase entera no lo confirmó (conf {confidence:.2f})[/yellow]")
 
 
 def _revisable(row: dict[str, Any]) -> bool:

@@ -127,13 +127,16 @@ class Printer:
         if utt.early:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
 
-    def revise(self, utt: Utterance, revised: Utterance) -> None:
-        """The whole phrase's verdict on calls heard early: the applied ones it is not sure of are
-        taken back (if nothing came after them) and printed again as not applied; then the ones
-        the rules refused are judged again (``_rejudge``)."""
-        before, after, applied, refused = self._early.pop(id(utt), (0, 0, [], []))
-        self._take_back(revised, before, after, applied)
-        self._rejudge(revised, refused)
+    def revise(self, revisions: list[tuple[Utterance, Utterance]]) -> None:
+        """The whole phrase's verdict on the calls heard early from it (``Listener.on_revisions``,
+        in the order they were said): the applied ones it is not sure of are taken back, last to
+        first, each if nothing came after it, and printed again as not applied; then the ones the
+        rules refused are judged again (``_rejudge``), first to last."""
+        early = [(revised, self._early.pop(id(utt), (0, 0, [], []))) for utt, revised in revisions]
+        for revised, (before, after, applied, _) in reversed(early):
+            self._take_back(revised, before, after, applied)
+        for revised, (*_, refused) in early:
+            self._rejudge(revised, refused)
 
     def _take_back(self, revised: Utterance, before: int, after: int,
                    applied: list[Applied]) -> None:
@@ -229,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         evidence = EvidenceStore(Path(args.evidence) if args.evidence else default_evidence_dir())
     printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
     teams = ("A", "B") if args.channels == 2 else ()
-    listener = Listener(recognizer, printer, channel_teams=teams, on_revision=printer.revise)
+    listener = Listener(recognizer, printer, channel_teams=teams, on_revisions=printer.revise)
     try:
         if args.wav:
             listener.run(WavSource(args.wav, realtime=args.realtime))

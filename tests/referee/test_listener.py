@@ -77,6 +77,10 @@ def test_a_number_waits_for_the_final_result() -> None:
     ([(0.5, 0.9, "vale", 0.9), (1.3, 1.9, "cuatro", 0.9)], ["vale cuatro"]),
     ([(0.5, 1.0, "me voy", 0.9), (1.4, 1.9, "al mazo", 0.9)], ["me voy al mazo"]),
     ([(0.5, 0.9, "real", 0.9), (1.2, 1.7, "envido", 0.9)], ["real envido"]),
+    # words that read as a call of their own only until the rest comes
+    ([(0.5, 1.0, "con flor me", 0.95), (1.3, 1.9, "achico", 0.95)], ["con flor me achico"]),
+    ([(0.5, 0.9, "con flor", 0.95), (1.2, 1.6, "quiero", 0.95)], ["con flor quiero"]),
+    ([(0.5, 1.1, "contraflor al", 0.95), (1.4, 1.9, "resto", 0.95)], ["contraflor al resto"]),
     # «no» ends much table talk: never joined to the «quiero» after it (listener.NEVER_HELD)
     ([(0.5, 1.2, "qué mano no", 0.9), (1.6, 2.0, "quiero", 0.9)], ["quiero"]),
 ])
@@ -85,6 +89,11 @@ def test_a_call_broken_by_a_pause_is_heard_whole(script: list[tuple[float, float
     out = run_script(script)
     assert calls(out) == heard
     assert not any(h.kind == "points" for u in out for h in parse(u.text))
+
+
+def test_a_number_broken_after_its_and_is_heard_whole() -> None:
+    out = run_script([(0.5, 1.0, "treinta y", 0.9), (1.3, 1.7, "tres", 0.9)])
+    assert [h.points for u in out for h in parse(u.text)] == [33]
 
 
 def test_the_first_words_of_a_call_go_out_alone_when_nothing_follows_soon() -> None:
@@ -289,7 +298,8 @@ def test_early_calls_are_revised_by_the_final_result(final: str, final_conf: flo
     out: list[Utterance] = []
     seen: list[tuple[str, float]] = []
     listener = Listener(TwoPassRecognizer("envido", final, final_conf), out.append,
-                        on_revision=lambda utt, later: seen.append((utt.text, later.confidence)))
+                        on_revisions=lambda pairs: seen.extend(
+                            (utt.text, later.confidence) for utt, later in pairs))
     for i in range(30):
         listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
     assert out[0].early and out[0].text == "envido"
@@ -340,7 +350,7 @@ def test_the_voice_referee_takes_back_an_early_call_the_phrase_did_not_confirm()
         service = Service()
         referee = VoiceReferee(service, said.append)  # type: ignore[arg-type]
         listener = Listener(TwoPassRecognizer("envido", "envido", final_conf), referee,
-                            on_revision=referee.revise)
+                            on_revisions=referee.revise)
         for i in range(30):
             listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
         assert service.taken == taken
@@ -384,7 +394,8 @@ def test_an_early_call_the_whole_phrase_reads_in_a_longer_one_is_taken_back(firs
     out: list[Utterance] = []
     seen: list[tuple[str, float]] = []
     listener = Listener(MissedFirstWord(first, call), out.append,
-                        on_revision=lambda utt, later: seen.append((utt.text, later.confidence)))
+                        on_revisions=lambda pairs: seen.extend(
+                            (utt.text, later.confidence) for utt, later in pairs))
     for i in range(30):
         listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
     assert seen == [(call, 0.0)]
@@ -413,7 +424,7 @@ def test_listen_takes_back_a_quiero_the_whole_phrase_heard_as_no_quiero() -> Non
     printer.table.hear("hand")
     printer.table.hear("A1: truco")
     listener = Listener(MissedFirstWord("no", "quiero"), printer, channel_teams=("B",),
-                        on_revision=printer.revise)
+                        on_revisions=printer.revise)
     for i in range(30):
         listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
     records = [json.loads(line) for line in out.getvalue().splitlines()]
@@ -421,6 +432,26 @@ def test_listen_takes_back_a_quiero_the_whole_phrase_heard_as_no_quiero() -> Non
         ("quiero", True), ("quiero", False), ("no quiero", True)]
     assert records[1]["retracted"]
     assert printer.table.lines[-1].endswith("no quiero")
+
+
+def test_listen_takes_back_every_early_call_of_a_phrase_it_is_not_sure_of() -> None:
+    import io
+
+    from referee.commands.listen import Printer
+
+    out = io.StringIO()
+    printer = Printer(out, True, 0.6, None)
+    printer.table.hear("hand")
+    printer.table.hear("A1: truco")
+    listener = Listener(ScriptedRecognizer([(2.0, 2.8, "quiero retruco", 0.5)]), printer,
+                        channel_teams=(), on_revisions=printer.revise)
+    for i in range(60):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    listener.close()
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["call"], r["accepted"]) for r in records] == [
+        ("quiero", True), ("retruco", True), ("retruco", False), ("quiero", False)]
+    assert printer.table.lines == ["hand", "A1: truco"]  # both wait for a tap
 
 
 def test_listen_applies_a_call_refused_because_of_an_early_call_taken_back() -> None:
@@ -438,8 +469,8 @@ def test_listen_applies_a_call_refused_because_of_an_early_call_taken_back() -> 
     envido, truco = early("envido", 0.2, 0.8), early("truco", 0.8, 0.8)
     printer(envido)
     printer(truco)  # refused while the envido stands
-    printer.revise(envido, early("envido", 0.2, 0.0))  # chatter: taken back
-    printer.revise(truco, early("truco", 0.8, 0.95))
+    printer.revise([(envido, early("envido", 0.2, 0.0))])  # chatter: taken back
+    printer.revise([(truco, early("truco", 0.8, 0.95))])
     records = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [(r["call"], r["accepted"]) for r in records] == [
         ("envido", True), ("truco", False), ("envido", False), ("truco", True)]
@@ -451,8 +482,8 @@ def test_listen_applies_a_call_refused_because_of_an_early_call_taken_back() -> 
     quiero, truco = early("quiero", 1.4, 0.8, "B"), early("truco", 1.9, 0.8, "A")
     printer(quiero)
     printer(truco)
-    printer.revise(quiero, early("quiero", 1.4, 0.95, "B"))
-    printer.revise(truco, early("truco", 1.9, 0.95, "A"))
+    printer.revise([(quiero, early("quiero", 1.4, 0.95, "B"))])
+    printer.revise([(truco, early("truco", 1.9, 0.95, "A"))])
     assert printer.table.lines[-1] == "A1: truco"
 
 

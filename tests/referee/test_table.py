@@ -90,10 +90,26 @@ def test_a_call_heard_after_the_hand_ended_deals_the_next_hand() -> None:
     assert item.accepted and table.snapshot()["hand"]["number"] == 2
 
 
+def test_a_call_refused_after_the_hand_ended_deals_nothing() -> None:
+    table = table_with("hand", "A1: truco", "B1: no quiero")
+    [item] = table.hear("quiero")
+    assert not item.accepted
+    assert table.lines == ["hand", "A1: truco", "B1: no quiero"]
+    assert table.swap_answer() == "B1: quiero"  # the misheard answer can still be turned
+
+
 def test_impossible_envido_numbers_are_refused() -> None:
     table = table_with("hand", "A1: envido", "B1: quiero")
     [item] = table.hear("diez")
     assert not item.accepted and "no es un envido posible" in item.reason
+
+
+def test_a_number_past_any_envido_is_refused_whole() -> None:
+    table = table_with("hand", "A1: envido", "B1: quiero")
+    [item] = table.hear("treinta y nueve")
+    assert (item.heard.points, item.accepted) == (39, False)
+    assert "no es un envido posible" in item.reason
+    assert table.lines[-1] == "B1: quiero"
 
 
 def test_interpret_does_not_change_the_game() -> None:

@@ -456,8 +456,8 @@ def test_a_flor_needs_a_surer_hearing_than_other_calls(
     client.post("/api/undo", headers=AUTH)
     early = say("flor", 0.7, 2.5, early=True)
     assert state(client)["log"] == ["hand", "A1: flor"]
-    referee.revise(early, Utterance("flor", (Word("flor", 0.8, 2.5, 2.8),), 2.5, 2.8, 3.0, 0.8,
-                                    "A", False))
+    referee.revise([(early, Utterance("flor", (Word("flor", 0.8, 2.5, 2.8),), 2.5, 2.8, 3.0, 0.8,
+                                      "A", False))])
     snap = state(client)
     assert snap["log"] == ["hand"] and snap["heard"][0]["status"] == "unsure"
 
@@ -484,9 +484,9 @@ def test_a_call_refused_because_of_an_early_call_taken_back_is_applied(
     snap = state(client)
     assert snap["log"][-1] == "A1: envido" and snap["heard"][0]["status"] == "rejected"
     # the whole phrase: no envido there (taken back), the truco sure (applied now)
-    referee.revise(envido, early("envido", 0.2, 0.0))
+    referee.revise([(envido, early("envido", 0.2, 0.0))])
     assert state(client)["log"][-1] == "hand"
-    referee.revise(truco, early("truco", 0.8, 0.95))
+    referee.revise([(truco, early("truco", 0.8, 0.95))])
     snap = state(client)
     assert snap["log"][-1] == "A1: truco"
     row = snap["heard"][0]
@@ -504,8 +504,8 @@ def test_a_refused_call_is_not_judged_again_after_a_call_said_later(
     quiero, truco = early("quiero", 0.2, 0.8, "B"), early("truco", 0.8, 0.8, "A")
     referee(quiero)
     referee(truco)
-    referee.revise(quiero, early("quiero", 0.2, 0.95, "B"))
-    referee.revise(truco, early("truco", 0.8, 0.95, "A"))
+    referee.revise([(quiero, early("quiero", 0.2, 0.95, "B"))])
+    referee.revise([(truco, early("truco", 0.8, 0.95, "A"))])
     snap = state(client)
     assert snap["log"][-1] == "A1: truco"
     assert [h["status"] for h in snap["heard"][:2]] == ["accepted", "rejected"]
@@ -545,10 +545,31 @@ def test_the_scoreboard_takes_back_a_quiero_the_whole_phrase_heard_as_no_quiero(
     referee = VoiceReferee(app.state.service, lambda _: None)
     post(client, "hand")
     post(client, "A1: truco")
-    listener = Listener(MissedNo(), referee, on_revision=referee.revise)
+    listener = Listener(MissedNo(), referee, on_revisions=referee.revise)
     for i in range(30):
         listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
     snap = state(client)
     assert snap["log"][-1] == "B1: no quiero"
     assert [(h["status"], h["line"]) for h in snap["heard"][:2]] == [
         ("accepted", "B1: no quiero"), ("unsure", "B1: quiero")]
+
+
+def test_the_voice_referee_takes_back_every_early_call_of_a_phrase_it_is_not_sure_of(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    from referee.asr.scripted import ScriptedRecognizer
+    from referee.audio import AudioChunk
+    from referee.listener import Listener
+    from referee.voice import VoiceReferee
+
+    referee = VoiceReferee(app.state.service, lambda _: None)
+    post(client, "hand")
+    post(client, "A1: truco")
+    listener = Listener(ScriptedRecognizer([(2.0, 2.8, "quiero retruco", 0.5)]), referee,
+                        channel_teams=(), on_revisions=referee.revise)
+    for i in range(60):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    listener.close()
+    snap = state(client)
+    assert snap["log"] == ["hand", "A1: truco"]
+    assert {(h["status"], h["line"]) for h in snap["heard"][:2]} == {
+        ("unsure", "B1: quiero"), ("unsure", "B1: retruco")}
