@@ -142,8 +142,8 @@ def flor_value(cards: Iterable[Card]) -> int:
 def envido_values_made(cards: Iterable[Card]) -> set[int]:
     """Every envido these cards make: any same-suit pair, or any single card.
 
-    Singing less than one has is not a lie (it only risks losing); singing a number the cards do
-    not make is.
+    Singing a smaller number the cards also make (one card instead of the pair) is not a lie (it
+    only risks losing); singing a number the cards do not make is, more or less than they hold.
     """
     cards = tuple(cards)
     pairs = {20 + a.envido_points + b.envido_points

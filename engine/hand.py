@@ -148,13 +148,18 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         self.finish(winner, self.truco_value(), f"{seat} se fue al mazo")
 
     def finish(self, winner: Team, truco_points: int, why: str) -> None:
-        """End the hand: the open flor, then envido credited at hand end, then the truco."""
+        """End the hand: the open flor, then envido credited at hand end, then the truco, until a
+        team reaches the target (``target_reached``)."""
         self.close_flor_if_unanswered(force=True)
         self.over = True
         self.winner = winner
         self.truco_pending = None
-        for _, team, points in self.deferred:
-            self.ledger.credit(team, points)
+        for category, team, points in self.deferred:
+            if self.target_reached():
+                self.points[category][team] -= points
+                self.notes.append(f"{category}: {team} no suma, la partida ya terminó")
+            else:
+                self.ledger.credit(team, points)
         self.deferred = []
         self.score_points("truco", winner, truco_points, why)
 

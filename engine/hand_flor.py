@@ -45,7 +45,9 @@ class FlorRules(HandState):
         self.require(self.in_first_round, f"{what}: la flor se canta en la primera vuelta")
         self.require(seat not in self.played_first, f"{what}: ya jugó su primera carta")
         self.require(seat not in self.flor_sung, f"{what}: ya cantó flor")
-        self.require(self.envido_status in ("none", "pending"), f"{what}: el envido ya se jugó")
+        # an envido a flor cancelled is no bar to the flors that answer that flor
+        self.require(self.envido_status in ("none", "pending", "cancelled"),
+                     f"{what}: el envido ya se jugó")
 
     def flor_call(self, seat: str, call: Call, commit: bool) -> None:
         what = f"{seat}: {call.value}"
@@ -66,7 +68,9 @@ class FlorRules(HandState):
         self._require_can_sing(seat, what)
         self.require(self.flor_status in ("none", "open") or self._contest_can_grow(),
                      f"{what}: la flor ya está en juego")
-        if self.flor_status == "none":
+        if self.flor_status == "none" and self.envido_status != "pending":
+            # an envido in play may always be answered with a flor, even by the team whose truco
+            # the envido was sung against
             self.require(self.envido_in_time(team), f"{what}: {self.envido_too_late(team)}")
         if not commit:
             return

@@ -102,9 +102,19 @@ class HandState(abc.ABC):
     def require_open(self, what: str) -> None:
         self.require(not self.over, f"{what}: la mano ya terminó")
 
+    def target_reached(self) -> bool:
+        """A team has reached the game's target: the game (or the chico) ended right there, and
+        nothing more of this hand is scored (rules.md §11), such as the truco after the flor
+        that got there."""
+        return max(self.ledger.score.values()) >= self.settings.points
+
     def score_points(self, category: str, team: Team, points: int, note: str,
                      deferred: bool = False) -> None:
-        """Record points for a team in this hand and credit them now or at the end of the hand."""
+        """Record points for a team in this hand and credit them now or at the end of the hand;
+        none once a team has reached the target."""
+        if self.target_reached():
+            self.notes.append(f"{note}: {team} no suma, la partida ya terminó")
+            return
         self.points[category][team] += points
         self.notes.append(f"{note}: {team} +{points}")
         if deferred and not self.over:

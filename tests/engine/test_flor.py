@@ -53,6 +53,24 @@ def test_flor_cancels_a_pending_envido() -> None:
     steps(game, "A1 plays 4c", expect=(0, 3))       # every rival (A1) has played
 
 
+@pytest.mark.parametrize("answer,then,points", [
+    ("A1: flor", ("A1: 30", "B1: 31"), (0, 6)),
+    ("A1: contraflor", ("B1: con flor quiero", "A1: 35", "B1: 31"), (6, 0)),
+    ("A1: contraflor al resto", ("B1: con flor me achico",), (4, 0)),
+])
+def test_a_flor_that_cancelled_an_envido_is_answered_with_flor(
+        answer: str, then: tuple[str, ...], points: tuple[int, int]) -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: envido", "B1: flor", answer, *then, expect=points)
+
+
+def test_an_envido_against_a_truco_is_answered_with_flor_by_the_truco_caller() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: truco", "B1: envido", "A1: flor")   # the flor cancels the envido ...
+    assert game.hand is not None and game.hand.envido_status == "cancelled"
+    steps(game, "B1: quiero", "hand A", expect=(5, 0))  # ... and the truco still waits
+
+
 def test_no_flor_after_an_envido_is_accepted() -> None:
     game = new_game(flor=True)
     steps(game, "A1: envido", "B1: quiero")

@@ -39,6 +39,28 @@ def test_truco_ends_the_game(points: int) -> None:
     assert game.winner == "B"
 
 
+def test_the_flor_that_reaches_the_target_ends_the_game_before_the_truco() -> None:
+    # the hand ends on the refused vale cuatro: the flor (A +3) is scored first and ends it
+    game = game_at(27, 28, flor=True)
+    steps(game, "A1: flor", "B1: truco", "A1: retruco", "B1: vale cuatro")
+    step(game, "A1: no quiero", expect=(30, 28))
+    assert game.winner == "A"
+
+
+def test_the_envido_credited_at_hand_end_reaches_the_target_before_the_truco() -> None:
+    game = game_at(29, 28, envido_credit="hand-end")
+    steps(game, "A1: envido", "B1: quiero", "A1: 20", "B1: 30", "A1: truco")
+    step(game, "B1: no quiero", expect=(29, 30))
+    assert game.winner == "B"
+
+
+def test_leaving_with_a_flor_sung_gives_the_flor_first() -> None:
+    game = game_at(29, 27, flor=True)
+    steps(game, "A1: truco", "B1: flor")
+    step(game, "B1: me voy al mazo", expect=(29, 30))
+    assert game.winner == "B"
+
+
 def test_one_short_is_not_the_end() -> None:
     game = game_at(28, 0)
     step(game, "hand A", expect=(29, 0))
