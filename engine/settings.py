@@ -10,6 +10,7 @@ from engine.errors import InvalidEvent
 FALTA_FORMULAS = ("leader", "malas", "dos-faltas", "winner")
 ENVIDO_CREDIT = ("settled", "hand-end")
 RESTO_FORMULAS = ("falta+flores", "falta")
+CONTRAFLOR_POINTS = range(1, 31)  # no more than a whole game
 
 # The seats in table order for each table size; team A holds the seats named A.
 SEATS = {
@@ -41,7 +42,8 @@ class Settings:
             (self.falta in FALTA_FORMULAS, f"falta must be one of {', '.join(FALTA_FORMULAS)}"),
             (self.envido_credit in ENVIDO_CREDIT, f"envido_credit must be {' or '.join(ENVIDO_CREDIT)}"),
             (self.resto in RESTO_FORMULAS, f"resto must be {' or '.join(RESTO_FORMULAS)}"),
-            (self.contraflor_points > 0, "contraflor_points must be positive"),
+            (self.contraflor_points in CONTRAFLOR_POINTS,
+             f"contraflor_points must be from {CONTRAFLOR_POINTS[0]} to {CONTRAFLOR_POINTS[-1]}"),
             (not self.pica_pica or self.players == 6, "pica-pica is played with 6 players"),
         )
         for ok, message in checks:

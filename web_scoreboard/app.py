@@ -14,7 +14,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from web_scoreboard.access import PinGuard, RateLimit, RateLimiter
+from web_scoreboard.access import Lockout, PinGuard, RateLimit, RateLimiter
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike
 from web_scoreboard.routes import LOOPBACK, build_router, describe_errors
@@ -39,7 +39,8 @@ def create_app(settings: SettingsLike | None = None, store: Store | None = None,
                table_factory: Callable[[Any], TableLike] | None = None,
                settings_from_dict: Callable[[dict[str, Any]], SettingsLike] | None = None,
                rejected_error: type[Exception] | None = None,
-               pin: str | None = None, data_dir: Path | None = None,
+               pin: str | None = None, pin_lockout: Lockout | None = None,
+               data_dir: Path | None = None,
                rate_limit: RateLimit | None = TAPPING, max_message: int = MAX_MESSAGE,
                host_addresses: frozenset[str] = LOOPBACK) -> FastAPI:
     """Build the scoreboard app around a store (or one in ``data_dir``) and the game's rules.
@@ -56,7 +57,7 @@ def create_app(settings: SettingsLike | None = None, store: Store | None = None,
     from_dict = settings_from_dict
     if store is None:
         store = Store((data_dir or Path(".")) / DB_NAME)
-    guard = PinGuard(store, pin)
+    guard = PinGuard(store, pin, pin_lockout)
     hub = Hub()
     service = TableService(
         store, hub, settings if settings is not None else from_dict({}),
@@ -96,12 +97,12 @@ def _add_error_handlers(app: FastAPI) -> None:
         return JSONResponse(error.to_dict(), status_code=error.status)
 
 
-class _TooLarge(Exception):
-    pass
-
-
 class BodyLimit:
-    """Refuses request bodies over ``max_bytes`` with a 413, before any route sees them."""
+    """Refuses request bodies over ``max_bytes`` with a 413, before any route sees them.
+
+    A body sent in chunks (no Content-Length) is read here first, up to the limit, and handed to
+    the route whole: a route that reads it itself would turn the refusal into a parsing error.
+    """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app, self.max_bytes = app, max_bytes
@@ -114,27 +115,28 @@ class BodyLimit:
         if length is not None and length.isdigit() and int(length) > self.max_bytes:
             await self._refuse(send)
             return
-        seen = 0
-        started = False
+        received = await self._read(receive)
+        if received is None:
+            await self._refuse(send)
+            return
 
-        async def limited_receive() -> Message:
-            nonlocal seen
+        async def replay() -> Message:
+            return received.pop(0) if received else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _read(self, receive: Receive) -> list[Message] | None:
+        """The body's messages, or None once they pass the limit."""
+        messages: list[Message] = []
+        seen, more = 0, True
+        while more:
             message = await receive()
+            messages.append(message)
             seen += len(message.get("body", b""))
             if seen > self.max_bytes:
-                raise _TooLarge()
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._refuse(send)
+                return None
+            more = message["type"] == "http.request" and message.get("more_body", False)
+        return messages
 
     async def _refuse(self, send: Send) -> None:
         error = ActionError("too-large", f"mensaje demasiado largo (máximo {self.max_bytes} "

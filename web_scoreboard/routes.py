@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -13,9 +14,9 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from web_scoreboard import schemas
-from web_scoreboard.access import PinGuard, RateLimiter
+from web_scoreboard.access import PinGuard, RateLimiter, wait_text
 from web_scoreboard.hub import Hub
-from web_scoreboard.service import ActionError, TableService
+from web_scoreboard.service import ActionError, TableService, store_failed
 
 # Pages opened from these addresses are on the serving machine: they may read the PIN.
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -98,8 +99,8 @@ def require_pin(guard: PinGuard, given: str | None, host: str) -> None:
     """Raise the right error unless ``given`` is the table PIN."""
     verdict = guard.verify(given, host)
     if verdict == "locked":
-        raise ActionError("pin-locked", "demasiados PIN incorrectos: esperá un momento y probá "
-                          "de nuevo", 429)
+        raise ActionError("pin-locked", "demasiados PIN incorrectos: esperá "
+                          f"{wait_text(guard.wait(host))} y probá de nuevo", 429)
     if verdict == "missing":
         raise ActionError("pin-required", "hace falta el PIN de la mesa para cambiar algo", 401)
     if verdict == "wrong":
@@ -109,7 +110,7 @@ def require_pin(guard: PinGuard, given: str | None, host: str) -> None:
 def _message_id(raw: str | bytes) -> Any:
     try:
         data = json.loads(raw)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):  # RecursionError: nested too deep
         return None
     ident = data.get("id") if isinstance(data, dict) else None
     return ident if isinstance(ident, (int, str)) and len(str(ident)) <= 64 else None
@@ -160,7 +161,7 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
         return {"games": service.list_games(), "current": service.game_id}
 
     @router.get("/api/games/{game_id}/log")
-    def game_log(game_id: int) -> Any:
+    def game_log(game_id: schemas.RowId) -> Any:
         return {"game_id": game_id, "log": service.game_log(game_id)}
 
     @router.get("/api/heard")
@@ -220,15 +221,15 @@ def _change_routes(router: APIRouter, service: TableService, guard: PinGuard,
         return snap(lambda: service.new_game(settings, names))
 
     @router.post("/api/games/{game_id}/open", dependencies=auth)
-    def open_game(game_id: int) -> Any:
+    def open_game(game_id: schemas.RowId) -> Any:
         return snap(lambda: service.open_game(game_id))
 
     @router.post("/api/heard/{heard_id}/confirm", dependencies=auth)
-    def confirm(heard_id: int) -> Any:
+    def confirm(heard_id: schemas.RowId) -> Any:
         return snap(lambda: service.confirm_heard(heard_id, "confirm"))
 
     @router.post("/api/heard/{heard_id}/dismiss", dependencies=auth)
-    def dismiss(heard_id: int) -> Any:
+    def dismiss(heard_id: schemas.RowId) -> Any:
         return snap(lambda: service.dismiss_heard(heard_id))
 
     @router.post("/api/pin/check", dependencies=auth)
@@ -237,7 +238,10 @@ def _change_routes(router: APIRouter, service: TableService, guard: PinGuard,
 
     @router.put("/api/pin", dependencies=auth)
     def change_pin(body: schemas.PinIn) -> Any:
-        guard.change(body.pin)
+        try:
+            guard.change(body.pin)
+        except sqlite3.Error as err:
+            raise store_failed(err) from err
         return {"ok": True}
 
 

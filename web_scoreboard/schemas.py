@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 Line = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
 Pin = Annotated[str, StringConstraints(pattern=r"^\d{4,8}$")]
+# A game's or a heard item's number: an SQLite integer (64 bits), or the store cannot look it up.
+RowId = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
 
 
 class Strict(BaseModel):
@@ -89,17 +91,17 @@ class NewGameMsg(Message):
 
 class OpenGameMsg(Message):
     action: Literal["open-game"]
-    game_id: int
+    game_id: RowId
 
 
 class ConfirmMsg(Message):
     action: Literal["confirm"]
-    heard_id: int
+    heard_id: RowId
 
 
 class DismissMsg(Message):
     action: Literal["dismiss"]
-    heard_id: int
+    heard_id: RowId
 
 
 Command = Annotated[

@@ -13,7 +13,7 @@ import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from web_scoreboard.heard import Heard, HeardStatus, rejudged_reason, taken_back_reason
 from web_scoreboard.hub import Hub
@@ -23,6 +23,7 @@ from web_scoreboard.store import HeardRow, LogEntry, Store
 DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
 _NUMBER = re.compile(r": \d+$")  # a declaration ("A1: 28"), not a call
+T = TypeVar("T")
 
 
 class ActionError(ValueError):
@@ -36,6 +37,11 @@ class ActionError(ValueError):
 
     def to_dict(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}
+
+
+def store_failed(err: Exception) -> ActionError:
+    """The error for a change the disk refused (full, or the database locked by another program)."""
+    return ActionError("store-failed", f"no se pudo guardar: {err}", 503)
 
 
 def _is_call(line: str) -> bool:
@@ -127,7 +133,8 @@ class TableService:
                 rules = self._settings_from_dict(merged)
             except (ValueError, TypeError, KeyError) as err:
                 raise ActionError("bad-settings", f"reglas inválidas: {err}", 422) from err
-            game_id = self.store.create_game(rules.to_dict(), names or self._names)
+            game_id = self._write(lambda: self.store.create_game(rules.to_dict(),
+                                                                 names or self._names))
             self._load(game_id)
             return self._publish()
 
@@ -135,14 +142,15 @@ class TableService:
         with self._lock:
             if self.store.game(game_id) is None:
                 raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
-            self.store.set_current_game(game_id)
+            self._write(lambda: self.store.set_current_game(game_id))
             self._load(game_id)
             return self._publish()
 
     def set_names(self, names: dict[str, str]) -> dict[str, Any]:
         with self._lock:
-            self._names = {"A": names["A"], "B": names["B"]}
-            self.store.set_names(self._game_id, self._names)
+            given = {"A": names["A"], "B": names["B"]}
+            self._write(lambda: self.store.set_names(self._game_id, given))
+            self._names = given
             return self._publish()
 
     # -- events -------------------------------------------------------------------------------
@@ -200,7 +208,9 @@ class TableService:
         reason.  ``unsure`` and ``rejected`` items change nothing until confirmed on a page.
         """
         with self._lock:
-            status, reason, extra = item.status, item.reason, dict(item.extra)
+            status, reason = item.status, item.reason
+            # the hand it was said in: a confirm must come in that hand
+            extra = {"hand": self._hand_to_come(), **item.extra}
             if status == "accepted" and item.line:
                 try:
                     extra["applied"] = self._apply_heard(item.line, "voice")
@@ -284,6 +294,10 @@ class TableService:
             row = self._unsure(heard_id)
             if not row.line:
                 raise ActionError("nothing-to-confirm", "no se sabe qué canto confirmar")
+            heard_in = row.extra.get("hand")
+            if heard_in is not None and heard_in != self._hand_to_come():
+                raise ActionError("hand-over", "ese canto era de una mano que ya terminó; "
+                                  "si se dijo en esta, anotalo con los botones")
             self._apply_heard(row.line, origin)
             self._set_heard_status(heard_id, "accepted", "confirmado a mano")
             return self._publish()
@@ -363,8 +377,16 @@ class TableService:
             raise ActionError("not-unsure", "eso ya fue decidido")
         return row
 
+    def _hand_to_come(self) -> int:
+        """The number of the hand a call said now belongs to: the hand in play, or the next one
+        when it is over (the call deals it)."""
+        hand = self._table.snapshot().get("hand")
+        if not hand:
+            return 1
+        return int(hand["number"]) + (1 if hand.get("over") else 0)
+
     def _set_heard_status(self, heard_id: int, status: str, reason: str) -> None:
-        self.store.set_heard_status(heard_id, status, reason)
+        self._write(lambda: self.store.set_heard_status(heard_id, status, reason))
         self._set_heard(heard_id, status=status, reason=reason)
 
     def _set_heard(self, heard_id: int, **fields: Any) -> None:
@@ -413,10 +435,17 @@ class TableService:
             self.store.append(self._game_id, entries, snap.get("score", {}), snap.get("winner"))
         except Exception as err:
             rollback()
-            raise ActionError("store-failed", f"no se pudo guardar: {err}", 503) from err
+            raise store_failed(err) from err
         if self.on_stored is not None:
             for entry in entries:
                 self.on_stored(entry.action, entry.line, entry.origin, snap.get("score", {}))
+
+    def _write(self, write: Callable[[], T]) -> T:
+        """Run one store write; if the disk refuses it, nothing in memory has changed yet."""
+        try:
+            return write()
+        except Exception as err:
+            raise store_failed(err) from err
 
     def _rollback(self, undo_count: int, reapply: Iterable[str]) -> None:
         for _ in range(undo_count):

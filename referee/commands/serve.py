@@ -10,10 +10,12 @@ cámara, el tanteador funciona igual, con sus botones.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import socket
 import sys
+from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from models.paths import user_data_dir
 
@@ -23,6 +25,11 @@ if TYPE_CHECKING:
     from web_scoreboard.store import Store
 
 FALTA_CHOICES = ("leader", "malas", "dos-faltas", "winner")
+LOCK_NAME = "serve.lock"
+
+
+class ServeError(Exception):
+    """Why serve cannot start, in words for the person who started it."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -89,6 +96,48 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def shown_host(args: argparse.Namespace) -> str:
+    """The address the banner tells the tablet to open."""
+    return lan_address() if args.host in ("0.0.0.0", "::") else str(args.host)
+
+
+def own_addresses(args: argparse.Namespace) -> frozenset[str]:
+    """Where a page opened on this machine itself comes from: it may read the PIN."""
+    from web_scoreboard.routes import LOOPBACK
+
+    return LOOPBACK | {shown_host(args)}
+
+
+def lock_data_dir(data_dir: Path) -> IO[bytes]:
+    """Keep the data folder for this server alone while the returned file is open.
+
+    Two servers on one folder would interleave their logs.  The system lets go of the lock when
+    the process ends, even when it is killed, so it is never left behind.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    handle = open(data_dir / LOCK_NAME, "ab")  # noqa: SIM115 - held open until the server stops
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise ServeError(f"la carpeta de datos {data_dir} ya la usa otro tanteador abierto; "
+                         "cerralo, o elegí otra carpeta con --data-dir") from None
+    return handle
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The page's listening socket, bound before anything is written."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise ServeError(f"no se puede abrir el puerto {port} en {host} ({err.strerror or err}); "
+                         "¿ya lo usa otro programa? elegí otro con --port") from None
+    return sock
+
+
 def print_banner(url: str, pin: str, game: dict[str, Any]) -> None:
     score = game.get("score") or {}
     print("truco-referee — árbitro y anotador de la mesa")
@@ -127,7 +176,7 @@ def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
     settings = Settings.from_dict(wanted)
     store = Store(data_dir / DB_NAME)
     try:
-        app = create_app(settings, store, pin=args.pin)
+        app = create_app(settings, store, pin=args.pin, host_addresses=own_addresses(args))
     except BaseException:
         store.close()
         raise
@@ -139,27 +188,39 @@ def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
+    with ExitStack() as held:
+        try:
+            # the folder and the port first: a server that cannot start must not touch the store
+            held.enter_context(lock_data_dir(args.data_dir or user_data_dir()))
+            sock = held.enter_context(bind(args.host, args.port))
+            app, store = build(args)
+        except ServeError as err:
+            print(f"truco-referee serve: {err}", file=sys.stderr)
+            return 1
+        except ValueError as err:
+            print(f"truco-referee serve: {err}", file=sys.stderr)
+            return 2
+        except OSError as err:
+            print(f"truco-referee serve: no se puede usar la carpeta de datos "
+                  f"{args.data_dir or user_data_dir()}: {err}\n  elegí otra con --data-dir",
+                  file=sys.stderr)
+            return 1
+        held.callback(store.close)
+        _serve(args, app, sock)
+    return 0
 
-    try:
-        app, store = build(args)
-    except ValueError as err:
-        print(f"truco-referee serve: {err}", file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(f"truco-referee serve: no se puede usar la carpeta de datos "
-              f"{args.data_dir or user_data_dir()}: {err}\n  elegí otra con --data-dir",
-              file=sys.stderr)
-        return 1
+
+def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket) -> None:
+    import uvicorn
     from rich.console import Console
 
     from referee.startup import print_parts, start_camera, start_listening
 
     console = Console(highlight=False, soft_wrap=True)
     log = console.print
-    host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     service = app.state.service
-    print_banner(f"http://{host}:{args.port}/", app.state.guard.pin, service.snapshot())
+    print_banner(f"http://{shown_host(args)}:{args.port}/", app.state.guard.pin,
+                 service.snapshot())
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
     server = uvicorn.Server(config)
@@ -173,8 +234,4 @@ def run(args: argparse.Namespace) -> int:
     parts = start_listening(args, service, log, on_end) + start_camera(args, service, log)
     print_parts(parts, log)
     log("  (Ctrl+C para terminar; la partida queda guardada)")
-    try:
-        server.run()
-    finally:
-        store.close()
-    return 0
+    server.run(sockets=[sock])

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import socket
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from referee.cli import build_parser
-from referee.commands.serve import build
+from referee.commands.serve import build, lan_address, own_addresses, run
+from tests.web.conftest import PIN, ServeProcess, free_port
+from web_scoreboard.app import DB_NAME
+
+AUTH = {"X-Table-PIN": PIN}
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -47,3 +53,42 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
         parse("--players", "3")
     with pytest.raises(ValueError, match="invalid pin"):
         build(parse("--data-dir", str(tmp_path), "--pin", "12"))
+
+
+def test_a_page_opened_on_the_host_at_its_printed_address_gets_the_pin(tmp_path: Path) -> None:
+    assert lan_address() in own_addresses(parse())
+    app, store = build(parse("--data-dir", str(tmp_path), "--host", "10.1.2.3", "--pin", "1234"))
+    try:
+        on_the_host = TestClient(app, client=("10.1.2.3", 50000))
+        assert on_the_host.get("/api/pin").json() == {"pin": "1234"}
+        elsewhere = TestClient(app, client=("10.1.2.4", 50000))
+        assert elsewhere.get("/api/pin").status_code == 403
+    finally:
+        store.close()
+
+
+def test_a_second_server_on_the_same_data_folder_is_refused(serve: ServeProcess) -> None:
+    first = serve.start()
+    assert first.post("/api/events", json={"line": "hand"}, headers=AUTH).status_code == 200
+    second = ServeProcess(serve.data_dir, free_port())
+    try:
+        with pytest.raises(AssertionError, match="exited with 1") as refused:
+            second.start()
+        assert "ya la usa otro tanteador" in str(refused.value)
+        assert first.get("/api/state").json()["log"] == ["hand"]
+        serve.kill9()  # the lock goes with the process
+        again = second.start()
+        assert again.get("/api/state").json()["log"] == ["hand"]
+    finally:
+        second.stop()
+
+
+def test_a_port_in_use_is_refused_before_the_store_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = run(parse("--data-dir", str(tmp_path), "--host", "127.0.0.1", "--port", str(port)))
+    assert code == 1 and f"no se puede abrir el puerto {port}" in capsys.readouterr().err
+    assert not (tmp_path / DB_NAME).exists()
