@@ -123,6 +123,8 @@ class FlorRules(HandState):
         self.require_open(what)
         self.require(self.flor_status in ("open", "pending") and self.flor_by != team,
                      f"{what}: no hay flor del otro equipo")
+        if self.flor_status == "open" and seat not in self.flor_sung:  # a flor of its own: in time
+            self.require(seat not in self.played_first, f"{what}: ya jugó su primera carta")
         if not commit:
             return
         if self.flor_status == "open":  # has a flor too, but gives the contest away

@@ -131,6 +131,13 @@ def test_con_flor_me_achico_counts_every_flor_of_the_singing_team() -> None:
     steps(game, "A1: flor", "A2: flor", "B1: con flor me achico", expect=(6, 0))
 
 
+def test_con_flor_me_achico_is_said_before_ones_first_card() -> None:
+    game = new_game(players=4, flor=True)
+    steps(game, "A1: flor", "A1 plays 4c", "B1 plays 5c")
+    refused(game, "B1: con flor me achico", "ya jugó su primera carta")
+    step(game, "B2: con flor me achico", expect=(3, 0))
+
+
 def test_a_third_flor_joins_the_contest_until_the_first_number() -> None:
     game = new_game(players=4, flor=True)
     steps(game, "A1: flor", "B1: flor", "A2: flor")
