@@ -34,12 +34,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--calibrate", action="store_true",
                         help="con --camera: te pide cada carta y guarda tu mazo como referencia")
     parser.add_argument("--name", default="mi-mazo", help="nombre del mazo al calibrar (mi-mazo)")
-    parser.add_argument("--json", action="store_true", help="salida en JSON (card, confidence, corners)")
+    parser.add_argument("--json", action="store_true",
+                        help="salida en JSON (card, confidence, named_by, corners)")
     parser.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
                         help="carpeta con las caras de un mazo (07-oros.png ...); se puede repetir")
     parser.add_argument("--models-dir", metavar="CARPETA", help="carpeta de modelos y mazos")
     parser.add_argument("--min-confidence", type=float, default=RecognizerSettings.min_confidence,
-                        help="confianza mínima para nombrar una carta, de 0 a 1 (0.7)")
+                        help="confianza del banco de referencia para nombrar una carta, de 0 a 1 "
+                             "(0.7); por debajo, una carta se nombra igual si sus señas (pips, "
+                             "colores, pinta) coinciden con la del banco")
     parser.add_argument("--learn-deck", action="store_true",
                         help="con --camera: aprende tu mazo de las cartas que nombra mientras mira "
                              "(nombra más cartas de un mazo sin calibrar; se olvida al salir)")

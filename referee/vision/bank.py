@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,7 +96,10 @@ def bank_for(folders: Sequence[Path], cache_dir: Path | None,
     """The bank for these deck folders, from the cache when the same faces were seen before."""
     path = cache_dir / f"{deck_key(folders)}.npz" if cache_dir else None
     if path and path.exists():
-        return load_bank(path)
+        try:
+            return load_bank(path)
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            pass  # a damaged cache (a disk that filled up while it was written): built again
     bank = build_bank([load_deck(Path(f)) for f in folders], progress=progress)
     if path:
         save_bank(bank, path)

@@ -14,14 +14,10 @@ import numpy as np
 from engine.cards import DECK, Card
 from referee.vision.detect import DetectorSettings, find_cards
 from referee.vision.errors import VisionError
+from referee.vision.faces import face_name
 from referee.vision.geometry import flatten
 
 FACE_SIZE = (240, 372)
-
-
-def face_name(card: Card) -> str:
-    """The file name of a card's face: ``07-oros.png``."""
-    return f"{card.rank:02d}-{card.suit.nombre}.png"
 
 
 @dataclass

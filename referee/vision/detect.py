@@ -268,11 +268,16 @@ def _distinct(quads: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, f
     return kept
 
 
+SMALLEST_FRAME = 16  # pixels a side: a thinner frame holds no card's outline (nor OpenCV's resize)
+
+
 def candidates(frame: np.ndarray, settings: DetectorSettings = DetectorSettings()
                ) -> list[tuple[np.ndarray, float]]:
     """Every plausible card outline (corners in frame pixels) with a shape score, best first."""
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
         raise ValueError("card detection needs a BGR colour frame")
+    if min(frame.shape[:2]) < SMALLEST_FRAME:
+        return []
     scale = min(1.0, settings.work_width / frame.shape[1])
     small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
                                                    interpolation=cv2.INTER_AREA)

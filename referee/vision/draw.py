@@ -20,6 +20,8 @@ UNSURE = (0, 140, 255)
 def label(reading: Reading) -> str:
     if reading.card is None:
         return f"figura de {reading.figure_of.nombre}" if reading.figure_of else "no la veo"
+    if reading.by_cues:  # the bank's confidence is under the bar: the cues named it
+        return f"{reading.card} por señas"
     return f"{reading.card} {reading.confidence:.0%}"
 
 

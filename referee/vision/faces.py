@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from engine.cards import RANKS, Card, InvalidCard
+from engine.cards import DECK, RANKS, Card, InvalidCard
 
 # Canonical flattened card, portrait, in pixels (the Spanish deck is about 1:1.55).
 CANON_W = 96
@@ -38,7 +39,7 @@ def face_files(folder: Path) -> dict[Card, Path]:
     if (folder / "cards").is_dir():
         folder = folder / "cards"
     if not folder.is_dir():
-        raise DeckError(f"deck folder {str(folder)!r} not found")
+        raise DeckError(f"no encuentro la carpeta del mazo {folder}")
     found: dict[Card, Path] = {}
     for path in sorted(folder.iterdir()):
         m = _NAME.match(path.stem.lower())
@@ -51,11 +52,22 @@ def face_files(folder: Path) -> dict[Card, Path]:
     return found
 
 
+def face_name(card: Card) -> str:
+    """The file name of a card's face in a deck folder: ``07-oros.png``."""
+    return f"{card.rank:02d}-{card.suit.nombre}.png"
+
+
+def missing_faces(folders: Sequence[Path]) -> list[Card]:
+    """The cards of the deck no folder has a face of."""
+    have = {card for folder in folders for card in face_files(folder)}
+    return [card for card in DECK if card not in have]
+
+
 def read_face(card: Card, path: Path) -> Face:
     """Read one face image, flattening transparency onto the card's own paper colour."""
     raw = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if raw is None:
-        raise DeckError(f"cannot read face image {str(path)!r}")
+        raise DeckError(f"no puedo leer la cara {path}")
     if raw.ndim == 2:
         raw = cv2.cvtColor(raw, cv2.COLOR_GRAY2BGR)
     if raw.shape[2] == 4:
@@ -75,7 +87,8 @@ def load_deck(folder: Path) -> dict[Card, Face]:
     """Every truco card of a deck folder; refuses a folder with none."""
     files = face_files(folder)
     if not files:
-        raise DeckError(f"no card faces in {str(folder)!r}: name them like 07-oros.png, 12-bastos.webp")
+        raise DeckError(f"no hay caras de cartas en {folder}: nombralas como 07-oros.png, "
+                        "12-bastos.webp")
     return {card: read_face(card, path) for card, path in files.items()}
 
 

@@ -74,7 +74,8 @@ SAME_MOVED = 2.0  # pixels: outlines moved onto the same edges, their corners th
 
 @dataclass(frozen=True)
 class RecognizerSettings:
-    """When to answer.  A card is named only if its confidence reaches ``min_confidence``."""
+    """When to answer.  The bank names a card only if its confidence reaches ``min_confidence``;
+    below it, a card whose cues agree with the bank's guess is named by them (``use_cues``)."""
 
     min_confidence: float = 0.7
     margin_scale: float = 0.03    # best-vs-second similarity gap: confidence 1 - exp(-gap / scale)
@@ -119,10 +120,19 @@ class Reading:
         finder's outline."""
         return self.corners if self.edges is None else self.edges
 
+    @property
+    def named_by(self) -> str | None:
+        """What named the card: the bank, at ``confidence``, or its cues (pips, colours, pinta)
+        agreeing with the bank's guess below the bar, whatever ``confidence`` the bank gave it."""
+        if self.card is None:
+            return None
+        return "cues" if self.by_cues else "bank"
+
     def as_json(self) -> dict[str, object]:
         return {"card": str(self.card) if self.card else None,
                 "figure_of": self.figure_of.nombre if self.figure_of else None,
                 "confidence": round(float(self.confidence), 3),
+                "named_by": self.named_by,
                 "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.outline],
                 "guess": str(self.guess) if self.guess else None}
 

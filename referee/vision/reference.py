@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from engine.cards import Card
 from models.decks import banks_root, installed_decks
 from referee.vision.bank import Bank, bank_for
 from referee.vision.errors import VisionError
-from referee.vision.faces import DeckError
+from referee.vision.faces import DeckError, face_name, missing_faces
 
 
 def reference_bank(decks: Sequence[Path] | None, models: Path,
@@ -21,6 +22,17 @@ def reference_bank(decks: Sequence[Path] | None, models: Path,
                           "con --deck CARPETA (archivos como 07-oros.png), o bajá un mazo libre "
                           "con 'truco-referee models fetch mazo-naipes-libres'")
     try:
+        missing = missing_faces(folders)
+        if missing:
+            raise DeckError(_missing_text(missing))
         return bank_for(folders, banks_root(models), progress)
     except DeckError as err:
         raise VisionError("bad-deck", str(err)) from err
+
+
+def _missing_text(missing: list[Card]) -> str:
+    """Why a deck with faces missing is refused: a card with no face is read as another one."""
+    shown = ", ".join(f"{c.nombre} ({face_name(c)})" for c in missing[:6])
+    more = f" y {len(missing) - 6} más" if len(missing) > 6 else ""
+    return (f"al mazo le faltan caras: {shown}{more}. Sin su cara, una carta se lee como otra: "
+            "agregalas a la carpeta o calibrá tu mazo (truco-referee cards --calibrate --camera 0)")

@@ -36,7 +36,16 @@ def test_bank_is_cached_and_rebuilt_when_a_face_changes(wikimedia_dir: Path, tmp
     assert deck_key([deck]) != key
 
 
+def test_a_damaged_cached_bank_is_built_again(wikimedia_dir: Path, tmp_path: Path) -> None:
+    deck = small_deck(wikimedia_dir, tmp_path / "deck", ("1e",))
+    cache = tmp_path / "banks"
+    cache.mkdir()
+    (cache / f"{deck_key([deck])}.npz").write_bytes(b"PK")
+    assert set(bank_for([deck], cache).labels) == {Card.parse("1e")}
+    assert set(load_bank(cache / f"{deck_key([deck])}.npz").labels) == {Card.parse("1e")}
+
+
 def test_folder_without_faces_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("nada")
-    with pytest.raises(DeckError, match="no card faces"):
+    with pytest.raises(DeckError, match="no hay caras de cartas"):
         load_deck(tmp_path)

@@ -16,8 +16,9 @@ from models.decks import banks_root, deck_dir
 from referee.cli import main
 from referee.commands.cards import _recognizer, add_arguments, preview
 from referee.vision.bank import Bank, deck_key, save_bank
-from referee.vision.faces import Face, face_files
-from referee.vision.recognize import Recognizer
+from referee.vision.draw import label
+from referee.vision.faces import Face, face_files, missing_faces
+from referee.vision.recognize import Reading, Recognizer
 from referee.vision.scenes import Scene, SceneOptions, render
 from tests.vision.test_detect import corner_error
 
@@ -61,6 +62,15 @@ def test_json_lists_cards_with_confidence_and_corners(
         assert corner_error(np.array(f["corners"]), truth[f["card"]]) < 0.03
 
 
+def test_a_card_named_by_its_cues_says_so() -> None:
+    corners = np.zeros((4, 2), np.float32)
+    by_bank = Reading(Card.parse("7o"), 0.93, corners)
+    by_cues = Reading(Card.parse("11o"), 0.0, corners, by_cues=True)
+    unnamed = Reading(None, 0.4, corners)
+    assert [r.as_json()["named_by"] for r in (by_bank, by_cues, unnamed)] == ["bank", "cues", None]
+    assert (label(by_bank), label(by_cues)) == ("7o 93%", "11o por señas")
+
+
 def test_plain_output_names_the_cards_in_spanish(
         photo: Path, models: Path, wikimedia_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cards", "--image", str(photo), "--deck", str(wikimedia_dir),
@@ -74,6 +84,24 @@ def test_without_a_deck_says_how_to_get_one(
     assert main(["cards", "--image", str(photo), "--models-dir", str(tmp_path / "vacio")]) == 1
     err = capsys.readouterr().err
     assert "no tengo ningún mazo" in err and "--calibrate" in err and "--deck" in err
+
+
+def test_a_deck_with_faces_missing_is_refused_with_the_missing_ones(
+        photo: Path, wikimedia_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deck = tmp_path / "mazo"
+    deck.mkdir()
+    for card, path in face_files(wikimedia_dir).items():
+        if str(card) != "6c":
+            (deck / path.name).symlink_to(path)
+    assert main(["cards", "--image", str(photo), "--deck", str(deck),
+                 "--models-dir", str(tmp_path / "models")]) == 1
+    err = capsys.readouterr().err
+    assert "faltan caras: 6 de copas (06-copas.png)." in err
+    # another folder that has it makes the deck whole
+    other = tmp_path / "otro"
+    other.mkdir()
+    (other / "06-copas.png").symlink_to(face_files(wikimedia_dir)[Card.parse("6c")])
+    assert missing_faces([deck, other]) == []
 
 
 def test_unreadable_photo_is_reported(

@@ -61,6 +61,12 @@ def test_frames_must_be_colour_images() -> None:
         find_cards(np.zeros((48, 64), np.uint8))
 
 
+@pytest.mark.parametrize("shape", [(1, 640, 3), (640, 1, 3), (15, 900, 3)])
+def test_a_frame_too_thin_for_a_card_has_none(recognizer: Recognizer,
+                                              shape: tuple[int, int, int]) -> None:
+    assert recognizer.read(np.full(shape, 128, np.uint8)) == []
+
+
 def test_straight_edges_outline_cards_on_a_busy_checked_cloth(wikimedia: dict[Card, Face]) -> None:
     """A checked cloth shows hundreds of long straight edges; the cards' own are still proposed."""
     rng = np.random.default_rng(21)
