@@ -19,12 +19,16 @@ import numpy as np
 
 from models.decks import deck_dir
 from models.paths import models_dir
+from referee.commands.serve import lan_address
 from referee.vision.calibrate import Calibrator
 from referee.vision.camera import camera_frames, can_show_windows
 from referee.vision.draw import annotate, label
 from referee.vision.errors import VisionError
+from referee.vision.live_page import LivePage
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
 from referee.vision.reference import reference_bank
+
+KEEP_FRAMES = 100  # annotated frames kept on disk where there is no window
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="con --camera: aprende tu mazo de las cartas que nombra mientras mira "
                              "(nombra más cartas de un mazo sin calibrar; se olvida al salir)")
     parser.add_argument("--frames-dir", type=Path, default=Path("cartas-vistas"), metavar="CARPETA",
-                        help="sin pantalla: dónde guardar las imágenes con las cartas marcadas")
+                        help="sin pantalla: dónde guardar las imágenes con las cartas marcadas "
+                             f"(las {KEEP_FRAMES} últimas)")
+    parser.add_argument("--preview-port", type=int, default=8090, metavar="P",
+                        help="sin pantalla: la página que muestra la cámara en vivo (8090)")
+    parser.add_argument("--preview-host", default="0.0.0.0", metavar="H",
+                        help="dónde se sirve esa página (toda la red local)")
     parser.add_argument("--frames", type=int, default=0, metavar="N",
                         help="con --camera: parar después de N imágenes (0: seguir hasta Ctrl-C)")
 
@@ -91,14 +100,36 @@ def _camera(args: argparse.Namespace) -> int:
     frames = camera_frames(args.camera)
     if args.frames:
         frames = itertools.islice(frames, args.frames)
-    preview(recognizer, frames, None if can_show_windows() else args.frames_dir)
+    if can_show_windows():
+        preview(recognizer, frames, None)
+        return 0
+    page = _live_page(args.preview_host, args.preview_port)
+    try:
+        preview(recognizer, frames, args.frames_dir, page=page)
+    finally:
+        if page is not None:
+            page.close()
     return 0
 
 
+def _live_page(host: str, port: int) -> LivePage | None:
+    """The page that shows the camera where there is no window (None if its port is taken)."""
+    try:
+        page = LivePage(host, port)
+    except OSError as err:
+        print(f"No pude abrir la página de la cámara en el puerto {port} ({err.strerror or err}); "
+              "elegí otro con --preview-port", file=sys.stderr)
+        return None
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    print(f"Mirá la cámara en vivo en http://{shown}:{page.port}/", file=sys.stderr)
+    return page
+
+
 def preview(recognizer: Recognizer, frames: Iterable[np.ndarray], out_dir: Path | None,
-            every: int = 5) -> int:
-    """Show the frames with the cards drawn, or (no screen) save every ``every``-th to ``out_dir``;
-    print the cards whenever what is seen changes.  Returns how many frames were read."""
+            every: int = 5, page: LivePage | None = None) -> int:
+    """Show the frames with the cards drawn in a window, or (no screen) on ``page`` and every
+    ``every``-th saved to ``out_dir`` (the newest ``KEEP_FRAMES``); print the cards whenever what
+    is seen changes.  Returns how many frames were read."""
     last, n = "", 0
     for n, frame in enumerate(frames, 1):
         if n == 1 and out_dir is not None:  # made once a frame comes: no empty folder otherwise
@@ -110,13 +141,22 @@ def preview(recognizer: Recognizer, frames: Iterable[np.ndarray], out_dir: Path 
             print(seen or "(ninguna carta)")
             last = seen
         shown = annotate(frame, readings)
+        if page is not None:
+            page.show(shown)
         if out_dir is None:
             cv2.imshow("truco-referee cards", shown)
             if cv2.waitKey(1) & 0xFF in (27, ord("q")):
                 break
         elif n % every == 1 or every == 1:
             cv2.imwrite(str(out_dir / f"cartas-{n:06d}.jpg"), shown)
+            _forget_old(out_dir)
     return n
+
+
+def _forget_old(out_dir: Path) -> None:
+    """Keep the newest ``KEEP_FRAMES`` annotated frames: a camera left running fills no disk."""
+    for old in sorted(out_dir.glob("cartas-*.jpg"))[:-KEEP_FRAMES]:
+        old.unlink(missing_ok=True)
 
 
 def _calibrate(args: argparse.Namespace) -> int:

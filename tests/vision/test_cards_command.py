@@ -155,3 +155,34 @@ def test_learn_deck_makes_the_camera_learn_the_deck_as_it_reads(
     args = parser.parse_args(["--camera", "0", "--deck", str(wikimedia_dir),
                               "--models-dir", str(models), *flags])
     assert (_recognizer(args).learned is not None) is learns
+
+
+def test_without_a_screen_the_camera_is_shown_on_a_live_page(photo: Path) -> None:
+    import urllib.request
+
+    from referee.vision.live_page import BOUNDARY, LivePage
+
+    page = LivePage("127.0.0.1", 0)
+    try:
+        url = f"http://127.0.0.1:{page.port}"
+        with urllib.request.urlopen(f"{url}/", timeout=5) as response:
+            assert '<img src="/cuadros"' in response.read().decode()
+        page.show(cv2.imread(str(photo)))
+        with urllib.request.urlopen(f"{url}/cuadros", timeout=5) as stream:
+            assert BOUNDARY in stream.headers["Content-Type"]
+            head = stream.read(200)
+            assert head.startswith(f"--{BOUNDARY}\r\nContent-Type: image/jpeg".encode())
+            assert b"\r\n\r\n\xff\xd8" in head  # a JPEG follows its headers
+    finally:
+        page.close()
+
+
+def test_no_more_than_the_newest_frames_are_kept(
+        photo: Path, recognizer: Recognizer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.commands import cards
+
+    monkeypatch.setattr(cards, "KEEP_FRAMES", 3)
+    out = tmp_path / "vistas"
+    frame = cv2.imread(str(photo))
+    assert preview(recognizer, [frame] * 5, out, every=1) == 5
+    assert sorted(p.name for p in out.iterdir()) == [f"cartas-00000{n}.jpg" for n in (3, 4, 5)]
