@@ -1,5 +1,6 @@
-"""The camera over the table, wired to the game: cards played become plays, and the envido winner's
-cards shown after the hand become a show the engine checks against the declaration.
+"""The camera over the table, wired to the game: cards played become plays, and the cards the
+envido or flor winner shows after the hand (after any duel in pica-pica, or after the game's last
+point) become a show the engine checks against the declaration.
 
 The camera looks down on the table; each seat has a region of the image (``default_regions``):
 with two players A1 sits at the bottom of the image and B1 at the top; with four, A1 bottom, B1
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,14 +23,16 @@ import numpy as np
 from rich.markup import escape
 
 from engine.cards import Card
-from engine.events import Play
+from engine.events import NewHand, Play, Show
+from referee.logline import parse_line
 from referee.vision.draw import save_annotated
 from referee.vision.envido_check import EnvidoChecker
 from referee.vision.recognize import Recognizer
 from referee.vision.tracker import PlayTracker, SeatRegion
 
 Log = Callable[[str], None]
-SHOW_EVERY = 5  # frames between two looks at the envido winner's cards
+SHOW_EVERY = 5  # frames between two looks at the envido or flor winner's cards
+SHOW_ORDER = ("flor", "envido")  # what a winner shows, in the order the engine checks a show
 
 _REGIONS: dict[int, tuple[tuple[float, float, float, float], ...]] = {
     2: ((0, .5, 1, 1), (0, 0, 1, .5)),
@@ -78,6 +82,15 @@ class GameService(Protocol):
     def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]: ...
 
 
+@dataclass(frozen=True)
+class ToShow:
+    """A seat that won the flor or the envido and has not shown its cards yet."""
+
+    seat: str
+    kind: str  # "flor" or "envido"
+    declared: int | None  # the number sung; None for a flor nobody sang against
+
+
 class TableCamera:
     """One frame at a time: follows the hand in the service and feeds it what the camera saw."""
 
@@ -91,69 +104,99 @@ class TableCamera:
         self.tracker = PlayTracker(recognizer, [])
         self.checker = EnvidoChecker(recognizer, evidence_dir)
         self._hand: int | None = None
-        self._shown: set[Card] = set()  # cards read when the envido winner showed them
-        self._waiting: list[Play] = []  # plays refused so far (out of turn), tried again
+        self._shown: set[Card] = set()  # cards read in front of a seat that had to show them
+        self._waiting: dict[Play, Any] = {}  # plays refused, with the table as it was then
+        self._refused: set[tuple[str, frozenset[Card]]] = set()  # shows refused in this hand
         self._frames = 0
-        self._shown_hand: int | None = None
 
     def step(self, frame: np.ndarray) -> None:
+        """Cards put down in a duel still played are plays; in a duel over (or once the game
+        has ended, when only the shows are left) the winner's shown cards are checked."""
         snap = self.service.snapshot()
-        hand = snap.get("hand") or {}
-        self._follow_hand(snap, hand)
+        duels = _duels(snap)
+        self._follow_hand(snap, duels)
         self._frames += 1
-        if hand and not hand.get("over"):  # cards put down are plays
-            self._play(self.tracker.update(frame), frame)
-            return
-        seat, declared = _envido_to_show(hand)  # after the hand, the envido winner shows
-        if seat and self._shown_hand != hand.get("number") and self._frames % SHOW_EVERY == 0:
-            self._check_show(frame, seat, declared, hand)
+        ended = snap.get("chico_winner") is not None
+        playing = {seat for d in duels if not (d.get("over") or ended) for seat in d["seats"]}
+        if playing:
+            self._play([p for p in self.tracker.update(frame) if p.seat in playing], frame)
+        if self._frames % SHOW_EVERY == 0:
+            for duel in duels:
+                if duel.get("over") or ended:
+                    self._check_duel(frame, duel, duels)
 
-    def _follow_hand(self, snap: dict[str, Any], hand: dict[str, Any]) -> None:
-        number = hand.get("number")
+    def _follow_hand(self, snap: dict[str, Any], duels: list[dict[str, Any]]) -> None:
+        number = duels[0].get("number") if duels else None
         if number != self._hand:
             self._hand = number
-            self.tracker.new_hand(self._shown)  # the last hand's cards may still lie there
-            self._shown = set()
-            self._waiting = []
+            # the last hand's cards may still lie there, played or shown by any means
+            self.tracker.new_hand(self._shown | _cards_of_last_deal(snap.get("log") or []))
+            self._shown, self._waiting, self._refused = set(), {}, set()
             seats = tuple(snap.get("seats") or ("A1", "B1"))
             self.tracker.seats = default_regions(seats, self.regions)
             strangers = ", ".join(sorted(set(self.regions) - set(seats)))
             if strangers and strangers != self._strangers:
                 self.log(escape(f"cámara: {strangers} no juega en esta mesa; esa región no se usa"))
             self._strangers = strangers
-        for seat, card in _plays_in(hand):  # played by any means (a tap, the camera)
+        for seat, card in _plays_in(duels):  # played by any means (a tap, the camera)
             self.tracker.played.setdefault(card, seat)
 
-    def _check_show(self, frame: np.ndarray, seat: str, declared: int | None,
-                    hand: dict[str, Any]) -> None:
-        region = next(r for r in self.tracker.seats if r.seat == seat)
-        check = self.checker.check(seat, _crop(frame, region.box), declared,
-                                   _played_by_others(hand, seat))
+    def _check_duel(self, frame: np.ndarray, duel: dict[str, Any],
+                    duels: list[dict[str, Any]]) -> None:
+        """Look at whoever may still show in this duel, until the table takes one show."""
+        for due in _to_show(duel):
+            if self._check_show(frame, due, _played_by_others(duels, due.seat)):
+                return
+
+    def _check_show(self, frame: np.ndarray, due: ToShow, elsewhere: list[Card]) -> bool:
+        """Read the seat's shown cards and submit the show; whether the table took it.  A show
+        refused is not offered again in this hand: another reading may be."""
+        region = next(r for r in self.tracker.seats if r.seat == due.seat)
+        refused = {cards for seat, cards in self._refused if seat == due.seat}
+        check = self.checker.check(due.seat, _crop(frame, region.box), due.declared, elsewhere,
+                                   due.kind, refused)
         self._shown |= {r.card for r in check.readings if r.card is not None}
         if check.event is None:
-            return
-        self._shown_hand = hand.get("number")
+            return False
         self.log(escape(f"cámara: {check.message}"
                         + (f" (imagen guardada: {check.evidence})" if check.evidence else "")))
         line = str(check.event)
-        if self._submit(line):
-            self.log(escape(f"cámara: ✓ {line}"))
-            if check.evidence:
-                self._show(check.message, check.evidence, line)
+        if not self._submit(line):
+            self._refused.add((due.seat, frozenset(check.event.cards)))
+            return False
+        self.log(escape(f"cámara: ✓ {line}"))
+        # the hand may go on (a lie reopened the game): the cards shown are no plays until
+        # they have been picked up
+        self.tracker.lying |= self._shown
+        if check.evidence:
+            self._show(check.message, check.evidence, line)
+        return True
 
     def _play(self, plays: list[Play], frame: np.ndarray) -> None:
         """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)
-        come in the order of their names, not of the turns: a play refused waits, and is tried
-        again at each frame while its card is still in sight, until the hand ends."""
+        come in the order of their names, not of the turns: a play refused waits, and while its
+        card is in sight it is tried again each time the table has moved on (a play, a call),
+        never on the table that refused it, until the hand ends."""
         for play in plays:
             if self._submit(str(play)):
                 self._played(play, frame)
             else:
-                self._waiting.append(play)
+                self._waiting[play] = self._table_now()
         for play in [p for p in self._waiting if (p.seat, p.card) in self.tracker.in_sight]:
+            now = self._table_now()
+            if self._waiting[play] == now:
+                continue
             if self._submit(str(play), quiet=True):
-                self._waiting.remove(play)
+                del self._waiting[play]
                 self._played(play, frame)
+            else:
+                self._waiting[play] = now
+
+    def _table_now(self) -> tuple[Any, Any]:
+        """The game's log as far as telling that the table moved on: its length and last line."""
+        snap = self.service.snapshot()
+        log = snap.get("log") or []
+        return snap.get("log_total", len(log)), log[-1] if log else None
 
     def _submit(self, line: str, quiet: bool = False) -> bool:
         """Submit a line; False if the table refused it (said unless ``quiet``)."""
@@ -189,28 +232,68 @@ class TableCamera:
             self.log(escape(f"cámara: no pude mostrar la foto en la tablet: {err}"))
 
 
-def _envido_to_show(hand: dict[str, Any]) -> tuple[str | None, int | None]:
-    """The seat that won the envido with a number and has not shown yet, and that number."""
-    envido = hand.get("envido") or {}
-    if envido.get("status") != "decided" or envido.get("shown") is not None:
-        return None, None
-    said = [d for d in envido.get("declarations", []) if d.get("points") is not None]
-    winners = [d for d in said if d["seat"][0] == envido.get("winner")]
-    if not winners:
-        return None, None
-    best = max(winners, key=lambda d: d["points"])
-    return best["seat"], best["points"]
+def _duels(snap: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hands of the deal: the duels in pica-pica, else the one hand (none before the first)."""
+    return list(snap.get("duels") or ([snap["hand"]] if snap.get("hand") else []))
 
 
-def _played_by_others(hand: dict[str, Any], seat: str) -> list[Card]:
-    """The cards other seats played in this hand (a card shown by ``seat`` cannot be one)."""
-    return [card for who, card in _plays_in(hand) if who != seat]
+def _to_show(duel: dict[str, Any]) -> list[ToShow]:
+    """Who may still show in a duel: the flor winner, else the envido winner (``SHOW_ORDER``)."""
+    for kind in SHOW_ORDER:
+        view = duel.get(kind) or {}
+        if view.get("status") == "decided" and view.get("shown") is None:
+            return [ToShow(seat, kind, points) for seat, points in _winners(view)]
+    return []
 
 
-def _plays_in(hand: dict[str, Any]) -> list[tuple[str, Card]]:
-    """Each card played in this hand, with its seat."""
-    return [(p["seat"], Card.parse(p["card"])) for r in hand.get("rounds", [])
+def _winners(view: dict[str, Any]) -> list[tuple[str, int | None]]:
+    """The winning team's seat with its best number sung; when nobody declared (a flor nobody
+    sang against), each seat of the winning team that sang the flor, without a number."""
+    team = view.get("winner")
+    said = [(d["seat"], d["points"]) for d in view.get("declarations", [])
+            if d.get("points") is not None and d["seat"][0] == team]
+    if said:
+        return [max(said, key=lambda sung: sung[1])]
+    if view.get("declarations"):
+        return []
+    return [(seat, None) for seat in view.get("sung", []) if seat[0] == team]
+
+
+def _played_by_others(duels: list[dict[str, Any]], seat: str) -> list[Card]:
+    """The cards other seats played in this deal (a card shown by ``seat`` cannot be one)."""
+    return [card for who, card in _plays_in(duels) if who != seat]
+
+
+def _plays_in(duels: list[dict[str, Any]]) -> list[tuple[str, Card]]:
+    """Each card played in the deal, with its seat."""
+    return [(p["seat"], Card.parse(p["card"])) for duel in duels for r in duel.get("rounds", [])
             for p in r.get("plays", []) if p.get("card")]
+
+
+_CARDS_OF: dict[type, Callable[[Any], tuple[Card, ...]]] = {
+    Play: lambda play: (play.card,),
+    Show: lambda show: show.cards,
+}
+
+
+def _cards_of_last_deal(log: list[str]) -> set[Card]:
+    """The cards played or shown in the deal before the current one (by the camera, a tap or a
+    voice), from the game's log."""
+    starts = [i for i, line in enumerate(log) if line == str(NewHand())]
+    if not starts:
+        return set()
+    first = starts[-2] + 1 if len(starts) > 1 else 0
+    return {card for line in log[first:starts[-1]] for card in _cards_of(line)}
+
+
+def _cards_of(line: str) -> tuple[Card, ...]:
+    """The cards a log line puts in sight (a play, a show); none for any other line."""
+    try:
+        event = parse_line(line)
+    except ValueError:
+        return ()
+    take = _CARDS_OF.get(type(event))
+    return take(event) if take else ()
 
 
 def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -260,4 +343,4 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
     if trouble:
         return Part("cámara", False, f"{trouble}; se anota sin cámara y se la sigue buscando")
     return Part("cámara", True, f"cámara {args.camera}: sigue las cartas jugadas y verifica "
-                "el envido que se muestra")
+                "el envido y la flor que se muestran")

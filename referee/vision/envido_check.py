@@ -9,13 +9,18 @@ decides as usual.  The engine compares the shown cards with the declaration.
 A figure counts 0 whatever its rank, so a card read only as "a figure of <suit>" (``Reading.
 figure_of``) is enough: the ``Show`` carries a stand-in figure of that suit, which makes the same
 envidos as the real one, and ``ShowCheck.stand_ins`` says which cards are stand-ins.
+
+A flor is checked the same way, with its three cards read (``verdict_flor``): the engine says if
+they make a flor, and the number sung.  A card another seat played is not one of the cards shown:
+read in view, it counts as a card not read.  The frame is kept as evidence only with a verdict,
+and a folder that cannot take it costs the picture, never the verdict.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -52,24 +57,33 @@ class EnvidoChecker:
     clock: Callable[[], float] = field(default=time.time)
 
     def check(self, seat: str, frame: np.ndarray, declared: int | None = None,
-              seen_elsewhere: Collection[Card] = ()) -> ShowCheck:
-        """Read the shown cards (``verdict_hand``).  ``declared``: the number the seat sang.
-        ``seen_elsewhere``: cards other seats played, which no stand-in figure may be."""
+              seen_elsewhere: Collection[Card] = (), kind: str = "envido",
+              refused: Collection[frozenset[Card]] = ()) -> ShowCheck:
+        """Read the shown cards (``VERDICTS[kind]``: "envido" or "flor").  ``declared``: the
+        number the seat sang.  ``seen_elsewhere``: cards other seats played, which no card shown
+        may be.  ``refused``: card sets the table refused already, not offered again."""
         readings = tuple(self.recognizer.read(frame))
-        cards, stand_ins, message = verdict_hand(readings, declared, seen_elsewhere)
-        event = Show(seat, cards) if cards else None
-        if event:
-            message = f"{seat} muestra {message}"
-        evidence = self._keep(seat, frame, readings, message) if self.evidence_dir else None
-        return ShowCheck(seat, readings, event, message, evidence,
-                         stand_ins if event else ())
+        cards, stand_ins, message = VERDICTS[kind](readings, declared, seen_elsewhere)
+        if cards and frozenset(cards) in refused:
+            message = f"no la veo: la mesa ya rechazó {' '.join(map(str, cards))}"
+            return ShowCheck(seat, readings, None, message)
+        if not cards:
+            return ShowCheck(seat, readings, None, message)
+        message = f"{seat} muestra {message}"
+        evidence, message = self._keep(seat, frame, readings, message)
+        return ShowCheck(seat, readings, Show(seat, cards), message, evidence, stand_ins)
 
     def _keep(self, seat: str, frame: np.ndarray, readings: tuple[Reading, ...],
-              message: str) -> Path:
-        """Save the annotated frame as evidence and return its path."""
-        assert self.evidence_dir is not None
-        return save_annotated(self.evidence_dir, "envido", seat, frame, readings, message,
-                              at=self.clock())
+              message: str) -> tuple[Path | None, str]:
+        """Save the annotated frame as evidence: its path and the message (which says so when the
+        folder cannot take it: the verdict stands without its picture)."""
+        if self.evidence_dir is None:
+            return None, message
+        try:
+            return save_annotated(self.evidence_dir, "envido", seat, frame, readings, message,
+                                  at=self.clock()), message
+        except OSError as err:
+            return None, f"{message} (no pude guardar la imagen: {err})"
 
 
 def stand_in(suit: Suit, guess: Card | None, taken: Collection[Card]) -> Card | None:
@@ -111,6 +125,20 @@ def verdict_hand(readings: tuple[Reading, ...] | list[Reading], declared: int | 
     return None, (), f"no la veo: {message} no hacen {declared}, y la que no leí podría"
 
 
+def verdict_flor(readings: tuple[Reading, ...] | list[Reading], declared: int | None = None,
+                 seen_elsewhere: Collection[Card] = ()) -> Hand:
+    """The three cards of a shown flor (None to abstain), as ``shown_hand``: the engine tells
+    whether they make a flor and the number sung (``declared`` is not needed here)."""
+    cards, stand_ins, message = shown_hand(readings, seen_elsewhere)
+    if cards is not None and len(cards) != 3:
+        return None, (), "no la veo: la flor se muestra con las tres cartas"
+    return cards, stand_ins, message
+
+
+Verdict = Callable[[tuple[Reading, ...] | list[Reading], int | None, Collection[Card]], Hand]
+VERDICTS: dict[str, Verdict] = {"envido": verdict_hand, "flor": verdict_flor}
+
+
 def could_make(cards: Collection[Card], declared: int, excluded: Collection[Card] = ()) -> bool:
     """Whether one more card, not among ``cards`` nor ``excluded``, would make ``declared`` with them."""
     taken = {*cards, *excluded}
@@ -122,8 +150,9 @@ def shown_hand(readings: tuple[Reading, ...] | list[Reading], seen_elsewhere: Co
     """The cards a show makes (None to abstain), the stand-ins among them, and what was seen.
 
     Every card in view must be named or read as a figure of a known suit (with ``unread_ok``, the
-    cards read are kept if there are two or three of them); a stand-in is never a card
-    ``seen_elsewhere`` (played by another seat)."""
+    cards read are kept if there are two or three of them); a card ``seen_elsewhere`` (played by
+    another seat) is not one of them: named, it counts as not read; a stand-in is never one."""
+    readings = [_not_read(r) if r.card in seen_elsewhere else r for r in readings]
     unread = [r for r in readings if r.card is None and r.figure_of is None]
     if unread and not unread_ok:
         return None, (), f"no la veo: {len(unread)} carta(s) sin leer, mostralas de nuevo"
@@ -148,3 +177,8 @@ def shown_hand(readings: tuple[Reading, ...] | list[Reading], seen_elsewhere: Co
             words.append(f"una figura de {r.figure_of.nombre}")
     ordered = tuple(r.card for r in readings if r.card is not None) + tuple(stand_ins)
     return ordered, tuple(stand_ins), " ".join(words)
+
+
+def _not_read(reading: Reading) -> Reading:
+    """The reading of a card whose name cannot be right (another seat played that card)."""
+    return replace(reading, card=None, figure_of=None)

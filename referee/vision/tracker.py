@@ -3,10 +3,14 @@ seat becomes ``Play(seat, card)`` for the engine.
 
 A new hand may start (a tap on the tablet, a call) while the last hand's cards still lie on the
 table.  Those cards are not plays of the new hand: a card played or shown in the last hand is
-played again only after it has been out of sight for a few frames (gathered, dealt, put down)."""
+played again only after it has been out of sight for a few frames (gathered, dealt, put down).
+
+A card is in one place: a name read on two cards at once (one of them misread) is no play until
+only one card bears it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -71,7 +75,8 @@ class PlayTracker:
 
     def update(self, frame: np.ndarray) -> list[Play]:
         """Plays that became certain with this frame: a named card seen ``steady_frames`` frames
-        in a row in the same seat's region, never reported before in this hand.  A frame that
+        in a row in the same seat's region, never reported before in this hand, and read on one card
+        only (a name read on two cards is doubtful: ``_named_once``).  A frame that
         shows what the last one read showed is not read again (``stillness``) unless a card is on
         its way to a play."""
         h, w = frame.shape[:2]
@@ -80,8 +85,8 @@ class PlayTracker:
             self._readings = self.recognizer.read(frame)
         readings = self._readings
         self._pick_up({r.card for r in readings if r.card is not None})
-        self.in_sight = {(seat, r.card) for r in readings
-                         if r.card is not None and (seat := self.seat_of(r, w, h)) is not None}
+        self.in_sight = {(seat, card) for card, r in _named_once(readings)
+                         if (seat := self.seat_of(r, w, h)) is not None}
         now = {(seat, card) for seat, card in self.in_sight
                if card not in self.played and card not in self.lying}
         self._streak = {key: self._streak.get(key, 0) + 1 for key in now}
@@ -101,3 +106,11 @@ class PlayTracker:
         self.lying -= gone
         for card in gone:
             del self._away[card]
+
+
+def _named_once(readings: Sequence[Reading]) -> list[tuple[Card, Reading]]:
+    """The cards named by one reading only, with it (one card cannot lie in two places: of two
+    readings naming it, one is wrong, and which one is not known)."""
+    named = [(r.card, r) for r in readings if r.card is not None]
+    count = Counter(card for card, _ in named)
+    return [(card, r) for card, r in named if count[card] == 1]

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from engine import Call, Declare, Game, NewHand, Say, Settings, Show, parse_cards
-from engine.cards import Card, Suit, envido_value, envido_values_made
+from engine.cards import Card, Suit, envido_value, envido_values_made, flor_value
 from referee.vision.bank import Bank
-from referee.vision.envido_check import EnvidoChecker, shown_hand, verdict_hand
+from referee.vision.envido_check import EnvidoChecker, shown_hand, verdict_flor, verdict_hand
 from referee.vision.faces import Face
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
 from referee.vision.scenes import SceneOptions, render
@@ -62,12 +62,46 @@ def test_true_envido_confirmed_from_image(
     assert game.score == {"A": 2, "B": 0}
 
 
-def test_no_cards_in_view_abstains(recognizer: Recognizer, tmp_path: Path) -> None:
+def test_no_cards_in_view_abstains_and_keeps_no_picture(
+        recognizer: Recognizer, tmp_path: Path) -> None:
     scene = render([], np.random.default_rng(3), EASY)
     check = EnvidoChecker(recognizer, evidence_dir=tmp_path).check("A1", scene.image)
     assert check.event is None
     assert check.message.startswith("no la veo")
-    assert check.evidence is not None and check.evidence.exists()
+    assert check.evidence is None and not list(tmp_path.iterdir())  # a picture for a verdict only
+
+
+def test_a_folder_that_cannot_keep_the_picture_costs_the_picture_not_the_verdict(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "fotos"
+    not_a_folder.write_text("")
+    check = EnvidoChecker(recognizer, evidence_dir=not_a_folder).check(
+        "A1", shown_frame(wikimedia, "7o 1o 3e", seed=11), declared=33)
+    assert check.event is not None and check.evidence is None
+    assert "(no pude guardar la imagen:" in check.message
+
+
+def test_a_card_another_seat_played_counts_as_not_read() -> None:
+    corners = np.zeros((4, 2))
+    seven, one, four = (Reading(Card.parse(text), 0.9, corners) for text in ("7o", "1o", "4c"))
+    played = parse_cards(["4c"])  # B1 played the 4 of copas: it slid beside A1's cards
+    assert verdict_hand([seven, one, four], declared=33)[0]  # all three read: 33 is false
+    # the 4 of copas is not A1's: a card A1 did not show could make 33 with the 7 of oros
+    assert verdict_hand([seven, one, four], declared=33, seen_elsewhere=played)[0] is None
+    cards, _, message = verdict_hand([seven, one, four], declared=28, seen_elsewhere=played)
+    assert cards == tuple(parse_cards(["7o", "1o"])) and "con esas alcanza" in message
+    assert shown_hand([seven, four], seen_elsewhere=played)[0] is None
+
+
+def test_a_flor_is_shown_with_its_three_cards_read() -> None:
+    corners = np.zeros((4, 2))
+    readings = [Reading(Card.parse(text), 0.9, corners) for text in ("4c", "5c", "6c")]
+    assert verdict_flor(readings)[0] == tuple(parse_cards(["4c", "5c", "6c"]))
+    assert "tres cartas" in verdict_flor(readings[:2])[2]
+    assert verdict_flor([*readings[:2], Reading(None, 0.2, corners)])[0] is None
+    figure = Reading(None, 0.5, corners, figure_of=Suit.COPAS)  # a figure counts 0: it stands in
+    cards, stand_ins, _ = verdict_flor([*readings[:2], figure])
+    assert cards is not None and len(stand_ins) == 1 and flor_value(cards) == 29
 
 
 def test_hidden_card_abstains_instead_of_guessing(

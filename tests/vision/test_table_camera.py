@@ -228,5 +228,146 @@ def test_the_envido_show_knows_which_cards_other_seats_played() -> None:
 
     service = TableOnly("hand", "A1 plays 12c", "B1 plays 10c", "A1 plays 4o")
     hand = service.snapshot()["hand"]
-    assert _played_by_others(hand, "A1") == [Card.parse("10c")]
-    assert _played_by_others(hand, "B1") == [Card.parse("12c"), Card.parse("4o")]
+    assert _played_by_others([hand], "A1") == [Card.parse("10c")]
+    assert _played_by_others([hand], "B1") == [Card.parse("12c"), Card.parse("4o")]
+
+
+class Counting(TableOnly):
+    """A table that remembers every line offered, taken or refused; ``refuse`` lines are refused
+    once (a table busy for a moment)."""
+
+    def __init__(self, *lines: str, refuse: tuple[str, ...] = ()) -> None:
+        super().__init__(*lines)
+        self.offered: list[str] = []
+        self.refuse = list(refuse)
+
+    def submit_line(self, line: str, origin: str = "manual") -> dict[str, Any]:
+        self.offered.append(line)
+        if any(line.startswith(start) for start in self.refuse):
+            self.refuse = [start for start in self.refuse if not line.startswith(start)]
+            raise ValueError(f"{line}: la mesa está ocupada")
+        return super().submit_line(line, origin)
+
+
+def test_an_envido_that_wins_the_game_is_checked_and_nothing_is_played_after_the_end(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    lines: list[str] = []
+    service = TableOnly("points A 28", "hand", "A1: envido", "B1: quiero", "A1: 28",
+                        "B1: son buenas")  # A reaches 30 with the hand still going
+    camera = TableCamera(service, recognizer, log=lines.append)
+    shown_lie = frame(wikimedia, {"A1": ["4c", "5o", "12b"]})  # 4 + 5: not 28
+    feed(camera, shown_lie, SHOW_EVERY)
+    [line] = service.submitted
+    assert line.startswith("A1 shows ") and set(line.split()[2:]) == {"4c", "5o", "12b"}
+    assert service.snapshot()["score"] == {"A": 28, "B": 2}  # the lie reopened the game
+    feed(camera, shown_lie, 2 * SHOW_EVERY)  # the hand goes on: the cards shown are no plays
+    assert service.submitted == [line] and not [text for text in lines if "✗" in text]
+
+
+def test_a_true_envido_that_wins_the_game_leaves_nothing_to_play(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = Counting("points A 28", "hand", "A1: envido", "B1: quiero", "A1: 28",
+                       "B1: son buenas")
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"], "B1": ["4e"]}), 3 * SHOW_EVERY)
+    assert [line.split()[:2] for line in service.offered] == [["A1", "shows"]]
+    assert service.snapshot()["winner"] == "A"
+
+
+def test_the_flor_winners_cards_are_checked(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = TableOnly("set flor on", "hand", "A1: flor", "B1: flor", "A1: 25", "B1: 30",
+                        "hand A")
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"B1": ["4c", "5c", "6c"]}), SHOW_EVERY)  # a flor of 35
+    [line] = service.submitted
+    assert line.startswith("B1 shows ") and set(line.split()[2:]) == {"4c", "5c", "6c"}
+    snap = service.snapshot()
+    assert snap["hand"]["flor"]["shown"] is False and snap["score"]["B"] == 0
+
+
+def test_an_envido_won_in_a_pica_pica_duel_over_is_checked(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = Counting("set players 6", "set pica_pica on", "points A 5", "hand", "A1: envido",
+                       "B2: quiero", "A1: 28", "B2: son buenas", "hand A A1")
+    assert service.snapshot()["hand"]["seats"] == ["B1", "A3"]  # the next duel is played
+    wide = {"A1": (0.0, 0.5, 0.67, 1.0)}  # room for three cards side by side
+    regions = {r.seat: r.box for r in default_regions(tuple(service.snapshot()["seats"]), wide)}
+    camera = TableCamera(service, recognizer, log=lambda _: None, regions=wide)
+    feed(camera, frame(wikimedia, {"A1": ["4c", "5o", "12b"]}, regions), 3 * SHOW_EVERY)
+    [line] = service.offered  # no play offered for a seat whose duel is over
+    assert line.startswith("A1 shows ") and set(line.split()[2:]) == {"4c", "5o", "12b"}
+    snap = service.snapshot()
+    assert snap["duels"][0]["envido"]["shown"] is False and snap["score"] == {"A": 6, "B": 2}
+
+
+def test_a_play_refused_is_tried_again_only_when_the_table_moved_on(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = Counting("hand")  # A1 is mano
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    early = frame(wikimedia, {"B1": ["4c"]})
+    feed(camera, early, 8)
+    assert service.offered == ["B1 plays 4c"]  # refused once, not again on the same table
+    service.table.apply_line("A1 plays 7e")  # tapped on the tablet
+    feed(camera, early, 1)
+    assert service.offered == ["B1 plays 4c"] * 2 and service.submitted == ["B1 plays 4c"]
+
+
+def test_cards_shown_on_the_tablet_are_not_played_in_the_next_hand(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B",
+                        "A1 shows 7o 1o 12b")  # told on the tablet, not read by the camera
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    shown_cards = {"A1": ["7o", "1o", "12b"]}
+    feed(camera, frame(wikimedia, shown_cards), SHOW_EVERY)
+    service.table.apply_line("hand")  # B1 is mano; A1's cards still lie there
+    feed(camera, frame(wikimedia, {**shown_cards, "B1": ["4e"]}), 4)
+    assert service.submitted == ["B1 plays 4e"]
+
+
+def test_a_show_refused_is_offered_again_only_as_another_reading(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = Counting("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B",
+                       refuse=("A1 shows",))
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    three = frame(wikimedia, {"A1": ["7o", "1o", "12b"]})
+    feed(camera, three, 3 * SHOW_EVERY)
+    assert len(service.offered) == 1 and not service.submitted  # the same cards, offered once
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o"]}), SHOW_EVERY)  # shown again
+    [line] = service.submitted
+    assert set(line.split()[2:]) == {"7o", "1o"}
+    assert service.snapshot()["hand"]["envido"]["shown"] is True
+
+
+def test_a_card_another_seat_played_is_not_taken_as_shown(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas",
+                        "A1 plays 12b", "B1 plays 4c", "hand A")
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "4c"]}), SHOW_EVERY)  # B1's 4c slid over
+    [line] = service.submitted
+    assert set(line.split()[2:]) == {"7o", "1o"}  # they make the 28
+    assert service.snapshot()["hand"]["envido"]["shown"] is True
+
+
+def test_the_envido_check_keeps_a_picture_only_with_a_verdict(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")
+    camera = TableCamera(service, recognizer, log=lambda _: None, evidence_dir=tmp_path)
+    feed(camera, frame(wikimedia, {}), 10 * SHOW_EVERY)  # the winner has not shown yet
+    assert not list(tmp_path.iterdir())
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), 3 * SHOW_EVERY)
+    assert len(list(tmp_path.glob("envido-*-A1.jpg"))) == 1
+
+
+def test_a_picture_that_cannot_be_kept_costs_the_picture_not_the_check(
+        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+    lines: list[str] = []
+    service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")
+    not_a_folder = tmp_path / "fotos"
+    not_a_folder.write_text("")
+    camera = TableCamera(service, recognizer, log=lines.append, evidence_dir=not_a_folder)
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), SHOW_EVERY)
+    [line] = service.submitted
+    assert line.startswith("A1 shows ") and service.seen == []
+    assert "no pude guardar la imagen" in lines[0] and lines[1] == f"cámara: ✓ {line}"

@@ -85,6 +85,18 @@ def test_cards_shown_after_the_last_hand_are_not_plays(
     assert [p for s in seen for p in s] == [Play("B1", Card.parse("6b"))]
 
 
+def test_a_card_read_in_two_places_at_once_is_not_played(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    here = ("7e", spot(220, 360, 0.2))
+    there = ("7e", spot(420, 125, -0.3))  # the same name in front of B1: one of them is misread
+    both, one = frames(wikimedia, [[here, there], [here]])
+    tracker = PlayTracker(recognizer, SEATS, steady_frames=3)
+    assert [tracker.update(f) for f in [both] * 4] == [[]] * 4
+    assert not tracker.in_sight
+    # the other card taken away: the one left is played
+    assert [tracker.update(f) for f in [one] * 3] == [[], [], [Play("A1", Card.parse("7e"))]]
+
+
 def test_seat_regions_are_checked() -> None:
     with pytest.raises(ValueError, match="invalid region for seat A1"):
         SeatRegion("A1", (0.5, 0.0, 0.4, 1.0))
