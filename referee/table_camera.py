@@ -28,7 +28,7 @@ from referee.logline import parse_line
 from referee.vision.draw import save_annotated
 from referee.vision.envido_check import EnvidoChecker
 from referee.vision.recognize import Recognizer
-from referee.vision.tracker import PlayTracker, SeatRegion
+from referee.vision.tracker import SMALLEST_REGION, PlayTracker, SeatRegion
 
 Log = Callable[[str], None]
 SHOW_EVERY = 5  # frames between two looks at the envido or flor winner's cards
@@ -70,7 +70,8 @@ def parse_seat_region(text: str) -> tuple[str, Box]:
         SeatRegion(seat, box)
     except ValueError:
         raise ValueError(f"'{text}': cada borde va de 0 a 1, la izquierda antes que la derecha y "
-                         "arriba antes que abajo") from None
+                         f"arriba antes que abajo, y la zona mide al menos {SMALLEST_REGION} de la "
+                         "imagen de ancho y de alto (tiene que entrar una carta)") from None
     return seat, box
 
 

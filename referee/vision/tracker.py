@@ -21,6 +21,8 @@ from engine.events import Play
 from referee.vision.recognize import Reading, Recognizer
 from referee.vision.stillness import Stillness
 
+SMALLEST_REGION = 0.1  # of the frame's width and height: a card and the hand over it fit in
+
 
 @dataclass(frozen=True)
 class SeatRegion:
@@ -34,6 +36,9 @@ class SeatRegion:
         if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
             raise ValueError(f"invalid region for seat {self.seat}: {self.box} "
                              "(fractions of the frame, x0 < x1 and y0 < y1)")
+        if min(x1 - x0, y1 - y0) < SMALLEST_REGION:
+            raise ValueError(f"region for seat {self.seat} too small to hold a card: {self.box} "
+                             f"(at least {SMALLEST_REGION} of the frame each way)")
 
     def holds(self, point: np.ndarray, width: int, height: int) -> bool:
         x0, y0, x1, y1 = self.box

@@ -186,7 +186,7 @@ def test_cards_shown_for_the_envido_are_not_played_in_the_next_hand(
 
 
 @pytest.mark.parametrize("text", ["A1", "A1=0,0,1", "A1=0,0,a,1", "A1=0.6,0,0.5,1", "=0,0,1,1",
-                                  "A1=0,0,1,1.2"])
+                                  "A1=0,0,1,1.2", "A1=0,0,0.001,1", "A1=0,0.5,1,0.55"])
 def test_a_wrong_seat_region_says_how_to_write_it(text: str) -> None:
     with pytest.raises(ValueError, match=text.replace(".", r"\.")):
         parse_seat_region(text)
