@@ -4,8 +4,9 @@ where each one lands.
 Checksums: an archive is checked against ``sha256`` and ``size`` when the catalog knows them.  The
 upstream sites publish neither for these two archives, so for them the download is checked against
 the server's announced length and every member's CRC inside the archive (zip and gzip both carry
-one); the SHA-256 of what was fetched is recorded next to the model (``fetched.json``) so that
-``models check`` can tell later whether the files changed.
+one).  What was fetched is recorded next to the model (``fetched.json``: the archive's SHA-256 and
+the size of every file unpacked), so that ``models check`` can tell later whether a file went
+missing or changed size.
 """
 
 from __future__ import annotations

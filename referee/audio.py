@@ -77,8 +77,15 @@ def read_wav(path: str | Path) -> np.ndarray:
             raw = wav.readframes(wav.getnframes())
     except FileNotFoundError as err:
         raise AudioError("wav-missing", f"no encuentro el archivo {path}") from err
+    except IsADirectoryError as err:
+        raise AudioError("wav-is-folder",
+                         f"{path} es una carpeta, no un archivo WAV: indicá un archivo") from err
+    except OSError as err:
+        raise AudioError("wav-unreadable", f"no puedo abrir {path}: {err.strerror or err}") from err
     except (wave.Error, EOFError) as err:
         raise AudioError("wav-unreadable", f"{path} no es un WAV que pueda leer: {err}") from err
+    # A file cut in the middle of a sample (an odd byte at the end): drop the partial frame.
+    raw = raw[: len(raw) - len(raw) % (width * channels)]
     if width == 1:
         data = (np.frombuffer(raw, dtype=np.uint8).astype(np.float64) - 128.0) / 128.0
     elif width == 2:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.catalog import SPHINX_ES, VOSK_ES
+from models.validate import acoustic_dir, broken_message, inspect
 from referee.asr.adapt import find_calibration
 from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.grammar import PhraseList
-from referee.asr.sphinx import SphinxRecognizer, english_model_dir, is_sphinx_model
-from referee.asr.vosk import is_vosk_model
+from referee.asr.sphinx import SphinxRecognizer, english_model_dir
 
 
 @dataclass(frozen=True)
@@ -22,66 +22,92 @@ class ModelChoice:
     path: Path
     english: bool = False
     calibration: Path | None = None  # the table's voice calibration (adapted Sphinx means file), if any
+    passed_over: tuple[str, ...] = ()  # why a better model found damaged was not chosen
 
     @property
     def label(self) -> str:
+        skipped = "".join(f"; {why}" for why in self.passed_over)
         if self.english:
-            return "sphinx-en (modo de baja precisión: sin modelo en español)"
+            return f"sphinx-en (modo de baja precisión: sin modelo en español){skipped}"
         calibrated = " + calibración de voces" if self.calibration else ""
-        return f"{self.kind}-es ({self.path}){calibrated}"
+        return f"{self.kind}-es ({self.path}){calibrated}{skipped}"
 
 
-def _find_sphinx(root: Path, depth: int = 3) -> Path | None:
-    """The first folder under ``root`` (depth-limited) that holds a Sphinx acoustic model."""
-    if is_sphinx_model(root):
-        return root
-    if depth == 0 or not root.is_dir():
-        return None
-    for child in sorted(p for p in root.iterdir() if p.is_dir()):
-        found = _find_sphinx(child, depth - 1)
-        if found:
-            return found
-    return None
+def _whole(kind: str, folder: Path) -> Path:
+    """The model in ``folder`` if it is whole (``models.validate.inspect``, as 'models check'
+    judges it); a damaged one is an error that says what is missing, not a silent fallback."""
+    path, problems = inspect(kind, folder)
+    if problems:
+        raise RecognizerError("model-broken", broken_message(kind, path, problems))
+    return path
+
+
+def _looks_vosk(path: Path) -> bool:
+    return (path / "am").is_dir() or (path / "conf").is_dir()
 
 
 def _find_vosk(models_dir: Path) -> Path | None:
+    """The Spanish Vosk folder: the catalog's, else any ``vosk-model*-es*`` folder."""
     preferred = VOSK_ES.target(models_dir)
-    if is_vosk_model(preferred):
+    if preferred.is_dir():
         return preferred
     if models_dir.is_dir():
         for child in sorted(models_dir.iterdir()):
-            if child.name.startswith("vosk-model") and "-es" in child.name and is_vosk_model(child):
+            if (child.name.startswith("vosk-model") and "-es" in child.name
+                    and not child.name.endswith(".unpacking") and child.is_dir()):
                 return child
     return None
 
 
+def _find_sphinx(models_dir: Path) -> Path | None:
+    """The catalog's Sphinx folder, else the first Sphinx acoustic model in the models folder."""
+    target = SPHINX_ES.target(models_dir)
+    return target if target.is_dir() else acoustic_dir(models_dir, depth=2)
+
+
 def classify(path: Path) -> ModelChoice:
-    """What kind of model an explicit ``--model`` folder is."""
-    if is_vosk_model(path):
-        return ModelChoice("vosk", path)
-    found = _find_sphinx(path, depth=2)
+    """What kind of model an explicit ``--model`` folder is (checked whole)."""
+    if _looks_vosk(path):
+        return ModelChoice("vosk", _whole("vosk", path))
+    found = acoustic_dir(path, depth=2)
     if found:
-        return ModelChoice("sphinx", found)
+        return ModelChoice("sphinx", _whole("sphinx", found))
     raise RecognizerError("model-unknown", f"{path} no parece un modelo de Vosk ni de Sphinx")
 
 
 def find_model(models_dir: Path, recognizer: str | None = None) -> ModelChoice:
-    """The best model in ``models_dir`` for the requested recognizer (any, "vosk" or "sphinx")."""
+    """The best model in ``models_dir`` for the requested recognizer (any, "vosk" or "sphinx").
+
+    A damaged model asked for by name is an error; found on the way (any recognizer), it is
+    passed over for the next one, and the choice says why (``passed_over``): the table keeps its
+    voice referee, and the person learns what to fetch again."""
+    passed: list[str] = []
     if recognizer in (None, "vosk"):
         vosk_dir = _find_vosk(models_dir)
         if vosk_dir:
-            return ModelChoice("vosk", vosk_dir)
-        if recognizer == "vosk":
+            try:
+                return ModelChoice("vosk", _whole("vosk", vosk_dir))
+            except RecognizerError as err:
+                if recognizer == "vosk":
+                    raise
+                passed.append(err.message)
+        elif recognizer == "vosk":
             raise RecognizerError(
                 "model-missing",
                 f"no está el modelo de Vosk en español en {models_dir}; "
                 "bajalo con 'truco-referee models fetch vosk-es'",
             )
-    sphinx_root = SPHINX_ES.target(models_dir)
-    sphinx_dir = _find_sphinx(sphinx_root) or _find_sphinx(models_dir, depth=2)
+    sphinx_dir = _find_sphinx(models_dir)
     if sphinx_dir:
-        return ModelChoice("sphinx", sphinx_dir, calibration=find_calibration(models_dir, sphinx_dir))
-    return ModelChoice("sphinx", english_model_dir(), english=True)
+        try:
+            path = _whole("sphinx", sphinx_dir)
+            return ModelChoice("sphinx", path, calibration=find_calibration(models_dir, path),
+                               passed_over=tuple(passed))
+        except RecognizerError as err:
+            if recognizer == "sphinx":
+                raise
+            passed.append(err.message)
+    return ModelChoice("sphinx", english_model_dir(), english=True, passed_over=tuple(passed))
 
 
 def make_recognizer(choice: ModelChoice, phrases: PhraseList | None = None) -> Recognizer:

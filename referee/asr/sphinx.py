@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from models.validate import broken_message, sphinx_problems
 from referee.asr.base import JOIN_S, SAMPLE_RATE, RecognizerError, Result, Word
 from referee.asr.grammar import (
     PhraseList,
@@ -100,8 +101,23 @@ def english_model_dir() -> Path:
 
 
 def is_sphinx_model(path: Path) -> bool:
-    """True if ``path`` looks like a Sphinx acoustic model folder."""
-    return (path / "mdef").is_file() and (path / "means").is_file()
+    """True if ``path`` is a whole Sphinx acoustic model folder (``models.validate``)."""
+    return (path / "mdef").is_file() and not sphinx_problems(path)
+
+
+def check_model(hmm: Path | None) -> Path:
+    """The model folder, checked in Python before pocketsphinx loads it: pocketsphinx ends the
+    whole process on a broken model definition instead of raising."""
+    if hmm is None or not (hmm / "mdef").is_file():
+        raise RecognizerError(
+            "model-missing",
+            f"no encuentro el modelo acústico de Sphinx en {hmm}; "
+            "bajalo con 'truco-referee models fetch'",
+        )
+    problems = sphinx_problems(hmm)
+    if problems:
+        raise RecognizerError("model-broken", broken_message("sphinx", hmm, problems))
+    return hmm
 
 
 class SphinxRecognizer:
@@ -122,13 +138,7 @@ class SphinxRecognizer:
         self.tuning = tuning or (ENGLISH_TUNING if english else SphinxTuning())
         self.low_accuracy = english
         self.sample_rate = SAMPLE_RATE
-        hmm = english_model_dir() if english else model_dir
-        if hmm is None or not is_sphinx_model(hmm):
-            raise RecognizerError(
-                "model-missing",
-                f"no encuentro el modelo acústico de Sphinx en {hmm}; "
-                "bajalo con 'truco-referee models fetch'",
-            )
+        hmm = check_model(english_model_dir() if english else model_dir)
         self.name = "sphinx-en (baja precisión)" if english else "sphinx-es"
         self.model_dir = hmm
         self.means = means

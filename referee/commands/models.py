@@ -9,23 +9,51 @@ from pathlib import Path
 from typing import Any
 
 from models import catalog
+from models.catalog import ModelSpec
 from models.fetch import FetchError, check, fetch
 from models.paths import models_dir
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 
+INTERRUPTED = 130  # the exit code of a program stopped with Ctrl-C
+MODELS_DIR_HELP = ("dónde guardar los modelos (si no, $TRUCO_REFEREE_MODELS o la carpeta del "
+                   "usuario)")
+ACTIONS: dict[str, tuple[str, str]] = {
+    "fetch": ("bajar modelos (por defecto, todos)",
+              ("Baja los modelos que faltan, con una barra de progreso. Una descarga cortada se "
+               "retoma donde quedó; una que llega dañada se borra y la próxima vez empieza de "
+               "cero. Con --force se baja de nuevo aunque ya esté.")),
+    "list": ("qué modelos hay para bajar y cuáles ya están",
+             ("Muestra los modelos del catálogo (✓ está, · no está, ✗ dañado) y qué reconocedor "
+              "se va a usar.")),
+    "check": ("revisar que los modelos bajados estén completos",
+              ("Revisa que cada modelo bajado tenga todos sus archivos y que no hayan cambiado "
+               "desde la descarga. Sale con 1 solo si alguno está dañado o incompleto; un modelo "
+               "que nunca se bajó (como el mazo, que es opcional) no es un error.")),
+}
+
+
+def model_name(text: str) -> str:
+    """A catalog name, for argparse (a plain error with the known names otherwise)."""
+    if text not in catalog.CATALOG:
+        raise argparse.ArgumentTypeError(
+            f"no conozco el modelo {text!r} (hay: {', '.join(catalog.CATALOG)})")
+    return text
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--models-dir", metavar="CARPETA",
-                        help="dónde guardar los modelos (si no, $TRUCO_REFEREE_MODELS o la carpeta "
-                             "del usuario)")
+    parser.add_argument("--models-dir", metavar="CARPETA", help=MODELS_DIR_HELP)
     sub = parser.add_subparsers(dest="action", metavar="ACCIÓN")
-    f = sub.add_parser("fetch", help="bajar modelos (por defecto, todos)")
-    f.add_argument("names", nargs="*", metavar="MODELO", choices=[*catalog.CATALOG, []],
-                   help=f"cuáles: {', '.join(catalog.CATALOG)}")
-    f.add_argument("--force", action="store_true", help="volver a bajarlo aunque ya esté")
-    sub.add_parser("list", help="qué modelos hay para bajar y cuáles ya están")
-    sub.add_parser("check", help="revisar que los modelos bajados estén completos")
+    for action, (help_text, description) in ACTIONS.items():
+        p = sub.add_parser(action, help=help_text, description=description)
+        # Also after the action; SUPPRESS keeps a value given before it.
+        p.add_argument("--models-dir", metavar="CARPETA", default=argparse.SUPPRESS,
+                       help=MODELS_DIR_HELP)
+        if action == "fetch":
+            p.add_argument("names", nargs="*", metavar="MODELO", type=model_name,
+                           help=f"cuáles: {', '.join(catalog.CATALOG)}")
+            p.add_argument("--force", action="store_true",
+                           help="volver a bajarlo desde cero aunque ya esté")
 
 
 def _bar(name: str) -> tuple[object, object]:
@@ -43,44 +71,64 @@ def _bar(name: str) -> tuple[object, object]:
     return progress, task
 
 
-def do_fetch(names: list[str], root: Path, force: bool) -> int:
+def do_fetch(specs: list[ModelSpec], root: Path, force: bool) -> int:
+    """Fetch each model in turn; a failure is told and the next one is tried.  Ctrl-C stops."""
     failures = 0
-    for name in names or list(catalog.CATALOG):
-        spec = catalog.get(name)
-        progress, task = _bar(f"{spec.name} (~{spec.approx_mb} MB)")
-
-        def show(done: int, total: int | None, progress: Any = progress, task: Any = task) -> None:
-            progress.update(task, completed=done, total=total)
-
+    for spec in specs:
         try:
-            with progress:  # type: ignore[attr-defined]
-                path = fetch(spec, root, show, force=force)
+            path = _fetch_one(spec, root, force)
             print(f"{spec.name}: listo en {path}")
         except FetchError as err:
             failures += 1
             print(f"{spec.name}: no se pudo bajar. {err.message}", file=sys.stderr)
+        except KeyboardInterrupt:
+            print(f"\n{spec.name}: descarga interrumpida. Lo bajado quedó guardado: volvé a correr "
+                  "'truco-referee models fetch' y sigue desde donde quedó.", file=sys.stderr)
+            return INTERRUPTED
     return 1 if failures else 0
+
+
+def _fetch_one(spec: ModelSpec, root: Path, force: bool) -> Path:
+    progress, task = _bar(f"{spec.name} (~{spec.approx_mb} MB)")
+
+    def show(done: int, total: int | None, progress: Any = progress, task: Any = task) -> None:
+        progress.update(task, completed=done, total=total)
+
+    with progress:  # type: ignore[attr-defined]
+        return fetch(spec, root, show, force=force)
+
+
+def do_list(root: Path) -> int:
+    print(f"Carpeta de modelos: {root}")
+    marks = {"ok": "✓", "missing": "·", "broken": "✗"}
+    for spec in catalog.CATALOG.values():
+        status = check(spec, root)
+        print(f"  {marks[status.state]} {spec.name:10s} {spec.description} "
+              f"(~{spec.approx_mb} MB, {spec.licence})")
+        if status.state == "broken":
+            print(f"      {status.message}")
+    try:
+        print(f"Se va a usar: {find_model(root).label}")
+    except RecognizerError as err:
+        print(f"Se va a usar: nada ({err.message})")
+    return 0
+
+
+def do_check(root: Path) -> int:
+    """Each model's state; 1 only when one is damaged (a model never fetched is not a problem)."""
+    broken = 0
+    for spec in catalog.CATALOG.values():
+        status = check(spec, root)
+        broken += status.state == "broken"
+        print(f"{spec.name}: {status.message}")
+    return 1 if broken else 0
 
 
 def run(args: argparse.Namespace) -> int:
     root = models_dir(args.models_dir)
     action = args.action or "list"
     if action == "fetch":
-        return do_fetch(args.names, root, args.force)
-    if action == "list":
-        print(f"Carpeta de modelos: {root}")
-        for spec in catalog.CATALOG.values():
-            ok, _ = check(spec, root)
-            print(f"  {'✓' if ok else '·'} {spec.name:10s} {spec.description} "
-                  f"(~{spec.approx_mb} MB, {spec.licence})")
-        try:
-            print(f"Se va a usar: {find_model(root).label}")
-        except RecognizerError as err:
-            print(f"Se va a usar: nada ({err.message})")
-        return 0
-    bad = 0
-    for spec in catalog.CATALOG.values():
-        ok, why = check(spec, root)
-        bad += 0 if ok else 1
-        print(f"{spec.name}: {why}")
-    return 1 if bad else 0
+        return do_fetch([catalog.get(n) for n in args.names or catalog.CATALOG], root, args.force)
+    if action == "check":
+        return do_check(root)
+    return do_list(root)

@@ -9,25 +9,51 @@ nada y se sigue con la próxima.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
+from pathlib import Path
 
 from referee.replay import ReplayResult, replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="el registro de la mesa (un evento por línea; - para stdin)")
+    parser.add_argument("file", metavar="ARCHIVO",
+                        help="el registro de la mesa (un evento por línea; - para stdin)")
     parser.add_argument("--json", action="store_true", help="imprimir el resultado en JSON")
+
+
+OPEN_ERRORS: dict[int, str] = {
+    errno.ENOENT: "no existe",
+    errno.EISDIR: "es una carpeta, no un archivo",
+    errno.EACCES: "no tengo permiso para leerlo",
+}
+
+
+def read_text(data: bytes) -> str:
+    """A log's text: UTF-8, else Latin-1 (a log saved by an older editor), which reads any byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read_log(name: str) -> list[str]:
+    """The lines of a log file (``-`` for stdin)."""
+    if name == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        return (read_text(buffer.read()) if buffer else sys.stdin.read()).splitlines()
+    return read_text(Path(name).read_bytes()).splitlines()
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115 - closed below
+        lines = read_log(args.file)
     except OSError as err:
-        print(f"no puedo abrir {args.file}: {err.strerror}", file=sys.stderr)
+        why = OPEN_ERRORS.get(err.errno or 0, err.strerror or str(err))
+        print(f"no puedo abrir {args.file}: {why}", file=sys.stderr)
         return 1
-    with stream:
-        result = replay(stream)
+    result = replay(lines)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:

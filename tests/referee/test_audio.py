@@ -75,6 +75,21 @@ def test_missing_or_broken_wav_is_a_plain_error(tmp_path: Path) -> None:
     assert err.value.code == "wav-unreadable"
 
 
+def test_wav_cut_at_an_odd_byte_drops_the_partial_sample(tmp_path: Path) -> None:
+    path = tmp_path / "cortado.wav"
+    _write(path, _tone(SAMPLE_RATE, 0.5), SAMPLE_RATE)
+    path.write_bytes(path.read_bytes()[:-1])  # the header still counts the last sample
+    frames = read_wav(path)  # before: "buffer size must be a multiple of element size"
+    assert frames.shape == (SAMPLE_RATE // 2 - 1, 1)
+    assert WavSource(path).duration == pytest.approx(0.5, abs=0.001)
+
+
+def test_a_folder_given_as_wav_is_a_plain_error(tmp_path: Path) -> None:
+    with pytest.raises(AudioError) as err:  # before: IsADirectoryError
+        WavSource(tmp_path)
+    assert err.value.code == "wav-is-folder" and "es una carpeta" in err.value.message
+
+
 DEVICES = [InputDevice(0, "Built-in Audio", 2, 48000.0, True),
            InputDevice(3, "USB Mic Team A", 1, 16000.0, False)]
 

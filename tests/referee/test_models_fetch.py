@@ -1,13 +1,21 @@
-"""Model download against a local HTTP server: full fetch, resume, checksum mismatch, offline."""
+"""Model download against a local HTTP server: full fetch, resume, checksum mismatch, offline, and
+every way a download goes wrong (damaged, not an archive, cut, garbage reply, disk full, Ctrl-C)."""
 
 from __future__ import annotations
 
+import _thread
 import dataclasses
 import hashlib
 import http.server
 import io
+import resource
+import shutil
 import socket
+import subprocess
+import sys
+import tarfile
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,41 +26,120 @@ import pytest
 from models.catalog import VOSK_ES, ModelSpec
 from models.fetch import MANIFEST, FetchError, check, download, fetch
 from referee.asr.find import find_model
+from referee.commands.models import do_fetch
+
+VOSK_FILES = {
+    "am/final.mdl": b"m" * 50_000,
+    "conf/mfcc.conf": b"--use-energy=false\n",
+    "conf/model.conf": b"--min-active=200\n",
+    "graph/HCLr.fst": b"fst",
+    "graph/Gr.fst": b"fst",
+    "README": b"test model\n",
+}
 
 
 def _zip_model() -> bytes:
     buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:  # stored: a flipped byte is a CRC error, not a bad stream
+        for name, data in VOSK_FILES.items():
+            zf.writestr(f"vosk-model-small-es-0.42/{name}", data)
+    return buf.getvalue()
+
+
+def _damaged(archive: bytes) -> bytes:
+    data = bytearray(archive)
+    data[1000] ^= 0xFF  # inside am/final.mdl
+    return bytes(data)
+
+
+def _unsafe_tar() -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        for name in ("cmusphinx-es-5.2/README", "../evil"):
+            info = tarfile.TarInfo(name)
+            info.size = 4
+            tf.addfile(info, io.BytesIO(b"EVIL"))
+    return buf.getvalue()
+
+
+def _partial_model() -> bytes:
+    buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
-        zf.writestr("vosk-model-small-es-0.42/am/final.mdl", b"m" * 50_000)
-        zf.writestr("vosk-model-small-es-0.42/conf/model.conf", b"--min-active=200\n")
-        zf.writestr("vosk-model-small-es-0.42/README", b"test model\n")
+        zf.writestr("vosk-model-small-es-0.42/am/final.mdl", b"x")
     return buf.getvalue()
 
 
 ARCHIVE = _zip_model()
+# What the server answers, by the first part of the path; anything else gets ARCHIVE.
+BODIES = {"damaged": _damaged(ARCHIVE), "html": b"<html>portal cautivo</html>",
+          "unsafe": _unsafe_tar(), "partial": _partial_model()}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     ranges: ClassVar[list[str]] = []
+    requests: ClassVar[dict[str, int]] = {}
+    watch: ClassVar[Path | None] = None  # the file the Ctrl-C waits for
 
     def do_GET(self) -> None:
         rng = self.headers.get("Range")
         Handler.ranges.append(rng or "")
-        body, status = ARCHIVE, 200
+        kind = self.path.strip("/").split("/")[0]
+        Handler.requests[kind] = Handler.requests.get(kind, 0) + 1
+        special = {"garbage": self._garbage, "chunkcut": self._chunk_cut,
+                   "interrupt": self._interrupt}.get(kind)
+        if special and Handler.requests[kind] == 1:
+            special()
+            return
+        archive = BODIES.get(kind, ARCHIVE)
+        body, status = archive, 200
         if rng:
             start = int(rng.split("=")[1].split("-")[0])
-            if start >= len(ARCHIVE):
+            if start >= len(archive):
                 self.send_response(416)
                 self.end_headers()
                 return
-            body, status = ARCHIVE[start:], 206
+            body, status = archive[start:], 206
         self.send_response(status)
         self.send_header("Content-Length", str(len(body)))
         if status == 206:
-            self.send_header("Content-Range", f"bytes {len(ARCHIVE) - len(body)}-{len(ARCHIVE) - 1}/"
-                             f"{len(ARCHIVE)}")
+            self.send_header("Content-Range", f"bytes {len(archive) - len(body)}-{len(archive) - 1}/"
+                             f"{len(archive)}")
         self.end_headers()
         self.wfile.write(body)
+
+    def _garbage(self) -> None:
+        self.wfile.write(b"HELLO THIS IS NOT HTTP\r\n\r\n")
+        self.close_connection = True
+
+    def _chunk_cut(self) -> None:
+        """A chunked reply cut inside its second chunk: http.client raises IncompleteRead."""
+        self.send_response(200)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self.wfile.write(b"%x\r\n" % 30_000 + ARCHIVE[:30_000] + b"\r\n")
+        self.wfile.write(b"%x\r\n" % 10_000 + ARCHIVE[30_000:35_000])
+        self.wfile.flush()
+        self.connection.shutdown(socket.SHUT_RDWR)
+        self.close_connection = True
+
+    def _interrupt(self) -> None:
+        """Ctrl-C in the middle of the download (the main thread gets KeyboardInterrupt)."""
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(ARCHIVE)))
+        self.end_headers()
+        self.wfile.write(ARCHIVE[:20_000])
+        self.wfile.flush()
+        deadline = time.monotonic() + 10
+        while Handler.watch is not None and time.monotonic() < deadline and not (
+                Handler.watch.exists() and Handler.watch.stat().st_size >= 20_000):
+            time.sleep(0.01)  # until the client wrote what came
+        _thread.interrupt_main()
+        try:  # wake the reader so that it notices
+            self.wfile.write(ARCHIVE[20_000:20_100])
+            self.wfile.flush()
+        except OSError:
+            pass
+        self.close_connection = True
 
     def log_message(self, *args: object) -> None:
         pass
@@ -61,10 +148,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 @pytest.fixture()
 def server() -> Iterator[str]:
     Handler.ranges = []
+    Handler.requests = {}
+    Handler.watch = None
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/vosk-model-small-es-0.42.zip"
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/ok/vosk-model-small-es-0.42.zip"
     httpd.shutdown()
     httpd.server_close()
 
@@ -81,7 +170,7 @@ def test_fetch_downloads_checks_and_unpacks(server: str, tmp_path: Path) -> None
     assert (path / "am" / "final.mdl").stat().st_size == 50_000
     assert (path / MANIFEST).is_file() and not (tmp_path / f"{spec.archive}.part").exists()
     assert seen[-1] == (len(ARCHIVE), len(ARCHIVE))
-    assert check(spec, tmp_path)[0]
+    assert check(spec, tmp_path).ok
     assert find_model(tmp_path).kind == "vosk"  # and the referee now picks it
     fetch(spec, tmp_path)  # already there: no second download
     assert Handler.ranges == [""]
@@ -128,17 +217,133 @@ def test_offline_is_a_clear_error(tmp_path: Path) -> None:
     assert "conexión" in err.value.message
 
 
-def test_find_model_order(tmp_path: Path) -> None:
+def _at(server: str, kind: str) -> str:
+    """The server's address for one kind of answer (see ``Handler``)."""
+    return server.replace("/ok/", f"/{kind}/")
+
+
+def test_find_model_order(tmp_path: Path, shared_dir: Path) -> None:
     assert find_model(tmp_path).english  # nothing downloaded: English fallback
     sphinx = tmp_path / "cmusphinx-es-5.2" / "model_parameters" / "es.cd_ptm_4000"
-    sphinx.mkdir(parents=True)
-    for name in ("mdef", "means"):
-        (sphinx / name).write_text("x")
+    shutil.copytree(shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model", sphinx)
     assert find_model(tmp_path) == find_model(tmp_path, "sphinx")
     assert find_model(tmp_path).path == sphinx and not find_model(tmp_path).english
     vosk = tmp_path / "vosk-model-small-es-0.42"
-    (vosk / "am").mkdir(parents=True)
-    (vosk / "conf").mkdir()
-    (vosk / "am" / "final.mdl").write_text("x")
+    for name, data in VOSK_FILES.items():
+        (vosk / name).parent.mkdir(parents=True, exist_ok=True)
+        (vosk / name).write_bytes(data)
     assert find_model(tmp_path).kind == "vosk"
     assert find_model(tmp_path, "sphinx").kind == "sphinx"
+
+
+# -- a bad download is thrown away; a cut one is kept ----------------------------------------------
+
+
+@pytest.mark.parametrize("kind, code", [("damaged", "corrupt-archive"), ("html", "not-an-archive"),
+                                        ("unsafe", "corrupt-archive"),
+                                        ("partial", "incomplete-model")])
+def test_a_download_that_fails_to_unpack_is_deleted_and_the_next_run_starts_over(
+        server: str, tmp_path: Path, kind: str, code: str) -> None:
+    spec = _spec(_at(server, kind))
+    for _ in range(2):
+        with pytest.raises(FetchError) as err:
+            fetch(spec, tmp_path)
+        assert err.value.code == code
+        assert "lo borré" in err.value.message and "empieza de cero" in err.value.message
+        assert sorted(p.name for p in tmp_path.iterdir()) == []  # no .part, no .unpacking
+    assert Handler.ranges == ["", ""]  # the second run did not resume the bad file (416 forever)
+
+
+def test_checksum_failure_message_says_the_next_run_starts_over(server: str, tmp_path: Path) -> None:
+    with pytest.raises(FetchError) as err:
+        fetch(_spec(server, sha256="0" * 64), tmp_path)
+    assert "empieza de cero" in err.value.message
+
+
+def test_force_starts_from_zero_instead_of_resuming_a_stale_part(server: str, tmp_path: Path) -> None:
+    spec = _spec(server)
+    (tmp_path / f"{spec.archive}.part").write_bytes(b"<html>viejo</html>")
+    fetch(spec, tmp_path, force=True)
+    assert Handler.ranges == [""]
+    assert (tmp_path / spec.folder / "am" / "final.mdl").stat().st_size == 50_000
+
+
+def test_a_cut_download_is_kept_and_resumed(server: str, tmp_path: Path) -> None:
+    spec = _spec(_at(server, "chunkcut"), sha256=hashlib.sha256(ARCHIVE).hexdigest())
+    with pytest.raises(FetchError) as err:  # http.client.IncompleteRead, not a traceback
+        fetch(spec, tmp_path)
+    assert err.value.code == "interrupted" and "sigue desde ahí" in err.value.message
+    kept = (tmp_path / f"{spec.archive}.part").stat().st_size
+    assert kept >= 30_000
+    fetch(spec, tmp_path)
+    assert Handler.ranges == ["", f"bytes={kept}-"]
+    assert check(spec, tmp_path).ok
+
+
+def test_a_garbage_reply_is_a_clear_error(server: str, tmp_path: Path) -> None:
+    with pytest.raises(FetchError) as err:  # http.client.BadStatusLine
+        fetch(_spec(_at(server, "garbage")), tmp_path)
+    assert err.value.code == "bad-reply" and "no es una respuesta web" in err.value.message
+
+
+def test_a_full_disk_is_a_clear_error_and_leaves_nothing(server: str, tmp_path: Path) -> None:
+    spec = _spec(server)
+    (tmp_path / f"{spec.archive}.part").symlink_to("/dev/full")  # every write: ENOSPC
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path)
+    assert err.value.code == "disk-error" and "no queda lugar en el disco" in err.value.message
+    assert not (tmp_path / f"{spec.archive}.part").exists()
+
+
+FETCH_SCRIPT = """
+import dataclasses, sys
+from pathlib import Path
+from models.catalog import VOSK_ES
+from models.fetch import FetchError, fetch
+try:
+    fetch(dataclasses.replace(VOSK_ES, url=sys.argv[1]), Path(sys.argv[2]))
+except FetchError as err:
+    print(err.code, err.message)
+"""
+
+
+def test_a_file_too_large_for_the_system_is_a_clear_error(server: str, tmp_path: Path) -> None:
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, resource.RLIM_INFINITY))  # EFBIG
+
+    out = subprocess.run([sys.executable, "-c", FETCH_SCRIPT, server, str(tmp_path)],
+                         cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                         preexec_fn=small_files, check=False, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("disk-error") and "más grande" in out.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_fetch_command_tells_each_failure_and_goes_on(server: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    garbage = _spec(_at(server, "garbage"))
+    deck = dataclasses.replace(garbage, name="otro", url=server)
+    assert do_fetch([garbage, deck], tmp_path, force=False) == 1
+    err = capsys.readouterr().err
+    assert "vosk-es: no se pudo bajar" in err and "Traceback" not in err
+    assert check(deck, tmp_path).ok  # the second model was still fetched
+
+
+def test_ctrl_c_ends_the_fetch_cleanly_and_keeps_the_download(
+        server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = _spec(_at(server, "interrupt"))
+    Handler.watch = tmp_path / f"{spec.archive}.part"
+    assert do_fetch([spec, _spec(server)], tmp_path, force=False) == 130
+    assert "sigue desde donde quedó" in capsys.readouterr().err
+    assert (tmp_path / f"{spec.archive}.part").stat().st_size >= 20_000
+    assert Handler.requests == {"interrupt": 1}  # it stopped: the next model was not tried
+
+
+def test_check_tells_a_file_that_changed_since_the_fetch(server: str, tmp_path: Path) -> None:
+    spec = _spec(server)
+    fetch(spec, tmp_path)
+    (tmp_path / spec.folder / "graph" / "Gr.fst").write_bytes(b"cortado")
+    status = check(spec, tmp_path)
+    assert status.state == "broken" and "cambió graph/Gr.fst" in status.message
+    fetch(spec, tmp_path)  # a damaged model is fetched again, without --force
+    assert check(spec, tmp_path).ok

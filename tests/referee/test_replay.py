@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli import main
 from referee.replay import replay
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.log"))
@@ -57,3 +58,16 @@ def test_replay_of_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(tmp_path / "nada.log")],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and "no puedo abrir" in proc.stderr
+
+
+def test_replay_of_a_latin1_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "viejo.log"
+    log.write_bytes("# mesa de Peña\nhand\nA1: truco\nB1: no quiero\n".encode("latin-1"))
+    assert main(["replay", str(log)]) == 0  # before: UnicodeDecodeError
+    assert "tanteador: A 1 — B 0" in capsys.readouterr().out
+
+
+def test_replay_of_a_folder_is_a_clear_error(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(tmp_path)]) == 1
+    assert "es una carpeta" in capsys.readouterr().err

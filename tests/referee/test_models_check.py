@@ -1,0 +1,160 @@
+"""One judgement of a model folder for 'models check', 'models list', the recognizer finder and
+the recognizers: a damaged model is told as such, with what is missing, and never reaches
+pocketsphinx (which ends the whole process on a broken model definition)."""
+
+from __future__ import annotations
+
+import shutil
+import wave
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from models.catalog import CATALOG, SPHINX_ES, VOSK_ES
+from models.fetch import check
+from models.validate import sphinx_problems
+from referee.asr.base import RecognizerError
+from referee.asr.find import find_model
+from referee.asr.grammar import PhraseList
+from referee.asr.sphinx import SphinxRecognizer
+from referee.cli import main
+
+VOSK_FILES = ("am/final.mdl", "conf/mfcc.conf", "conf/model.conf", "graph/HCLr.fst",
+              "graph/Gr.fst")
+
+
+def _vosk(models: Path) -> Path:
+    folder = VOSK_ES.target(models)
+    for name in VOSK_FILES:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(b"x" * 100)
+    return folder
+
+
+@pytest.fixture()
+def sphinx(shared_dir: Path, tmp_path: Path) -> Path:
+    """A writable copy of the Spanish acoustic model, where the catalog puts it."""
+    source = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    if not source.is_dir():
+        pytest.skip(f"Spanish Sphinx model not found at {source}")
+    folder = SPHINX_ES.target(tmp_path / "models") / "model_parameters" / "es.cd_ptm"
+    shutil.copytree(source, folder)
+    for path in folder.iterdir():
+        path.chmod(0o644)
+    return folder
+
+
+def _cut(name: str, keep: int) -> Callable[[Path], None]:
+    def damage(folder: Path) -> None:
+        data = (folder / name).read_bytes()
+        (folder / name).write_bytes(data[:keep])
+    return damage
+
+
+def _cut_lines(name: str, lines: int) -> Callable[[Path], None]:
+    def damage(folder: Path) -> None:
+        text = (folder / name).read_text(encoding="ascii").splitlines()[:lines]
+        (folder / name).write_text("\n".join(text) + "\n", encoding="ascii")
+    return damage
+
+
+# Damage that makes pocketsphinx print FATAL and exit(1) from C, and what the check says instead.
+DAMAGE = {
+    "empty mdef": (_cut("mdef", 0), "mdef está vacío"),
+    "mdef cut inside its header": (_cut("mdef", 60), "mdef no tiene el encabezado"),
+    "mdef cut after its header": (_cut("mdef", 200), "mdef está cortado"),
+    "mdef cut at a line end": (_cut_lines("mdef", 20_000), "mdef está cortado"),
+    "mdef cut mid-line": (_cut("mdef", 700_000), "mdef está cortado"),
+    "short transition_matrices": (_cut("transition_matrices", 500), "transition_matrices está cortado"),
+    "empty sendump": (_cut("sendump", 0), "sendump está vacío"),
+}
+
+
+def test_the_real_sphinx_model_is_whole(sphinx: Path) -> None:
+    assert sphinx_problems(sphinx) == []
+
+
+@pytest.mark.parametrize("damage", DAMAGE, ids=list(DAMAGE))
+def test_a_damaged_sphinx_model_is_an_error_not_a_dead_process(sphinx: Path, damage: str) -> None:
+    harm, said = DAMAGE[damage]
+    harm(sphinx)
+    assert any(said in p for p in sphinx_problems(sphinx))
+    with pytest.raises(RecognizerError) as err:  # before: pocketsphinx ended pytest with exit(1)
+        SphinxRecognizer(PhraseList.from_table(), sphinx)
+    assert err.value.code == "model-broken" and said in err.value.message
+    models = sphinx.parents[2]
+    with pytest.raises(RecognizerError) as err:  # asked for by name: an error
+        find_model(models, "sphinx")
+    assert err.value.code == "model-broken"
+    found = find_model(models)  # found on the way: passed over, and the choice says why
+    assert found.english and said in found.label and "models fetch --force sphinx-es" in found.label
+    status = check(SPHINX_ES, models)
+    assert status.state == "broken" and said in status.message
+
+
+def test_listen_with_a_damaged_model_says_so(sphinx: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    (sphinx / "mdef").write_bytes(b"")
+    wav = tmp_path / "silencio.wav"
+    with wave.open(str(wav), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(b"\0\0" * 1600)
+    assert main(["listen", "--wav", str(wav), "--model", str(sphinx), "--no-evidence"]) == 2
+    err = capsys.readouterr().err
+    assert "No puedo arrancar el reconocedor" in err and "mdef está vacío" in err
+
+
+def test_check_and_the_finder_agree_on_a_vosk_model_missing_a_file(tmp_path: Path) -> None:
+    folder = _vosk(tmp_path)
+    assert check(VOSK_ES, tmp_path).ok and find_model(tmp_path).kind == "vosk"
+    (folder / "am" / "final.mdl").unlink()
+    status = check(VOSK_ES, tmp_path)
+    assert status.state == "broken" and "falta am/final.mdl" in status.message
+    with pytest.raises(RecognizerError) as err:  # asked for by name: an error
+        find_model(tmp_path, "vosk")
+    assert err.value.code == "model-broken" and "falta am/final.mdl" in err.value.message
+    found = find_model(tmp_path)  # not a silent switch to another recognizer: it says why
+    assert found.kind == "sphinx" and "falta am/final.mdl" in found.label
+
+
+def test_an_empty_model_folder_is_not_ok(tmp_path: Path) -> None:
+    VOSK_ES.target(tmp_path).mkdir()
+    status = check(VOSK_ES, tmp_path)
+    assert status.state == "broken" and "falta am/final.mdl" in status.message
+    SPHINX_ES.target(tmp_path).mkdir()
+    assert check(SPHINX_ES, tmp_path).state == "broken"
+
+
+def test_check_exits_1_only_for_a_damaged_model(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["models", "check", "--models-dir", str(tmp_path)]) == 0  # nothing fetched
+    assert "es opcional" in capsys.readouterr().out
+    folder = _vosk(tmp_path)
+    assert main(["models", "check", "--models-dir", str(tmp_path)]) == 0  # the deck never fetched
+    (folder / "conf" / "mfcc.conf").write_bytes(b"")
+    assert main(["models", "check", "--models-dir", str(tmp_path)]) == 1
+    assert "conf/mfcc.conf está vacío" in capsys.readouterr().out
+
+
+def test_list_marks_a_damaged_model_and_says_why(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    (_vosk(tmp_path) / "am" / "final.mdl").unlink()
+    assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "✗ vosk-es" in out and "falta am/final.mdl" in out
+    assert "Se va a usar: sphinx-en" in out  # the next recognizer, and why
+    assert out.count("falta am/final.mdl") == 2
+
+
+def test_check_help_says_what_the_exit_code_means(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["models", "check", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Sale con 1 solo si alguno está dañado" in out and "no es un error" in out
+
+
+def test_every_catalog_kind_can_be_checked(tmp_path: Path) -> None:
+    assert {check(spec, tmp_path).state for spec in CATALOG.values()} == {"missing"}
