@@ -44,7 +44,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
-            raise InvalidCard(f"invalid card rank {self.rank}: the Spanish deck has 1-7, 10, 11, 12")
+            raise InvalidCard(f"no hay cartas de {self.rank}: el mazo español tiene 1-7, 10, 11 y 12")
         object.__setattr__(self, "text", f"{self.rank}{self.suit.value}")
         object.__setattr__(self, "power", _POWER[(self.rank, self.suit)])
 
@@ -63,7 +63,8 @@ class Card:
         except (ValueError, KeyError, IndexError) as err:
             if isinstance(err, InvalidCard):
                 raise
-            raise InvalidCard(f"invalid card {text!r}: write number + suit letter, e.g. 7o, 1e, 12b") from err
+            raise InvalidCard(f"carta inválida {text!r}: se escribe número y letra del palo, p. ej. 7o, "
+                              "1e, 12b") from err
 
     def __str__(self) -> str:
         return self.text

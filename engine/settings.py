@@ -37,18 +37,18 @@ class Settings:
 
     def __post_init__(self) -> None:
         checks = (
-            (self.players in SEATS, "players must be 2, 4 or 6"),
-            (self.points in (15, 30), "points must be 15 or 30"),
-            (self.falta in FALTA_FORMULAS, f"falta must be one of {', '.join(FALTA_FORMULAS)}"),
-            (self.envido_credit in ENVIDO_CREDIT, f"envido_credit must be {' or '.join(ENVIDO_CREDIT)}"),
-            (self.resto in RESTO_FORMULAS, f"resto must be {' or '.join(RESTO_FORMULAS)}"),
+            (self.players in SEATS, "players va 2, 4 o 6"),
+            (self.points in (15, 30), "points va 15 o 30"),
+            (self.falta in FALTA_FORMULAS, f"falta va {', '.join(FALTA_FORMULAS)}"),
+            (self.envido_credit in ENVIDO_CREDIT, f"envido_credit va {' o '.join(ENVIDO_CREDIT)}"),
+            (self.resto in RESTO_FORMULAS, f"resto va {' o '.join(RESTO_FORMULAS)}"),
             (self.contraflor_points in CONTRAFLOR_POINTS,
-             f"contraflor_points must be from {CONTRAFLOR_POINTS[0]} to {CONTRAFLOR_POINTS[-1]}"),
-            (not self.pica_pica or self.players == 6, "pica-pica is played with 6 players"),
+             f"contraflor_points va de {CONTRAFLOR_POINTS[0]} a {CONTRAFLOR_POINTS[-1]}"),
+            (not self.pica_pica or self.players == 6, "el pica-pica se juega de a 6"),
         )
         for ok, message in checks:
             if not ok:
-                raise InvalidEvent(f"invalid setting: {message}")
+                raise InvalidEvent(f"regla inválida: {message}")
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -72,7 +72,7 @@ class Settings:
         key = name.replace("-", "_")
         field = next((f for f in fields(self) if f.name == key), None)
         if field is None:
-            raise InvalidEvent(f"unknown setting {name!r}")
+            raise InvalidEvent(f"no conozco la regla {name!r}")
         return replace(self, **{key: _parse_value(name, value, type(getattr(self, key)))})
 
 
@@ -83,10 +83,10 @@ def _parse_value(name: str, text: str, kind: type) -> Any:
             return True
         if text in ("off", "no", "false", "0"):
             return False
-        raise InvalidEvent(f"invalid value {text!r} for {name}: write on or off")
+        raise InvalidEvent(f"valor inválido {text!r} para {name}: se escribe on u off")
     if kind is int:
         try:
             return int(text)
         except ValueError:
-            raise InvalidEvent(f"invalid value {text!r} for {name}: write a number") from None
+            raise InvalidEvent(f"valor inválido {text!r} para {name}: va un número") from None
     return text

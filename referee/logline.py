@@ -74,13 +74,13 @@ def _seat_action(seat: str, verb: str, rest: list[str]) -> Event:
         return Play(seat, Card.parse(rest[0]))
     if verb in ("shows", "muestra") and 2 <= len(rest) <= 3:
         return Show(seat, parse_cards(rest))
-    raise InvalidEvent(f"{seat} {verb}: write «{seat} plays 7o» or «{seat} shows 7o 1o»")
+    raise InvalidEvent(f"{seat} {verb}: se escribe «{seat} plays 7o» o «{seat} shows 7o 1o»")
 
 
 def _team(word: str) -> str:
     team = _TEAM.get(word.lower())
     if team is None:
-        raise InvalidEvent(f"team {word!r}: write A or B")
+        raise InvalidEvent(f"equipo {word!r}: se escribe A o B")
     return team
 
 
@@ -88,7 +88,7 @@ def _seat(words: list[str]) -> str | None:
     if not words:
         return None
     if len(words) > 1 or not re.fullmatch(SEAT_RE, words[0], re.IGNORECASE):
-        raise InvalidEvent(f"{' '.join(words)!r}: after the result only a seat may follow")
+        raise InvalidEvent(f"{' '.join(words)!r}: después del resultado solo puede ir un asiento")
     return words[0].upper()
 
 
@@ -100,26 +100,26 @@ def _hand(args: list[str]) -> Event:
 
 def _round(args: list[str]) -> Event:
     if not args:
-        raise InvalidEvent("round: write round A, round B or round parda")
+        raise InvalidEvent("round: se escribe round A, round B o round parda")
     winner = None if args[0].lower() == "parda" else _team(args[0])
     return RoundResult(winner, _seat(args[1:]))  # type: ignore[arg-type]
 
 
 def _envido(args: list[str]) -> Event:
     if not args:
-        raise InvalidEvent("envido: write envido A or envido B (the winner)")
+        raise InvalidEvent("envido: se escribe envido A o envido B (el que lo ganó)")
     return EnvidoResult(_team(args[0]), _seat(args[1:]))  # type: ignore[arg-type]
 
 
 def _points(args: list[str]) -> Event:
     if len(args) != 2 or not re.fullmatch(r"[+-]?\d+", args[1]):
-        raise InvalidEvent("points: write points A +2 or points B -1")
+        raise InvalidEvent("points: se escribe points A +2 o points B -1")
     return Adjust(_team(args[0]), int(args[1]))  # type: ignore[arg-type]
 
 
 def _set(args: list[str]) -> Event:
     if len(args) != 2:
-        raise InvalidEvent("set: write set NAME VALUE, e.g. set flor on")
+        raise InvalidEvent("set: se escribe set NOMBRE VALOR, p. ej. set flor on")
     return SetRule(args[0].lower(), args[1])
 
 

@@ -77,5 +77,5 @@ def test_not_a_card(text: str) -> None:
 
 def test_a_card_not_in_the_deck_cannot_be_made() -> None:
     for rank in (0, 8, 9, 13):
-        with pytest.raises(InvalidCard, match="the Spanish deck has 1-7, 10, 11, 12"):
+        with pytest.raises(InvalidCard, match="el mazo español tiene 1-7, 10, 11 y 12"):
             Card(rank, Suit.OROS)

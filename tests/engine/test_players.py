@@ -105,5 +105,5 @@ def test_pica_pica_only_in_the_middle_of_the_game(lead: int, duels: bool) -> Non
 
 
 def test_pica_pica_needs_six_players() -> None:
-    with pytest.raises(InvalidEvent, match="pica-pica is played with 6 players"):
+    with pytest.raises(InvalidEvent, match="el pica-pica se juega de a 6"):
         Settings(players=4, pica_pica=True)

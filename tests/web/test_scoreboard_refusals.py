@@ -178,6 +178,6 @@ def test_a_rule_set_in_the_log_keeps_to_the_settings_bounds(client: TestClient, 
     before = state(client)
     response = post(client, f"set contraflor_points {value}")
     assert response.status_code == 422 and error_code(response) == "line-rejected"
-    assert "contraflor_points must be from 1 to 30" in response.json()["error"]["message"]
+    assert "contraflor_points va de 1 a 30" in response.json()["error"]["message"]
     assert state(client) == before
     assert post(client, "set contraflor_points 30").json()["settings"]["contraflor_points"] == 30
