@@ -6,9 +6,9 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request, WebSocket
+from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -20,6 +20,8 @@ from web_scoreboard.service import ActionError, TableService, store_failed
 
 # Pages opened from these addresses are on the serving machine: they may read the PIN.
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+# The snapshot a page showed when it asked to change the last line (``?seq=``).
+Seen = Annotated[int | None, Query(ge=0, le=2**63 - 1)]
 
 
 def describe_errors(errors: list[Any]) -> ActionError:
@@ -42,11 +44,11 @@ def run_command(service: TableService, cmd: Any, origin: str) -> dict[str, Any]:
     if isinstance(cmd, schemas.EventMsg):
         return service.submit_line(cmd.line, origin)
     if isinstance(cmd, schemas.UndoMsg):
-        return service.undo(origin)
+        return service.undo(origin, cmd.seq)
     if isinstance(cmd, schemas.FlipMsg):
-        return service.flip_last(origin)
+        return service.flip_last(origin, cmd.seq)
     if isinstance(cmd, schemas.SwapMsg):
-        return service.swap_answer(origin)
+        return service.swap_answer(origin, cmd.seq)
     if isinstance(cmd, schemas.NamesMsg):
         return service.set_names(cmd.names.model_dump())
     if isinstance(cmd, schemas.NewGameMsg):
@@ -194,17 +196,18 @@ def _change_routes(router: APIRouter, service: TableService, guard: PinGuard,
     def event(body: schemas.EventIn) -> Any:
         return snap(lambda: service.submit_line(body.line, "page"))
 
+    # ``seq``: the snapshot the page showed; the change is refused if the table moved since
     @router.post("/api/undo", dependencies=auth)
-    def undo() -> Any:
-        return snap(lambda: service.undo("page"))
+    def undo(seq: Seen = None) -> Any:
+        return snap(lambda: service.undo("page", seq))
 
     @router.post("/api/flip", dependencies=auth)
-    def flip() -> Any:
-        return snap(lambda: service.flip_last("page"))
+    def flip(seq: Seen = None) -> Any:
+        return snap(lambda: service.flip_last("page", seq))
 
     @router.post("/api/swap", dependencies=auth)
-    def swap() -> Any:
-        return snap(lambda: service.swap_answer("page"))
+    def swap(seq: Seen = None) -> Any:
+        return snap(lambda: service.swap_answer("page", seq))
 
     @router.put("/api/names", dependencies=auth)
     def names(body: schemas.NamesIn) -> Any:

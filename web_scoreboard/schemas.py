@@ -11,6 +11,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Pin = Annotated[str, StringConstraints(pattern=r"^\d{4,8}$")]
 # A game's or a heard item's number: an SQLite integer (64 bits), or the store cannot look it up.
 RowId = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+Seq = Annotated[int, Field(ge=0, le=2**63 - 1)]
 
 
 class Strict(BaseModel):
@@ -68,14 +69,17 @@ class EventMsg(Message):
 
 class UndoMsg(Message):
     action: Literal["undo"]
+    seq: Seq | None = None  # the snapshot the page showed (``TableService._require_seen``)
 
 
 class FlipMsg(Message):
     action: Literal["flip"]
+    seq: Seq | None = None  # the snapshot the page showed (``TableService._require_seen``)
 
 
 class SwapMsg(Message):
     action: Literal["swap"]
+    seq: Seq | None = None  # the snapshot the page showed (``TableService._require_seen``)
 
 
 class NamesMsg(Message):

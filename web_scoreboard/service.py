@@ -160,30 +160,42 @@ class TableService:
             self._apply(line, origin)
             return self._publish()
 
-    def undo(self, origin: str = "manual") -> dict[str, Any]:
+    def undo(self, origin: str = "manual", seen: int | None = None) -> dict[str, Any]:
+        """Take back the last line; with ``seen`` (the snapshot the page showed), only if nothing
+        changed since (``_require_seen``)."""
         with self._lock:
+            self._require_seen(seen)
             if not self._table.lines:
                 raise ActionError("nothing-to-undo", "no hay nada para deshacer")
             line = self._table.undo()
             self._persist([LogEntry("undo", line, origin)], rollback=lambda: self._reapply([line]))
             return self._publish()
 
-    def flip_last(self, origin: str = "manual") -> dict[str, Any]:
+    def flip_last(self, origin: str = "manual", seen: int | None = None) -> dict[str, Any]:
         """Give the last call to the other team (the referee heard the wrong side)."""
         return self._replace_last(lambda: self._table.flip_last(), origin, "flip",
-                                  "no hay ningún canto para cambiar de equipo")
+                                  "no hay ningún canto para cambiar de equipo", seen)
 
-    def swap_answer(self, origin: str = "manual") -> dict[str, Any]:
+    def swap_answer(self, origin: str = "manual", seen: int | None = None) -> dict[str, Any]:
         """Turn the last answer into its opposite (the referee heard «quiero» for «no quiero»)."""
         return self._replace_last(lambda: self._table.swap_answer(), origin, "swap",
-                                  "no hay ninguna respuesta para cambiar")
+                                  "no hay ninguna respuesta para cambiar", seen)
+
+    def _require_seen(self, seen: int | None) -> None:
+        """A change to "the last line" the page asked for while it showed snapshot ``seen``:
+        refused if the table changed since (a double tap, or another tablet was quicker), so it
+        never takes back a line the person did not see."""
+        if seen is not None and seen != self._seq:
+            raise ActionError("stale", "la mesa cambió desde que la miraste: fijate cómo quedó y "
+                              "volvé a tocar si hace falta", 409)
 
     def _replace_last(self, change: Callable[[], str], origin: str, name: str,
-                      empty: str) -> dict[str, Any]:
+                      empty: str, seen: int | None = None) -> dict[str, Any]:
         """Replace the last line by what ``change`` (a call on the current Table, made under the
         lock) makes of it, stored as an undo and the lines it added; the Table refuses what the
         rules do not allow."""
         with self._lock:
+            self._require_seen(seen)
             before = list(self._table.lines)
             if not before:
                 raise ActionError(f"nothing-to-{name}", empty)

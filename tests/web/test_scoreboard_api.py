@@ -154,6 +154,23 @@ def test_undo_and_flip_the_last_call(client: TestClient, post: Post) -> None:
     assert client.post("/api/undo", headers=AUTH).json()["error"]["code"] == "nothing-to-undo"
 
 
+@pytest.mark.parametrize("change", ["undo", "flip", "swap"])
+def test_a_double_tap_changes_the_last_line_once(client: TestClient, post: Post, change: str) -> None:
+    post(client, "hand")
+    seq = post(client, "A1: truco").json()["seq"]
+    if change != "flip":  # an answer to swap
+        seq = post(client, "B1: quiero").json()["seq"]
+    first = client.post(f"/api/{change}?seq={seq}", headers=AUTH)
+    assert first.status_code == 200
+    again = client.post(f"/api/{change}?seq={seq}", headers=AUTH)  # the same screen, tapped twice
+    assert again.status_code == 409 and again.json()["error"]["code"] == "stale"
+    assert state(client)["log"] == first.json()["log"]
+    over_socket = client.post("/api/actions", headers=AUTH, json={"action": change, "seq": seq})
+    assert over_socket.json()["error"]["code"] == "stale"
+    fresh = client.post(f"/api/{change}?seq={first.json()['seq']}", headers=AUTH)
+    assert fresh.status_code in (200, 409) and fresh.json().get("error", {}).get("code") != "stale"
+
+
 def test_swap_the_last_answer_for_its_opposite(client: TestClient, post: Post) -> None:
     post(client, "hand")
     assert post(client, "A1: truco").json()["swap_to"] is None

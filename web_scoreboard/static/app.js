@@ -86,6 +86,9 @@ async function send(method, path, body) {
 }
 
 const applyLine = (line) => send("POST", "/api/events", { line });
+// A change to the last line carries the snapshot on screen (``?seq=``): a double tap, or a change
+// from another tablet in between, is refused instead of taking back a line nobody saw.
+const seen = (path) => (typeof state.snap.seq === "number" ? `${path}?seq=${state.snap.seq}` : path);
 
 function setPin(pin) {
   state.pin = pin;
@@ -271,10 +274,10 @@ function onClick(event) {
 }
 
 const BUTTONS = {
-  "#btn-undo": () => send("POST", "/api/undo"),
-  "#btn-undo2": () => send("POST", "/api/undo"),
-  "#btn-flip": () => send("POST", "/api/flip"),
-  "#btn-swap": () => send("POST", "/api/swap"),
+  "#btn-undo": () => send("POST", seen("/api/undo")),
+  "#btn-undo2": () => send("POST", seen("/api/undo")),
+  "#btn-flip": () => send("POST", seen("/api/flip")),
+  "#btn-swap": () => send("POST", seen("/api/swap")),
   "#btn-controls": () => toggleControls($("#controls").hidden),
   "#btn-controls-close": () => toggleControls(false),
   "#btn-history": openHistory,
