@@ -49,7 +49,7 @@ def test_a_fetched_sheet_becomes_the_40_faces_of_a_deck(served: str, wikimedia_d
         opaque = want[..., 3] > 0
         assert np.abs(got[opaque][:, :3] - want[opaque][:, :3]).mean() < 2, name
     assert installed_decks(models) == [deck]
-    assert check(spec, models)[0]
+    assert check(spec, models).ok
 
 
 def test_a_sheet_of_another_layout_is_refused(served: str, tmp_path: Path) -> None:
