@@ -91,9 +91,21 @@ def test_a_call_broken_by_a_pause_is_heard_whole(script: list[tuple[float, float
     assert not any(h.kind == "points" for u in out for h in parse(u.text))
 
 
-def test_a_number_broken_after_its_and_is_heard_whole() -> None:
-    out = run_script([(0.5, 1.0, "treinta y", 0.9), (1.3, 1.7, "tres", 0.9)])
+@pytest.mark.parametrize("script", [
+    [(0.5, 1.0, "treinta y", 0.9), (1.3, 1.7, "tres", 0.9)],
+    # not 30, and then a «tres» the next seat would be taken to declare
+    [(0.5, 0.9, "treinta", 0.9), (1.2, 1.7, "y tres", 0.9)],
+])
+def test_a_number_broken_by_a_pause_is_heard_whole(
+        script: list[tuple[float, float, str, float]]) -> None:
+    out = run_script(script)
     assert [h.points for u in out for h in parse(u.text)] == [33]
+
+
+def test_a_treinta_nothing_follows_goes_out_alone() -> None:
+    out = run_script([(0.5, 0.9, "treinta", 0.9), (4.0, 4.5, "truco", 0.9)])
+    assert [u.text for u in out] == ["treinta", "truco"]
+    assert out[0].emitted_at <= out[0].end + HOLD_S + 0.1
 
 
 def test_the_first_words_of_a_call_go_out_alone_when_nothing_follows_soon() -> None:
