@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        "falta al que gana el envido")
 
 
-ORIGINS = {"voice": "voz", "camera": "cámara", "manual": "tablet", "confirm": "tablet"}
+ORIGINS = {"voice": "voz", "camera": "cámara", "page": "tablet", "manual": "tablet", "confirm": "tablet"}
 
 
 def event_line(action: str, line: str, origin: str, score: dict[str, int]) -> str:

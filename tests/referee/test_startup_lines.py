@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from referee.asr.find import ModelChoice
+from referee.commands.serve import event_line
 from referee.startup import _recognizer_part
 
 
@@ -31,3 +34,9 @@ def test_the_english_fallback_says_it_is_low_accuracy_and_how_to_leave_it() -> N
 def test_vosk_asks_for_nothing() -> None:
     text = line(ModelChoice("vosk", Path("/m/vosk")))
     assert "models fetch" not in text and "voices calibrate" not in text
+
+
+@pytest.mark.parametrize(("origin", "said"), [
+    ("page", "tablet"), ("confirm", "tablet"), ("voice", "voz"), ("camera", "cámara")])
+def test_each_stored_event_says_who_made_it(origin: str, said: str) -> None:
+    assert f"({said})" in event_line("apply", "A1: truco", origin, {"A": 0, "B": 0})
