@@ -83,7 +83,8 @@ def read_wav(path: str | Path) -> np.ndarray:
     except OSError as err:
         raise AudioError("wav-unreadable", f"no puedo abrir {path}: {err.strerror or err}") from err
     except (wave.Error, EOFError) as err:
-        raise AudioError("wav-unreadable", f"{path} no es un WAV que pueda leer: {err}") from err
+        raise AudioError("wav-unreadable", f"{path} no es un WAV que pueda leer: "
+                         f"{err or 'está vacío o cortado'}") from err
     # A file cut in the middle of a sample (an odd byte at the end): drop the partial frame.
     raw = raw[: len(raw) - len(raw) % (width * channels)]
     if width == 1:

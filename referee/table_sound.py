@@ -51,7 +51,7 @@ class TableSound:
         """Use the kept average if there is a sound one; False if there was none to use."""
         try:
             text = self.path.read_text(encoding="utf-8")
-        except OSError:
+        except (OSError, ValueError):  # gone, or damaged (not even text): start cold
             return False
         if not valid_mean(text):
             return False

@@ -363,7 +363,8 @@ def save_calibration(models_dir: Path, model_dir: Path, means: np.ndarray, stats
     folder = calibration_dir(models_dir)
     write_means(folder / "means.new", means)
     (folder / "means.new").replace(folder / "means")
-    info = {"model": str(model_dir.resolve()), "speech_s": round(stats.frames / 100, 1), **notes}
+    info = {"model": str(model_dir.resolve()), "model_in_folder": _inside(models_dir, model_dir),
+            "speech_s": round(stats.frames / 100, 1), **notes}
     (folder / "info.new").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     (folder / "info.new").replace(folder / "info.json")
     return folder / "means"
@@ -376,6 +377,18 @@ def find_calibration(models_dir: Path, model_dir: Path) -> Path | None:
         info = json.loads((folder / "info.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if (folder / "means").is_file() and info.get("model") == str(model_dir.resolve()):
+    inside = _inside(models_dir, model_dir)
+    same = (info.get("model") == str(model_dir.resolve())
+            or (inside is not None and info.get("model_in_folder") == inside))
+    if (folder / "means").is_file() and same:
         return folder / "means"
     return None
+
+
+def _inside(models_dir: Path, model_dir: Path) -> str | None:
+    """Where the acoustic model lies inside the models folder (``sphinx/acoustic_model``), so
+    that a calibration follows a models folder moved or copied whole; None if outside it."""
+    try:
+        return model_dir.absolute().relative_to(models_dir.absolute()).as_posix()
+    except ValueError:
+        return None

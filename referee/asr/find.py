@@ -65,13 +65,16 @@ def _find_sphinx(models_dir: Path) -> Path | None:
     return target if target.is_dir() else acoustic_dir(models_dir, depth=2)
 
 
-def classify(path: Path) -> ModelChoice:
-    """What kind of model an explicit ``--model`` folder is (checked whole)."""
+def classify(path: Path, models_dir: Path | None = None) -> ModelChoice:
+    """What kind of model an explicit ``--model`` folder is (checked whole), with the table's
+    voice calibration in ``models_dir`` if it was made for that model."""
     if _looks_vosk(path):
         return ModelChoice("vosk", _whole("vosk", path))
     found = acoustic_dir(path, depth=2)
     if found:
-        return ModelChoice("sphinx", _whole("sphinx", found))
+        whole = _whole("sphinx", found)
+        calibration = find_calibration(models_dir, whole) if models_dir else None
+        return ModelChoice("sphinx", whole, calibration=calibration)
     raise RecognizerError("model-unknown", f"{path} no parece un modelo de Vosk ni de Sphinx")
 
 

@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def choose_model(args: argparse.Namespace) -> ModelChoice:
     if args.model:
-        choice = classify(Path(args.model).expanduser())
+        choice = classify(Path(args.model).expanduser(), models_dir(args.models_dir))
         if args.recognizer and args.recognizer != choice.kind:
             raise RecognizerError("model-mismatch",
                                   f"{args.model} es un modelo de {choice.kind}, no de {args.recognizer}")

@@ -17,6 +17,7 @@ from referee.asr.adapt import calibrate
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.audio import AudioChunk, AudioError, MicSource, read_pcm
+from referee.phrases import normalize, vocabulary
 
 # What a calibration asks for: every call once, then envido numbers (the texts of the benchmark's
 # calibration script).
@@ -48,11 +49,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
-    """(pcm, text) for every WAV of the folder."""
-    files = sorted(folder.glob("*.wav"))
+    """(pcm, text) for every WAV of the folder (``.wav`` or ``.WAV``), each named after what it
+    says; a name that is not words the referee knows is refused, naming the files."""
+    if not folder.is_dir():
+        raise AudioError("wav-missing", f"no encuentro la carpeta {folder}")
+    files = sorted(f for f in folder.iterdir() if f.suffix.lower() == ".wav" and f.is_file())
     if not files:
         raise AudioError("wav-missing", f"no hay archivos .wav en {folder}")
-    return [(read_pcm(f), voice_learning.prompt_text(f)) for f in files]
+    unknown = [f.name for f in files if not _said_in_name(f)]
+    if unknown:
+        shown = ", ".join(unknown[:3]) + (f" y {len(unknown) - 3} más" if len(unknown) > 3 else "")
+        raise AudioError("wav-names", f"en {folder}, {shown} no se llaman como lo que dicen: cada "
+                         "archivo se llama con la frase que dice (truco.wav, vale_cuatro.wav, "
+                         "treinta_y_tres-2.wav)")
+    return [(read_pcm(f), voice_learning.prompt_text(f).lower()) for f in files]
+
+
+def _said_in_name(path: Path) -> bool:
+    """The file's name is words of the referee's phrases (``vale_cuatro-2.wav``)."""
+    words = normalize(voice_learning.prompt_text(path)).split()
+    return bool(words) and all(w in _KNOWN_WORDS for w in words)
+
+
+_KNOWN_WORDS = {normalize(w) for w in vocabulary()}
 
 
 def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S) -> bytes | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import wave
 from pathlib import Path
 
 import numpy as np
@@ -19,11 +21,12 @@ from referee.asr.adapt import (
     voice_mean,
     write_means,
 )
-from referee.asr.find import find_model
+from referee.asr.find import classify, find_model
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
-from referee.audio import read_pcm
+from referee.audio import AudioError, read_pcm
 from referee.cli import main
+from referee.commands.voices import from_wav_dir
 from referee.phrases import parse
 
 CALIBRATION_RENDER = ("normal", "low")
@@ -130,8 +133,31 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(shared_dir: Path,
     assert choice.calibration == models / "voice-calibration" / "means"
     assert "calibración" in choice.label
     assert find_calibration(models, tmp_path) is None  # only for the model it was made for
+    # it follows the models folder moved or copied whole, and a model given by --model
+    moved = tmp_path / "moved"
+    shutil.copytree(models, moved, symlinks=True)
+    assert find_model(moved, "sphinx").calibration == moved / "voice-calibration" / "means"
+    assert classify(models / "sphinx", models).calibration == models / "voice-calibration" / "means"
     assert main(["voices", "forget", "--models-dir", str(models)]) == 0
     assert find_model(models, "sphinx").calibration is None
+
+
+def test_wavs_not_named_after_what_they_say_are_refused_by_name(tmp_path: Path) -> None:
+    folder = tmp_path / "grabaciones"
+    folder.mkdir()
+
+    def silence(name: str) -> None:
+        with wave.open(str(folder / name), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(16000)
+            w.writeframes(b"\0\0" * 1600)
+
+    silence("Vale_Cuatro.WAV")  # as a phone names it: found, and read as what it says
+    assert [text for _, text in from_wav_dir(folder)] == ["vale cuatro"]
+    silence("grabacion 0.wav")
+    with pytest.raises(AudioError, match="grabacion 0.wav no se llaman como lo que dicen"):
+        from_wav_dir(folder)
 
 
 def test_too_little_speech_is_a_plain_error(model: Path) -> None:

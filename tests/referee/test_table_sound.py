@@ -46,6 +46,12 @@ def test_a_broken_file_is_ignored(tmp_path: Path, text: str) -> None:
     assert not valid_mean(text)
 
 
+def test_a_file_that_is_not_even_text_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "sound.txt"
+    path.write_bytes(b"\x95\xff\x00garbage")
+    assert not TableSound(FakeRecognizer(), path).restore()
+
+
 def test_no_file_yet_is_a_cold_start(tmp_path: Path) -> None:
     assert not TableSound(FakeRecognizer(), tmp_path / "none.txt").restore()
 
