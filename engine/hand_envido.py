@@ -80,7 +80,7 @@ class EnvidoRules(HandState):
         if call is Call.QUIERO:
             self.envido_status = "accepted"
             self.envido_decl = Declarations(self.order)
-            self.notes.append(f"{team} quiso el {self._chain_text()}")
+            self.notes.append(f"{self._chain_text()} querido por {team}")
             self.settle_envido_if_decided()
         else:
             self.refuse_envido()

@@ -114,7 +114,7 @@ class FlorRules(HandState):
         self.require(self.flor_status == "pending" and self.flor_by != team_of(seat),
                      f"{what}: no hay contraflor para querer")
         if commit:
-            self.notes.append(f"{team_of(seat)} quiso la {self.flor_chain[-1].value}")
+            self.notes.append(f"{self.flor_chain[-1].value} querida por {team_of(seat)}")
             self._open_contest()
 
     def _achicarse(self, seat: str, call: Call, commit: bool) -> None:

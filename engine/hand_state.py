@@ -113,7 +113,7 @@ class HandState(abc.ABC):
         """Record points for a team in this hand and credit them now or at the end of the hand;
         none once a team has reached the target."""
         if self.target_reached():
-            self.notes.append(f"{note}: {team} no suma, la partida ya terminó")
+            self.notes.append(f"{note}: sin puntos para {team}, la partida ya terminó")
             return
         self.points[category][team] += points
         self.notes.append(f"{note}: {team} +{points}")

@@ -47,7 +47,7 @@ class TrucoRules(HandState):
             return
         if pending:  # a raise in answer accepts the lower level
             self.truco_level, self.truco_holder = pending[0], team
-            self.notes.append(f"{team} quiso el {TRUCO_NAME[pending[0]].value}")
+            self.notes.append(f"{TRUCO_NAME[pending[0]].value} querido por {team}")
         self.truco_pending = (level, team, seat)
 
     def _truco_order_reason(self, what: str, level: int) -> str:
@@ -68,7 +68,7 @@ class TrucoRules(HandState):
         name = TRUCO_NAME[level].value
         if call is Call.QUIERO:
             self.truco_level, self.truco_holder, self.truco_pending = level, team, None
-            self.notes.append(f"{team} quiso el {name}")
+            self.notes.append(f"{name} querido por {team}")
         else:
             self.truco_pending = None
             self.finish(caller, level - 1, f"{name} no querido")

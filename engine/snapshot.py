@@ -134,6 +134,6 @@ def _pending(kind: str, call: str, last: str, by: Team | None) -> dict[str, Any]
 
 
 def _declare(kind: str, seat: str | None) -> dict[str, Any]:
-    what = "la flor" if kind == "flor" else "el envido"
+    what = "de la flor" if kind == "flor" else "del envido"
     return {"kind": "declare", "call": kind, "by": None, "answer_by": seat,
-            "banner": f"Tantos de {what}: le toca a {seat}" if seat else ""}
+            "banner": f"Tantos {what}: le toca a {seat}" if seat else ""}

@@ -2,13 +2,39 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic_core import PydanticCustomError
 
-Line = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
-Pin = Annotated[str, StringConstraints(pattern=r"^\d{4,8}$")]
+
+def _length(what: str, most: int) -> Callable[[str], str]:
+    """A check of a text's length that says what is wrong in Spanish, for the page to show."""
+
+    def check(value: str) -> str:
+        if not value:
+            raise PydanticCustomError("string_too_short", f"{what} no puede quedar vacío")
+        if len(value) > most:
+            raise PydanticCustomError(
+                "string_too_long", f"{what} puede tener hasta {most} caracteres (tiene {len(value)})")
+        return value
+
+    return check
+
+
+def _pin(value: str) -> str:
+    if not re.fullmatch(r"\d{4,8}", value):
+        raise PydanticCustomError("string_pattern_mismatch", "el PIN tiene que tener de 4 a 8 números")
+    return value
+
+
+Line = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_length("el evento", 200)),
+                 Field(json_schema_extra={"minLength": 1, "maxLength": 200})]
+Name = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_length("el nombre", 24)),
+                 Field(json_schema_extra={"minLength": 1, "maxLength": 24})]
+Pin = Annotated[str, AfterValidator(_pin), Field(json_schema_extra={"pattern": r"^\d{4,8}$"})]
 # A game's or a heard item's number: an SQLite integer (64 bits), or the store cannot look it up.
 RowId = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
 Seq = Annotated[int, Field(ge=0, le=2**63 - 1)]

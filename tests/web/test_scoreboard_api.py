@@ -133,6 +133,27 @@ def test_invalid_fields_are_named(client: TestClient) -> None:
     assert state(client) == before
 
 
+@pytest.mark.parametrize(("path", "body", "message"), [
+    ("/api/names", {"A": "x" * 25, "B": "Ellos"},
+     "A: el nombre puede tener hasta 24 caracteres (tiene 25)"),
+    ("/api/names", {"A": "Nosotros", "B": "   "}, "B: el nombre no puede quedar vacío"),
+    ("/api/pin", {"pin": "12a"}, "pin: el PIN tiene que tener de 4 a 8 números"),
+])
+def test_a_refused_name_or_pin_is_explained_in_spanish(client: TestClient, path: str,
+                                                       body: dict[str, str], message: str) -> None:
+    before = state(client)
+    response = client.put(path, json=body, headers=AUTH)
+    assert response.status_code == 422
+    assert response.json()["error"] == {"code": "invalid", "message": f"mensaje inválido — {message}"}
+    assert state(client) == before
+
+
+def test_a_name_of_24_characters_is_kept_whole(client: TestClient) -> None:
+    names = {"A": "Losmuchachosdelaesquinaa", "B": "  Ellos  "}
+    response = client.put("/api/names", json=names, headers=AUTH)
+    assert response.json()["names"] == {"A": "Losmuchachosdelaesquinaa", "B": "Ellos"}
+
+
 def test_actions_endpoint_takes_the_same_commands(client: TestClient) -> None:
     response = client.post("/api/actions", json={"action": "event", "line": "hand"}, headers=AUTH)
     assert response.status_code == 200 and response.json()["log"] == ["hand"]

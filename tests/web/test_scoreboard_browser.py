@@ -17,6 +17,8 @@ import pytest
 import uvicorn
 
 from engine import Settings
+from engine.snapshot import BANNERS
+from referee.logline import parse_line
 from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
 from web_scoreboard.routes import LOOPBACK
@@ -27,6 +29,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TABLET = {"width": 1280, "height": 800}
+SIZES = {"landscape": TABLET, "portrait": {"width": 800, "height": 1280},
+         "phone": {"width": 390, "height": 844}}
+LONG_NAMES = {"A": "Losmuchachosdelaesquinaa", "B": "Laschicasdelclubatletico"}  # 24, the cap
 PIN = "2468"
 AUTH = {"X-Table-PIN": PIN}
 
@@ -240,7 +245,7 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     wait_seq(page, snap["seq"])
     assert snap["winner"] == "A"
     assert page.locator("#gameover").is_visible()
-    assert text(page, "#gameover-title") == "¡Ganó Nosotros!"
+    assert text(page, "#gameover-title") == "¡Partida para Nosotros!"
     shot(page, "tablet-game-over")
     page.click("#btn-go-history")
     assert page.locator(".hist tbody tr").count() == 2
@@ -347,10 +352,14 @@ def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
     assert text(page, "#banner").startswith("¡CONTRAFLOR!")
     assert "cantaron: Nosotros 1, Ellos 1" in text(page, '[data-fact="flor"]')
     shot(page, "tablet-four-players-flor")
-    snap = server.post("A1: con flor quiero", "A1: treinta y tres", "B1: treinta y cinco")
+    snap = server.post("A1: con flor quiero")
+    wait_seq(page, snap["seq"])
+    assert text(page, "#banner") == "Tantos de la flor: le toca a Nosotros 1"
+    assert "contraflor querida por Nosotros" in text(page, ".notes")
+    snap = server.post("A1: treinta y tres", "B1: treinta y cinco")
     wait_seq(page, snap["seq"])
     assert text(page, '[data-score="B"]') == "6" and strokes(page, "B") == 6
-    assert "ganó Ellos (+6)" in text(page, '[data-fact="flor"]')
+    assert "para Ellos (+6)" in text(page, '[data-fact="flor"]')
 
 
 def test_six_players_pica_pica_results_go_to_the_selected_duel(server: LiveServer,
@@ -390,7 +399,7 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     assert page.locator('[data-seat="B1"].sel').count() == 1  # who must answer is picked
     page.click("#btn-flip")
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: truco'")
-    assert "contesta Nosotros" in text(page, "#banner")
+    assert "le toca contestar a Nosotros" in text(page, "#banner")
     assert page.locator("#btn-swap").is_hidden()  # the last event is no answer
     page.fill("#line-input", "A1: quiero")
     page.press("#line-input", "Enter")
@@ -441,3 +450,116 @@ def test_the_page_survives_a_kill_9_of_serve_mid_game(serve: Any, page: Any) -> 
     wait_seq(page, snap["seq"])
     assert page.locator("#banner").is_hidden()
     shot(page, "tablet-after-kill-9")
+
+
+def test_the_declarations_banner_names_the_team_whose_turn_it_is(server: LiveServer,
+                                                                 page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("hand", "A1: envido", "B1: quiero")
+    wait_seq(page, snap["seq"])
+    assert text(page, "#banner") == "Tantos del envido: le toca a Nosotros"
+    assert text(page, ".notes") == "envido querido por Ellos"
+    snap = server.post("A1: 27")
+    wait_seq(page, snap["seq"])
+    assert text(page, "#banner") == "Tantos del envido: le toca a Ellos"
+    snap = server.post("B1: son buenas", "B1: truco")
+    wait_seq(page, snap["seq"])
+    assert text(page, "#banner") == "¡TRUCO! — ¿quiero?\nle toca contestar a Nosotros"
+    assert not [b for b in BANNERS.values() if " de el " in b]
+
+
+def test_an_unsure_item_can_be_confirmed_at_every_size(server: LiveServer, browser: Any) -> None:
+    server.api.put("/api/names", json=LONG_NAMES).raise_for_status()
+    server.post("hand", "A1: truco")
+    server.service.record_seen("A1 jugó el 4 de copas", b"\xff\xd8 not shown", "A1 plays 4c")
+    unsure = server.service.record_heard(Heard("quiero", "unsure", line="B1: quiero", team="B"))
+    for name, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        open_board(page, server.url)
+        chip = page.locator(".chip.unsure")
+        confirm, dismiss = chip.locator("[data-confirm]"), chip.locator("[data-dismiss]")
+        assert confirm.inner_text() == "Confirmar"
+        fits = "b => b.scrollWidth <= b.clientWidth && b.getBoundingClientRect().right <= " \
+               "b.closest('.chip').getBoundingClientRect().right"
+        assert confirm.evaluate(fits) and dismiss.evaluate(fits), name
+        assert confirm.get_attribute("aria-label") == "Confirmar «quiero» (B1 dice quiero)"
+        assert dismiss.get_attribute("aria-label") == "Descartar «quiero»"
+        assert "anotado: A1 juega el 4 de copas" in text(page, ".chip.accepted")
+        adjust = page.locator('.team-B [data-line="points B +1"]').get_attribute("aria-label")
+        assert adjust == f"Sumar un punto a {LONG_NAMES['B']}"
+        notice = page.locator("#unsure-notice")
+        assert notice.is_visible() and "1 dudoso" in notice.inner_text(), name
+        assert notice.bounding_box()["y"] < 100, f"{name}: the notice is not at the top"
+        if name == "phone":
+            assert not chip.evaluate("c => c.getBoundingClientRect().top < innerHeight")
+            shot(page, "phone-unsure-notice")
+            notice.click()
+            page.wait_for_function("document.querySelector('.chip.unsure')"
+                                   ".getBoundingClientRect().bottom <= innerHeight")
+            assert confirm.evaluate("b => b === document.activeElement")
+            confirm.click()
+            page.wait_for_function(f"!document.querySelector('[data-heard=\"{unsure['id']}\"].unsure')")
+            assert notice.is_hidden()
+        context.close()
+    assert server.api.get("/api/state").json()["log"][-1] == "B1: quiero"
+
+
+READABLE = """() => {
+  const px = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length)
+    .map((e) => parseFloat(getComputedStyle(e).fontSize));
+  const labels = [...document.querySelectorAll("svg.tally text")].map((t) => {
+    const svg = t.ownerSVGElement;
+    return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  });
+  const outside = [...document.querySelectorAll(".score-row")].map((row) => {
+    const team = row.closest(".team"), box = team.getBoundingClientRect();
+    const right = box.right - parseFloat(getComputedStyle(team).paddingRight);
+    return Math.max(...[...row.children].map((c) => c.getBoundingClientRect().right - right));
+  });
+  const hand = document.querySelector(".hand");
+  return { texts: [...px("#banner small"), ...px(".r-title"), ...labels], outside: Math.max(...outside),
+           pageWider: document.documentElement.scrollWidth - innerWidth, handWider: hand.scrollWidth - hand.clientWidth };
+}"""
+
+
+def test_text_is_readable_and_long_names_fit_at_every_size(server: LiveServer,
+                                                           browser: Any) -> None:
+    server.api.put("/api/names", json=LONG_NAMES).raise_for_status()
+    server.post("points A +27", "points B +9", "hand", "A1: envido", "B1: quiero", "A1: 27",
+                "B1: son buenas", "round A", "B1: truco")  # 29 buenas, as wide as a score gets
+    for name, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        open_board(page, server.url)
+        assert text(page, '[data-zone="A"]').lower() == "buenas"
+        got = page.evaluate(READABLE)
+        smallest = 14 if name == "phone" else 16
+        assert len(got["texts"]) == 1 + 3 + 4 and min(got["texts"]) >= smallest, (name, got)
+        assert got["outside"] <= 0, f"{name}: the score row leaves its panel by {got['outside']}px"
+        assert got["pageWider"] <= 0 and got["handWider"] <= 0, (name, got)
+        shot(page, f"{name}-long-names")
+        context.close()
+
+
+def test_the_history_and_the_event_field_speak_spanish(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("points A +2", "hand", "A1 plays 7o", "B1 plays 4c", "hand B",
+                       "set flor on", "hand", "B1: envido", "A1: quiero", "envido A",
+                       "round parda", "A1: truco", "B1: quiero", "round B", "points B -1")
+    wait_seq(page, snap["seq"])
+    page.click("#btn-history")
+    shown = [str(line).strip() for line in page.locator(".log > div").all_inner_texts()]
+    assert shown == ["Nosotros +2", "mano nueva", "A1 juega el 7 de oros", "B1 juega el 4 de copas",
+                     "mano para Ellos", "regla: flor sí", "mano nueva", "B1 dice envido",
+                     "A1 dice quiero", "envido para Nosotros", "vuelta parda", "A1 dice truco",
+                     "B1 dice quiero", "vuelta para Ellos", "Ellos −1"]
+    assert "truco querido por Ellos" in text(page, ".hist")
+    shot(page, "tablet-history-in-spanish")
+    page.click("#dlg-history [data-close]")
+    assert server.api.get("/api/state").json()["log"][0] == "points A +2"  # the log keeps its notation
+    examples = str(page.get_attribute("#line-input", "placeholder")).split(" · ")
+    assert len(examples) >= 4
+    for example in examples:
+        assert parse_line(example) is not None, example
+        assert not {"round", "hand", "points", "plays"} & set(example.split()), example

@@ -51,6 +51,7 @@ function render(snap) {
   Render.teams(snap);
   Render.hand(snap);
   Render.heard(snap);
+  renderUnsure(snap);
   renderControls(snap);
   renderGameOver(snap);
   renderWarnings(snap);
@@ -184,8 +185,23 @@ function renderGameOver(snap) {
   $("#gameover").hidden = !over || state.dismissedGameOver === key;
   if (!over) return;
   const score = snap.score || {};
-  $("#gameover-title").textContent = `¡Ganó ${Render.teamName(snap, snap.winner)}!`;
+  $("#gameover-title").textContent = `¡Partida para ${Render.teamName(snap, snap.winner)}!`;
   $("#gameover-score").textContent = `${Render.teamName(snap, "A")} ${score.A ?? 0} — ${score.B ?? 0} ${Render.teamName(snap, "B")}`;
+}
+
+/* A notice at the top while something heard waits for a tap: on a phone the strip is out of sight. */
+function renderUnsure(snap) {
+  const count = (snap.heard || []).filter((h) => h.status === "unsure").length;
+  const notice = $("#unsure-notice");
+  notice.hidden = !count;
+  notice.innerHTML = `? ${count} ${count === 1 ? "dudoso" : "dudosos"}<span class="wide-only"> por confirmar</span>`;
+}
+
+function showUnsure() {
+  const chip = $(".chip.unsure");
+  if (!chip) return;
+  chip.scrollIntoView({ block: "center", inline: "nearest" });
+  chip.querySelector("[data-confirm]").focus({ preventScroll: true });
 }
 
 function renderWarnings(snap) {
@@ -279,6 +295,7 @@ const BUTTONS = {
   "#btn-flip": () => send("POST", seen("/api/flip")),
   "#btn-swap": () => send("POST", seen("/api/swap")),
   "#btn-controls": () => toggleControls($("#controls").hidden),
+  "#unsure-notice": showUnsure,
   "#btn-controls-close": () => toggleControls(false),
   "#btn-history": openHistory,
   "#btn-settings": openSettings,

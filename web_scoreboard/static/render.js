@@ -2,12 +2,22 @@
 "use strict";
 
 const Render = (() => {
-  const SUITS = { o: "oro", c: "copa", e: "espada", b: "basto" };
+  const SUITS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
   const STATUS = {
     pending: "¿quiero?", accepted: "querido", refused: "no querido",
     decided: "decidido", cancelled: "anulado", none: "",
   };
   const TRUCO_NAMES = { 1: "sin cantar", 2: "truco", 3: "retruco", 4: "vale cuatro" };
+  const RULES = {
+    players: "jugadores", points: "a", flor: "flor", falta: "falta envido", envido_credit: "tantos",
+    mazo_extra: "mazo en primera", pica_pica: "pica-pica", match: "partido a chicos",
+    contraflor_points: "contraflor", resto: "al resto",
+  };
+  const RULE_VALUES = {
+    on: "sí", off: "no", true: "sí", false: "no", leader: "lo que le falta al que va ganando",
+    malas: "en malas, el partido", "dos-faltas": "dos faltas", winner: "lo que le falta al ganador",
+    settled: "al decidirse", "hand-end": "al final de la mano", "falta+flores": "falta y flores",
+  };
 
   const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => (
     { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -29,9 +39,47 @@ const Render = (() => {
   const tag = (snap, team, text) => `<span class="t-${team === "B" ? "B" : "A"}">${esc(text ?? teamName(snap, team))}</span>`;
   const seatTag = (snap, seat) => tag(snap, teamOf(seat), seatName(snap, seat));
 
-  function card(text) {
+  function cardText(text) {
     const m = /^(\d+)([ocebOCEB])$/.exec(String(text || ""));
-    return m ? `${m[1]} de ${SUITS[m[2].toLowerCase()]}` : esc(text);
+    return m ? `${m[1]} de ${SUITS[m[2].toLowerCase()]}` : String(text ?? "");
+  }
+  const card = (text) => esc(cardText(text));
+
+  /* "el 7 de oros, el 6 de oros y el 5 de oros" */
+  function cardList(cards) {
+    const named = cards.map((c) => `el ${cardText(c)}`);
+    return named.length > 1 ? `${named.slice(0, -1).join(", ")} y ${named[named.length - 1]}` : named.join("");
+  }
+
+  /* A line of the log (``points A +2``, ``A1 plays 7o``) in words, for people; plain text.
+     The stored log keeps its notation: this is for showing only. */
+  function logText(snap, line) {
+    const text = String(line ?? "").trim();
+    const spoken = /^([AB][1-3])\s*:\s*(.*)$/i.exec(text);
+    if (spoken) return `${spoken[1].toUpperCase()} dice ${spoken[2]}`;
+    const w = text.split(/\s+/);
+    const head = (w[0] || "").toLowerCase();
+    const team = (word) => (/^[ab]$/i.test(word || "") ? teamName(snap, word.toUpperCase()) : word);
+    const duel = (seat) => (seat ? ` (duelo de ${seat.toUpperCase()})` : "");
+    if (/^[AB][1-3]$/i.test(w[0] || "") && w.length >= 3) {
+      const seat = w[0].toUpperCase(), verb = w[1].toLowerCase();
+      if (["plays", "juega"].includes(verb) && w.length === 3) return `${seat} juega ${cardList(w.slice(2))}`;
+      if (["shows", "muestra"].includes(verb)) return `${seat} muestra ${cardList(w.slice(2))}`;
+    }
+    if (["hand", "mano"].includes(head)) return w.length === 1 ? "mano nueva" : `mano para ${team(w[1])}${duel(w[2])}`;
+    if (["round", "vuelta"].includes(head) && w.length > 1) {
+      return `${w[1].toLowerCase() === "parda" ? "vuelta parda" : `vuelta para ${team(w[1])}`}${duel(w[2])}`;
+    }
+    if (head === "envido" && w.length > 1) return `envido para ${team(w[1])}${duel(w[2])}`;
+    if (["points", "puntos"].includes(head) && w.length === 3) {
+      const n = Number(w[2]);
+      return Number.isFinite(n) ? `${team(w[1])} ${n < 0 ? "−" : "+"}${Math.abs(n)}` : text;
+    }
+    if (head === "set" && w.length === 3) {
+      const value = RULE_VALUES[w[2].toLowerCase()] ?? w[2];
+      return `regla: ${RULES[w[1].toLowerCase()] || w[1]} ${value}`;
+    }
+    return text;
   }
 
   /* -- team panels ------------------------------------------------------------------------ */
@@ -49,6 +97,11 @@ const Render = (() => {
       zone.classList.toggle("buenas", buenas);
       const input = $(`.name[data-team="${team}"]`);
       if (document.activeElement !== input) input.value = teamName(snap, team);
+      input.title = teamName(snap, team);  // the whole name, when the box shows it cut
+      for (const button of document.querySelectorAll(`.team-${team} .adj`)) {
+        const minus = button.dataset.line.endsWith("-1");
+        button.setAttribute("aria-label", `${minus ? "Restar" : "Sumar"} un punto a ${teamName(snap, team)}`);
+      }
       const chicos = $(`[data-chicos="${team}"]`);
       chicos.hidden = !settings.match;
       chicos.textContent = `chicos: ${(snap.chicos || {})[team] || 0}`;
@@ -70,8 +123,14 @@ const Render = (() => {
     const el = $("#banner");
     const p = pendingOf(snap);
     if (!p) { el.hidden = true; el.innerHTML = ""; return; }
-    const text = p.banner || `¡${String(p.call || "").toUpperCase()}! — ¿quiero?`;
-    const who = p.answer_by ? `contesta ${esc(teamName(snap, p.answer_by))}` : "";
+    let text, who = "";
+    if (p.kind === "declare") {  // the seat whose turn it is to say its points
+      const what = p.call === "flor" ? "de la flor" : "del envido";
+      text = p.answer_by ? `Tantos ${what}: le toca a ${seatName(snap, p.answer_by)}` : `Tantos ${what}`;
+    } else {
+      text = p.banner || `¡${String(p.call || "").toUpperCase()}! — ¿quiero?`;
+      if (p.answer_by) who = `le toca contestar a ${esc(teamName(snap, teamOf(p.answer_by)))}`;
+    }
     el.innerHTML = `${esc(text)}${who ? `<small>${who}</small>` : ""}`;
     el.classList.toggle("long", text.length > 22);
     el.hidden = false;
@@ -87,7 +146,7 @@ const Render = (() => {
         ` cantado por ${tag(snap, p.by)} · quiero ${esc(p.quiero ?? "?")} / no quiero ${esc(p.no_quiero ?? "?")}</div>`;
     }
     const call = level > 1 ? `${t.call || TRUCO_NAMES[level]} querido` : "sin cantar";
-    const holder = t.holder ? ` · el quiero lo tiene ${tag(snap, t.holder)}` : "";
+    const holder = t.holder ? ` · el quiero es de ${tag(snap, t.holder)}` : "";
     return `<div class="fact" data-fact="truco"><b>Truco</b><span class="big">${esc(call)}</span>` +
       ` · vale ${esc(value)}${holder}</div>`;
   }
@@ -105,7 +164,7 @@ const Render = (() => {
       ` · quiero ${esc(e.quiero)}${e.no_quiero != null ? ` / no quiero ${esc(e.no_quiero)}` : ""}` : "";
     const decl = declarations(snap, e.declarations);
     const next = e.next_declarer ? ` · le toca a ${seatTag(snap, e.next_declarer)}` : "";
-    const won = e.winner ? ` · ganó ${tag(snap, e.winner)}${e.points != null ? ` (+${esc(e.points)})` : ""}` : "";
+    const won = e.winner ? ` · para ${tag(snap, e.winner)}${e.points != null ? ` (+${esc(e.points)})` : ""}` : "";
     return `<div class="fact" data-fact="${key}"><b>${label}</b>${esc(chain)} ${status ? `· ${status}` : ""}` +
       `${sung}${stake}${decl ? `<br>${decl}` : ""}${next}${won}</div>`;
   }
@@ -114,9 +173,10 @@ const Render = (() => {
     const cells = [0, 1, 2].map((i) => {
       const r = (list || [])[i] || {};
       const win = r.winner === "parda" ? "parda" : r.winner ? tag(snap, r.winner) : "—";
+      const title = r.winner && r.winner !== "parda" ? ` title="${esc(teamName(snap, r.winner))}"` : "";
       const plays = (r.plays || []).map((p) => `${esc(p.seat)} ${card(p.card)}`).join("<br>");
       return `<div class="round" data-round="${i + 1}"><div class="r-title">${i + 1}ª</div>` +
-        `<div class="r-win">${win}</div><div class="cards">${plays}</div></div>`;
+        `<div class="r-win"${title}>${win}</div><div class="cards">${plays}</div></div>`;
     });
     return `<div class="rounds">${cells.join("")}</div>`;
   }
@@ -138,7 +198,7 @@ const Render = (() => {
     if (!duels.length) return "";
     const parts = duels.map((d) => {
       const seats = (d.seats || []).map((s) => seatTag(snap, s)).join(" – ");
-      const state = d.over ? `ganó ${tag(snap, d.winner)}` : `truco ${esc((d.truco || {}).value ?? 1)}`;
+      const state = d.over ? `para ${tag(snap, d.winner)}` : `truco ${esc((d.truco || {}).value ?? 1)}`;
       return `${seats} <span class="muted">(${state})</span>`;
     });
     return `<div class="fact" data-fact="duels"><b>Pica-pica</b>${parts.join(" · ")}</div>`;
@@ -152,9 +212,9 @@ const Render = (() => {
       $("#hand-body").innerHTML = `<div class="empty-hand">Tocá «Anotar» → «Mano nueva» o cantá.</div>`;
       return;
     }
-    const turn = h.turn ? ` · <span class="muted">juega</span> ${seatTag(snap, h.turn)}` : "";
-    const over = h.over ? ` · <span class="muted">terminada${h.winner ? `, ganó</span> ${tag(snap, h.winner)}` : "</span>"}` : "";
-    $("#hand-head").innerHTML = `Mano ${esc(h.number ?? "")} · <span class="muted">es mano</span> ` +
+    const turn = h.turn ? ` · <span class="muted">le toca jugar a</span> ${seatTag(snap, h.turn)}` : "";
+    const over = h.over ? ` · <span class="muted">terminada${h.winner ? `, para</span> ${tag(snap, h.winner)}` : "</span>"}` : "";
+    $("#hand-head").innerHTML = `Mano ${esc(h.number ?? "")} · <span class="muted">mano:</span> ` +
       `${seatTag(snap, h.mano)}${turn}${over}`;
     $("#hand-body").innerHTML = duelsFact(snap) + trucoFact(snap, h.truco) +
       envidoFact(snap, h.envido, "Envido", "envido") + envidoFact(snap, h.flor, "Flor", "flor") +
@@ -168,17 +228,19 @@ const Render = (() => {
     const icons = { accepted: "✔", unsure: "?", rejected: "✖" };
     $("#heard-list").innerHTML = items.map((h) => {
       const status = icons[h.status] ? h.status : "rejected";
-      const why = h.reason || (h.line ? `→ ${h.line}` : "");
+      const line = h.line ? logText(snap, h.line) : "";
+      const why = h.reason || (line ? `anotado: ${line}` : "");
       const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
+      const said = seen ? String(h.text ?? "") : `«${h.text ?? ""}»`;
       const play = !h.clip_id ? "" : seen ?
-        `<button class="btn" type="button" data-picture="${esc(h.clip_id)}" aria-label="Ver la foto">Foto</button>` :
-        `<button class="btn" type="button" data-clip="${esc(h.clip_id)}" aria-label="Escuchar">▶</button>`;
+        `<button class="btn" type="button" data-picture="${esc(h.clip_id)}" aria-label="${esc(`Ver la foto: ${said}`)}">Foto</button>` :
+        `<button class="btn" type="button" data-clip="${esc(h.clip_id)}" aria-label="${esc(`Escuchar ${said}`)}">▶</button>`;
       const confirm = status === "unsure" ?
-        `<button class="btn" type="button" data-confirm="${esc(h.id)}">Confirmar</button>` +
-        `<button class="btn" type="button" data-dismiss="${esc(h.id)}">✕</button>` : "";
+        `<button class="btn" type="button" data-confirm="${esc(h.id)}" aria-label="${esc(`Confirmar ${said}${line ? ` (${line})` : ""}`)}">Confirmar</button>` +
+        `<button class="btn" type="button" data-dismiss="${esc(h.id)}" aria-label="${esc(`Descartar ${said}`)}">✕</button>` : "";
       const team = h.team ? `${tag(snap, h.team)} ` : "";
-      return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon">${icons[status]}</span>` +
-        `<span>${team}<span class="said">${seen ? esc(h.text) : `«${esc(h.text)}»`}</span><br><span class="why">${esc(why)}</span></span>` +
+      return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon" aria-hidden="true">${icons[status]}</span>` +
+        `<span class="what">${team}<span class="said">${esc(said)}</span><br><span class="why">${esc(why)}</span></span>` +
         `${confirm}${play}</li>`;
     }).join("");
   }
@@ -218,10 +280,10 @@ const Render = (() => {
     const table = rows || early ? `<table class="hist"><thead><tr><th>#</th><th>Mano</th><th>Envido</th><th>Flor</th>` +
       `<th>Truco</th><th>A mano</th><th>Por qué</th></tr></thead><tbody>${early}${rows}</tbody></table>` :
       `<p class="muted">Todavía no se jugó ninguna mano.</p>`;
-    const log = (snap.log || []).map((l) => `<div>${esc(l)}</div>`).join("");
+    const log = (snap.log || []).map((l) => `<div data-log="${esc(l)}">${esc(logText(snap, l))}</div>`).join("");
     const more = (snap.log_total || 0) > (snap.log || []).length ? `<p class="muted">(últimos ${(snap.log || []).length} de ${snap.log_total})</p>` : "";
     return `${table}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
 
-  return { teams, hand, heard, history, teamName, seatName, esc, teamOf };
+  return { teams, hand, heard, history, teamName, seatName, esc, teamOf, logText };
 })();

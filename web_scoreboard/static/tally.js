@@ -3,7 +3,7 @@
 
 const Tally = (() => {
   const NS = "http://www.w3.org/2000/svg";
-  const SIZE = 80, GAP = 25, LEFT = 15, PER_ROW = 3;
+  const SIZE = 80, GAP = 25, LEFT = 15, PER_ROW = 3, GAP_SPLIT = 72;
 
   function el(name, attrs, text) {
     const node = document.createElementNS(NS, name);
@@ -41,9 +41,10 @@ const Tally = (() => {
     const rows = Math.ceil(squares / PER_ROW);
     const split = target === 30;
     const width = LEFT * 2 + PER_ROW * SIZE + (PER_ROW - 1) * GAP;
-    const rowStep = SIZE + (split ? 48 : 24);
+    // at 30 the gap between malas and buenas holds the two labels, big enough to read on a phone
+    const rowStep = SIZE + (split ? GAP_SPLIT : 24);
     const top = split ? 26 : 12;
-    const height = top + rows * rowStep - (split ? 40 : 12);
+    const height = top + (rows - 1) * rowStep + SIZE + (split ? 8 : 12);
     svg.replaceChildren();
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("aria-label", `${score} porotos de ${target}`);
@@ -52,10 +53,10 @@ const Tally = (() => {
     for (let r = 0; r < rows; r++) {
       const y = top + r * rowStep;
       if (split && r === 1) {
-        const lineY = y - 22;
+        const lineY = y - GAP_SPLIT / 2;
         svg.appendChild(el("line", { class: "divider", x1: 4, y1: lineY, x2: width - 4, y2: lineY }));
-        svg.appendChild(el("text", { class: "label", x: LEFT, y: lineY - 6 }, "MALAS ▲"));
-        svg.appendChild(el("text", { class: "label", x: LEFT, y: lineY + 18 }, "BUENAS ▼"));
+        svg.appendChild(el("text", { class: "label", x: LEFT, y: lineY - 8 }, "MALAS ▲"));
+        svg.appendChild(el("text", { class: "label", x: LEFT, y: lineY + 8, "dominant-baseline": "hanging" }, "BUENAS ▼"));
       }
       drawRow(svg, r * PER_ROW, Math.min(PER_ROW, squares - r * PER_ROW), y, clamped);
     }
