@@ -157,7 +157,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         for category, team, points in self.deferred:
             if self.target_reached():
                 self.points[category][team] -= points
-                self.notes.append(f"{category}: sin puntos para {team}, la partida ya terminó")
+                self.note_unscored(category, team)
             else:
                 self.ledger.credit(team, points)
         self.deferred = []

@@ -108,12 +108,16 @@ class HandState(abc.ABC):
         that got there."""
         return max(self.ledger.score.values()) >= self.settings.points
 
+    def note_unscored(self, what: str, team: Team) -> None:
+        """Points the hand would have given after the target was reached, noted as not given."""
+        self.notes.append(f"{what}: sin puntos para {team}, la partida ya terminó")
+
     def score_points(self, category: str, team: Team, points: int, note: str,
                      deferred: bool = False) -> None:
         """Record points for a team in this hand and credit them now or at the end of the hand;
         none once a team has reached the target."""
         if self.target_reached():
-            self.notes.append(f"{note}: sin puntos para {team}, la partida ya terminó")
+            self.note_unscored(note, team)
             return
         self.points[category][team] += points
         self.notes.append(f"{note}: {team} +{points}")

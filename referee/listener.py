@@ -96,16 +96,14 @@ def _prefixes() -> set[tuple[str, ...]]:
 
 
 _PREFIXES = _prefixes()
-# The prefixes that are not a call or a number of their own («vale», «real», «me voy al», «con
-# flor me», «contraflor al», «treinta y»; not «contraflor», a call already, which would wait too
+# The prefixes that are not a call of their own («vale», «real», «me voy al», «con flor me»,
+# «contraflor al», «treinta y», «treinta»; not «contraflor», a call already, which would wait too
 # long): at the end of a phrase they wait for the rest of the call (``JOIN_S``).  Read alone, «con
-# flor me» would be a flor, and «contraflor al» a contraflor.  A number that a longer one starts
-# with («treinta») waits too: a number is never handed over early anyway, and «treinta… y tres»
-# read as 30 would also give the «tres» to the next seat as its declaration.
-_ON_THEIR_OWN = {tuple(normalize(p).split()) for p in (*CALL_PHRASES, *NUMBER_WORDS)}
-_NUMBER_STARTS = {p for p in _PREFIXES if " ".join(p) in map(normalize, NUMBER_WORDS)}
-_HELD_TAILS = frozenset(p for p in _PREFIXES if p[0] not in NEVER_HELD
-                        and (p not in _ON_THEIR_OWN or p in _NUMBER_STARTS))
+# flor me» would be a flor, and «contraflor al» a contraflor.  A number a longer one starts with
+# («treinta») waits too: a number is never handed over early anyway, and «treinta… y tres» read
+# as 30 would also give the «tres» to the next seat as its declaration.
+_CALLS = {tuple(normalize(p).split()) for p in CALL_PHRASES}
+_HELD_TAILS = frozenset(p for p in _PREFIXES if p[0] not in NEVER_HELD and p not in _CALLS)
 _LONGEST_TAIL = max(map(len, _HELD_TAILS))
 
 
