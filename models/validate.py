@@ -6,9 +6,11 @@ or a short ``transition_matrices``, before Python can catch anything).
 
 from __future__ import annotations
 
+import functools
 import struct
 from pathlib import Path
 
+from models.catalog import CATALOG
 from models.decks import DECK_SIZE, face_count
 
 # Files a model needs, each a tuple of alternatives (any one of them will do).
@@ -43,12 +45,26 @@ def vosk_problems(folder: Path) -> list[str]:
 
 
 def sphinx_problems(folder: Path) -> list[str]:
-    """What is wrong with a Sphinx acoustic model folder; empty when pocketsphinx can load it."""
+    """What is wrong with a Sphinx acoustic model folder; empty when pocketsphinx can load it.
+    A folder whose files have not changed is read once (the finder and the recognizer both ask,
+    and the ``mdef`` is over a megabyte)."""
     problems = missing_files(folder, SPHINX_FILES)
     if problems:
         return problems
-    return [p for p in (mdef_problem(folder / "mdef"),
-                        tmat_problem(folder / "transition_matrices")) if p]
+    stamps = tuple((name, *_stamp(folder / name)) for name in ("mdef", "transition_matrices"))
+    return list(_file_problems(folder.resolve(), stamps))
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=8)
+def _file_problems(folder: Path, stamps: tuple[tuple[object, ...], ...]) -> tuple[str, ...]:
+    """The checks of ``mdef`` and ``transition_matrices``, for files as ``stamps`` saw them."""
+    return tuple(p for p in (mdef_problem(folder / "mdef"),
+                             tmat_problem(folder / "transition_matrices")) if p)
 
 
 def mdef_problem(path: Path) -> str | None:
@@ -141,7 +157,7 @@ def inspect(kind: str, folder: Path) -> tuple[Path, list[str]]:
 
 def broken_message(kind: str, folder: Path, problems: list[str]) -> str:
     """What the person reads about a damaged model: what is wrong and how to fix it."""
-    name = {"vosk": "vosk-es", "sphinx": "sphinx-es"}.get(kind, kind)
+    name = next((spec.name for spec in CATALOG.values() if spec.kind == kind), kind)
     return (f"el modelo de {kind.capitalize()} en {folder} está incompleto o dañado "
             f"({'; '.join(problems[:4])}); volvé a bajarlo con "
             f"'truco-referee models fetch --force {name}' o borrá esa carpeta")

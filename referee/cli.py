@@ -33,7 +33,6 @@ ARGPARSE_ES: dict[str, str] = {
     "options": "opciones",
     "positional arguments": "argumentos",
     "show this help message and exit": "muestra esta ayuda y sale",
-    "%(prog)s: error: %(message)s\n": "%(prog)s: error: %(message)s\n",
     "argument %(argument_name)s: %(message)s": "argumento %(argument_name)s: %(message)s",
     "the following arguments are required: %s": "faltan estos argumentos: %s",
     "unrecognized arguments: %s": "no entiendo estos argumentos: %s",
@@ -83,7 +82,7 @@ class SpanishParser(argparse.ArgumentParser):
             super().__init__(*args, **kwargs)
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
-        with spanish_argparse():
+        with spanish_argparse():  # its "unrecognized arguments" is looked up outside the next
             return super().parse_args(args, namespace)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:

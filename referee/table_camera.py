@@ -271,12 +271,6 @@ def _plays_in(duels: list[dict[str, Any]]) -> list[tuple[str, Card]]:
             for p in r.get("plays", []) if p.get("card")]
 
 
-_CARDS_OF: dict[type, Callable[[Any], tuple[Card, ...]]] = {
-    Play: lambda play: (play.card,),
-    Show: lambda show: show.cards,
-}
-
-
 def _cards_of_last_deal(log: list[str]) -> set[Card]:
     """The cards played or shown in the deal before the current one (by the camera, a tap or a
     voice), from the game's log."""
@@ -293,8 +287,9 @@ def _cards_of(line: str) -> tuple[Card, ...]:
         event = parse_line(line)
     except ValueError:
         return ()
-    take = _CARDS_OF.get(type(event))
-    return take(event) if take else ()
+    if isinstance(event, Play):
+        return (event.card,)
+    return event.cards if isinstance(event, Show) else ()
 
 
 def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:

@@ -21,7 +21,7 @@ from web_scoreboard.service import ActionError, TableService, store_failed
 # Pages opened from these addresses are on the serving machine: they may read the PIN.
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 # The snapshot a page showed when it asked to change the last line (``?seq=``).
-Seen = Annotated[int | None, Query(ge=0, le=2**63 - 1)]
+Seen = Annotated[int | None, Query(ge=0, le=schemas.MAX_ROW)]
 
 
 def describe_errors(errors: list[Any]) -> ActionError:

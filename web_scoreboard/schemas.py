@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 from pydantic_core import PydanticCustomError
+
+from web_scoreboard.access import PIN_PATTERN
 
 
 def _length(what: str, most: int) -> Callable[[str], str]:
@@ -25,7 +26,7 @@ def _length(what: str, most: int) -> Callable[[str], str]:
 
 
 def _pin(value: str) -> str:
-    if not re.fullmatch(r"\d{4,8}", value):
+    if not PIN_PATTERN.match(value):
         raise PydanticCustomError("string_pattern_mismatch", "el PIN tiene que tener de 4 a 8 números")
     return value
 
@@ -34,10 +35,11 @@ Line = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_
                  Field(json_schema_extra={"minLength": 1, "maxLength": 200})]
 Name = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_length("el nombre", 24)),
                  Field(json_schema_extra={"minLength": 1, "maxLength": 24})]
-Pin = Annotated[str, AfterValidator(_pin), Field(json_schema_extra={"pattern": r"^\d{4,8}$"})]
+Pin = Annotated[str, AfterValidator(_pin), Field(json_schema_extra={"pattern": PIN_PATTERN.pattern})]
 # A game's or a heard item's number: an SQLite integer (64 bits), or the store cannot look it up.
-RowId = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
-Seq = Annotated[int, Field(ge=0, le=2**63 - 1)]
+MAX_ROW = 2**63 - 1
+RowId = Annotated[int, Field(ge=-MAX_ROW - 1, le=MAX_ROW)]
+Seq = Annotated[int, Field(ge=0, le=MAX_ROW)]
 
 
 class Strict(BaseModel):
@@ -93,19 +95,22 @@ class EventMsg(Message):
     line: Line
 
 
-class UndoMsg(Message):
+class LastLineMsg(Message):
+    """A change to the last line, with the snapshot the page showed (``TableService._require_seen``)."""
+
+    seq: Seq | None = None
+
+
+class UndoMsg(LastLineMsg):
     action: Literal["undo"]
-    seq: Seq | None = None  # the snapshot the page showed (``TableService._require_seen``)
 
 
-class FlipMsg(Message):
+class FlipMsg(LastLineMsg):
     action: Literal["flip"]
-    seq: Seq | None = None  # the snapshot the page showed (``TableService._require_seen``)
 
 
-class SwapMsg(Message):
+class SwapMsg(LastLineMsg):
     action: Literal["swap"]
-    seq: Seq | None = None  # the snapshot the page showed (``TableService._require_seen``)
 
 
 class NamesMsg(Message):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from models.validate import S3_BYTE_ORDER
 from referee.asr.base import RecognizerError
 from referee.asr.lexicon import dictionary_file, dictionary_lines, normalize_word
 
@@ -100,7 +101,7 @@ def _read_s3(path: Path) -> tuple[list[int], np.ndarray]:
     raw = path.read_bytes()
     end = raw.index(b"endhdr\n") + len(b"endhdr\n")
     (magic,) = struct.unpack_from("<I", raw, end)
-    order = "<" if magic == 0x11223344 else ">"
+    order = "<" if magic == S3_BYTE_ORDER else ">"
     n_mgau, n_feat, n_density = struct.unpack_from(order + "3i", raw, end + 4)
     veclen = list(struct.unpack_from(order + f"{n_feat}i", raw, end + 16))
     (total,) = struct.unpack_from(order + "i", raw, end + 16 + 4 * n_feat)
@@ -328,7 +329,7 @@ def write_means(path: Path, means: np.ndarray) -> None:
     n_mgau, n_feat, n_density, veclen = means.shape
     head, tail = b"s3\nversion 1.0\n", b"endhdr\n"
     pad = b" " * (-(len(head) + len(tail)) % 4)  # the data starts on a 4-byte boundary
-    body = struct.pack(f"<I3i{n_feat}ii", 0x11223344, n_mgau, n_feat, n_density,
+    body = struct.pack(f"<I3i{n_feat}ii", S3_BYTE_ORDER, n_mgau, n_feat, n_density,
                        *([veclen] * n_feat), means.size)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(head + pad + tail + body + np.ascontiguousarray(means, dtype="<f4").tobytes())

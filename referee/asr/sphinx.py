@@ -100,11 +100,6 @@ def english_model_dir() -> Path:
     return Path(pocketsphinx.get_model_path()) / "en-us" / "en-us"
 
 
-def is_sphinx_model(path: Path) -> bool:
-    """True if ``path`` is a whole Sphinx acoustic model folder (``models.validate``)."""
-    return (path / "mdef").is_file() and not sphinx_problems(path)
-
-
 def check_model(hmm: Path | None) -> Path:
     """The model folder, checked in Python before pocketsphinx loads it: pocketsphinx ends the
     whole process on a broken model definition instead of raising."""
@@ -410,6 +405,5 @@ __all__ = [
     "SphinxTuning",
     "english_model_dir",
     "english_pronunciations",
-    "is_sphinx_model",
     "to_english",
 ]

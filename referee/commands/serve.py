@@ -96,16 +96,17 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def shown_host(args: argparse.Namespace) -> str:
-    """The address the banner tells the tablet to open."""
-    return lan_address() if args.host in ("0.0.0.0", "::") else str(args.host)
+def shown_host(host: str) -> str:
+    """The address to tell a tablet to open for a server bound to ``host`` (every interface: this
+    machine's address on the local network)."""
+    return lan_address() if host in ("0.0.0.0", "::") else str(host)
 
 
 def own_addresses(args: argparse.Namespace) -> frozenset[str]:
     """Where a page opened on this machine itself comes from: it may read the PIN."""
     from web_scoreboard.routes import LOOPBACK
 
-    return LOOPBACK | {shown_host(args)}
+    return LOOPBACK | {shown_host(args.host)}
 
 
 def lock_data_dir(data_dir: Path) -> IO[bytes]:
@@ -188,10 +189,11 @@ def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
 
 
 def run(args: argparse.Namespace) -> int:
+    data_dir = args.data_dir or user_data_dir()
     with ExitStack() as held:
         try:
             # the folder and the port first: a server that cannot start must not touch the store
-            held.enter_context(lock_data_dir(args.data_dir or user_data_dir()))
+            held.enter_context(lock_data_dir(data_dir))
             sock = held.enter_context(bind(args.host, args.port))
             app, store = build(args)
         except ServeError as err:
@@ -202,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         except OSError as err:
             print(f"truco-referee serve: no se puede usar la carpeta de datos "
-                  f"{args.data_dir or user_data_dir()}: {err}\n  elegí otra con --data-dir",
+                  f"{data_dir}: {err}\n  elegí otra con --data-dir",
                   file=sys.stderr)
             return 1
         held.callback(store.close)
@@ -219,7 +221,7 @@ def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket) -> None:
     console = Console(highlight=False, soft_wrap=True)
     log = console.print
     service = app.state.service
-    print_banner(f"http://{shown_host(args)}:{args.port}/", app.state.guard.pin,
+    print_banner(f"http://{shown_host(args.host)}:{args.port}/", app.state.guard.pin,
                  service.snapshot())
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)

@@ -59,11 +59,12 @@ class EnvidoChecker:
     def check(self, seat: str, frame: np.ndarray, declared: int | None = None,
               seen_elsewhere: Collection[Card] = (), kind: str = "envido",
               refused: Collection[frozenset[Card]] = ()) -> ShowCheck:
-        """Read the shown cards (``VERDICTS[kind]``: "envido" or "flor").  ``declared``: the
+        """Read the shown cards (``verdict_hand``, or ``verdict_flor`` for a "flor").  ``declared``: the
         number the seat sang.  ``seen_elsewhere``: cards other seats played, which no card shown
         may be.  ``refused``: card sets the table refused already, not offered again."""
         readings = tuple(self.recognizer.read(frame))
-        cards, stand_ins, message = VERDICTS[kind](readings, declared, seen_elsewhere)
+        cards, stand_ins, message = (verdict_flor(readings, seen_elsewhere) if kind == "flor"
+                                     else verdict_hand(readings, declared, seen_elsewhere))
         if cards and frozenset(cards) in refused:
             message = f"no la veo: la mesa ya rechazó {' '.join(map(str, cards))}"
             return ShowCheck(seat, readings, None, message)
@@ -125,18 +126,15 @@ def verdict_hand(readings: tuple[Reading, ...] | list[Reading], declared: int | 
     return None, (), f"no la veo: {message} no hacen {declared}, y la que no leí podría"
 
 
-def verdict_flor(readings: tuple[Reading, ...] | list[Reading], declared: int | None = None,
+def verdict_flor(readings: tuple[Reading, ...] | list[Reading],
                  seen_elsewhere: Collection[Card] = ()) -> Hand:
     """The three cards of a shown flor (None to abstain), as ``shown_hand``: the engine tells
-    whether they make a flor and the number sung (``declared`` is not needed here)."""
+    whether they make a flor and the number sung."""
     cards, stand_ins, message = shown_hand(readings, seen_elsewhere)
     if cards is not None and len(cards) != 3:
         return None, (), "no la veo: la flor se muestra con las tres cartas"
     return cards, stand_ins, message
 
-
-Verdict = Callable[[tuple[Reading, ...] | list[Reading], int | None, Collection[Card]], Hand]
-VERDICTS: dict[str, Verdict] = {"envido": verdict_hand, "flor": verdict_flor}
 
 
 def could_make(cards: Collection[Card], declared: int, excluded: Collection[Card] = ()) -> bool:
