@@ -7,6 +7,7 @@ listener can tell which team spoke; recognition runs on the downmix.
 from __future__ import annotations
 
 import queue
+import sys
 import time
 import wave
 from collections.abc import Callable, Iterator, Sequence
@@ -180,6 +181,24 @@ def resolve_device(spec: str | int | None, devices: Sequence[InputDevice] | None
     if not matches:
         raise AudioError("mic-missing", f"no encuentro un micrófono que se llame '{spec}'")
     return matches[0].index
+
+
+def said_once(say: Callable[[str], None]) -> Callable[[str], None]:
+    """A status callback that passes a message on only when it differs from the last one (a
+    microphone or camera that stays unplugged is said once, not at every retry)."""
+    last: list[str] = []
+
+    def status(message: str) -> None:
+        if last != [message]:
+            last[:] = [message]
+            say(message)
+
+    return status
+
+
+def print_status(what: str) -> Callable[[str], None]:
+    """``said_once`` on standard error, as ``[what] message``: the commands run in a terminal."""
+    return said_once(lambda msg: print(f"[{what}] {msg}", file=sys.stderr, flush=True))
 
 
 class MicSource:

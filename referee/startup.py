@@ -15,6 +15,7 @@ from typing import Any
 from rich.markup import escape
 
 from models.paths import models_dir
+from referee.audio import said_once as audio_said_once
 from referee.phrases import BARS_SAID
 
 Log = Callable[[str], None]
@@ -130,16 +131,9 @@ def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
 
 
 def said_once(log: Log, who: str) -> Callable[[str], None]:
-    """A status callback that logs a message only when it differs from the last one (a
-    microphone that stays unplugged is said once, not every retry)."""
-    last: list[str] = []
-
-    def status(message: str) -> None:
-        if last != [message]:
-            last[:] = [message]
-            log(f"{who}: {escape(message)}")
-
-    return status
+    """A status callback that logs a message only when it differs from the last one
+    (``audio.said_once``)."""
+    return audio_said_once(lambda message: log(f"{who}: {escape(message)}"))
 
 
 def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any,

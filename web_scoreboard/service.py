@@ -75,7 +75,7 @@ class TableService:
         self._warnings: list[str] = []
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
         # Told of every stored change (action, line, origin, score) once it is on disk.
-        self.on_stored: Callable[[str, str, str, dict[str, int]], None] | None = None
+        self.on_stored: Callable[[str, str, str, dict[str, int] | None], None] | None = None
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -448,9 +448,10 @@ class TableService:
         except Exception as err:
             rollback()
             raise store_failed(err) from err
-        if self.on_stored is not None:
-            for entry in entries:
-                self.on_stored(entry.action, entry.line, entry.origin, snap.get("score", {}))
+        if self.on_stored is not None:  # the score once the whole change is made, on its last row
+            for k, entry in enumerate(entries, 1):
+                self.on_stored(entry.action, entry.line, entry.origin,
+                               snap.get("score", {}) if k == len(entries) else None)
 
     def _write(self, write: Callable[[], T]) -> T:
         """Run one store write; if the disk refuses it, nothing in memory has changed yet."""

@@ -13,7 +13,7 @@ from engine.events import Team
 from models.paths import models_dir
 from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
-from referee.audio import AudioError, MicSource, WavSource
+from referee.audio import AudioError, MicSource, WavSource, print_status
 from referee.evidence import EvidenceStore
 from referee.listener import Listener, Utterance, item_confidence
 from referee.phrases import BARS_SAID, confidence_needed
@@ -238,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
             listener.run(WavSource(args.wav, realtime=args.realtime))
         else:
             mic = MicSource(args.mic, channels=args.channels,
-                            on_status=lambda msg: print(f"[micrófono] {msg}", file=sys.stderr))
+                            on_status=print_status("micrófono"))
             listener.run(mic)
     except AudioError as err:
         print(f"Problema con el audio: {err.message}", file=sys.stderr)

@@ -60,14 +60,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 ORIGINS = {"voice": "voz", "camera": "cámara", "page": "tablet", "manual": "tablet", "confirm": "tablet"}
 
 
-def event_line(action: str, line: str, origin: str, score: dict[str, int]) -> str:
-    """One terminal line for a stored event (rich markup)."""
+def event_line(action: str, line: str, origin: str, score: dict[str, int] | None) -> str:
+    """One terminal line for a stored event (rich markup); the score is shown after the last
+    event of a change (a swap stores an undo and the answer that replaces it: ``score`` None
+    on the undo, whose score the change never showed)."""
     from rich.markup import escape
 
     verb = "deshecho: " if action == "undo" else ""
     who = ORIGINS.get(origin, origin)
-    return (f"[bold]{escape(verb + line)}[/bold]  [dim]({escape(who)}) "
-            f"A {score.get('A', 0)} — B {score.get('B', 0)}[/dim]")
+    shown = "" if score is None else f" A {score.get('A', 0)} — B {score.get('B', 0)}"
+    return f"[bold]{escape(verb + line)}[/bold]  [dim]({escape(who)}){shown}[/dim]"
 
 
 def demo_arguments(**values: Any) -> argparse.Namespace:

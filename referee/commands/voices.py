@@ -16,7 +16,7 @@ from referee.asr import learn as voice_learning
 from referee.asr.adapt import calibrate
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
-from referee.audio import AudioChunk, AudioError, MicSource, read_pcm
+from referee.audio import AudioChunk, AudioError, MicSource, print_status, read_pcm
 from referee.phrases import normalize, vocabulary
 
 # What a calibration asks for: every call once, then envido numbers (the texts of the benchmark's
@@ -97,7 +97,7 @@ def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_
 
 def from_mic(spec: str | None, players: int = 1) -> list[list[tuple[bytes, str]]]:
     """Ask each player, in turn, for each prompt and record it: one list per player."""
-    mic = MicSource(spec, on_status=lambda msg: print(f"[micrófono] {msg}", file=sys.stderr))
+    mic = MicSource(spec, on_status=print_status("micrófono"))
     chunks = iter(mic)
     voices: list[list[tuple[bytes, str]]] = []
     print("Hablá como en la mesa, a la distancia de siempre. Si no te oigo, sigo con la próxima.")

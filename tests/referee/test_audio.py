@@ -14,6 +14,7 @@ from referee.audio import (
     InputDevice,
     MicSource,
     WavSource,
+    print_status,
     read_wav,
     resolve_device,
     to_chunk,
@@ -119,3 +120,19 @@ def test_missing_microphone_reports_and_retries_instead_of_crashing() -> None:
     assert list(mic) == []
     assert len(messages) == 2
     assert all("reintento" in m for m in messages)
+
+
+def test_a_microphone_still_missing_is_said_once_on_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    say, tries = print_status("micrófono"), []
+    mic: MicSource
+
+    def status(msg: str) -> None:
+        tries.append(msg)
+        say(msg)
+        if len(tries) >= 3:
+            mic.stop()
+
+    mic = MicSource("no-such-microphone-anywhere", retry_s=0.0, on_status=status)
+    assert list(mic) == []
+    assert len(tries) == 3
+    assert capsys.readouterr().err.splitlines() == [f"[micrófono] {tries[0]}"]

@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from engine import Settings
+from referee.commands.serve import event_line
 from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
 from web_scoreboard.store import Store
@@ -209,6 +210,20 @@ def test_swap_the_last_answer_for_its_opposite(client: TestClient, post: Post) -
     assert post(client, "B1: retruco").json()["swap_to"] is None
     refused = client.post("/api/swap", headers=AUTH)
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "swap-refused"
+
+
+def test_the_terminal_shows_the_score_once_a_swap_is_made(app: FastAPI, client: TestClient,
+                                                           post: Post) -> None:
+    printed: list[tuple[str, str, dict[str, int] | None]] = []
+    app.state.service.on_stored = lambda action, line, origin, score: printed.append(
+        (action, line, score))
+    post(client, "hand")
+    post(client, "A1: truco")
+    post(client, "B1: quiero")
+    client.post("/api/swap", headers=AUTH)
+    assert printed[-2:] == [("undo", "B1: quiero", None), ("apply", "B1: no quiero", {"A": 1, "B": 0})]
+    assert "A 1 — B 0" in event_line("apply", "B1: no quiero", "page", {"A": 1, "B": 0})
+    assert "—" not in event_line("undo", "B1: quiero", "page", None)
 
 
 def test_manual_points_and_a_finished_game(client: TestClient, post: Post) -> None:

@@ -415,6 +415,20 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     assert server.api.get("/api/state").json()["log"][-1] == "hand"
 
 
+def test_refusals_name_the_teams(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    server.service.set_names({"A": "Los Pibes", "B": "Las Chicas"})
+    snap = server.post("hand", "A1: truco")
+    server.service.record_heard(Heard("quiero", "rejected", reason="A1: quiero: contesta B, no A"))
+    wait_seq(page, snap["seq"] + 1)
+    assert text(page, ".chip.rejected .why") == "A1: quiero: contesta Las Chicas, no Los Pibes"
+    page.click("#btn-controls")
+    page.fill("#line-input", "A1: quiero")
+    page.press("#line-input", "Enter")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert text(page, "#toast") == "A1: quiero: contesta Las Chicas, no Los Pibes"
+
+
 def test_a_warning_when_a_stored_game_did_not_replay_whole(tmp_path: Path, page: Any) -> None:
     store = Store(tmp_path / "scoreboard.sqlite3")
     game = store.create_game(Settings().to_dict(), {"A": "Nosotros", "B": "Ellos"})

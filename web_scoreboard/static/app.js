@@ -26,7 +26,7 @@ function connect() {
   ws.onmessage = (event) => {
     let data;
     try { data = JSON.parse(event.data); } catch { return; }
-    if (data.error) toast(data.error.message);
+    if (data.error) toast(Render.named(state.snap, data.error.message));
     else if (!data.ok) render(data);
   };
   ws.onclose = () => {
@@ -81,7 +81,7 @@ async function send(method, path, body) {
     if (await askPin((data.error || {}).message)) return send(method, path, body);
     return null;
   }
-  if (!response.ok) { toast((data.error || {}).message || `error ${response.status}`); return null; }
+  if (!response.ok) { toast(Render.named(state.snap, (data.error || {}).message) || `error ${response.status}`); return null; }
   if (data && typeof data.seq === "number") render(data);
   return data;
 }

@@ -108,10 +108,13 @@ const Render = (() => {
     }
   }
 
-  /* A note from the engine with the team letters replaced by the teams' names. */
+  /* A note or refusal from the engine with the team letters replaced by the teams' names. */
   function note(snap, text) {
     return esc(text).replace(/\b([AB])\b/g, (_, team) => tag(snap, team));
   }
+
+  /* ``note`` as plain text, for a message box. */
+  const named = (snap, text) => String(text ?? "").replace(/\b([AB])\b/g, (_, team) => teamName(snap, team));
 
   /* -- the hand --------------------------------------------------------------------------- */
   function pendingOf(snap) {
@@ -229,7 +232,7 @@ const Render = (() => {
     $("#heard-list").innerHTML = items.map((h) => {
       const status = icons[h.status] ? h.status : "rejected";
       const line = h.line ? logText(snap, h.line) : "";
-      const why = h.reason || (line ? `anotado: ${line}` : "");
+      const why = h.reason ? note(snap, h.reason) : line ? esc(`anotado: ${line}`) : "";
       const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
       const said = seen ? String(h.text ?? "") : `«${h.text ?? ""}»`;
       const play = !h.clip_id ? "" : seen ?
@@ -240,7 +243,7 @@ const Render = (() => {
         `<button class="btn" type="button" data-dismiss="${esc(h.id)}" aria-label="${esc(`Descartar ${said}`)}">✕</button>` : "";
       const team = h.team ? `${tag(snap, h.team)} ` : "";
       return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon" aria-hidden="true">${icons[status]}</span>` +
-        `<span class="what">${team}<span class="said">${esc(said)}</span><br><span class="why">${esc(why)}</span></span>` +
+        `<span class="what">${team}<span class="said">${esc(said)}</span><br><span class="why">${why}</span></span>` +
         `${confirm}${play}</li>`;
     }).join("");
   }
@@ -285,5 +288,5 @@ const Render = (() => {
     return `${table}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
 
-  return { teams, hand, heard, history, teamName, seatName, esc, teamOf, logText };
+  return { teams, hand, heard, history, teamName, seatName, esc, teamOf, logText, named };
 })();
