@@ -266,16 +266,24 @@ class Game:
             self.credit(event.team, event.delta)
 
     def _set_rule(self, event: SetRule, commit: bool) -> None:
+        settings = self._with_rule(event)
         if self.over:
             raise IllegalEvent(f"{event}: la partida terminó")
         if self.deals and not self.deal_over:
             raise IllegalEvent(f"{event}: las reglas se cambian entre manos")
-        settings = self.settings.with_rule(event.name, event.value)
         if self.deals and settings.players != self.settings.players:
             raise IllegalEvent(f"{event}: la cantidad de jugadores se elige antes de empezar")
         if commit:
             self.settings = settings
             self._winner = self._find_winner()
+
+    def _with_rule(self, event: SetRule) -> Settings:
+        """The settings with the event's rule changed, or the refusal of an unknown rule or a bad
+        value (checked before the moment: such a line is wrong whenever it comes)."""
+        try:
+            return self.settings.with_rule(event.name, event.value)
+        except InvalidEvent as err:
+            raise InvalidEvent(f"{event}: {err.reason}") from None
 
 
 _HANDLERS: dict[type, Callable[[Game, Any, bool], None]] = {

@@ -11,6 +11,7 @@ import hashlib
 import http.client
 import json
 import shutil
+import socket
 import tarfile
 import time
 import urllib.error
@@ -104,7 +105,7 @@ def _open(url: str, have: int, timeout: float) -> http.client.HTTPResponse | Non
     except (TimeoutError, urllib.error.URLError, ConnectionError) as err:
         raise FetchError(
             "offline",
-            f"no pude conectarme a {host} ({_said(err)}); "
+            f"no pude conectarme a {host} ({_unreachable(err)}); "
             "revisá la conexión a internet y volvé a probar: lo ya bajado se retoma",
         ) from err
     except http.client.HTTPException as err:
@@ -114,6 +115,18 @@ def _open(url: str, have: int, timeout: float) -> http.client.HTTPResponse | Non
             "probá de nuevo en un rato: lo ya bajado se retoma",
         ) from err
     return response
+
+
+def _unreachable(err: BaseException) -> str:
+    """Why a server could not be reached, in words."""
+    reason = getattr(err, "reason", err)  # a URLError wraps the socket's error
+    if isinstance(reason, socket.gaierror):
+        return "no encuentro ese servidor: ¿hay internet?"
+    if isinstance(reason, TimeoutError):
+        return "no contestó a tiempo"
+    if isinstance(reason, ConnectionRefusedError):
+        return "rechazó la conexión"
+    return _said(reason if isinstance(reason, BaseException) else err)
 
 
 def _said(err: BaseException) -> str:

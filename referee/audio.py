@@ -7,10 +7,12 @@ listener can tell which team spoke; recognition runs on the downmix.
 from __future__ import annotations
 
 import queue
+import struct
 import sys
 import time
 import wave
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +20,9 @@ import numpy as np
 
 SAMPLE_RATE = 16000
 CHUNK_S = 0.1
+# WAV format tags: read (what ``wave`` refuses, by hand) and named when refused.
+WAVE_FORMAT_PCM, WAVE_FORMAT_IEEE_FLOAT, WAVE_FORMAT_EXTENSIBLE = 1, 3, 0xFFFE
+FORMAT_NAMES = {2: "ADPCM", 6: "A-law", 7: "µ-law", 17: "IMA ADPCM", 85: "MP3"}
 
 
 class AudioError(RuntimeError):
@@ -72,10 +77,29 @@ def to_chunk(frames: np.ndarray, t: float) -> AudioChunk:
 
 def read_wav(path: str | Path) -> np.ndarray:
     """A WAV file as float frames (frames × channels) at 16 kHz, whatever its rate and width."""
+    rate, frames = _read_frames(Path(path))
+    if rate == 0:  # resampling would divide by it
+        raise AudioError("wav-rate", f"{path} dice que su audio va a 0 Hz: está dañado")
+    return resample(frames, rate)
+
+
+def _read_frames(path: Path) -> tuple[int, np.ndarray]:
+    """A WAV file's rate and float frames; what ``wave`` refuses is read (or explained) by hand."""
+    with _plain_os_errors(path):
+        try:
+            with wave.open(str(path), "rb") as wav:
+                rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
+                raw = wav.readframes(wav.getnframes())
+        except (wave.Error, EOFError):
+            return _read_riff(path.read_bytes(), path)
+    return rate, _frames(raw, width, channels, path)
+
+
+@contextmanager
+def _plain_os_errors(path: Path) -> Iterator[None]:
+    """The system's errors while reading ``path`` as AudioErrors in plain words."""
     try:
-        with wave.open(str(path), "rb") as wav:
-            rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
-            raw = wav.readframes(wav.getnframes())
+        yield
     except FileNotFoundError as err:
         raise AudioError("wav-missing", f"no encuentro el archivo {path}") from err
     except IsADirectoryError as err:
@@ -83,25 +107,81 @@ def read_wav(path: str | Path) -> np.ndarray:
                          f"{path} es una carpeta, no un archivo WAV: indicá un archivo") from err
     except OSError as err:
         raise AudioError("wav-unreadable", f"no puedo abrir {path}: {err.strerror or err}") from err
-    except (wave.Error, EOFError) as err:
-        raise AudioError("wav-unreadable", f"{path} no es un WAV que pueda leer: "
-                         f"{err or 'está vacío o cortado'}") from err
+
+
+def _read_riff(blob: bytes, path: Path) -> tuple[int, np.ndarray]:
+    """A WAV that ``wave`` refuses: 32- or 64-bit floats and WAVE_FORMAT_EXTENSIBLE are read; for
+    anything else, an AudioError that says what is wrong with it."""
+    if not blob:
+        raise _unreadable(path, "está vacío")
+    if blob[:4] != b"RIFF" or blob[8:12] != b"WAVE":
+        raise _unreadable(path, "no empieza como un WAV")
+    chunks = _riff_chunks(blob)
+    fmt, data = chunks.get(b"fmt ", b""), chunks.get(b"data")
+    if len(fmt) < 16 or data is None:
+        raise _unreadable(path, "está cortado (le falta el formato o el audio)")
+    tag, channels, rate, _, _, bits = struct.unpack_from("<HHIIHH", fmt)
+    if tag == WAVE_FORMAT_EXTENSIBLE and len(fmt) >= 26:
+        tag = struct.unpack_from("<H", fmt, 24)[0]  # the first two bytes of the subformat GUID
+    if tag not in (WAVE_FORMAT_PCM, WAVE_FORMAT_IEEE_FLOAT):
+        raise _unsupported(path, FORMAT_NAMES.get(tag, f"formato número {tag}"))
+    if channels == 0 or bits == 0:
+        raise _unreadable(path, "dice que no tiene canales o muestras: está dañado")
+    return rate, _frames(data, (bits + 7) // 8, channels, path, tag == WAVE_FORMAT_IEEE_FLOAT)
+
+
+def _riff_chunks(blob: bytes) -> dict[bytes, bytes]:
+    """The chunks of a RIFF file by id (the first of each); a chunk cut short, as far as it goes."""
+    chunks: dict[bytes, bytes] = {}
+    pos = 12
+    while pos + 8 <= len(blob):
+        ident, size = blob[pos : pos + 4], struct.unpack_from("<I", blob, pos + 4)[0]
+        chunks.setdefault(ident, blob[pos + 8 : pos + 8 + size])
+        pos += 8 + size + size % 2  # chunks are padded to an even length
+    return chunks
+
+
+def _unreadable(path: Path, why: str) -> AudioError:
+    return AudioError("wav-unreadable", f"{path} no es un WAV que pueda leer: {why}")
+
+
+def _unsupported(path: Path, what: str) -> AudioError:
+    return AudioError("wav-format", f"{path} está en un formato que no leo ({what}): "
+                      "exportalo como WAV PCM de 16 bits")
+
+
+def _frames(raw: bytes, width: int, channels: int, path: Path, floating: bool = False) -> np.ndarray:
+    """Little-endian samples as float frames (frames × channels, -1..1)."""
     # A file cut in the middle of a sample (an odd byte at the end): drop the partial frame.
     raw = raw[: len(raw) - len(raw) % (width * channels)]
+    data = _floats(raw, width) if floating else _integers(raw, width)
+    if data is None:
+        what = "coma flotante" if floating else "enteros"
+        raise _unsupported(path, f"{what} de {8 * width} bits")
+    return data.reshape(-1, channels)
+
+
+def _floats(raw: bytes, width: int) -> np.ndarray | None:
+    """IEEE float samples as float64; None for a width other than 4 or 8 bytes."""
+    if width not in (4, 8):
+        return None
+    data = np.frombuffer(raw, dtype=f"<f{width}").astype(np.float64)
+    return np.nan_to_num(data, nan=0.0, posinf=1.0, neginf=-1.0)
+
+
+def _integers(raw: bytes, width: int) -> np.ndarray | None:
+    """PCM integer samples (8-bit unsigned, 16/24/32-bit signed) scaled to -1..1; None otherwise."""
     if width == 1:
-        data = (np.frombuffer(raw, dtype=np.uint8).astype(np.float64) - 128.0) / 128.0
-    elif width == 2:
-        data = np.frombuffer(raw, dtype="<i2").astype(np.float64) / 32768.0
-    elif width == 3:
+        return (np.frombuffer(raw, dtype=np.uint8).astype(np.float64) - 128.0) / 128.0
+    if width == 2:
+        return np.frombuffer(raw, dtype="<i2").astype(np.float64) / 32768.0
+    if width == 3:
         b = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3).astype(np.int32)
         ints = b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)
-        data = np.where(ints >= 1 << 23, ints - (1 << 24), ints).astype(np.float64) / float(1 << 23)
-    elif width == 4:
-        data = np.frombuffer(raw, dtype="<i4").astype(np.float64) / float(1 << 31)
-    else:
-        raise AudioError("wav-format", f"{path}: muestras de {width} bytes no soportadas")
-    frames = data.reshape(-1, channels)
-    return resample(frames, rate)
+        return np.where(ints >= 1 << 23, ints - (1 << 24), ints).astype(np.float64) / float(1 << 23)
+    if width == 4:
+        return np.frombuffer(raw, dtype="<i4").astype(np.float64) / float(1 << 31)
+    return None
 
 
 def read_pcm(path: str | Path) -> bytes:

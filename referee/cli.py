@@ -122,12 +122,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from referee.commands.values import not_folders
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
-    return int(args._run(args) or 0)
+    wrong = not_folders(args)
+    if wrong:
+        print("\n".join(f"truco-referee {args.command}: {problem}" for problem in wrong),
+              file=sys.stderr)
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush
+        return 0
 
 
 if __name__ == "__main__":

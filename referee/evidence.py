@@ -21,6 +21,15 @@ from referee.asr.base import SAMPLE_RATE
 _ID = re.compile(r"^[0-9]{8}T[0-9]{6}Z-[0-9]{5}$")
 
 
+class EvidenceError(RuntimeError):
+    """The evidence folder cannot be used; ``code`` is stable, ``message`` is for the person."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
 @dataclass(frozen=True)
 class Evidence:
     """One heard item and what the referee made of it."""
@@ -44,7 +53,7 @@ class EvidenceStore:
     def __init__(self, directory: str | Path) -> None:
         self.dir = Path(directory)
         self.clips_dir = self.dir / "clips"
-        self.clips_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(self.clips_dir)
         self.index = self.dir / "index.jsonl"
         self.session = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         self._n = 0
@@ -102,6 +111,20 @@ class EvidenceStore:
             return None
         path = self.clips_dir / f"{ident}.wav"
         return path if path.is_file() else None
+
+
+def make_folder(path: Path) -> None:
+    """Create ``path`` and its parents, or say in plain words why it cannot be done."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        blocker = next((p for p in reversed((path, *path.parents)) if p.exists() and not p.is_dir()),
+                       None)
+        if blocker is not None:
+            raise EvidenceError("evidence-not-folder",
+                                f"{blocker} es un archivo, no una carpeta") from err
+        raise EvidenceError("evidence-unwritable",
+                            f"no puedo crear la carpeta {path}: {err.strerror or err}") from err
 
 
 def write_wav(path: Path, pcm: bytes, rate: int = SAMPLE_RATE) -> None:

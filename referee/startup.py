@@ -16,6 +16,7 @@ from rich.markup import escape
 
 from models.paths import models_dir
 from referee.audio import said_once as audio_said_once
+from referee.commands import values
 from referee.phrases import BARS_SAID
 
 Log = Callable[[str], None]
@@ -51,7 +52,7 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
                        help="hacer sonar una grabación como si fuera el micrófono (en tiempo real)")
     group.add_argument("--exit-when-done", action="store_true",
                        help="con --wav: terminar cuando se acaba la grabación")
-    group.add_argument("--unsure-below", type=float, default=0.6, metavar="CONF",
+    group.add_argument("--unsure-below", type=values.share, default=0.6, metavar="CONF",
                        help="con menos confianza que esto un canto queda dudoso hasta que lo "
                        f"confirmen en la tablet (por defecto 0.6; {BARS_SAID})")
     group.add_argument("--learn", action="store_true",

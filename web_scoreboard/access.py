@@ -108,7 +108,7 @@ class PinGuard:
         self._verifying = threading.Lock()  # requests in parallel must not share one free try
         if pin is not None:
             if not PIN_PATTERN.match(pin):
-                raise ValueError(f"invalid pin {pin!r}: use 4 to 8 digits")
+                raise ValueError(f"PIN inválido {pin!r}: tiene que tener de 4 a 8 números")
             store.set_meta("pin", pin)
         elif store.get_meta("pin") is None:
             store.set_meta("pin", f"{secrets.randbelow(10_000):04d}")
@@ -142,7 +142,7 @@ class PinGuard:
 
     def change(self, new_pin: str) -> None:
         if not PIN_PATTERN.match(new_pin):
-            raise ValueError(f"invalid pin {new_pin!r}: use 4 to 8 digits")
+            raise ValueError(f"PIN inválido {new_pin!r}: tiene que tener de 4 a 8 números")
         self._store.set_meta("pin", new_pin)
         self._pin = new_pin
 

@@ -19,9 +19,11 @@ import numpy as np
 
 from models.decks import deck_dir
 from models.paths import models_dir
+from referee.commands import values
 from referee.commands.serve import shown_host
 from referee.vision.calibrate import Calibrator
 from referee.vision.camera import camera_frames, can_show_windows
+from referee.vision.detect import framed
 from referee.vision.draw import annotate, label
 from referee.vision.errors import VisionError
 from referee.vision.live_page import LivePage
@@ -37,13 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--camera", type=int, metavar="N", help="número de cámara (0 es la primera)")
     parser.add_argument("--calibrate", action="store_true",
                         help="con --camera: te pide cada carta y guarda tu mazo como referencia")
-    parser.add_argument("--name", default="mi-mazo", help="nombre del mazo al calibrar (mi-mazo)")
+    parser.add_argument("--name", default="mi-mazo", metavar="NOMBRE", help="nombre del mazo al calibrar (mi-mazo)")
     parser.add_argument("--json", action="store_true",
                         help="salida en JSON (card, confidence, named_by, corners)")
     parser.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
                         help="carpeta con las caras de un mazo (07-oros.png ...); se puede repetir")
     parser.add_argument("--models-dir", metavar="CARPETA", help="carpeta de modelos y mazos")
-    parser.add_argument("--min-confidence", type=float, default=RecognizerSettings.min_confidence,
+    parser.add_argument("--min-confidence", type=values.share, metavar="CONF",
+                        default=RecognizerSettings.min_confidence,
                         help="confianza del banco de referencia para nombrar una carta, de 0 a 1 "
                              "(0.7); por debajo, una carta se nombra igual si sus señas (pips, "
                              "colores, pinta) coinciden con la del banco")
@@ -53,9 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames-dir", type=Path, default=Path("cartas-vistas"), metavar="CARPETA",
                         help="sin pantalla: dónde guardar las imágenes con las cartas marcadas "
                              f"(las {KEEP_FRAMES} últimas)")
-    parser.add_argument("--preview-port", type=int, default=8090, metavar="P",
+    parser.add_argument("--preview-port", type=values.port, default=8090, metavar="PUERTO",
                         help="sin pantalla: la página que muestra la cámara en vivo (8090)")
-    parser.add_argument("--preview-host", default="0.0.0.0", metavar="H",
+    parser.add_argument("--preview-host", default="0.0.0.0", metavar="DIRECCIÓN",
                         help="dónde se sirve esa página (toda la red local)")
     parser.add_argument("--frames", type=int, default=0, metavar="N",
                         help="con --camera: parar después de N imágenes (0: seguir hasta Ctrl-C)")
@@ -86,12 +89,16 @@ def _print(readings: list[Reading], as_json: bool) -> None:
 
 
 def _image(args: argparse.Namespace) -> int:
+    if Path(args.image).is_dir():
+        raise VisionError("bad-image", f"{args.image} es una carpeta, no una foto")
     if not Path(args.image).is_file():
         raise VisionError("bad-image", f"no encuentro la foto {args.image}")
     frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if frame is None:
         raise VisionError("bad-image", f"no puedo leer la foto {args.image}")
-    _print(_recognizer(args).read(frame), args.json)
+    photo, corner = framed(frame)
+    back = -np.array(corner, np.float32)
+    _print([r.moved_by(back) for r in _recognizer(args).read(photo)], args.json)
     return 0
 
 

@@ -9,19 +9,22 @@ import sys
 import tempfile
 from pathlib import Path
 
+from referee.commands import values
 from referee.demo import DEMO_POINTS, DemoError, render_script
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", type=int, default=8080, help="puerto de la página (8080)")
-    parser.add_argument("--host", default="0.0.0.0", help="dirección donde escuchar")
-    parser.add_argument("--data-dir", type=Path, default=None,
+    parser.add_argument("--port", type=values.port, default=8080, metavar="PUERTO",
+                        help="puerto de la página (8080)")
+    parser.add_argument("--host", default="0.0.0.0", metavar="DIRECCIÓN",
+                        help="dirección donde escuchar")
+    parser.add_argument("--data-dir", type=Path, default=None, metavar="CARPETA",
                         help="dónde guardar la partida de muestra (si no, una carpeta temporal)")
     parser.add_argument("--recognizer", choices=("vosk", "sphinx"),
                         help="qué reconocedor usar (si no, el mejor que haya)")
     parser.add_argument("--model", metavar="CARPETA", help="carpeta de un modelo")
     parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
-    parser.add_argument("--pin", help="PIN de la mesa")
+    parser.add_argument("--pin", type=values.pin, metavar="PIN", help="PIN de la mesa")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="terminar cuando se acaba el guion (si no, el tanteador sigue abierto)")
 

@@ -6,15 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.events import Team
+from engine.events import Team, team_of
 from models.paths import models_dir
 from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
-from referee.audio import AudioError, MicSource, WavSource, print_status
-from referee.evidence import EvidenceStore
+from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
+from referee.evidence import EvidenceError, EvidenceStore
 from referee.listener import Listener, Utterance, item_confidence
 from referee.phrases import BARS_SAID, confidence_needed
 from web_scoreboard.heard import rejudged_reason, taken_back_reason
@@ -110,13 +111,7 @@ class Printer:
                 "confidence": round(conf, 3), "team": team, "seat": item.seat,
                 "unsure": doubt, "early": utt.early, "latency": round(utt.latency, 3),
             }
-            if self.evidence is not None:
-                ev = self.evidence.record(
-                    t=utt.end, text=utt.text, call=item.call, points=item.heard.points,
-                    accepted=accepted, reason=reason, confidence=conf, team=team,
-                    clip_pcm=utt.clip,
-                )
-                record["evidence"] = ev.id
+            record["evidence"] = self._keep(record, utt.clip)
             self._print(record, item.heard.label)
             span = (item.heard.start, item.heard.end)
             if accepted:
@@ -126,6 +121,16 @@ class Printer:
                                 before + len(early_applied)))
         if utt.early:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
+
+    def _keep(self, record: dict[str, Any], clip: bytes) -> str | None:
+        """Store a heard item as evidence; its id, or None without an evidence folder."""
+        if self.evidence is None:
+            return None
+        return self.evidence.record(
+            t=record["t"], text=record["text"], call=record["call"], points=record["points"],
+            accepted=record["accepted"], reason=record["reason"],
+            confidence=record["confidence"], team=record["team"], clip_pcm=clip,
+        ).id
 
     def revise(self, revisions: list[tuple[Utterance, Utterance]]) -> None:
         """The whole phrase's verdict on the calls heard early from it (``Listener.on_revisions``,
@@ -184,7 +189,8 @@ class Printer:
 
     def _print(self, record: dict[str, Any], label: str) -> None:
         if self.as_json:
-            print(json.dumps(record, ensure_ascii=False), file=self.out, flush=True)
+            shown = {**record, "team": seat_team(record)}
+            print(json.dumps(shown, ensure_ascii=False), file=self.out, flush=True)
             return
         who = record["seat"] or record["team"] or "?"
         if record["call"] is None:
@@ -204,6 +210,11 @@ def as_team(value: object) -> Team | None:
     return "A" if value == "A" else "B" if value == "B" else None
 
 
+def seat_team(record: dict[str, Any]) -> str | None:
+    """The team of the seat taken to have said it; without a seat, the microphone's (or None)."""
+    return team_of(record["seat"]) if record["seat"] else record["team"]
+
+
 def _merge(preview: list[Any], unsure: list[bool], applied: list[Any]) -> list[Any]:
     """The preview items, with each sure call replaced by what applying it actually did."""
     done = iter(applied)
@@ -218,6 +229,17 @@ def _merge(preview: list[Any], unsure: list[bool], applied: list[Any]) -> list[A
 
 def run(args: argparse.Namespace) -> int:
     try:
+        source = open_source(args)
+    except AudioError as err:
+        print(f"Problema con el audio: {err.message}", file=sys.stderr)
+        return 2
+    try:
+        evidence = open_evidence(args)
+    except EvidenceError as err:
+        print(f"No puedo guardar la evidencia: {err.message}; indicá una carpeta con --evidence "
+              "o usá --no-evidence", file=sys.stderr)
+        return 2
+    try:
         choice = choose_model(args)
         recognizer: Recognizer = make_recognizer(choice)
     except RecognizerError as err:
@@ -227,19 +249,11 @@ def run(args: argparse.Namespace) -> int:
     if recognizer.low_accuracy:
         print("Atención: modo de baja precisión. Bajá el modelo en español con "
               "'truco-referee models fetch'.", file=sys.stderr)
-    evidence = None
-    if not args.no_evidence:
-        evidence = EvidenceStore(Path(args.evidence) if args.evidence else default_evidence_dir())
     printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
     teams = ("A", "B") if args.channels == 2 else ()
     listener = Listener(recognizer, printer, channel_teams=teams, on_revisions=printer.revise)
     try:
-        if args.wav:
-            listener.run(WavSource(args.wav, realtime=args.realtime))
-        else:
-            mic = MicSource(args.mic, channels=args.channels,
-                            on_status=print_status("micrófono"))
-            listener.run(mic)
+        listener.run(source)
     except AudioError as err:
         print(f"Problema con el audio: {err.message}", file=sys.stderr)
         return 2
@@ -248,3 +262,21 @@ def run(args: argparse.Namespace) -> int:
     score = printer.table.snapshot()["score"]
     print(f"tanteador: A {score['A']} — B {score['B']}", file=sys.stderr)
     return 0
+
+
+def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:
+    """The WAV file, read whole, or the microphone; checked before the recognizer is loaded."""
+    if not args.wav:
+        return MicSource(args.mic, channels=args.channels, on_status=print_status("micrófono"))
+    source = WavSource(args.wav, realtime=args.realtime)
+    if args.channels == 2 and source.channels == 1:
+        raise AudioError("wav-channels", f"{args.wav} tiene un solo canal y --channels 2 necesita "
+                         "dos, uno por equipo (el canal 1 es A, el 2 es B)")
+    return source
+
+
+def open_evidence(args: argparse.Namespace) -> EvidenceStore | None:
+    """Where the evidence goes, its folder created; None with --no-evidence."""
+    if args.no_evidence:
+        return None
+    return EvidenceStore(Path(args.evidence) if args.evidence else default_evidence_dir())

@@ -9,12 +9,13 @@ nada y se sigue con la próxima.
 from __future__ import annotations
 
 import argparse
+import codecs
 import errno
 import json
 import sys
 from pathlib import Path
 
-from referee.replay import ReplayResult, replay
+from referee.replay import Rejection, ReplayResult, replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,20 +31,48 @@ OPEN_ERRORS: dict[int, str] = {
 }
 
 
+class NotText(ValueError):
+    """A log that is not text (binary, or UTF-16); ``why`` completes «ARCHIVO …»."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
 def read_text(data: bytes) -> str:
-    """A log's text: UTF-8, else Latin-1 (a log saved by an older editor), which reads any byte."""
+    """A log's text: UTF-8, else Latin-1 (a log saved by an older editor); no byte-order mark.
+
+    Latin-1 reads any byte, so a NUL (no text log has one) is what gives away a UTF-16 or binary
+    file: raises ``NotText`` for those rather than replay garbage.
+    """
+    if b"\0" in data:
+        raise NotText("está en UTF-16: guardalo como UTF-8" if is_utf16(data)
+                      else "no parece un registro de texto")
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")
 
 
+def is_utf16(data: bytes) -> bool:
+    """A UTF-16 byte-order mark, or NULs in most odd (or even) bytes and not in the others."""
+    if data.startswith(UTF16_BOMS):
+        return True
+    half = len(data) // 4
+    return (data[1::2].count(0) > half) != (data[::2].count(0) > half)
+
+
 def read_log(name: str) -> list[str]:
     """The lines of a log file (``-`` for stdin)."""
-    if name == "-":
-        buffer = getattr(sys.stdin, "buffer", None)
-        return (read_text(buffer.read()) if buffer else sys.stdin.read()).splitlines()
-    return read_text(Path(name).read_bytes()).splitlines()
+    if name != "-":
+        return read_text(Path(name).read_bytes()).splitlines()
+    buffer = getattr(sys.stdin, "buffer", None)
+    text = read_text(buffer.read()) if buffer else sys.stdin.read().removeprefix("\ufeff")
+    return text.splitlines()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,12 +82,24 @@ def run(args: argparse.Namespace) -> int:
         why = OPEN_ERRORS.get(err.errno or 0, err.strerror or str(err))
         print(f"no puedo abrir {args.file}: {why}", file=sys.stderr)
         return 1
+    except NotText as err:
+        shown = "la entrada estándar" if args.file == "-" else args.file
+        print(f"{shown} {err.why}", file=sys.stderr)
+        return 1
     result = replay(lines)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
         print(summary(result))
+    if not result.table.lines:
+        print(nothing_applied(result), file=sys.stderr)
     return 0
+
+
+def nothing_applied(result: ReplayResult) -> str:
+    """The notice that the log changed nothing, and why."""
+    why = "se rechazaron todas" if result.rejected else "el registro no tiene eventos"
+    return f"No se aplicó ninguna línea: {why}."
 
 
 def summary(result: ReplayResult) -> str:
@@ -69,9 +110,24 @@ def summary(result: ReplayResult) -> str:
         got = ", ".join(f"{cat} {team}+{pts}" for cat in ("envido", "flor", "truco")
                         for team, pts in hand[cat].items() if pts)
         lines.append(f"mano {hand['number']} (es mano {hand['mano'] or 'pica-pica'}): {got or 'sin puntos'}")
-    for r in result.rejected:
-        lines.append(f"línea {r.line} rechazada: «{r.text}» — {r.reason}")
+    lines += [rejected_line(r) for r in result.rejected]
     winner = data["winner"]
     lines.append(f"tanteador: A {score['A']} — B {score['B']}"
                  + (f"; ganó {winner}" if winner else "; la partida sigue"))
     return "\n".join(lines)
+
+
+def rejected_line(r: Rejection) -> str:
+    """«línea N rechazada: …», quoting the line only if the reason does not start with it."""
+    if names_line(r.reason, r.text):
+        return f"línea {r.line} rechazada: {r.reason}"
+    return f"línea {r.line} rechazada: «{r.text}» — {r.reason}"
+
+
+def names_line(reason: str, text: str) -> bool:
+    """Whether a reason starts with the line it refuses, as the engine writes it («A1: truco: …»,
+    «'blah': …»): the same words, maybe in other case or spacing."""
+    if reason.startswith(f"{text!r}:"):
+        return True
+    squeezed = "".join(reason.split()).casefold()
+    return squeezed.startswith("".join(text.split()).casefold() + ":")

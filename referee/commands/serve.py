@@ -10,6 +10,7 @@ cámara, el tanteador funciona igual, con sus botones.
 from __future__ import annotations
 
 import argparse
+import errno
 import fcntl
 import socket
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from models.paths import user_data_dir
+from referee.commands import values
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -37,13 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_listening_arguments(parser)
     add_camera_arguments(parser)
-    parser.add_argument("--port", type=int, default=8080,
+    parser.add_argument("--port", type=values.port, default=8080, metavar="PUERTO",
                         help="puerto de la página (por defecto 8080)")
-    parser.add_argument("--host", default="0.0.0.0",
+    parser.add_argument("--host", default="0.0.0.0", metavar="DIRECCIÓN",
                         help="dirección donde escuchar (por defecto toda la red local)")
-    parser.add_argument("--pin", help="PIN de la mesa, de 4 a 8 cifras (si no, se inventa uno "
-                        "la primera vez y se guarda)")
-    parser.add_argument("--data-dir", type=Path, default=None,
+    parser.add_argument("--pin", type=values.pin, metavar="PIN",
+                        help="PIN de la mesa, de 4 a 8 cifras (si no, se inventa uno la primera "
+                        "vez y se guarda)")
+    parser.add_argument("--data-dir", type=Path, default=None, metavar="CARPETA",
                         help=f"carpeta de la base de datos (por defecto {user_data_dir()})")
     rules = parser.add_argument_group("reglas de una partida nueva (si difieren de la partida "
                                       "en curso, empieza una nueva)")
@@ -128,16 +131,27 @@ def lock_data_dir(data_dir: Path) -> IO[bytes]:
     return handle
 
 
+# Why a port cannot be opened, by errno, and what to do about it.
+BIND_ERRORS: dict[int, str] = {
+    errno.EADDRINUSE: "ya lo usa otro programa; elegí otro con --port",
+    errno.EACCES: "hace falta ser administrador para un puerto menor que 1024; elegí otro con --port",
+    errno.EADDRNOTAVAIL: "esta máquina no tiene esa dirección; fijate --host",
+}
+
+
 def bind(host: str, port: int) -> socket.socket:
     """The page's listening socket, bound before anything is written."""
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+    except socket.gaierror:
+        sock.close()
+        raise ServeError(f"no conozco la dirección {host}; fijate --host") from None
     except OSError as err:
         sock.close()
-        raise ServeError(f"no se puede abrir el puerto {port} en {host} ({err.strerror or err}); "
-                         "¿ya lo usa otro programa? elegí otro con --port") from None
+        raise ServeError(f"no se puede abrir el puerto {port} en {host}: "
+                         f"{values.said(err, BIND_ERRORS)}") from None
     return sock
 
 
@@ -206,15 +220,14 @@ def run(args: argparse.Namespace) -> int:
             return 2
         except OSError as err:
             print(f"truco-referee serve: no se puede usar la carpeta de datos "
-                  f"{data_dir}: {err}\n  elegí otra con --data-dir",
+                  f"{data_dir}: {values.said(err)}\n  elegí otra con --data-dir",
                   file=sys.stderr)
             return 1
         held.callback(store.close)
-        _serve(args, app, sock)
-    return 0
+        return _serve(args, app, sock)
 
 
-def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket) -> None:
+def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket) -> int:
     import uvicorn
     from rich.console import Console
 
@@ -235,7 +248,11 @@ def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket) -> None:
     service.on_stored = lambda action, line, origin, score: log(event_line(action, line, origin,
                                                                            score))
     on_end = stop if args.exit_when_done else None
-    parts = start_listening(args, service, log, on_end) + start_camera(args, service, log)
-    print_parts(parts, log)
+    listening = start_listening(args, service, log, on_end)
+    print_parts(listening + start_camera(args, service, log), log)
+    if on_end is not None and not all(part.running for part in listening):
+        log("  la grabación no se puede escuchar: termino (--exit-when-done)")
+        return 1
     log("  (Ctrl+C para terminar; la partida queda guardada)")
     server.run(sockets=[sock])
+    return 0

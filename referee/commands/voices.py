@@ -17,6 +17,7 @@ from referee.asr.adapt import calibrate
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.audio import AudioChunk, AudioError, MicSource, print_status, read_pcm
+from referee.commands import values
 from referee.phrases import normalize, vocabulary
 
 # What a calibration asks for: every call once, then envido numbers (the texts of the benchmark's
@@ -32,12 +33,12 @@ PROMPT_TIMEOUT_S = 6.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("calibrate", "learn", "forget"),
+    parser.add_argument("action", choices=("calibrate", "learn", "forget"), metavar="ACCIÓN",
                         help="calibrate = grabar y calibrar; learn = aprender de las partidas "
                         "jugadas; forget = borrar la calibración")
     parser.add_argument("--mic", "--device", dest="mic", metavar="NOMBRE|NÚMERO",
                         help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
-    parser.add_argument("--players", type=int, default=1, metavar="N",
+    parser.add_argument("--players", type=values.at_least_one, default=1, metavar="N",
                         help="cuántos de la mesa se calibran, uno después del otro (por defecto 1)")
     parser.add_argument("--wav-dir", metavar="CARPETA", action="append",
                         help="usar WAVs ya grabados en vez del micrófono: cada archivo se llama como "

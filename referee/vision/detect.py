@@ -351,6 +351,27 @@ def _where_none(more: list[tuple[np.ndarray, float]], quads: list[tuple[np.ndarr
     return kept
 
 
+EDGE_RING = 0.03    # of the photo's width: the strip along its edges ``framed`` looks at ...
+PAPER_EDGES = 0.5   # ... and the share of it on paper that makes it a card cropped tight
+
+
+def framed(photo: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+    """A photo cut to a card's edges, put in the middle of a dark frame twice its width and
+    height (a card the size of the whole photo is too big for a card in a frame), so that the
+    card has an outline to be found by; and where the photo's corner went (the card's corners
+    move by it).  Any other photo as it is, with (0, 0).  Cropped tight, the card's pips and
+    drawings were its only outlines, and a 7 de oros was read as the 2 de oros its two lowest
+    coins look like."""
+    h, w = photo.shape[:2]
+    ring = max(1, int(EDGE_RING * w))
+    inside = np.zeros((h, w), bool)
+    inside[ring:h - ring, ring:w - ring] = True
+    if (_paper(photo) > 0)[~inside].mean() < PAPER_EDGES:
+        return photo, (0, 0)
+    dx, dy = w // 2, h // 2
+    return cv2.copyMakeBorder(photo, dy, dy, dx, dx, cv2.BORDER_CONSTANT, value=(0, 0, 0)), (dx, dy)
+
+
 def find_cards(frame: np.ndarray, settings: DetectorSettings = DetectorSettings()) -> list[np.ndarray]:
     """Corners (4×2, frame pixels, clockwise, short side first) of every card-like quad in the frame."""
     return suppress(candidates(frame, settings))

@@ -128,6 +128,11 @@ class Reading:
             return None
         return "cues" if self.by_cues else "bank"
 
+    def moved_by(self, shift: np.ndarray) -> Reading:
+        """The reading with its outlines moved by ``shift`` (x, y pixels)."""
+        return replace(self, corners=self.corners + shift,
+                       edges=None if self.edges is None else self.edges + shift)
+
     def as_json(self) -> dict[str, object]:
         return {"card": str(self.card) if self.card else None,
                 "figure_of": self.figure_of.nombre if self.figure_of else None,

@@ -79,3 +79,12 @@ def test_invalid_corrections_are_refused(delta: int) -> None:
 def test_undo_with_nothing_to_undo() -> None:
     with pytest.raises(IllegalEvent, match="no hay nada para deshacer"):
         Game().undo()
+
+
+@pytest.mark.parametrize("before", [(), ("hand",), ("points A 29", "hand", "hand A")],
+                         ids=["before-the-first-hand", "in-a-hand", "after-the-end"])
+def test_an_unknown_rule_is_named_whatever_the_moment(before: tuple[str, ...]) -> None:
+    game = new_game(hand=False)
+    steps(game, *before)
+    reason = refused(game, SetRule("nonsense", "7"), "no conozco la regla 'nonsense'")
+    assert reason.startswith("set nonsense 7: ")  # before, in a hand: «se cambian entre manos»

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 import wave
 from pathlib import Path
 
@@ -136,3 +137,61 @@ def test_a_microphone_still_missing_is_said_once_on_the_terminal(capsys: pytest.
     assert list(mic) == []
     assert len(tries) == 3
     assert capsys.readouterr().err.splitlines() == [f"[micrófono] {tries[0]}"]
+
+
+def _riff(tag: int, bits: int, data: bytes, *, rate: int = SAMPLE_RATE, channels: int = 1,
+          subformat: int | None = None) -> bytes:
+    """A WAV file written by hand: a ``fmt `` chunk (WAVE_FORMAT_EXTENSIBLE with ``subformat``),
+    an odd-sized ``LIST`` chunk (padded to an even length) and the ``data`` chunk."""
+    align = channels * bits // 8
+    fmt = struct.pack("<HHIIHH", tag, channels, rate, rate * align, align, bits)
+    if subformat is not None:
+        fmt += struct.pack("<HHI", 22, bits, 0) + struct.pack("<H", subformat) + bytes(14)
+    body = b"WAVE"
+    for ident, chunk in ((b"fmt ", fmt), (b"LIST", b"odd"), (b"data", data)):
+        body += ident + struct.pack("<I", len(chunk)) + chunk + b"\0" * (len(chunk) % 2)
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def test_a_wav_at_0_hz_is_a_plain_error(tmp_path: Path) -> None:
+    path = tmp_path / "cero.wav"
+    _write(path, _tone(SAMPLE_RATE, 0.2), SAMPLE_RATE)
+    header = bytearray(path.read_bytes())
+    header[24:32] = bytes(8)  # the sample rate and the byte rate
+    path.write_bytes(bytes(header))
+    with pytest.raises(AudioError) as err:  # before: ZeroDivisionError in resample
+        read_wav(path)
+    assert err.value.message == f"{path} dice que su audio va a 0 Hz: está dañado"
+
+
+@pytest.mark.parametrize("content, code, said", [
+    (b"", "wav-unreadable", "no es un WAV que pueda leer: está vacío"),
+    (b"not a wav at all", "wav-unreadable", "no es un WAV que pueda leer: no empieza como un WAV"),
+    (_riff(6, 8, bytes(100)), "wav-format",
+     "está en un formato que no leo (A-law): exportalo como WAV PCM de 16 bits"),
+    (_riff(3, 16, bytes(100)), "wav-format", "(coma flotante de 16 bits)"),
+    (b"RIFF\x04\x00\x00\x00WAVE", "wav-unreadable", "está cortado"),
+], ids=["empty", "not-riff", "a-law", "half-float", "no-chunks"])
+def test_a_wav_that_cannot_be_read_says_why_in_spanish(tmp_path: Path, content: bytes, code: str,
+                                                       said: str) -> None:
+    path = tmp_path / "malo.wav"
+    path.write_bytes(content)
+    with pytest.raises(AudioError) as err:
+        read_wav(path)
+    assert err.value.code == code and said in err.value.message
+    assert not err.value.message.endswith(": ")  # before: an empty file said nothing after it
+
+
+@pytest.mark.parametrize("tag, bits, subformat", [(3, 32, None), (3, 64, None),
+                                                   (0xFFFE, 32, 3), (0xFFFE, 16, 1)],
+                         ids=["float32", "float64", "extensible-float32", "extensible-pcm16"])
+def test_float_and_extensible_wavs_are_read_like_pcm(tmp_path: Path, tag: int, bits: int,
+                                                    subformat: int | None) -> None:
+    tone = _tone(44100, 0.5)
+    samples = (tone * 32767).astype("<i2") if bits == 16 else tone.astype(f"<f{bits // 8}")
+    path, pcm = tmp_path / "raro.wav", tmp_path / "pcm.wav"
+    path.write_bytes(_riff(tag, bits, samples.tobytes(), rate=44100, subformat=subformat))
+    _write(pcm, tone, 44100)
+    frames = read_wav(path)  # before: "unknown format: 3" (or 65534)
+    assert frames.shape == read_wav(pcm).shape
+    assert np.max(np.abs(frames - read_wav(pcm))) < 1e-3

@@ -3,11 +3,18 @@ top level and every subcommand; ``models`` takes its options before or after the
 
 from __future__ import annotations
 
+import json
+import wave
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from referee.asr.base import Result, Word
 from referee.cli import COMMANDS, main
+from referee.commands import listen
+from referee.evidence import EvidenceStore
 
 ENGLISH = ("usage:", "options:", "show this help message", "positional arguments",
            "the following arguments are required", "invalid choice", "error: argument ",
@@ -67,3 +74,104 @@ def test_an_unknown_model_name_lists_the_known_ones(capsys: pytest.CaptureFixtur
     code, text = _out(["models", "fetch", "bogus"], capsys)
     assert code == 2 and "'bogus'" in text and "vosk-es, sphinx-es, mazo-naipes-libres" in text
     assert "[]" not in text
+
+
+class SaysTruco:
+    """A recognizer that hears «truco», surely, once the WAV is over."""
+
+    name, low_accuracy, sample_rate = "falso", False, 16000
+
+    def feed(self, pcm: bytes) -> list[Result]:
+        return []
+
+    def flush(self) -> list[Result]:
+        word = Word("truco", 0.95, 0.2, 0.5)
+        return [Result("truco", (word,), final=True, start=0.2, end=0.5, stream_time=1.0)]
+
+    def reset(self) -> None:
+        pass
+
+
+@pytest.fixture()
+def recognizers(monkeypatch: pytest.MonkeyPatch) -> list[SaysTruco]:
+    """``listen`` with a recognizer that needs no model; the list holds each one made."""
+    made: list[SaysTruco] = []
+
+    def make(choice: object) -> SaysTruco:
+        made.append(SaysTruco())
+        return made[-1]
+
+    monkeypatch.setattr(listen, "choose_model", lambda args: SimpleNamespace(label="falso"))
+    monkeypatch.setattr(listen, "make_recognizer", make)
+    return made
+
+
+def _wav(path: Path, channels: int = 1, rate: int = 16000) -> Path:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(bytes(2 * channels * rate))
+    return path
+
+
+def _listen(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[Any], str]:
+    """``listen --json``'s exit code, its JSON lines and what it said on standard error."""
+    code = main(["listen", "--json", *argv])
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines()], err
+
+
+def test_listen_says_a_wav_at_0_hz_is_damaged(tmp_path: Path, recognizers: list[SaysTruco],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = _wav(tmp_path / "cero.wav")
+    path.write_bytes(path.read_bytes()[:24] + bytes(8) + path.read_bytes()[32:])
+    code, _, err = _listen(["--wav", str(path), "--no-evidence"], capsys)  # before: ZeroDivisionError
+    assert code == 2 and f"{path} dice que su audio va a 0 Hz: está dañado" in err
+
+
+@pytest.mark.parametrize("given, blocker", [("afile", "afile"), ("afile/sub", "afile"),
+                                            ("carpeta", "carpeta/clips")])
+def test_listen_refuses_an_evidence_folder_that_is_a_file_before_listening(
+        tmp_path: Path, given: str, blocker: str, recognizers: list[SaysTruco],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "carpeta").mkdir()
+    for name in ("afile", "carpeta/clips"):
+        (tmp_path / name).write_text("no soy una carpeta")
+    argv = ["--wav", str(_wav(tmp_path / "x.wav")), "--evidence", str(tmp_path / given)]
+    code, lines, err = _listen(argv, capsys)  # before: NotADirectoryError ('afile/clips')
+    assert code == 2 and str(tmp_path / blocker) in err and "es un archivo, no una carpeta" in err
+    assert recognizers == [] and lines == []
+
+
+@pytest.mark.parametrize("evidence", ["--no-evidence", "--evidence"])
+def test_listen_json_always_has_the_evidence_key(tmp_path: Path, evidence: str,
+                                                 recognizers: list[SaysTruco],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "evidencia"
+    argv = ["--wav", str(_wav(tmp_path / "x.wav")), evidence]
+    code, lines, _ = _listen([*argv, str(folder)] if evidence == "--evidence" else argv, capsys)
+    assert code == 0 and [line["call"] for line in lines] == ["truco"]
+    if evidence == "--no-evidence":
+        assert lines[0]["evidence"] is None  # before: no "evidence" key at all
+    else:
+        assert [e.id for e in EvidenceStore(folder).all()] == [lines[0]["evidence"]]
+
+
+def test_listen_json_gives_the_team_of_the_seat_with_one_microphone(
+        tmp_path: Path, recognizers: list[SaysTruco], capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--wav", str(_wav(tmp_path / "x.wav")), "--no-evidence"]
+    code, lines, _ = _listen(argv, capsys)
+    assert code == 0 and lines[0]["seat"]
+    assert lines[0]["team"] == lines[0]["seat"][0]  # before: null next to "seat": "A1"
+
+
+def test_listen_refuses_a_mono_wav_with_two_channels(tmp_path: Path, recognizers: list[SaysTruco],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = _wav(tmp_path / "mono.wav")
+    code, lines, err = _listen(["--wav", str(path), "--channels", "2", "--no-evidence"], capsys)
+    assert code == 2 and lines == [] and recognizers == []  # before: ran, every team null
+    assert f"{path} tiene un solo canal y --channels 2 necesita dos" in err
+    stereo = _wav(tmp_path / "stereo.wav", channels=2)
+    code, lines, _ = _listen(["--wav", str(stereo), "--channels", "2", "--no-evidence"], capsys)
+    assert code == 0 and len(lines) == 1

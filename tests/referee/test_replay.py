@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -71,3 +72,73 @@ def test_replay_of_a_folder_is_a_clear_error(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(tmp_path)]) == 1
     assert "es una carpeta" in capsys.readouterr().err
+
+
+def replay_cli(tmp_path: Path, data: bytes, capsys: pytest.CaptureFixture[str],
+               name: str = "mesa.log") -> tuple[int, str, str]:
+    """``truco-referee replay`` on a file with these bytes: exit code, stdout, stderr."""
+    log = tmp_path / name
+    log.write_bytes(data)
+    code = main(["replay", str(log)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+TRUCO_HAND = "hand\nA1: truco\nB1: quiero\nhand A\n"
+BOM = b"\xef\xbb\xbf"
+
+
+def test_replay_drops_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = replay_cli(tmp_path, BOM + TRUCO_HAND.encode(), capsys)
+    assert code == 0 and "rechazada" not in out  # before: «\ufeffhand» refused, then all the rest
+    assert "tanteador: A 2 — B 0" in out
+
+
+def test_replay_drops_a_byte_order_mark_from_stdin(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(BOM + TRUCO_HAND.encode()), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main(["replay", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "rechazada" not in out and "tanteador: A 2 — B 0" in out
+
+
+def test_replay_of_a_binary_file_is_a_clear_error(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = replay_cli(tmp_path, bytes(range(256)) * 4, capsys, name="bin.log")
+    assert code == 1 and out == ""  # before: exit 0 and screens of rejected garbage
+    assert err.strip() == f"{tmp_path / 'bin.log'} no parece un registro de texto"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_replay_of_a_utf16_log_says_to_save_it_as_utf8(tmp_path: Path, encoding: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = replay_cli(tmp_path, "# mesa de Peña\n".encode(encoding)
+                                + TRUCO_HAND.encode(encoding), capsys)
+    assert code == 1 and out == ""
+    assert "mesa.log está en UTF-16: guardalo como UTF-8" in err
+
+
+def test_a_rejection_names_its_line_once(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = replay_cli(tmp_path, b"A1: truco\nhand\nB1: embudo\nA1 plays 7o\n", capsys)
+    assert code == 0
+    # before: «línea 1 rechazada: «A1: truco» — A1: truco: todavía no se repartió…»
+    assert "línea 1 rechazada: A1: truco: todavía no se repartió" in out
+    # where the reason does not start with the line, the line is still quoted
+    assert "línea 3 rechazada: «B1: embudo» — «embudo» no es envido" in out
+
+
+@pytest.mark.parametrize(("log", "why"), [(b"", "el registro no tiene eventos"),
+                                          (b"# nada\n\n", "el registro no tiene eventos"),
+                                          (b"A1: truco\nblah\n", "se rechazaron todas")])
+def test_a_log_that_applies_nothing_says_so(tmp_path: Path, log: bytes, why: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = replay_cli(tmp_path, log, capsys)
+    assert code == 0 and err.strip() == f"No se aplicó ninguna línea: {why}."
+
+
+def test_a_log_that_applies_something_has_no_notice(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = replay_cli(tmp_path, b"hand\nblah\n", capsys)
+    assert code == 0 and err == ""

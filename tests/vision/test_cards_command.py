@@ -16,6 +16,7 @@ from models.decks import banks_root, deck_dir
 from referee.cli import main
 from referee.commands.cards import _recognizer, add_arguments, preview
 from referee.vision.bank import Bank, deck_key, save_bank
+from referee.vision.detect import framed
 from referee.vision.draw import label
 from referee.vision.faces import Face, face_files, missing_faces
 from referee.vision.recognize import Reading, Recognizer
@@ -186,3 +187,23 @@ def test_no_more_than_the_newest_frames_are_kept(
     frame = cv2.imread(str(photo))
     assert preview(recognizer, [frame] * 5, out, every=1) == 5
     assert sorted(p.name for p in out.iterdir()) == [f"cartas-00000{n}.jpg" for n in (3, 4, 5)]
+
+
+@pytest.mark.parametrize("card", ["7o", "12c", "1o", "3e"])
+def test_a_photo_cropped_to_the_card_is_read_as_that_card(
+        card: str, models: Path, wikimedia_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parsed = Card.parse(card)
+    face = next(wikimedia_dir.rglob(f"{parsed.rank:02d}-{parsed.suit.nombre}.*"))
+    code = main(["cards", "--image", str(face), "--json", "--deck", str(wikimedia_dir),
+                 "--models-dir", str(models)])
+    assert code == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [f["card"] for f in found] == [card]
+    h, w = cv2.imread(str(face)).shape[:2]
+    corners = np.array(found[0]["corners"])
+    assert corners.min() > -0.05 * w and (corners.max(axis=0) < [1.05 * w, 1.05 * h]).all()
+
+
+def test_a_photo_of_a_table_is_read_as_it_is(photo: Path) -> None:
+    image = cv2.imread(str(photo))
+    assert framed(image)[1] == (0, 0) and framed(image)[0] is image

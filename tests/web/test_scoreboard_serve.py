@@ -48,11 +48,21 @@ def test_rule_options_start_a_new_game_only_when_they_change_the_rules(tmp_path:
     store.close()
 
 
-def test_bad_options_are_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("option", [("--players", "3"), ("--pin", "12"), ("--pin", "12345678x"),
+                                    ("--port", "99999"), ("--port", "0"), ("--port", "ocho")])
+def test_bad_options_are_refused_in_spanish(option: tuple[str, str],
+                                            capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        parse("--players", "3")
-    with pytest.raises(ValueError, match="invalid pin"):
-        build(parse("--data-dir", str(tmp_path), "--pin", "12"))
+        parse(*option)
+    said = capsys.readouterr().err
+    assert f"argumento {option[0]}" in said and "invalid" not in said
+
+
+def test_a_bad_pin_that_reaches_the_scoreboard_is_refused(tmp_path: Path) -> None:
+    args = parse("--data-dir", str(tmp_path))
+    args.pin = "12"
+    with pytest.raises(ValueError, match="PIN inválido"):
+        build(args)
 
 
 def test_a_page_opened_on_the_host_at_its_printed_address_gets_the_pin(tmp_path: Path) -> None:
@@ -92,3 +102,31 @@ def test_a_port_in_use_is_refused_before_the_store_is_written(
         code = run(parse("--data-dir", str(tmp_path), "--host", "127.0.0.1", "--port", str(port)))
     assert code == 1 and f"no se puede abrir el puerto {port}" in capsys.readouterr().err
     assert not (tmp_path / DB_NAME).exists()
+
+
+def test_a_port_in_use_or_an_unknown_host_is_said_in_words(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert run(parse("--data-dir", str(tmp_path), "--host", "127.0.0.1", "--port", port)) == 1
+    assert "ya lo usa otro programa" in capsys.readouterr().err
+    assert run(parse("--data-dir", str(tmp_path), "--host", "no.such.host.invalid")) == 1
+    assert "no conozco la dirección no.such.host.invalid" in capsys.readouterr().err
+
+
+def test_a_data_folder_under_a_file_is_said_in_words(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "afile").write_text("")
+    assert run(parse("--data-dir", str(tmp_path / "afile" / "sub"), "--port", str(free_port()))) == 1
+    said = capsys.readouterr().err
+    assert "hay un archivo donde tendría que haber una carpeta" in said and "Errno" not in said
+
+
+def test_a_recording_that_cannot_be_heard_ends_a_run_that_ends_with_it(tmp_path: Path) -> None:
+    args = build_parser().parse_args([
+        "serve", "--wav", str(tmp_path / "missing.wav"), "--exit-when-done", "--data-dir",
+        str(tmp_path / "data"), "--models-dir", str(tmp_path / "models"), "--port", str(free_port()),
+        "--host", "127.0.0.1"])
+    assert run(args) == 1

@@ -1,0 +1,91 @@
+"""The values the command line takes, checked as it is read, and system errors in words."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import re
+from pathlib import Path
+
+from models.fetch import DISK_ERRORS
+
+
+def port(text: str) -> int:
+    """A TCP port to listen on."""
+    value = _whole(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"el puerto va de 1 a 65535, no {text}")
+    return value
+
+
+def share(text: str) -> float:
+    """A confidence, from 0 to 1."""
+    value = _real(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"va de 0 a 1, no {text}")
+    return value
+
+
+def at_least_one(text: str) -> int:
+    """A count of people or things: 1 or more."""
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"tiene que ser 1 o más, no {text}")
+    return value
+
+
+PIN_TEXT = re.compile(r"\d{4,8}")
+
+
+def pin(text: str) -> str:
+    """The table's PIN: 4 to 8 digits."""
+    if not PIN_TEXT.fullmatch(text):
+        raise argparse.ArgumentTypeError("el PIN tiene que tener de 4 a 8 números")
+    return text
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"«{text}» no es un número entero") from None
+
+
+def _real(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"«{text}» no es un número") from None
+
+
+# The options that name a folder (one, or a list of them), by the name argparse stores them under.
+FOLDER_OPTIONS: dict[str, str] = {
+    "models_dir": "--models-dir", "data_dir": "--data-dir", "evidence": "--evidence",
+    "frames_dir": "--frames-dir", "deck": "--deck", "wav_dir": "--wav-dir",
+}
+
+
+def not_folders(args: argparse.Namespace) -> list[str]:
+    """What is wrong with the folders given on the command line: each one that is a file."""
+    found = []
+    for name, option in FOLDER_OPTIONS.items():
+        given = getattr(args, name, None)
+        for path in given if isinstance(given, list) else [given]:
+            if path is not None and Path(path).exists() and not Path(path).is_dir():
+                found.append(f"{option} {path}: es un archivo, no una carpeta")
+    return found
+
+
+# What a system error means for the person, by errno (a disk's, and a path's); anything else as
+# the system says it.
+SYSTEM_ERRORS: dict[int, str] = {
+    **DISK_ERRORS,
+    errno.EEXIST: "ya hay un archivo con ese nombre",
+    errno.ENOTDIR: "en el camino hay un archivo donde tendría que haber una carpeta",
+    errno.EISDIR: "es una carpeta, no un archivo",
+}
+
+
+def said(err: OSError, table: dict[int, str] = SYSTEM_ERRORS) -> str:
+    """A system error in words for the person (``table``, by errno)."""
+    return table.get(err.errno or 0, err.strerror or str(err))
