@@ -81,6 +81,12 @@ class Game:
             return None
         return "A" if a >= b else "B"
 
+    def chicos_won(self) -> dict[Team, int]:
+        """The chicos each team has won, the one just won included (``chicos`` counts it when
+        the next one starts, and a match won has no next one)."""
+        chico = self.chico_winner() if self.settings.match else None
+        return {team: self.chicos[team] + (team == chico) for team in TEAMS}
+
     @property
     def winner(self) -> Team | None:
         """The winner of the game (of the match, when playing chicos), or None."""

@@ -99,7 +99,7 @@ class FlorRules(HandState):
             self.require(self.flor_chain == (Call.CONTRAFLOR,) and call is Call.CONTRAFLOR_AL_RESTO,
                          f"{what}: a la {self.flor_chain[-1].value} se contesta con flor quiero"
                          " o con flor me achico")
-        elif seat not in self.flor_sung:
+        if seat not in self.flor_sung:  # a raise says the seat has a flor: in time to sing it
             self._require_can_sing(seat, what)
         if not commit:
             return
@@ -113,7 +113,11 @@ class FlorRules(HandState):
         self.require_open(what)
         self.require(self.flor_status == "pending" and self.flor_by != team_of(seat),
                      f"{what}: no hay contraflor para querer")
+        if seat not in self.flor_sung:  # «con flor quiero» says the seat has a flor
+            self._require_can_sing(seat, what)
         if commit:
+            if seat not in self.flor_sung:
+                self.flor_sung.append(seat)
             self.notes.append(f"{self.flor_chain[-1].value} querida por {team_of(seat)}")
             self._open_contest()
 

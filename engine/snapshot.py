@@ -30,7 +30,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "target": game.settings.points,
         "settings": game.settings.to_dict(),
         "seats": list(game.settings.seats),
-        "chicos": dict(game.chicos),
+        "chicos": game.chicos_won(),
         "hand": hand_view(game.hand) if game.hand else None,
         "duels": [hand_view(h) for h in game.deal] if len(game.deal) > 1 else [],
         "hands": [deal_record(deal) for deal in game.deals],

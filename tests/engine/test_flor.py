@@ -214,3 +214,20 @@ def test_a_flor_shown_with_another_value_gives_the_points_away() -> None:
     game = new_game(flor=True)
     steps(game, "A1: flor", "B1: flor", "A1: 33", "B1: son buenas", expect=(6, 0))
     step(game, "A1 shows 7o 1o 12o", expect=(0, 6))   # a flor of 28, not 33
+
+
+def test_a_raise_or_an_acceptance_of_the_flor_needs_a_seat_with_flor() -> None:
+    game = new_game(hand=False, flor=True, players=4)
+    steps(game, "points A 5", "points B 20", "hand")
+    steps(game, "A1 plays 4c", "B1 plays 5c", "A2: flor", "B2: contraflor")
+    refused(game, "A1: contraflor al resto", "ya jugó su primera carta")  # never sang a flor
+    refused(game, "A1: con flor quiero", "ya jugó su primera carta")
+    step(game, "A2: contraflor al resto")
+    steps(game, "B2: con flor quiero", "A2: 33", "B2: 30")
+    assert score(game) == (5 + 10 + 6, 20)  # the falta (10) plus 3 for each of the two flors
+
+
+def test_con_flor_quiero_by_a_partner_with_a_flor_of_its_own_joins_the_contest() -> None:
+    game = new_game(flor=True, players=4)
+    steps(game, "A1: flor", "B1: contraflor", "A2: con flor quiero")
+    assert game.hand is not None and game.hand.flor_sung == ["A1", "B1", "A2"]

@@ -98,6 +98,7 @@ def test_a_match_is_the_best_of_three_chicos() -> None:
     game = new_game(hand=False, match=True)
     win_chico(game, "A")
     assert game.chico_winner() == "A" and game.winner is None
+    assert snapshot(game)["chicos"] == {"A": 1, "B": 0}  # won, before the next chico starts
     step(game, "hand", expect=(0, 0))                 # a new chico starts from zero
     assert game.chicos == {"A": 1, "B": 0}
     step(game, "hand B")
@@ -108,7 +109,7 @@ def test_a_match_is_the_best_of_three_chicos() -> None:
     step(game, "hand A")
     win_chico(game, "A")
     assert game.winner == "A" and game.over
-    assert snapshot(game)["chicos"] == {"A": 1, "B": 1}
+    assert snapshot(game)["chicos"] == {"A": 2, "B": 1}  # the chico that won the match too
     assert score(game) == (30, 0)
     refused(game, "hand", "la partida terminó")
 
@@ -119,6 +120,7 @@ def test_a_match_ends_two_chicos_to_nothing() -> None:
     steps(game, "hand", "hand B", expect=(0, 1))
     win_chico(game, "B")
     assert game.winner == "B" and game.chicos == {"A": 0, "B": 1}
+    assert snapshot(game)["chicos"] == {"A": 0, "B": 2}
 
 
 def test_a_false_declaration_shown_after_the_envido_ended_the_game_reopens_it() -> None:
