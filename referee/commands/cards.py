@@ -180,6 +180,10 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             return _calibrate(args)
         if args.image is not None:
+            if args.learn_deck:
+                print("--learn-deck es con --camera: aprende el mazo de lo que mira durante la "
+                      "partida, no de una foto", file=sys.stderr)
+                return 2
             return _image(args)
         return _camera(args)
     except VisionError as err:

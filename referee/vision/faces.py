@@ -33,28 +33,47 @@ class Face:
     path: Path
 
 
-def face_files(folder: Path) -> dict[Card, Path]:
-    """The truco cards found in a folder (or its ``cards/`` subfolder), by card."""
+def _faces_folder(folder: Path) -> Path:
+    """Where a deck's faces are: the folder, or its ``cards/`` subfolder."""
     folder = Path(folder)
     if (folder / "cards").is_dir():
         folder = folder / "cards"
     if not folder.is_dir():
         raise DeckError(f"no encuentro la carpeta del mazo {folder}")
+    return folder
+
+
+def face_files(folder: Path) -> dict[Card, Path]:
+    """The truco cards found in a folder (or its ``cards/`` subfolder), by card."""
+    folder = _faces_folder(folder)
     found: dict[Card, Path] = {}
     for path in sorted(folder.iterdir()):
-        m = _NAME.match(path.stem.lower())
-        if not m or path.suffix.lower() not in FACE_SUFFIXES or int(m.group(1)) not in RANKS:
-            continue
-        try:
-            found[Card.parse(f"{int(m.group(1))}-{m.group(2)}")] = path
-        except InvalidCard:
-            continue
+        card = _card_named(path)
+        if card is not None:
+            found[card] = path
     return found
 
 
 def face_name(card: Card) -> str:
     """The file name of a card's face in a deck folder: ``07-oros.png``."""
     return f"{card.rank:02d}-{card.suit.nombre}.png"
+
+
+def _card_named(path: Path) -> Card | None:
+    """The card an image's name says it is (``07-oros.png``), or None."""
+    m = _NAME.match(path.stem.lower())
+    if not m or path.suffix.lower() not in FACE_SUFFIXES or int(m.group(1)) not in RANKS:
+        return None
+    try:
+        return Card.parse(f"{int(m.group(1))}-{m.group(2)}")
+    except InvalidCard:
+        return None
+
+
+def unnamed_images(folders: Sequence[Path]) -> list[Path]:
+    """The images in the deck folders whose names say no card: they are left out."""
+    return [path for folder in folders for path in sorted(_faces_folder(folder).iterdir())
+            if path.suffix.lower() in FACE_SUFFIXES and _card_named(path) is None]
 
 
 def missing_faces(folders: Sequence[Path]) -> list[Card]:

@@ -9,7 +9,7 @@ from engine.cards import Card
 from models.decks import banks_root, installed_decks
 from referee.vision.bank import Bank, bank_for
 from referee.vision.errors import VisionError
-from referee.vision.faces import DeckError, face_name, missing_faces
+from referee.vision.faces import DeckError, face_name, missing_faces, unnamed_images
 
 
 def reference_bank(decks: Sequence[Path] | None, models: Path,
@@ -24,15 +24,19 @@ def reference_bank(decks: Sequence[Path] | None, models: Path,
     try:
         missing = missing_faces(folders)
         if missing:
-            raise DeckError(_missing_text(missing))
+            raise DeckError(_missing_text(missing, unnamed_images(folders)))
         return bank_for(folders, banks_root(models), progress)
     except DeckError as err:
         raise VisionError("bad-deck", str(err)) from err
 
 
-def _missing_text(missing: list[Card]) -> str:
-    """Why a deck with faces missing is refused: a card with no face is read as another one."""
+def _missing_text(missing: list[Card], unnamed: list[Path]) -> str:
+    """Why a deck with faces missing is refused (a card with no face is read as another one), and
+    the images left out because their names say no card."""
     shown = ", ".join(f"{c.nombre} ({face_name(c)})" for c in missing[:6])
     more = f" y {len(missing) - 6} más" if len(missing) > 6 else ""
-    return (f"al mazo le faltan caras: {shown}{more}. Sin su cara, una carta se lee como otra: "
-            "agregalas a la carpeta o calibrá tu mazo (truco-referee cards --calibrate --camera 0)")
+    left = ", ".join(p.name for p in unnamed[:6]) + (f" y {len(unnamed) - 6} más" if len(unnamed) > 6 else "")
+    ignored = f" (no sé qué carta es {left}: se llaman como 07-oros.png)" if unnamed else ""
+    return (f"al mazo le faltan caras: {shown}{more}{ignored}. Sin su cara, una carta se lee como "
+            "otra: agregalas a la carpeta o calibrá tu mazo (truco-referee cards --calibrate "
+            "--camera 0)")

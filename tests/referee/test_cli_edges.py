@@ -58,3 +58,8 @@ def test_a_server_not_found_is_said_without_python_words() -> None:
     lost = urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))
     assert _unreachable(lost) == "no encuentro ese servidor: ¿hay internet?"
     assert _unreachable(urllib.error.URLError(ConnectionRefusedError())) == "rechazó la conexión"
+
+
+def test_learning_the_deck_is_for_the_camera(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards", "--image", str(tmp_path / "x.jpg"), "--learn-deck"]) == 2
+    assert "--learn-deck es con --camera" in capsys.readouterr().err

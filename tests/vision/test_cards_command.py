@@ -207,3 +207,16 @@ def test_a_photo_cropped_to_the_card_is_read_as_that_card(
 def test_a_photo_of_a_table_is_read_as_it_is(photo: Path) -> None:
     image = cv2.imread(str(photo))
     assert framed(image)[1] == (0, 0) and framed(image)[0] is image
+
+
+def test_images_named_as_no_card_are_named_when_faces_are_missing(
+        photo: Path, wikimedia_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deck = tmp_path / "mazo"
+    deck.mkdir()
+    for card, path in face_files(wikimedia_dir).items():
+        (deck / (path.name if str(card) != "1o" else "as.png")).symlink_to(path)
+    (deck / "notas.txt").write_text("no es una cara")
+    assert main(["cards", "--image", str(photo), "--deck", str(deck),
+                 "--models-dir", str(tmp_path / "models")]) == 1
+    err = capsys.readouterr().err
+    assert "faltan caras: 1 de oros (01-oros.png) (no sé qué carta es as.png: se llaman como" in err
