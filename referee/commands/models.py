@@ -108,7 +108,11 @@ def do_list(root: Path) -> int:
         if status.state == "broken":
             print(f"      {status.message}")
     try:
-        print(f"Se va a usar: {find_model(root).label}")
+        choice = find_model(root)
+        fetched = any(choice.path.is_relative_to(root / spec.folder)
+                      for spec in catalog.CATALOG.values())
+        found = "" if fetched or choice.english else "; está en la carpeta, pero no lo bajó 'models fetch'"
+        print(f"Se va a usar: {choice.label}{found}")
     except RecognizerError as err:
         print(f"Se va a usar: nada ({err.message})")
     return 0

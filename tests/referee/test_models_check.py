@@ -158,3 +158,15 @@ def test_check_help_says_what_the_exit_code_means(capsys: pytest.CaptureFixture[
 
 def test_every_catalog_kind_can_be_checked(tmp_path: Path) -> None:
     assert {check(spec, tmp_path).state for spec in CATALOG.values()} == {"missing"}
+
+
+def test_list_says_when_the_model_used_is_not_one_fetched(shared_dir: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm"
+    if not model.is_dir():
+        pytest.skip(f"Spanish Sphinx model not found at {model}")
+    (tmp_path / "mi-modelo").symlink_to(model)
+    assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "· sphinx-es" in out
+    assert out.rstrip().endswith("está en la carpeta, pero no lo bajó 'models fetch'")
