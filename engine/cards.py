@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 
@@ -63,8 +63,8 @@ class Card:
         except (ValueError, KeyError, IndexError) as err:
             if isinstance(err, InvalidCard):
                 raise
-            raise InvalidCard(f"carta inválida {text!r}: se escribe número y letra del palo, p. ej. 7o, "
-                              "1e, 12b") from err
+            raise InvalidCard(f"«{text.strip()}» no es una carta: se escribe el número y la letra del "
+                              "palo, p. ej. 7o, 1e, 12b") from err
 
     def __str__(self) -> str:
         return self.text
@@ -111,9 +111,16 @@ MAX_FLOR = 38
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     """Parse several cards, refusing repeats."""
     cards = tuple(Card.parse(t) for t in texts)
-    if len(set(cards)) != len(cards):
-        raise InvalidCard(f"repeated card in {' '.join(map(str, cards))}")
+    repeated = [str(c) for c in dict.fromkeys(c for c in cards if cards.count(c) > 1)]
+    if repeated:
+        template = "la carta {} está repetida" if len(repeated) == 1 else "las cartas {} están repetidas"
+        raise InvalidCard(template.format(_spoken_list(repeated)))
     return cards
+
+
+def _spoken_list(words: Sequence[str]) -> str:
+    """Words joined the way they are said: «7o», «7o y 1o», «7o, 1o y 3e»."""
+    return f"{', '.join(words[:-1])} y {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def envido_value(cards: Iterable[Card]) -> int:
@@ -136,7 +143,8 @@ def flor_value(cards: Iterable[Card]) -> int:
     """Flor of three cards of one suit: 20 + all three values."""
     cards = tuple(cards)
     if not has_flor(cards):
-        raise InvalidCard(f"no flor in {' '.join(map(str, cards))}: flor needs three cards of one suit")
+        held = _spoken_list([str(c) for c in cards]) or "una mano sin cartas"
+        raise InvalidCard(f"no hay flor en {held}: la flor son tres cartas del mismo palo")
     return 20 + sum(c.envido_points for c in cards)
 
 

@@ -10,16 +10,19 @@ from pydantic_core import PydanticCustomError
 
 from web_scoreboard.access import PIN_PATTERN
 
+# Error types of the checks below: their messages are already in Spanish, for the page to show.
+OWN_ERRORS = frozenset({"text_empty", "text_too_long", "pin_format"})
+
 
 def _length(what: str, most: int) -> Callable[[str], str]:
     """A check of a text's length that says what is wrong in Spanish, for the page to show."""
 
     def check(value: str) -> str:
         if not value:
-            raise PydanticCustomError("string_too_short", f"{what} no puede quedar vacío")
+            raise PydanticCustomError("text_empty", f"{what} no puede quedar vacío")
         if len(value) > most:
             raise PydanticCustomError(
-                "string_too_long", f"{what} puede tener hasta {most} caracteres (tiene {len(value)})")
+                "text_too_long", f"{what} puede tener hasta {most} caracteres (tiene {len(value)})")
         return value
 
     return check
@@ -27,7 +30,7 @@ def _length(what: str, most: int) -> Callable[[str], str]:
 
 def _pin(value: str) -> str:
     if not PIN_PATTERN.match(value):
-        raise PydanticCustomError("string_pattern_mismatch", "el PIN tiene que tener de 4 a 8 números")
+        raise PydanticCustomError("pin_format", "el PIN tiene que tener de 4 a 8 números")
     return value
 
 

@@ -8,8 +8,9 @@ import pytest
 from engine_steps import new_game, step
 
 from engine import DECK, Card, Suit
-from engine.cards import InvalidCard
+from engine.cards import InvalidCard, flor_value, parse_cards
 from engine.rounds import round_winner
+from referee.replay import replay
 
 # The ranking as issue and rule texts state it, from the highest; cards on one step tie.
 RANKING_LINE: list[list[str]] = [
@@ -79,3 +80,45 @@ def test_a_card_not_in_the_deck_cannot_be_made() -> None:
     for rank in (0, 8, 9, 13):
         with pytest.raises(InvalidCard, match="el mazo español tiene 1-7, 10, 11 y 12"):
             Card(rank, Suit.OROS)
+
+
+# -- Messages a player reads: in Spanish, naming the card ------------------------------------
+
+
+@pytest.mark.parametrize(("texts", "said"), [
+    (["7o", "7o"], "la carta 7o está repetida"),          # before: «repeated card in 7o 7o»
+    (["7o", "1o", "7O"], "la carta 7o está repetida"),
+    (["7o", "7o", "7o"], "la carta 7o está repetida"),
+    (["7o", "1e", "7o", "1e"], "las cartas 7o y 1e están repetidas"),
+    (["7o", "1e", "3c", "7o", "1e", "3c"], "las cartas 7o, 1e y 3c están repetidas"),
+])
+def test_a_repeated_card_is_named_in_spanish(texts: list[str], said: str) -> None:
+    with pytest.raises(InvalidCard) as refused:
+        parse_cards(texts)
+    assert str(refused.value) == said
+
+
+def test_a_text_that_is_not_a_card_is_named_in_spanish() -> None:
+    with pytest.raises(InvalidCard) as refused:
+        Card.parse(" 7x ")
+    assert str(refused.value) == ("«7x» no es una carta: se escribe el número y la letra del palo, "
+                                  "p. ej. 7o, 1e, 12b")
+
+
+@pytest.mark.parametrize(("cards", "said"), [
+    ("7o 1o 3e", "no hay flor en 7o, 1o y 3e"),           # before: «no flor in 7o 1o 3e»
+    ("7o 1o", "no hay flor en 7o y 1o"),
+    ("", "no hay flor en una mano sin cartas"),
+])
+def test_no_flor_is_said_in_spanish(cards: str, said: str) -> None:
+    with pytest.raises(InvalidCard) as refused:
+        flor_value(parse_cards(cards.split()))
+    assert str(refused.value) == f"{said}: la flor son tres cartas del mismo palo"
+
+
+def test_a_refused_card_keeps_its_type_for_the_log_reader() -> None:
+    assert issubclass(InvalidCard, ValueError)
+    rejected = replay(["hand", "A1 shows 7o 7o", "A1 plays 9e"]).to_dict()["rejected"]
+    assert [r["reason"] for r in rejected] == [
+        "'A1 shows 7o 7o': la carta 7o está repetida",
+        "'A1 plays 9e': no hay cartas de 9: el mazo español tiene 1-7, 10, 11 y 12"]
