@@ -6,6 +6,7 @@ scoreboard, so all of them read lines and words the same way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine import EngineError, Event, Game, NewHand, Say, Settings, Team, other, snapshot, team_of
@@ -35,6 +36,9 @@ class Table:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.game = Game(settings)
+        # The indices of events applied by the same log line as the event before them
+        # («B1: quiero retruco» applies two): undo, flip and swap take a line back whole.
+        self._joined: set[int] = set()
 
     @property
     def settings(self) -> Settings:
@@ -44,6 +48,16 @@ class Table:
     def lines(self) -> list[str]:
         """The applied events as log lines; applying them to a new table rebuilds this one."""
         return [str(e) for e in self.game.events]
+
+    @property
+    def joined(self) -> list[bool]:
+        """For each applied event, whether the log line of the event before it applied it too."""
+        return [i in self._joined for i in range(len(self.game.events))]
+
+    def regroup(self, joined: list[bool]) -> None:
+        """Mark which events were applied by one line with the event before them (``joined``, as
+        stored), so that a game rebuilt one event at a time takes its lines back whole again."""
+        self._joined = {i for i, together in enumerate(joined) if together and i > 0}
 
     def snapshot(self) -> dict[str, Any]:
         return snapshot(self.game)
@@ -72,22 +86,51 @@ class Table:
     def apply_line(self, line: str) -> list[str]:
         """Apply one log line whole, or nothing: returns the canonical lines applied."""
         events = self.events_for_line(line)
+        self._apply_together(events)
+        return [str(e) for e in events]
+
+    def _apply_together(self, events: Sequence[Event]) -> None:
+        """Apply events as one line, all or none; raises ``LineRejected`` with the reason of the
+        one refused."""
         applied = 0
         try:
             for event in events:
-                self.game.apply(event)
+                self._apply_event(event, joined=applied > 0)
                 applied += 1
         except EngineError as err:
             for _ in range(applied):
-                self.game.undo()
+                self.undo()
             raise LineRejected(err.reason) from None
-        return [str(e) for e in events]
+
+    def _apply_event(self, event: Event, joined: bool = False) -> None:
+        """Apply one event; ``joined``: as part of the line of the event before it."""
+        self.game.apply(event)
+        index = len(self.game.events) - 1
+        if joined:
+            self._joined.add(index)
+        else:
+            self._joined.discard(index)
 
     def undo(self) -> str:
+        """Take back the last event (one call of a line that has two: see ``undo_line``)."""
         try:
-            return str(self.game.undo())
+            event = self.game.undo()
         except EngineError as err:
             raise LineRejected(err.reason) from None
+        self._joined.discard(len(self.game.events))
+        return str(event)
+
+    def undo_line(self) -> list[str]:
+        """Take back the last log line whole: the lines of its events, in the order applied."""
+        count = max(len(self._last_line()), 1)  # with nothing applied, ``undo`` says why not
+        return [self.undo() for _ in range(count)][::-1]
+
+    def _last_line(self) -> list[Event]:
+        """The events the last log line applied (two for «B1: quiero retruco»)."""
+        start = len(self.game.events) - 1
+        while start > 0 and start in self._joined:
+            start -= 1
+        return self.game.events[max(start, 0):]
 
     # -- heard words -------------------------------------------------------------------------------
     def interpret(self, text: str, team: Team | None = None) -> list[Interpretation]:
@@ -103,13 +146,13 @@ class Table:
         """
         dealt = auto_hand and self._wants_new_hand(text)
         if dealt:
-            self.game.apply(NewHand())
+            self._apply_event(NewHand())
         items = interpret(self.game, text, team=team)
         applied = [item.event for item in items if item.accepted and item.event is not None]
         if dealt and not applied:
-            self.game.undo()
+            self.undo()
         for event in applied:
-            self.game.apply(event)
+            self._apply_event(event)
         return items
 
     def _wants_new_hand(self, text: str) -> bool:
@@ -118,22 +161,26 @@ class Table:
         return hand_done and has_call and self.game.is_legal(NewHand())
 
     def flip_last(self) -> str:
-        """Give the last call (or declaration) to the other team: one tap on the scoreboard."""
-        events = self.game.events
-        if not events or not isinstance(events[-1], (Say, Declare)):
+        """Give the last line's calls (or declaration) to the other team: one tap on the
+        scoreboard.  A line of two calls was said by one seat, so both move, or neither."""
+        line = self._last_line()
+        said = [e for e in line if isinstance(e, (Say, Declare))]
+        if not said or len(said) < len(line):
             raise LineRejected("lo último no fue un canto")
-        last = events[-1]
-        self.game.undo()
-        rival_team = other(team_of(last.seat))
+        rival_team = other(team_of(said[0].seat))
+        for _ in said:
+            self.undo()
         for seat in self.game.settings.seats:
             if team_of(seat) != rival_team:
                 continue
-            flipped = Say(seat, last.call) if isinstance(last, Say) else Declare(seat, last.points)
-            if self.game.is_legal(flipped):
-                self.game.apply(flipped)
-                return str(flipped)
-        self.game.apply(last)
-        raise LineRejected(f"{rival_team} no puede haber dicho «{_said(last)}» ahora")
+            flipped = [_said_by(e, seat) for e in said]
+            try:
+                self._apply_together(flipped)
+            except LineRejected:
+                continue
+            return _line_text(flipped)
+        self._apply_together(said)
+        raise LineRejected(f"{rival_team} no puede haber dicho «{_words(said)}» ahora")
 
     def _last_answer(self) -> Say | None:
         """The last event if it is an answer with an opposite (``OPPOSITE_ANSWERS``)."""
@@ -141,9 +188,18 @@ class Table:
         return last if isinstance(last, Say) and last.call in OPPOSITE_ANSWERS else None
 
     def opposite_answer(self) -> str | None:
-        """The opposite of the last event if it is an answer («no quiero» for «quiero»), else None."""
+        """The opposite of the last event if it is an answer («no quiero» for «quiero») the rules
+        would take in its place (``swap_answer``), else None."""
         last = self._last_answer()
-        return None if last is None else OPPOSITE_ANSWERS[last.call].value
+        if last is None:
+            return None
+        swapped = Say(last.seat, OPPOSITE_ANSWERS[last.call])
+        self.game.undo()
+        try:
+            legal = self.game.is_legal(swapped)
+        finally:
+            self.game.apply(last)
+        return swapped.call.value if legal else None
 
     def swap_answer(self) -> str:
         """Turn the last answer into its opposite, said by the same seat: one tap on the scoreboard
@@ -152,16 +208,32 @@ class Table:
         if last is None:
             raise LineRejected("lo último no fue un «quiero» ni un «no quiero»")
         swapped = Say(last.seat, OPPOSITE_ANSWERS[last.call])
-        self.game.undo()
+        joined = len(self.game.events) - 1 in self._joined  # the second call of its line
+        self.undo()
         if self.game.is_legal(swapped):
-            self.game.apply(swapped)
+            self._apply_event(swapped, joined)
             return str(swapped)
-        self.game.apply(last)
+        self._apply_event(last, joined)
         raise LineRejected(f"«{swapped.call.value}» no se puede decir ahora")
 
 
 def _said(event: Say | Declare) -> str:
     return event.call.value if isinstance(event, Say) else str(event.points)
+
+
+def _words(line: list[Say | Declare]) -> str:
+    """What a line's seat said («quiero retruco»)."""
+    return " ".join(_said(e) for e in line)
+
+
+def _said_by(event: Say | Declare, seat: str) -> Say | Declare:
+    """The same call (or declaration), said by another seat."""
+    return Say(seat, event.call) if isinstance(event, Say) else Declare(seat, event.points)
+
+
+def _line_text(line: list[Say | Declare]) -> str:
+    """A line of calls as a log line: ``B1: truco``, ``A1: no quiero truco``."""
+    return str(line[0]) if len(line) == 1 else f"{line[0].seat}: {_words(line)}"
 
 
 def _accepted_events(text: str, items: list[Interpretation]) -> list[Event]:

@@ -13,7 +13,7 @@ import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from web_scoreboard.heard import Heard, HeardStatus, rejudged_reason, taken_back_reason
 from web_scoreboard.hub import Hub
@@ -23,7 +23,28 @@ from web_scoreboard.store import HeardRow, LogEntry, Store
 DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
 _NUMBER = re.compile(r": \d+$")  # a declaration ("A1: 28"), not a call
+UNDONE_REASON = "deshecho a mano"
 T = TypeVar("T")
+
+
+@runtime_checkable
+class LineTable(TableLike, Protocol):
+    """A table that knows which events one log line applied, to take the line back whole
+    (``referee.table.Table``)."""
+
+    @property
+    def joined(self) -> list[bool]: ...
+
+    def regroup(self, joined: list[bool]) -> None: ...
+
+    def undo_line(self) -> list[str]: ...
+
+
+def _line_table(table: TableLike) -> LineTable:
+    """The table, checked to take lines back whole (``TableLike`` does not ask it to)."""
+    if not isinstance(table, LineTable):
+        raise TypeError(f"{type(table).__name__} cannot take a line back whole (undo_line)")
+    return table
 
 
 class ActionError(ValueError):
@@ -70,7 +91,7 @@ class TableService:
         self._boot = secrets.token_hex(4)
         self._game_id = 0
         self._names: dict[str, str] = dict(DEFAULT_NAMES)
-        self._table: TableLike = table_factory(settings)
+        self._table: LineTable = _line_table(table_factory(settings))
         self._heard: deque[dict[str, Any]] = deque(maxlen=heard_limit)
         self._warnings: list[str] = []
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
@@ -161,18 +182,22 @@ class TableService:
             return self._publish()
 
     def undo(self, origin: str = "manual", seen: int | None = None) -> dict[str, Any]:
-        """Take back the last line; with ``seen`` (the snapshot the page showed), only if nothing
-        changed since (``_require_seen``)."""
+        """Take back the last line whole (both calls of «B1: quiero retruco»); with ``seen`` (the
+        snapshot the page showed), only if nothing changed since (``_require_seen``).  A heard
+        call it takes back is shown as undone."""
         with self._lock:
             self._require_seen(seen)
             if not self._table.lines:
                 raise ActionError("nothing-to-undo", "no hay nada para deshacer")
-            line = self._table.undo()
-            self._persist([LogEntry("undo", line, origin)], rollback=lambda: self._reapply([line]))
+            joined = self._table.joined
+            lines = self._table.undo_line()
+            self._persist([LogEntry("undo", x, origin) for x in reversed(lines)],
+                          rollback=lambda: self._rollback(0, lines, joined))
+            self._mark_undone(len(self._table.lines))
             return self._publish()
 
     def flip_last(self, origin: str = "manual", seen: int | None = None) -> dict[str, Any]:
-        """Give the last call to the other team (the referee heard the wrong side)."""
+        """Give the last line's calls to the other team (the referee heard the wrong side)."""
         return self._replace_last(lambda: self._table.flip_last(), origin, "flip",
                                   "no hay ningún canto para cambiar de equipo", seen)
 
@@ -192,11 +217,11 @@ class TableService:
     def _replace_last(self, change: Callable[[], str], origin: str, name: str,
                       empty: str, seen: int | None = None) -> dict[str, Any]:
         """Replace the last line by what ``change`` (a call on the current Table, made under the
-        lock) makes of it, stored as an undo and the lines it added; the Table refuses what the
-        rules do not allow."""
+        lock) makes of it, stored as undos of the lines it changed and the lines it put in their
+        place; the Table refuses what the rules do not allow."""
         with self._lock:
             self._require_seen(seen)
-            before = list(self._table.lines)
+            before, joined = list(self._table.lines), self._table.joined
             if not before:
                 raise ActionError(f"nothing-to-{name}", empty)
             try:
@@ -205,10 +230,11 @@ class TableService:
                 reason = getattr(err, "reason", None) or str(err)
                 raise ActionError(f"{name}-refused", reason) from err
             after = list(self._table.lines)
-            added = after[len(before) - 1:]
-            entries = [LogEntry("undo", before[-1], origin)]
-            entries += [LogEntry("apply", x, origin) for x in added]
-            self._persist(entries, rollback=lambda: self._rollback(len(added), [before[-1]]))
+            start = _common_start(before, after)
+            entries = [LogEntry("undo", x, origin) for x in reversed(before[start:])]
+            entries += self._applied_since(start, origin)
+            self._persist(entries, rollback=lambda: self._rollback(len(after) - start,
+                                                                   before[start:], joined))
             return self._publish()
 
     # -- heard --------------------------------------------------------------------------------
@@ -226,6 +252,7 @@ class TableService:
             if status == "accepted" and item.line:
                 try:
                     extra["applied"] = self._apply_heard(item.line, "voice")
+                    extra["applied_at"] = self._applied_at(extra["applied"])
                 except ActionError as err:
                     status, reason = "rejected", err.message
             return self._add_heard(status, item.text, line=item.line, reason=reason,
@@ -310,7 +337,10 @@ class TableService:
             if heard_in is not None and heard_in != self._hand_to_come():
                 raise ActionError("hand-over", "ese canto era de una mano que ya terminó; "
                                   "si se dijo en esta, anotalo con los botones")
-            self._apply_heard(row.line, origin)
+            applied = self._apply_heard(row.line, origin)
+            extra = {**row.extra, "applied_at": self._applied_at(applied)}
+            self._write(lambda: self.store.set_heard_extra(heard_id, extra))
+            self._set_heard(heard_id, extra=extra)
             self._set_heard_status(heard_id, "accepted", "confirmado a mano")
             return self._publish()
 
@@ -368,7 +398,8 @@ class TableService:
             applied = self._apply_heard(item.line, "voice")
         except ActionError:
             return
-        extra = {**extra, "applied": applied, "seat": item.seat, "ambiguous": item.ambiguous}
+        extra = {**extra, "applied": applied, "applied_at": self._applied_at(applied),
+                 "seat": item.seat, "ambiguous": item.ambiguous}
         reason = rejudged_reason(row.reason)
         self.store.set_heard_extra(row.id, extra)
         self.store.set_heard_status(row.id, "accepted", reason, line=item.line)
@@ -397,6 +428,19 @@ class TableService:
             return 1
         return int(hand["number"]) + (1 if hand.get("over") else 0)
 
+    def _applied_at(self, applied: list[str]) -> int:
+        """Where in the log a heard call's lines, just applied, begin: an undo that takes them
+        back marks the call undone (``_mark_undone``)."""
+        return len(self._table.lines) - len(applied)
+
+    def _mark_undone(self, start: int) -> None:
+        """Show each heard call applied at line ``start`` or later, now taken back by an undo, as
+        undone (stored, so a restart shows it too)."""
+        for row in self.store.heard_of(self._game_id, "accepted"):
+            at = row.extra.get("applied_at")
+            if isinstance(at, int) and at >= start:
+                self._set_heard_status(row.id, "undone", UNDONE_REASON)
+
     def _set_heard_status(self, heard_id: int, status: str, reason: str) -> None:
         self._write(lambda: self.store.set_heard_status(heard_id, status, reason))
         self._set_heard(heard_id, status=status, reason=reason)
@@ -409,8 +453,14 @@ class TableService:
 
     def _apply(self, line: str, origin: str) -> None:
         applied = self._apply_to_table(line)
-        entries = [LogEntry("apply", x, origin) for x in applied]
+        entries = self._applied_since(len(self._table.lines) - len(applied), origin)
         self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
+
+    def _applied_since(self, start: int, origin: str) -> list[LogEntry]:
+        """The log rows that store the Table's lines from ``start`` on, each said whether it came
+        in one line with the row before it."""
+        lines, joined = self._table.lines, self._table.joined
+        return [LogEntry("apply", lines[k], origin, joined[k]) for k in range(start, len(lines))]
 
     def _apply_heard(self, line: str, origin: str) -> list[str]:
         """Apply a heard call; one heard after the hand ended deals the next hand first.  Returns
@@ -427,7 +477,7 @@ class TableService:
             self._rollback(len(self._table.lines) - before, [])
             raise
         applied = dealt + call
-        entries = [LogEntry("apply", x, origin) for x in applied]
+        entries = self._applied_since(before, origin)
         self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
         return call
 
@@ -460,10 +510,15 @@ class TableService:
         except Exception as err:
             raise store_failed(err) from err
 
-    def _rollback(self, undo_count: int, reapply: Iterable[str]) -> None:
+    def _rollback(self, undo_count: int, reapply: Iterable[str],
+                  joined: list[bool] | None = None) -> None:
+        """Put the Table back: take back events, apply lines again and, with ``joined`` (as it was
+        before the change), group them in lines as they were."""
         for _ in range(undo_count):
             self._table.undo()
         self._reapply(reapply)
+        if joined is not None:
+            self._table.regroup(joined)
 
     def _reapply(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -480,7 +535,9 @@ class TableService:
         if rebuilt.repair:
             snap = rebuilt.table.snapshot()
             self.store.append(game_id, rebuilt.repair, snap.get("score", {}), snap.get("winner"))
-        self._table, self._game_id, self._warnings = rebuilt.table, game_id, rebuilt.warnings
+        table = _line_table(rebuilt.table)
+        _regroup(table, self.store.effective_log(game_id))
+        self._table, self._game_id, self._warnings = table, game_id, rebuilt.warnings
         self._names = {**DEFAULT_NAMES, **row.names}
         self._heard.clear()
         self._heard.extend(h.to_dict() for h in self.store.heard(game_id, self._heard_limit))
@@ -509,6 +566,20 @@ class TableService:
         self._current = (self._seq, text, snap)
         self.hub.publish(self._seq, text)
         return snap
+
+
+def _common_start(before: list[str], after: list[str]) -> int:
+    """How many lines two logs share from the start."""
+    common = 0
+    while common < min(len(before), len(after)) and before[common] == after[common]:
+        common += 1
+    return common
+
+
+def _regroup(table: LineTable, stored: list[LogEntry]) -> None:
+    """Group a Table rebuilt one line at a time as its stored rows say (``LogEntry.joined``)."""
+    if [entry.line for entry in stored] == table.lines:
+        table.regroup([entry.joined for entry in stored])
 
 
 def _heard_status(item: Any, unsure: bool) -> tuple[HeardStatus, str | None, str | None]:

@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS events (
     action TEXT NOT NULL CHECK (action IN ('apply', 'undo')),
     line TEXT NOT NULL,
     origin TEXT NOT NULL,
-    at REAL NOT NULL
+    at REAL NOT NULL,
+    joined INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS events_game ON events(game_id, id);
 CREATE TABLE IF NOT EXISTS heard (
@@ -84,11 +85,16 @@ class GameRow:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One row of a game's log: a canonical line applied, or the last one undone."""
+    """One row of a game's log: a canonical line applied, or the last one undone.
+
+    ``joined``: applied by the same log line as the row before it (the «retruco» of «B1: quiero
+    retruco»), so that an undo takes both back, after a restart too.
+    """
 
     action: Action
     line: str
     origin: str
+    joined: bool = False
 
 
 @dataclass(frozen=True)
@@ -127,6 +133,13 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._add_joined_column()
+
+    def _add_joined_column(self) -> None:
+        """Give a store made before lines were kept whole its ``events.joined`` column."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(events)")}
+        if "joined" not in columns:
+            self._db.execute("ALTER TABLE events ADD COLUMN joined INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         with self._lock:
@@ -196,8 +209,9 @@ class Store:
         now = time.time()
         with self._transaction() as db:
             db.executemany(
-                "INSERT INTO events (game_id, action, line, origin, at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, e.action, e.line, e.origin, now) for e in entries],
+                "INSERT INTO events (game_id, action, line, origin, at, joined)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, e.action, e.line, e.origin, now, int(e.joined)) for e in entries],
             )
             db.execute(
                 "UPDATE games SET score_a = ?, score_b = ?, winner = ?, updated_at = ? WHERE id = ?",
@@ -208,19 +222,23 @@ class Store:
         """The full record of a game, undos included."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT action, line, origin FROM events WHERE game_id = ? ORDER BY id",
+                "SELECT action, line, origin, joined FROM events WHERE game_id = ? ORDER BY id",
                 (game_id,)).fetchall()
-        return [LogEntry(r[0], r[1], r[2]) for r in rows]
+        return [LogEntry(r[0], r[1], r[2], bool(r[3])) for r in rows]
+
+    def effective_log(self, game_id: int) -> list[LogEntry]:
+        """The applied rows that make up the game now: each undo row takes back the last one."""
+        applied: list[LogEntry] = []
+        for entry in self.log(game_id):
+            if entry.action == "apply":
+                applied.append(entry)
+            elif applied:
+                applied.pop()
+        return applied
 
     def effective_lines(self, game_id: int) -> list[str]:
         """The canonical lines that make up the game now: applied lines minus undone ones."""
-        lines: list[str] = []
-        for entry in self.log(game_id):
-            if entry.action == "apply":
-                lines.append(entry.line)
-            elif lines:
-                lines.pop()
-        return lines
+        return [entry.line for entry in self.effective_log(game_id)]
 
     # -- heard and clips ----------------------------------------------------------------------
     def add_heard(self, game_id: int, status: str, text: str, *, line: str | None = None,
@@ -249,6 +267,14 @@ class Store:
             rows = self._db.execute(
                 "SELECT * FROM heard WHERE game_id = ? ORDER BY id DESC LIMIT ?",
                 (game_id, limit)).fetchall()
+        return [_heard_row(r) for r in rows]
+
+    def heard_of(self, game_id: int, status: str) -> list[HeardRow]:
+        """Every heard item of one game with this status, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM heard WHERE game_id = ? AND status = ? ORDER BY id",
+                (game_id, status)).fetchall()
         return [_heard_row(r) for r in rows]
 
     def heard_with(self, status: str) -> list[HeardRow]:

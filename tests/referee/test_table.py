@@ -148,3 +148,49 @@ def test_undo_takes_back_the_last_event() -> None:
     table = table_with("hand", "A1: truco", "B1: no quiero")
     assert table.undo() == "B1: no quiero"
     assert table.snapshot()["score"] == {"A": 0, "B": 0}
+
+
+def test_undo_line_takes_back_a_line_of_two_calls_whole() -> None:
+    table = table_with("hand", "A1: truco", "B1: quiero retruco")
+    assert table.joined == [False, False, False, True]
+    assert table.undo_line() == ["B1: quiero", "B1: retruco"]
+    assert table.lines == ["hand", "A1: truco"]
+    assert table.snapshot()["hand"]["truco"]["pending"]["call"] == "truco"  # not accepted
+    assert table.undo_line() == ["A1: truco"]
+
+
+def test_a_table_rebuilt_event_by_event_takes_its_lines_back_whole_once_regrouped() -> None:
+    table = table_with("hand", "A1: truco", "B1: quiero retruco")
+    again = table_with(*table.lines)
+    again.regroup(table.joined)
+    assert again.undo_line() == ["B1: quiero", "B1: retruco"]
+
+
+def test_flip_gives_every_call_of_the_last_line_to_the_other_team() -> None:
+    table = table_with("hand", "A1: envido flor", settings=Settings(flor=True))
+    assert table.flip_last() == "B1: envido flor"
+    assert table.lines == ["hand", "B1: envido", "B1: flor"]
+    assert table.undo_line() == ["B1: envido", "B1: flor"]
+    table = table_with("hand", "A1: envido", "B1: no quiero truco")
+    with pytest.raises(LineRejected, match="«no quiero truco»"):
+        table.flip_last()  # A cannot turn down its own envido: nothing moves
+    assert table.lines == ["hand", "A1: envido", "B1: no quiero", "B1: truco"]
+    assert table.undo_line() == ["B1: no quiero", "B1: truco"]
+
+
+def test_an_answer_swapped_in_a_line_of_two_calls_stays_in_its_line() -> None:
+    table = table_with("hand", "A1: truco", "B1: flor quiero", settings=Settings(flor=True))
+    assert table.swap_answer() == "B1: no quiero"
+    assert table.lines[-2:] == ["B1: flor", "B1: no quiero"]
+    assert table.undo_line() == ["B1: flor", "B1: no quiero"]
+
+
+def test_the_opposite_answer_is_offered_only_when_the_rules_take_it() -> None:
+    table = table_with("hand", "A1: flor", "B1: con flor me achico", settings=Settings(flor=True))
+    before = table.snapshot()
+    assert table.opposite_answer() is None  # «con flor quiero» answers a contraflor, not a flor
+    assert table.snapshot() == before
+    table = table_with("hand", "A1: flor", "B1: contraflor", "A1: con flor quiero",
+                       settings=Settings(flor=True))
+    assert table.opposite_answer() == "con flor me achico"
+    assert table.swap_answer() == "A1: con flor me achico"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -626,3 +628,110 @@ def test_the_voice_referee_takes_back_every_early_call_of_a_phrase_it_is_not_sur
     assert snap["log"] == ["hand", "A1: truco"]
     assert {(h["status"], h["line"]) for h in snap["heard"][:2]} == {
         ("unsure", "B1: quiero"), ("unsure", "B1: retruco")}
+
+
+@contextmanager
+def scoreboard_at(path: Path, settings: Settings | None = None) -> Iterator[TestClient]:
+    """A scoreboard on the store at ``path``; opened again, it is the same one after a restart."""
+    store = Store(path)
+    try:
+        with TestClient(create_app(settings or Settings(), store, pin=PIN)) as client:
+            yield client
+    finally:
+        store.close()
+
+
+def stored_rows(client: TestClient) -> list[tuple[str, str]]:
+    record = client.get(f"/api/games/{state(client)['game_id']}/log").json()["log"]
+    return [(e["action"], e["line"]) for e in record]
+
+
+def test_undo_takes_back_a_line_of_two_calls_whole_after_a_restart_too(tmp_path: Path,
+                                                                      post: Post) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    with scoreboard_at(path) as client:
+        for line in ("hand", "A1: truco", "B1: quiero retruco"):
+            assert post(client, line).status_code == 200
+        undone = client.post("/api/undo", headers=AUTH).json()
+        assert undone["log"] == ["hand", "A1: truco"]
+        assert undone["hand"]["truco"]["pending"]["call"] == "truco"  # the truco not accepted
+        assert stored_rows(client)[-2:] == [("undo", "B1: retruco"), ("undo", "B1: quiero")]
+        post(client, "B1: quiero retruco")
+        before = state(client)
+    with scoreboard_at(path) as client:
+        assert state(client)["log"] == before["log"]
+        assert client.post("/api/undo", headers=AUTH).json()["log"] == ["hand", "A1: truco"]
+    with scoreboard_at(path) as client:
+        assert state(client)["log"] == ["hand", "A1: truco"]
+
+
+def test_flip_and_swap_change_a_line_of_two_calls_whole(tmp_path: Path, post: Post) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    with scoreboard_at(path, Settings(flor=True)) as client:
+        post(client, "hand")
+        post(client, "A1: envido flor")
+        flipped = client.post("/api/flip", headers=AUTH).json()
+        assert flipped["log"] == ["hand", "B1: envido", "B1: flor"]
+        assert stored_rows(client)[-4:] == [("undo", "A1: flor"), ("undo", "A1: envido"),
+                                            ("apply", "B1: envido"), ("apply", "B1: flor")]
+        assert client.post("/api/undo", headers=AUTH).json()["log"] == ["hand"]
+        post(client, "A1: truco")
+        post(client, "B1: flor quiero")
+        swapped = client.post("/api/swap", headers=AUTH).json()
+        assert swapped["log"][-2:] == ["B1: flor", "B1: no quiero"]
+    with scoreboard_at(path) as client:
+        assert client.post("/api/undo", headers=AUTH).json()["log"] == ["hand", "A1: truco"]
+
+
+def test_the_swap_is_offered_only_when_the_rules_take_the_opposite_answer(
+        make_app: Callable[..., FastAPI], post: Post) -> None:
+    with TestClient(make_app(Settings(flor=True))) as client:
+        post(client, "hand")
+        post(client, "A1: flor")
+        snap = post(client, "B1: con flor me achico").json()
+        assert snap["swap_to"] is None
+        refused = client.post("/api/swap", headers=AUTH)
+        assert refused.status_code == 409 and state(client)["log"] == snap["log"]
+        client.post("/api/undo", headers=AUTH)
+        post(client, "B1: contraflor")
+        assert post(client, "A1: con flor quiero").json()["swap_to"] == "con flor me achico"
+
+
+def test_a_heard_call_taken_back_by_an_undo_is_shown_undone(tmp_path: Path, post: Post) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    with scoreboard_at(path) as client:
+        service = cast(FastAPI, client.app).state.service
+        post(client, "hand")
+        truco = service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A"))
+        quiero = service.record_heard(Heard("kiero", "unsure", line="B1: quiero", team="B"))
+        client.post(f"/api/heard/{quiero['id']}/confirm", headers=AUTH)
+        post(client, "points A +1")
+        client.post("/api/undo", headers=AUTH)  # a manual line: no heard call taken back
+        assert [h["status"] for h in state(client)["heard"]] == ["accepted", "accepted"]
+        heard = client.post("/api/undo", headers=AUTH).json()["heard"]
+        assert [(h["id"], h["status"], h["reason"]) for h in heard] == [
+            (quiero["id"], "undone", "deshecho a mano"), (truco["id"], "accepted", None)]
+        again = client.post(f"/api/heard/{quiero['id']}/confirm", headers=AUTH)
+        assert again.status_code == 409 and state(client)["log"] == ["hand", "A1: truco"]
+        before = state(client)["heard"]
+    with scoreboard_at(path) as client:
+        assert state(client)["heard"] == before
+        heard = client.post("/api/undo", headers=AUTH).json()["heard"]
+        assert [h["status"] for h in heard] == ["undone", "undone"]
+
+
+def test_a_store_made_before_lines_were_kept_whole_opens_and_undoes(tmp_path: Path) -> None:
+    from web_scoreboard.store import SCHEMA
+    path = tmp_path / "scoreboard.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(SCHEMA.replace(",\n    joined INTEGER NOT NULL DEFAULT 0", ""))
+    old.execute("INSERT INTO games (created_at, updated_at, settings, names) VALUES (0, 0, ?, ?)",
+                (json.dumps(Settings().to_dict()), json.dumps({"A": "Nosotros", "B": "Ellos"})))
+    old.executemany("INSERT INTO events (game_id, action, line, origin, at) VALUES (1, ?, ?, ?, 0)",
+                    [("apply", "hand", "page"), ("apply", "A1: truco", "page")])
+    old.execute("INSERT INTO meta (key, value) VALUES ('current_game', '1')")
+    old.commit()
+    old.close()
+    with scoreboard_at(path) as client:
+        assert state(client)["log"] == ["hand", "A1: truco"]
+        assert client.post("/api/undo", headers=AUTH).json()["log"] == ["hand"]

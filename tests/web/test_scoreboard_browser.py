@@ -577,3 +577,14 @@ def test_the_history_and_the_event_field_speak_spanish(server: LiveServer, page:
     for example in examples:
         assert parse_line(example) is not None, example
         assert not {"round", "hand", "points", "plays"} & set(example.split()), example
+
+
+def test_a_heard_call_undone_shows_as_undone(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    server.post("hand")
+    server.service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A"))
+    snap = server.service.undo()
+    wait_seq(page, snap["seq"])
+    page.wait_for_selector(".chip.undone")
+    assert text(page, ".chip.undone .icon") == "↶"
+    assert "deshecho a mano" in text(page, ".chip.undone .why")

@@ -228,7 +228,7 @@ const Render = (() => {
   /* -- heard strip ------------------------------------------------------------------------ */
   function heard(snap) {
     const items = snap.heard || [];
-    const icons = { accepted: "✔", unsure: "?", rejected: "✖" };
+    const icons = { accepted: "✔", unsure: "?", rejected: "✖", undone: "↶" };
     $("#heard-list").innerHTML = items.map((h) => {
       const status = icons[h.status] ? h.status : "rejected";
       const line = h.line ? logText(snap, h.line) : "";
