@@ -13,7 +13,7 @@ import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, TypeVar
 
 from web_scoreboard.heard import Heard, HeardStatus, rejudged_reason, taken_back_reason
 from web_scoreboard.hub import Hub
@@ -25,26 +25,6 @@ _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
 _NUMBER = re.compile(r": \d+$")  # a declaration ("A1: 28"), not a call
 UNDONE_REASON = "deshecho a mano"
 T = TypeVar("T")
-
-
-@runtime_checkable
-class LineTable(TableLike, Protocol):
-    """A table that knows which events one log line applied, to take the line back whole
-    (``referee.table.Table``)."""
-
-    @property
-    def joined(self) -> list[bool]: ...
-
-    def regroup(self, joined: list[bool]) -> None: ...
-
-    def undo_line(self) -> list[str]: ...
-
-
-def _line_table(table: TableLike) -> LineTable:
-    """The table, checked to take lines back whole (``TableLike`` does not ask it to)."""
-    if not isinstance(table, LineTable):
-        raise TypeError(f"{type(table).__name__} cannot take a line back whole (undo_line)")
-    return table
 
 
 class ActionError(ValueError):
@@ -91,7 +71,7 @@ class TableService:
         self._boot = secrets.token_hex(4)
         self._game_id = 0
         self._names: dict[str, str] = dict(DEFAULT_NAMES)
-        self._table: LineTable = _line_table(table_factory(settings))
+        self._table = table_factory(settings)
         self._heard: deque[dict[str, Any]] = deque(maxlen=heard_limit)
         self._warnings: list[str] = []
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
@@ -535,7 +515,7 @@ class TableService:
         if rebuilt.repair:
             snap = rebuilt.table.snapshot()
             self.store.append(game_id, rebuilt.repair, snap.get("score", {}), snap.get("winner"))
-        table = _line_table(rebuilt.table)
+        table = rebuilt.table
         _regroup(table, self.store.effective_log(game_id))
         self._table, self._game_id, self._warnings = table, game_id, rebuilt.warnings
         self._names = {**DEFAULT_NAMES, **row.names}
@@ -576,7 +556,7 @@ def _common_start(before: list[str], after: list[str]) -> int:
     return common
 
 
-def _regroup(table: LineTable, stored: list[LogEntry]) -> None:
+def _regroup(table: TableLike, stored: list[LogEntry]) -> None:
     """Group a Table rebuilt one line at a time as its stored rows say (``LogEntry.joined``)."""
     if [entry.line for entry in stored] == table.lines:
         table.regroup([entry.joined for entry in stored])
