@@ -103,7 +103,7 @@ class Printer:
         refused: list[Refused] = []
         for item, conf, doubt in zip(items, confs, unsure):
             accepted = bool(item.accepted) and not doubt
-            reason = (f"dudoso (confianza {round(conf, 3):.2f}): tocá para confirmar" if doubt
+            reason = (f"dudoso (confianza {round(conf, 3):.2f}): no se aplica sin confirmar" if doubt
                       else item.reason)
             record: dict[str, Any] = {
                 "t": round(utt.end, 3), "text": utt.text, "call": item.call,
