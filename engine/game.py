@@ -176,9 +176,9 @@ class Game:
         if self.over:
             raise IllegalEvent(f"{event}: la partida terminó")
         if not self.deals:
-            raise IllegalEvent(f"{event}: todavía no se repartió (falta «hand»)")
+            raise IllegalEvent(f"{event}: todavía no se repartió la mano")
         if self.settings.match and self.chico_winner() is not None:
-            raise IllegalEvent(f"{event}: el chico terminó; falta «hand» para el próximo")
+            raise IllegalEvent(f"{event}: el chico terminó; falta repartir la mano del próximo")
 
     def _say(self, event: Say, commit: bool) -> None:
         hand = self._seat_hand(event.seat, event)

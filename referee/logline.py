@@ -65,8 +65,9 @@ def parse_line(line: str) -> Event | Spoken | None:
         if parser:
             return parser(words[1:])
     except InvalidCard as err:
-        raise InvalidEvent(f"{text!r}: {err}") from None
-    raise InvalidEvent(f"{text!r}: no entiendo la línea (ver el formato en docs/replay.md)")
+        raise InvalidEvent(f"«{text}»: {err}") from None
+    raise InvalidEvent(f"«{text}»: no entiendo la línea; se escribe como «A1: truco», «A1 juega 7o», "
+                       "«vuelta parda», «mano B» o «puntos A +2» (docs/replay.md)")
 
 
 def _seat_action(seat: str, verb: str, rest: list[str]) -> Event:

@@ -126,8 +126,8 @@ def rejected_line(r: Rejection) -> str:
 
 def names_line(reason: str, text: str) -> bool:
     """Whether a reason starts with the line it refuses, as the engine writes it («A1: truco: …»,
-    «'blah': …»): the same words, maybe in other case or spacing."""
-    if reason.startswith(f"{text!r}:"):
+    «««blah»: …»): the same words, maybe in other case or spacing."""
+    if reason.startswith(f"«{text}»:"):
         return True
     squeezed = "".join(reason.split()).casefold()
     return squeezed.startswith("".join(text.split()).casefold() + ":")

@@ -120,5 +120,5 @@ def test_a_refused_card_keeps_its_type_for_the_log_reader() -> None:
     assert issubclass(InvalidCard, ValueError)
     rejected = replay(["hand", "A1 shows 7o 7o", "A1 plays 9e"]).to_dict()["rejected"]
     assert [r["reason"] for r in rejected] == [
-        "'A1 shows 7o 7o': la carta 7o está repetida",
-        "'A1 plays 9e': no hay cartas de 9: el mazo español tiene 1-7, 10, 11 y 12"]
+        "«A1 shows 7o 7o»: la carta 7o está repetida",
+        "«A1 plays 9e»: no hay cartas de 9: el mazo español tiene 1-7, 10, 11 y 12"]

@@ -149,7 +149,7 @@ def test_a_repeated_card_is_refused_in_spanish(client: TestClient, post: Post) -
     response = post(client, "A1 shows 7o 7o")
     assert response.status_code == 422
     assert response.json()["error"] == {  # before: «repeated card in 7o 7o»
-        "code": "line-rejected", "message": "'A1 shows 7o 7o': la carta 7o está repetida"}
+        "code": "line-rejected", "message": "«A1 shows 7o 7o»: la carta 7o está repetida"}
     assert state(client) == before
 
 
@@ -158,5 +158,5 @@ def test_a_card_that_is_not_one_is_refused_in_spanish(client: TestClient, post: 
     response = post(client, "A1 plays 7x")
     assert response.status_code == 422
     assert response.json()["error"]["message"] == (
-        "'A1 plays 7x': «7x» no es una carta: se escribe el número y la letra del palo, "
+        "«A1 plays 7x»: «7x» no es una carta: se escribe el número y la letra del palo, "
         "p. ej. 7o, 1e, 12b")
