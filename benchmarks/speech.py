@@ -71,7 +71,7 @@ class Item:
 @dataclass
 class Outcome:
     item: Item
-    heard: list[tuple[str, float, float]]  # (label, confidence, latency)
+    heard: list[tuple[str, float, float, int]]  # (label, confidence, latency, phrase)
     audio_s: float
     cpu_s: float
     # each call handed over early (applied at once), with the confidence the whole phrase gave it
@@ -79,9 +79,15 @@ class Outcome:
 
     def applied(self, min_conf: float, bars: Bars = OWN_BARS) -> list[tuple[str, float]]:
         """(label, latency) of what would be applied at this threshold (a rare call needs more,
-        ``phrases.SURER``, a call of several words less, ``phrases.EASIER``)."""
-        return [(label, lat) for label, conf, lat in self.heard
-                if conf >= confidence_needed(label, min_conf, *bars)]
+        ``phrases.SURER``, a call of several words less, ``phrases.EASIER``): in each phrase, what
+        comes before its first call under the bar (the rest waits for a tap, as at the table)."""
+        out, held = [], set()
+        for label, conf, lat, phrase in self.heard:
+            if phrase in held or conf < confidence_needed(label, min_conf, *bars):
+                held.add(phrase)
+            else:
+                out.append((label, lat))
+        return out
 
     def got(self, min_conf: float, bars: Bars = OWN_BARS) -> list[str]:
         return [label for label, _ in self.applied(min_conf, bars)]
@@ -374,13 +380,13 @@ def _run_one(item: Item) -> Outcome:
 
     utterances, audio_s, cpu, early = _listen(item)
     speech_end = audio_s - LEAD_SILENCE_S if item.render else spoken_end(item.file)
-    heard: list[tuple[str, float, float]] = []
-    for utt in utterances:
+    heard: list[tuple[str, float, float, int]] = []
+    for phrase, utt in enumerate(utterances):
         for h in parse(utt.text):
             if h.kind == "decoy":
                 continue
             conf = item_confidence(utt, h.start, h.end)
-            heard.append((heard_label(h), conf, utt.emitted_at - speech_end))
+            heard.append((heard_label(h), conf, utt.emitted_at - speech_end, phrase))
     early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
                    for first, later in early for h in parse(first.text) if h.kind == "call"]
     return Outcome(item, heard, audio_s, cpu, early_calls)

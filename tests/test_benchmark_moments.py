@@ -4,6 +4,7 @@ engine allows there what a Truco player expects."""
 from __future__ import annotations
 
 from benchmarks.game_states import legal_labels, moments_for
+from benchmarks.speech import Item, Outcome, score
 
 
 def test_at_the_start_of_a_hand_nobody_can_answer_or_declare() -> None:
@@ -32,22 +33,24 @@ def test_a_table_without_flor_never_applies_a_flor() -> None:
 
 
 def test_early_calls_taken_back_are_counted_at_each_threshold() -> None:
-    from benchmarks.speech import Item, Outcome, score
-
     item = Item("f.wav", "flor", "flor", "call", "voz")
     # a flor and a truco applied at once; the whole phrase gave them 0.7 and 0.65
-    outcome = Outcome(item, [("flor", 0.7, 0.2)], 1.0, 0.1, [("flor", 0.7), ("truco", 0.65)])
+    outcome = Outcome(item, [("flor", 0.7, 0.2, 0)], 1.0, 0.1, [("flor", 0.7), ("truco", 0.65)])
     sure = score([outcome], 0.6)
     assert sure.early_back == [1, 2] and dict(sure.early_back_calls) == {"flor": 1, "truco": 0}
     assert score([outcome], 0.0, bars=({}, frozenset())).early_back == [0, 2]
 
 
 def test_a_call_of_several_words_is_scored_at_its_lower_bar() -> None:
-    from benchmarks.speech import Item, Outcome, score
-
     item = Item("v.wav", "vale cuatro", "vale cuatro", "call", "voz")
-    outcome = Outcome(item, [("vale cuatro", 0.45, 0.2)], 1.0, 0.1, [("vale cuatro", 0.45)])
+    outcome = Outcome(item, [("vale cuatro", 0.45, 0.2, 0)], 1.0, 0.1, [("vale cuatro", 0.45)])
     own = score([outcome], 0.6)
     assert own.per_call["vale cuatro"] == [1, 1] and own.early_back == [0, 1]
     same = score([outcome], 0.6, bars=({}, frozenset()))  # --same-bar
     assert same.per_call["vale cuatro"] == [0, 1] and same.early_back == [1, 1]
+
+
+def test_a_call_after_a_doubtful_one_in_its_phrase_is_not_counted_as_applied() -> None:
+    item = Item("x.wav", "envido real envido", "envido+real envido", "call", "v")
+    heard = [("envido", 0.5, 0.2, 0), ("real envido", 0.9, 0.2, 0), ("quiero", 0.9, 0.3, 1)]
+    assert Outcome(item, heard, 1.0, 0.1).got(0.6) == ["quiero"]
