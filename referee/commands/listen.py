@@ -10,14 +10,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.events import Team, team_of
+from engine.events import NewHand, Team, team_of
 from models.paths import models_dir
 from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
 from referee.evidence import EvidenceError, EvidenceStore
+from referee.interpret import Interpretation
 from referee.listener import Listener, Utterance, item_confidence
-from referee.phrases import BARS_SAID, confidence_needed
+from referee.phrases import BARS_SAID, confidence_needed, normalize
 from web_scoreboard.heard import rejudged_reason, taken_back_reason
 
 UNSURE_BELOW = 0.6
@@ -61,10 +62,20 @@ def default_evidence_dir() -> Path:
 
 Applied = tuple[dict[str, Any], tuple[int, int]]  # a call's record and its token span
 Refused = tuple[dict[str, Any], tuple[int, int], int]  # ... and the table's lines when judged
+Early = tuple[int, int, list[Applied], list[Refused]]  # lines before and after, applied, refused
+Hold = tuple[str, bool]  # why a heard item is not applied, and whether it waits for one before it
+# Said in the fixed order of the declarations: their seat is whose turn it is to declare
+DECLARATIONS = ("puntos", "son buenas")
 
 
 class Printer:
-    """Interprets each utterance against the table and prints (and stores) what it meant."""
+    """Interprets each utterance against the table and prints (and stores) what it meant.
+
+    A doubtful call is not applied, and neither is any call said after it in the same phrase:
+    its meaning and its seat may depend on the doubtful one («envido quiero»: the «quiero»
+    accepts the envido, not the truco before it).  A declaration (a number, «son buenas») heard
+    while an earlier one of the same hand is held waits too: its seat comes from the declaration
+    order, which the held one left unsettled."""
 
     def __init__(self, out: TextIO, as_json: bool, unsure_below: float,
                  evidence: EvidenceStore | None) -> None:
@@ -77,50 +88,110 @@ class Printer:
         self.evidence = evidence
         # early utterance → (table lines before, after, what it applied: record and token span,
         # what the rules refused in it: record, token span and the table's lines when judged)
-        self._early: dict[int, tuple[int, int, list[Applied], list[Refused]]] = {}
+        self._early: dict[int, Early] = {}
+        # the last declaration held, not applied: its hand (``_hand_key``) and its words
+        self._open: tuple[tuple[int, int], str] | None = None
 
     def __call__(self, utt: Utterance) -> None:
         team = as_team(utt.team)
         before = len(self.table.lines)
         try:
-            preview = self.table.interpret(utt.text, team)
+            preview = self._preview(utt.text, team)
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
-            # early: no real confidence yet; the whole phrase decides later (revise)
-            unsure = [c < confidence_needed(i.call, self.unsure_below) and not utt.early
-                      and i.call is not None for i, c in zip(preview, confs)]
-            if any(unsure):
-                # Apply only the sure calls; the unsure ones are shown for one-tap confirmation.
-                sure_text = " ".join(i.heard.text for i, u in zip(preview, unsure)
-                                     if not u and i.call is not None)
-                applied = self.table.hear(sure_text, team) if sure_text else []
-                items = _merge(preview, unsure, applied)
-            else:
-                items = self.table.hear(utt.text, team)
+            holds = self._holds(preview, confs, utt.early)
+            items = self._hear_until_held(utt.text, team, preview, holds)
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
+        self._note_declarations(items, holds)
         early_applied: list[Applied] = []
         refused: list[Refused] = []
-        for item, conf, doubt in zip(items, confs, unsure):
-            accepted = bool(item.accepted) and not doubt
-            reason = (f"dudoso (confianza {round(conf, 3):.2f}): no se aplica sin confirmar" if doubt
-                      else item.reason)
+        for item, conf, hold in zip(items, confs, holds):
+            accepted = bool(item.accepted) and hold is None
             record: dict[str, Any] = {
                 "t": round(utt.end, 3), "text": utt.text, "call": item.call,
-                "points": item.heard.points, "accepted": accepted, "reason": reason,
+                "points": item.heard.points, "accepted": accepted,
+                "reason": item.reason if hold is None else hold[0],
                 "confidence": round(conf, 3), "team": team, "seat": item.seat,
-                "unsure": doubt, "early": utt.early, "latency": round(utt.latency, 3),
+                "unsure": hold is not None, "early": utt.early, "latency": round(utt.latency, 3),
             }
             record["evidence"] = self._keep(record, utt.clip)
             self._print(record, item.heard.label)
             span = (item.heard.start, item.heard.end)
             if accepted:
                 early_applied.append(({**record, "heard": item.heard.text}, span))
-            elif item.call is not None and not doubt:
+            elif item.call is not None and hold is None:
                 refused.append(({**record, "heard": item.heard.text}, span,
                                 before + len(early_applied)))
         if utt.early:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
+
+    def _preview(self, text: str, team: Team | None) -> list[Interpretation]:
+        """What the phrase would do, changing nothing; read in the next hand when the last one
+        is over, as ``Table.hear`` deals it for the first call."""
+        game = self.table.game
+        if (game.hand is not None and not game.deal_over) or not game.is_legal(NewHand()):
+            return self.table.interpret(text, team)
+        self.table.apply_line("hand")
+        try:
+            return self.table.interpret(text, team)
+        finally:
+            self.table.undo()
+
+    def _holds(self, preview: list[Interpretation], confs: list[float],
+               early: bool) -> list[Hold | None]:
+        """Why each item of a phrase waits instead of being applied, or None.  Every call after
+        one held waits for it (the last one held before it); a call under its bar is doubtful
+        (not an early one: the whole phrase decides, ``revise``); a declaration waits for one of
+        the same hand held before (``_open_declaration``)."""
+        holds: list[Hold | None] = []
+        waits_for: str | None = None  # the words of the last item held in the phrase
+        for item, conf in zip(preview, confs):
+            hold: Hold | None = None
+            held_before = waits_for or (self._open_declaration() if item.call in DECLARATIONS
+                                        else None)
+            if item.call is None:
+                pass  # a look-alike is never applied, whatever came before it
+            elif held_before is not None:
+                hold = (held_reason(held_before), True)
+            elif not early and conf < confidence_needed(item.call, self.unsure_below):
+                hold = (unsure_reason(conf), False)
+            if hold is not None:
+                waits_for = item.heard.text
+            holds.append(hold)
+        return holds
+
+    def _hear_until_held(self, text: str, team: Team | None, preview: list[Interpretation],
+                         holds: list[Hold | None]) -> list[Interpretation]:
+        """Apply the phrase up to its first held item, read as part of the whole phrase (the
+        words before it, in the same context), and the held items as previewed."""
+        cut = next((k for k, hold in enumerate(holds) if hold is not None), None)
+        if cut is None:
+            return self.table.hear(text, team)
+        words = normalize(text).split()[:preview[cut].heard.start]
+        applied = self.table.hear(" ".join(words), team) if words else []
+        return [*applied, *preview[len(applied):]]
+
+    def _hand_key(self) -> tuple[int, int]:
+        """Which hand is in play: the deal, and the duel within it (pica-pica)."""
+        game = self.table.game
+        duel = next((k for k, hand in enumerate(game.deal) if hand is game.hand), -1)
+        return len(game.deals), duel
+
+    def _open_declaration(self) -> str | None:
+        """The words of the last declaration of the hand in play held, not applied: the seat
+        of the next one comes from the declaration order, which it left unsettled."""
+        hand = self.table.game.hand
+        if self._open is None or self._open[0] != self._hand_key() or hand is None or hand.over:
+            return None
+        return self._open[1]
+
+    def _note_declarations(self, items: list[Interpretation], holds: list[Hold | None]) -> None:
+        """Remember the last declaration held that would count if confirmed (not one the rules
+        refuse anyway)."""
+        for item, hold in zip(items, holds):
+            if item.call in DECLARATIONS and hold is not None and (hold[1] or item.accepted):
+                self._open = (self._hand_key(), item.heard.text)
 
     def _keep(self, record: dict[str, Any], clip: bytes) -> str | None:
         """Store a heard item as evidence; its id, or None without an evidence folder."""
@@ -134,37 +205,53 @@ class Printer:
 
     def revise(self, revisions: list[tuple[Utterance, Utterance]]) -> None:
         """The whole phrase's verdict on the calls heard early from it (``Listener.on_revisions``,
-        in the order they were said): the applied ones it is not sure of are taken back, last to
-        first, each if nothing came after it, and printed again as not applied; then the ones the
-        rules refused are judged again (``_rejudge``), first to last."""
+        in the order they were said): the applied ones it is not sure of, and those applied after
+        one of them by the same early utterance (``_verdict``), are taken back, last to first,
+        each utterance's if nothing came after it, and printed again as not applied; then the ones
+        the rules refused are judged again (``_rejudge``), first to last."""
         early = [(revised, self._early.pop(id(utt), (0, 0, [], []))) for utt, revised in revisions]
         for revised, (before, after, applied, _) in reversed(early):
             self._take_back(revised, before, after, applied)
         for revised, (*_, refused) in early:
             self._rejudge(revised, refused)
 
+    def _verdict(self, revised: Utterance, applied: list[Applied]) -> list[tuple[float, str | None]]:
+        """Each call an early utterance applied: its confidence in the whole phrase, and why it
+        is taken back (None: it stays): said after one taken back (its meaning and its seat may
+        depend on it: «envido quiero» without the envido accepts the truco), or under its bar."""
+        waits_for: str | None = None  # the words of the last call taken back
+        verdict: list[tuple[float, str | None]] = []
+        for record, span in applied:
+            conf = item_confidence(revised, *span)
+            reason = None
+            if waits_for is not None:
+                reason = held_reason(waits_for)
+            elif conf < confidence_needed(record["call"], self.unsure_below):
+                reason = taken_back_reason(conf)
+            if reason is not None:
+                waits_for = record["heard"]
+            verdict.append((conf, reason))
+        return verdict
+
     def _take_back(self, revised: Utterance, before: int, after: int,
                    applied: list[Applied]) -> None:
-        """Undo the calls an early utterance applied (table lines ``before``..``after``) if the
-        whole phrase is not sure of one of them, apply again the sure ones, and print the rest
-        as taken back."""
-        confs = [item_confidence(revised, *span) for _, span in applied]
-        sure = [c >= confidence_needed(record["call"], self.unsure_below)
-                for (record, _), c in zip(applied, confs, strict=True)]
-        if all(sure) or len(self.table.lines) != after:
+        """Undo the calls an early utterance applied (table lines ``before``..``after``) from the
+        first one the whole phrase takes back on, if nothing came after them, and print those
+        again as taken back; the ones before it stay as they were applied (and printed).  Nothing
+        is read again: a sure call read without the doubtful one before it could change meaning."""
+        verdict = self._verdict(revised, applied)
+        reasons = [reason for _, reason in verdict]
+        if all(reason is None for reason in reasons) or len(self.table.lines) != after:
             return
-        for _ in range(after - before):
+        keep = next(k for k, reason in enumerate(reasons) if reason is not None)
+        dealt = after - before - len(applied)  # the next hand, dealt for the first call
+        for _ in range(after - before - ((dealt + keep) if keep else 0)):
             self.table.undo()
-        kept = " ".join(record["heard"] for (record, _), ok in zip(applied, sure, strict=True)
-                        if ok)
-        if kept:
-            self.table.hear(kept, as_team(applied[0][0].get("team")))
-        for (record, _), conf, ok in zip(applied, confs, sure, strict=True):
-            if ok:
+        for (record, _), (conf, reason) in zip(applied, verdict, strict=True):
+            if reason is None:
                 continue
             retracted = {**record, "accepted": False, "confidence": round(conf, 3),
-                         "unsure": True, "retracted": True,
-                         "reason": taken_back_reason(conf)}
+                         "unsure": True, "retracted": True, "reason": reason}
             retracted.pop("heard")
             self._print(retracted, str(record.get("call")))
 
@@ -215,16 +302,14 @@ def seat_team(record: dict[str, Any]) -> str | None:
     return team_of(record["seat"]) if record["seat"] else record["team"]
 
 
-def _merge(preview: list[Any], unsure: list[bool], applied: list[Any]) -> list[Any]:
-    """The preview items, with each sure call replaced by what applying it actually did."""
-    done = iter(applied)
-    out = []
-    for item, doubt in zip(preview, unsure):
-        if doubt or item.call is None:
-            out.append(item)
-        else:
-            out.append(next(done, item))
-    return out
+def unsure_reason(confidence: float) -> str:
+    """Why a doubtful call is not applied: listen has no tablet to confirm it."""
+    return f"dudoso (confianza {round(confidence, 3):.2f}): no se aplica sin confirmar"
+
+
+def held_reason(waits_for: str) -> str:
+    """Why a call is not applied: it waits for a doubtful one before it, which it may depend on."""
+    return f"dudoso: depende de «{waits_for}», dudoso"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,201 @@
+"""``listen`` with a doubtful call in a phrase: what is said after it waits for it (its meaning and
+its seat may depend on it), a number waits for a doubtful number of the same hand, and what is
+printed always agrees with what the game holds, also after an early call is taken back."""
+
+from __future__ import annotations
+
+import io
+import json
+import wave
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from referee.asr.base import Result, Word
+from referee.cli import main
+from referee.commands import listen
+from referee.commands.listen import Printer
+from referee.listener import Utterance
+
+
+def _utt(words: list[tuple[str, float]], early: bool = False, t0: float = 0.0,
+         team: str | None = None) -> Utterance:
+    """An utterance of these words, each with its own confidence, 0.5 s apart."""
+    said = tuple(Word(w, c, t0 + 0.5 * k, t0 + 0.5 * k + 0.4) for k, (w, c) in enumerate(words))
+    return Utterance(" ".join(w for w, _ in words), said, t0, said[-1].end, said[-1].end + 0.2,
+                     min(c for _, c in words), team, early)
+
+
+def _printer(*lines: str) -> tuple[Printer, io.StringIO]:
+    out = io.StringIO()
+    printer = Printer(out, True, 0.6, None)
+    for line in lines:
+        printer.table.apply_line(line)
+    return printer, out
+
+
+def _records(out: io.StringIO) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def _printed_lines(records: list[dict[str, Any]]) -> list[str]:
+    """The log lines the printed records say were applied: each one accepted, less each one
+    taken back."""
+    lines: list[str] = []
+    for r in records:
+        line = f"{r['seat']}: {r['points'] if r['call'] == 'puntos' else r['call']}"
+        if r["accepted"]:
+            lines.append(line)
+        elif r.get("retracted"):
+            lines.remove(line)
+    return lines
+
+
+@pytest.mark.parametrize("said, before, held", [
+    # the «quiero» accepts the doubtful envido; alone it would accept the truco (B1: quiero)
+    ([("envido", 0.5), ("quiero", 0.95)], ["hand", "A1: truco"], ("quiero", "envido")),
+    # the «real envido» raises the doubtful envido; alone it would be A1's (A1: real envido)
+    ([("envido", 0.5), ("real", 0.9), ("envido", 0.9)], ["hand"], ("real envido", "envido")),
+])
+def test_a_call_said_after_a_doubtful_one_waits_for_it(
+        said: list[tuple[str, float]], before: list[str], held: tuple[str, str]) -> None:
+    printer, out = _printer(*before)
+    printer(_utt(said))
+    records = _records(out)
+    assert printer.table.lines == before  # before: the sure call, read alone, was applied
+    assert [(r["call"], r["accepted"], r["unsure"]) for r in records] == [
+        ("envido", False, True), (held[0], False, True)]
+    assert records[1]["reason"] == f"dudoso: depende de «{held[1]}», dudoso"
+
+
+def test_the_calls_before_a_doubtful_one_are_applied_as_read_in_the_phrase() -> None:
+    printer, out = _printer("hand")
+    printer(_utt([("truco", 0.9), ("envido", 0.5), ("quiero", 0.95)]))
+    records = _records(out)
+    assert printer.table.lines == ["hand", "A1: truco"]  # before: B1: quiero accepted the truco
+    assert [(r["call"], r["accepted"]) for r in records] == [
+        ("truco", True), ("envido", False), ("quiero", False)]
+    assert _printed_lines(records) == printer.table.lines[1:]
+
+
+@pytest.mark.parametrize("early, final, lines", [
+    # «envido quiero» with the envido chatter: the quiero goes with it (before: the table kept
+    # B1: quiero, never printed, while the JSON said A1's quiero was applied)
+    ([("envido", 0.8), ("quiero", 0.8)], [("envido", 0.3), ("quiero", 0.95)],
+     ["hand", "A1: truco"]),
+    # the sure truco before the doubtful envido stays as it was applied
+    ([("truco", 0.8), ("envido", 0.8), ("quiero", 0.8)],
+     [("truco", 0.9), ("envido", 0.3), ("quiero", 0.95)], ["hand", "A1: truco"]),
+])
+def test_an_early_phrase_taken_back_leaves_printed_what_the_game_holds(
+        early: list[tuple[str, float]], final: list[tuple[str, float]], lines: list[str]) -> None:
+    before = ["hand", "A1: truco"] if early[0][0] == "envido" else ["hand"]
+    printer, out = _printer(*before)
+    heard = _utt(early, early=True)
+    printer(heard)
+    printer.revise([(heard, _utt(final, early=True))])
+    records = _records(out)
+    assert printer.table.lines == lines
+    assert _printed_lines(records) == printer.table.lines[len(before):]
+    retracted = [r for r in records if r.get("retracted")]
+    assert retracted[-1]["call"] == "quiero" and retracted[-1]["unsure"]
+    assert retracted[-1]["reason"] == "dudoso: depende de «envido», dudoso"
+
+
+def test_a_call_refused_because_of_an_early_call_taken_back_is_still_applied() -> None:
+    printer, out = _printer("hand")
+    heard = _utt([("envido", 0.8), ("truco", 0.8)], early=True)
+    printer(heard)  # the truco is refused while the envido stands
+    printer.revise([(heard, _utt([("envido", 0.2), ("truco", 0.95)], early=True))])
+    records = _records(out)
+    assert printer.table.lines == ["hand", "A1: truco"]
+    assert records[-1]["rejudged"] and records[-1]["seat"] == "A1"
+    assert _printed_lines(records) == printer.table.lines[1:]
+
+
+@pytest.mark.parametrize("then", [[("treinta", 0.9)], [("son", 0.9), ("buenas", 0.9)]])
+def test_a_declaration_waits_for_a_doubtful_number_of_the_same_hand(
+        then: list[tuple[str, float]]) -> None:
+    printer, out = _printer("hand", "A1: envido", "B1: quiero")
+    printer(_utt([("veintiocho", 0.5)], team="A"))
+    printer(_utt(then, t0=2.0))  # before: «treinta» applied as A1's, as if the mano said it
+    records = _records(out)
+    assert printer.table.lines == ["hand", "A1: envido", "B1: quiero"]
+    assert [(r["accepted"], r["unsure"]) for r in records] == [(False, True), (False, True)]
+    assert records[1]["reason"] == "dudoso: depende de «veintiocho», dudoso"
+
+
+def test_a_doubtful_number_holds_nothing_in_the_next_hand() -> None:
+    printer, out = _printer("hand", "A1: envido", "B1: quiero")
+    printer(_utt([("veintiocho", 0.5)], team="A"))
+    for line in ("A1: 27", "B1: son buenas", "A1: truco", "B1: no quiero", "hand",
+                 "B1: envido", "A1: quiero"):
+        printer.table.apply_line(line)
+    printer(_utt([("treinta", 0.9)], t0=4.0))
+    assert printer.table.lines[-1] == "B1: 30"
+    assert _records(out)[-1]["accepted"]
+
+
+class SaysPhrases:
+    """A recognizer that hears these phrases, each word with its confidence, once the WAV ends."""
+
+    name, low_accuracy, sample_rate = "falso", False, 16000
+
+    def __init__(self, phrases: list[list[tuple[str, float]]]) -> None:
+        self.phrases = phrases
+
+    def feed(self, pcm: bytes) -> list[Result]:
+        return []
+
+    def flush(self) -> list[Result]:
+        results = []
+        for k, phrase in enumerate(self.phrases):
+            t = 2.0 * k
+            words = tuple(Word(w, c, t + 0.5 * i, t + 0.5 * i + 0.4)
+                          for i, (w, c) in enumerate(phrase))
+            results.append(Result(" ".join(w for w, _ in phrase), words, final=True, start=t,
+                                  end=words[-1].end, stream_time=words[-1].end + 0.3))
+        return results
+
+    def reset(self) -> None:
+        pass
+
+
+def _listen(tmp_path: Path, phrases: list[list[tuple[str, float]]],
+            monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+            ) -> tuple[list[dict[str, Any]], str]:
+    """``listen --json`` over a silent WAV with a recognizer that hears ``phrases``."""
+    monkeypatch.setattr(listen, "choose_model", lambda args: SimpleNamespace(label="falso"))
+    monkeypatch.setattr(listen, "make_recognizer", lambda choice: SaysPhrases(phrases))
+    path = tmp_path / "x.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(bytes(2 * 16000))
+    assert main(["listen", "--json", "--wav", str(path), "--no-evidence"]) == 0
+    out, err = capsys.readouterr()
+    return [json.loads(line) for line in out.splitlines()], err
+
+
+def test_listen_holds_a_declaration_whose_seat_a_doubtful_one_left_unsettled(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    phrases = [[("envido", 0.9)], [("quiero", 0.9)], [("veintiocho", 0.5)], [("treinta", 0.9)]]
+    records, err = _listen(tmp_path, phrases, monkeypatch, capsys)
+    assert [(r["seat"], r["call"], r["accepted"]) for r in records] == [
+        ("A1", "envido", True), ("B1", "quiero", True), ("A1", "puntos", False),
+        ("A1", "puntos", False)]  # before: A1's 30 applied, as if the mano said it
+    assert "depende de «veintiocho»" in records[-1]["reason"] and records[-1]["unsure"]
+    assert "tanteador: A 0 — B 0" in err
+
+
+def test_listen_applies_nothing_said_after_a_doubtful_call(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    records, _ = _listen(tmp_path, [[("envido", 0.5), ("real", 0.9), ("envido", 0.9)],
+                                    [("no", 0.9), ("quiero", 0.9)]], monkeypatch, capsys)
+    assert [(r["call"], r["accepted"], r["unsure"]) for r in records] == [
+        ("envido", False, True), ("real envido", False, True), ("no quiero", False, False)]
