@@ -17,6 +17,12 @@ def taken_back_reason(confidence: float) -> str:
             "tocá para confirmar")
 
 
+def waiting_reason(before: str) -> str:
+    """Why a heard item waits for a tap although it may be sure: it depends on a doubtful one said
+    before it (``before``, its words)."""
+    return f"dudoso: depende de «{before}», dudoso"
+
+
 def rejudged_reason(before: str | None) -> str:
     """Why a call the rules refused was applied after all: what refused it was taken back."""
     return f"anotado al retirarse lo que lo impedía (antes: {before})"

@@ -15,7 +15,13 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from web_scoreboard.heard import Heard, HeardStatus, rejudged_reason, taken_back_reason
+from web_scoreboard.heard import (
+    Heard,
+    HeardStatus,
+    rejudged_reason,
+    taken_back_reason,
+    waiting_reason,
+)
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike, rebuild
 from web_scoreboard.store import HeardRow, LogEntry, Store
@@ -24,6 +30,8 @@ DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
 _NUMBER = re.compile(r": \d+$")  # a declaration ("A1: 28"), not a call
 UNDONE_REASON = "deshecho a mano"
+# Heard items said in the fixed order of the declarations: their seat is whose turn it is
+DECLARATIONS = ("puntos", "son buenas")
 T = TypeVar("T")
 
 
@@ -231,8 +239,7 @@ class TableService:
             extra = {"hand": self._hand_to_come(), **item.extra}
             if status == "accepted" and item.line:
                 try:
-                    extra["applied"] = self._apply_heard(item.line, "voice")
-                    extra["applied_at"] = self._applied_at(extra["applied"])
+                    extra.update(self._applied_extra(*self._apply_heard(item.line, "voice")))
                 except ActionError as err:
                     status, reason = "rejected", err.message
             return self._add_heard(status, item.text, line=item.line, reason=reason,
@@ -272,25 +279,59 @@ class TableService:
         its call (by the call's name; a rare call may need more) it waits for a one-tap
         confirmation.  Refused calls and look-alikes are kept with the reason.  Returns the
         stored rows, in order.
+
+        Once an item waits for a tap, every call after it in the phrase waits too, for a tap
+        after its own (its meaning and seat were read with it counted); so does a declaration
+        heard while one of the same hand waits (its seat is the next in the order).
         """
         with self._lock:
             items = self._interpret_dealing(text, team)
+            waiting = self._waiting_declarations()
+            shown = self._interpret_after(waiting, text, team) if waiting else items
+            held = _Held(declaration=waiting[-1].to_dict() if waiting else None)
             rows = []
             for k, item in enumerate(items):
                 own = {} if confidence is None else {
                     "confidence": round(confidence(item.heard.start, item.heard.end), 3)}
                 bar = needed(item.call) if needed is not None else 0.0
                 doubtful = own.get("confidence", 1.0) < bar
-                status, line, reason = _heard_status(item, doubtful)
-                # which item of the text it is, and how long the log was: a refused call can be
-                # judged again (``revise_heard``)
-                rows.append(self.record_heard(Heard(
+                after = held.before(item.call)
+                status, line, reason = _heard_status(shown[k] if after else item, doubtful,
+                                                     _words(after) if after else None)
+                # which item of the text it is, its words, and how long the log was: a refused
+                # call can be judged again (``revise_heard``)
+                row = self.record_heard(Heard(
                     text=text, status=status, line=line, reason=reason, team=team, clip=clip,
                     extra={**(extra or {}), **own, "call": item.call,
                            "points": item.heard.points, "seat": item.seat,
-                           "ambiguous": item.ambiguous, "item": k,
-                           "log_length": len(self._table.lines)})))
+                           "ambiguous": item.ambiguous, "item": k, "words": item.heard.text,
+                           **({"after": after["id"]} if after else {}),
+                           "log_length": len(self._table.lines)}))
+                held.add(row, item.call)
+                rows.append(row)
             return rows
+
+    def _waiting_declarations(self) -> list[HeardRow]:
+        """The declarations (numbers, «son buenas») of the hand to come still waiting as dudoso,
+        in the order said."""
+        hand = self._hand_to_come()
+        return [row for row in self.store.heard_of(self._game_id, "unsure")
+                if row.extra.get("call") in DECLARATIONS and row.extra.get("hand") == hand]
+
+    def _interpret_after(self, waiting: list[HeardRow], text: str, team: str | None) -> list[Any]:
+        """Interpret as if the declarations waiting as dudoso were confirmed in order: the seat
+        shown for a declaration held behind them."""
+        start = len(self._table.lines)
+        try:
+            for row in waiting:
+                self._table.apply_line(self._line_now(row)[0])
+        except (ActionError, self._rejected):
+            pass  # shown as if said now: the seat is worked out again when it is confirmed
+        try:
+            return list(self.interpret(text, team))
+        finally:
+            while len(self._table.lines) > start:
+                self._table.undo()
 
     def _interpret_dealing(self, text: str, team: str | None) -> list[Any]:
         """Interpret as if the next hand were dealt when the last one is over (it will be, by
@@ -308,21 +349,54 @@ class TableService:
             self._table.undo()
 
     def confirm_heard(self, heard_id: int, origin: str = "confirm") -> dict[str, Any]:
-        """Apply an "unsure" heard call after a person confirmed it."""
+        """Apply an "unsure" heard call after a person confirmed it.
+
+        One that waits for a doubtful item said before it is confirmed only after that one is
+        decided, and is read again on the game as it is then, as is a declaration: its seat is
+        whose turn it is now, not when it was heard."""
         with self._lock:
             row = self._unsure(heard_id)
-            if not row.line:
-                raise ActionError("nothing-to-confirm", "no se sabe qué canto confirmar")
+            self._require_decided(row)
             heard_in = row.extra.get("hand")
             if heard_in is not None and heard_in != self._hand_to_come():
                 raise ActionError("hand-over", "ese canto era de una mano que ya terminó; "
                                   "si se dijo en esta, anotalo con los botones")
-            applied = self._apply_heard(row.line, origin)
-            extra = {**row.extra, "applied_at": self._applied_at(applied)}
+            line, who = self._line_now(row)
+            extra = {**row.extra, **who, **self._applied_extra(*self._apply_heard(line, origin))}
             self._write(lambda: self.store.set_heard_extra(heard_id, extra))
-            self._set_heard(heard_id, extra=extra)
-            self._set_heard_status(heard_id, "accepted", "confirmado a mano")
+            self._write(lambda: self.store.set_heard_status(heard_id, "accepted",
+                                                            "confirmado a mano", line=line))
+            self._set_heard(heard_id, status="accepted", reason="confirmado a mano", line=line,
+                            extra=extra)
             return self._publish()
+
+    def _require_decided(self, row: HeardRow) -> None:
+        """Refuse to confirm an item before the doubtful one said before it, which it waits for."""
+        before = self.store.heard_item(row.extra["after"]) if "after" in row.extra else None
+        if before is not None and before.status == "unsure":
+            words = _words(before.to_dict())
+            raise ActionError("waits-for", f"primero confirmá o descartá «{words}», que se dijo "
+                              "antes")
+
+    def _line_now(self, row: HeardRow) -> tuple[str, dict[str, Any]]:
+        """The line an "unsure" heard item stands for now, and who said it if that changed: its
+        own line, or, for one that waited for another or a declaration, its words read again on
+        the game as it is."""
+        words = row.extra.get("words")
+        if words and ("after" in row.extra or row.extra.get("call") in DECLARATIONS):
+            item = self._read_alone(words, row.team)
+            if item is None or not item.accepted:
+                reason = item.reason if item is not None else f"«{words}» no es un canto"
+                raise ActionError("line-rejected", reason, 422)
+            return str(item.line), {"seat": item.seat, "ambiguous": item.ambiguous}
+        if not row.line:
+            raise ActionError("nothing-to-confirm", "no se sabe qué canto confirmar")
+        return row.line, {}
+
+    def _read_alone(self, words: str, team: str | None) -> Any | None:
+        """What one heard item's words (a call or number) mean on the game as it is now."""
+        items = [item for item in self._interpret_dealing(words, team) if item.call is not None]
+        return items[0] if items else None
 
     def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
                      phrase_confidence: float | None = None) -> bool:
@@ -348,38 +422,47 @@ class TableService:
                 self._rejudge(row, extra)
                 self._publish()
                 return False
-            applied = extra.get("applied")
-            if (confidence >= unsure_below or row.status != "accepted" or not applied
-                    or list(self._table.lines)[-len(applied):] != applied):
+            taken = self._still_last(extra) if row.status == "accepted" else []
+            if confidence >= unsure_below or not taken:
                 self._publish()
                 return False
-            for _ in applied:
+            for _ in taken:
                 self._table.undo()
-            self._persist([LogEntry("undo", x, "voice") for x in reversed(applied)],
-                          rollback=lambda: self._reapply(applied))
+            self._persist([LogEntry("undo", x, "voice") for x in reversed(taken)],
+                          rollback=lambda: self._reapply(taken))
             self._set_heard_status(heard_id, "unsure", taken_back_reason(confidence))
             self._publish()
             return True
 
+    def _still_last(self, extra: dict[str, Any]) -> list[str]:
+        """The lines a heard call applied, with the hand it dealt for it, if nothing was applied
+        after them: what taking the call back undoes (none if something was)."""
+        applied = list(extra.get("applied") or [])
+        with_hand = [*(extra.get("dealt") or []), *applied]
+        for lines in (with_hand, applied):
+            if lines and self._table.lines[-len(lines):] == lines:
+                return lines
+        return []
+
     def _rejudge(self, row: HeardRow, extra: dict[str, Any]) -> None:
         """Apply a call the rules refused, if the game allows it now and the log has only lost
         lines since it was heard (a call taken back): a call applied after it would put the two
-        out of the order they were said in."""
-        k, length = extra.get("item"), extra.get("log_length")
-        if extra.get("call") is None or k is None or length is None:
+        out of the order they were said in.  Its own words are read again: the calls said before
+        it that the whole phrase confirmed are in the game already, those taken back are not."""
+        words, length = extra.get("words"), extra.get("log_length")
+        if extra.get("call") is None or not words or length is None:
             return
         if len(self._table.lines) >= length or row.game_id != self._game_id:
             return
-        items = self._interpret_dealing(row.text, row.team)
-        item = items[k] if k < len(items) else None
+        item = self._read_alone(words, row.team)
         if item is None or item.call != extra["call"] or not item.accepted:
             return
         try:
-            applied = self._apply_heard(item.line, "voice")
+            dealt, applied = self._apply_heard(item.line, "voice")
         except ActionError:
             return
-        extra = {**extra, "applied": applied, "applied_at": self._applied_at(applied),
-                 "seat": item.seat, "ambiguous": item.ambiguous}
+        extra = {**extra, **self._applied_extra(dealt, applied), "seat": item.seat,
+                 "ambiguous": item.ambiguous}
         reason = rejudged_reason(row.reason)
         self.store.set_heard_extra(row.id, extra)
         self.store.set_heard_status(row.id, "accepted", reason, line=item.line)
@@ -407,6 +490,11 @@ class TableService:
         if not hand:
             return 1
         return int(hand["number"]) + (1 if hand.get("over") else 0)
+
+    def _applied_extra(self, dealt: list[str], applied: list[str]) -> dict[str, Any]:
+        """What a heard call keeps of the lines it just applied: the hand it dealt first (taken
+        back with it, ``_still_last``), its own lines, and where they begin."""
+        return {"dealt": dealt, "applied": applied, "applied_at": self._applied_at(applied)}
 
     def _applied_at(self, applied: list[str]) -> int:
         """Where in the log a heard call's lines, just applied, begin: an undo that takes them
@@ -442,14 +530,14 @@ class TableService:
         lines, joined = self._table.lines, self._table.joined
         return [LogEntry("apply", lines[k], origin, joined[k]) for k in range(start, len(lines))]
 
-    def _apply_heard(self, line: str, origin: str) -> list[str]:
+    def _apply_heard(self, line: str, origin: str) -> tuple[list[str], list[str]]:
         """Apply a heard call; one heard after the hand ended deals the next hand first.  Returns
-        the lines the call itself applied."""
+        the lines of the hand it dealt (none if it dealt none) and those of the call itself."""
         hand = self._table.snapshot().get("hand")
         before = len(self._table.lines)
         if not (hand is None or hand.get("over")) or not _is_call(line) or _NUMBER.search(line):
             self._apply(line, origin)
-            return list(self._table.lines[before:])
+            return [], list(self._table.lines[before:])
         try:
             dealt = self._apply_to_table("hand")
             call = self._apply_to_table(line)
@@ -459,7 +547,7 @@ class TableService:
         applied = dealt + call
         entries = self._applied_since(before, origin)
         self._persist(entries, rollback=lambda: self._rollback(len(applied), []))
-        return call
+        return dealt, call
 
     def _apply_to_table(self, line: str) -> list[str]:
         before = len(self._table.lines)
@@ -562,9 +650,43 @@ def _regroup(table: TableLike, stored: list[LogEntry]) -> None:
         table.regroup([entry.joined for entry in stored])
 
 
-def _heard_status(item: Any, unsure: bool) -> tuple[HeardStatus, str | None, str | None]:
-    """How one interpreted item is shown: applied, waiting for a tap, or refused with why."""
-    if item.call is None or not item.accepted:
+class _Held:
+    """The heard items still waiting for a tap that the next item of a phrase waits for."""
+
+    def __init__(self, declaration: dict[str, Any] | None) -> None:
+        self.declaration = declaration  # the last declaration of the hand held (a row)
+        self.phrase: dict[str, Any] | None = None  # the last item of the phrase held
+
+    def before(self, call: str | None) -> dict[str, Any] | None:
+        """The row a call waits for: any call after one held in its phrase, a declaration after
+        one held in its hand; a look-alike waits for nothing."""
+        if call is None:
+            return None
+        return self.phrase or (self.declaration if call in DECLARATIONS else None)
+
+    def add(self, row: dict[str, Any], call: str | None) -> None:
+        """Note a stored row: if it waits for a tap, what comes after it waits for it."""
+        if row["status"] == "unsure":
+            self.phrase = row
+            self.declaration = row if call in DECLARATIONS else self.declaration
+
+
+def _words(row: dict[str, Any]) -> str:
+    """What a heard row's item was heard as («envido»), or its line for a row without."""
+    return str((row.get("extra") or {}).get("words") or row.get("line"))
+
+
+def _heard_status(item: Any, unsure: bool, waits_for: str | None = None,
+                  ) -> tuple[HeardStatus, str | None, str | None]:
+    """How one interpreted item is shown: applied, waiting for a tap (on its own, or after the
+    doubtful item before it, heard as ``waits_for``), or refused with why."""
+    if item.call is None:
+        return "rejected", None, item.reason
+    if waits_for is not None:  # even if refused: what refused it may be the one it waits for
+        event = getattr(item, "event", None)
+        line = item.line or (str(event) if event is not None else None)
+        return "unsure", line, waiting_reason(waits_for)
+    if not item.accepted:
         return "rejected", None, item.reason
     if unsure:
         return "unsure", item.line, "dudoso: tocá para confirmar"

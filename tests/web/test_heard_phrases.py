@@ -1,0 +1,111 @@
+"""Heard phrases at the scoreboard: doubtful calls and what waits behind them, early calls taken
+back (with the hand they dealt) and refused calls judged again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from referee.asr.base import Word
+from referee.listener import Utterance
+from referee.phrases import confidence_needed, parse
+from referee.voice import VoiceReferee
+from web_scoreboard import ActionError, TableService
+
+
+@pytest.fixture
+def service(app: FastAPI) -> TableService:
+    service: TableService = app.state.service
+    service.start()
+    return service
+
+
+def hear(service: TableService, text: str, *confidences: float) -> list[dict[str, Any]]:
+    """Hear a phrase at the end of it, with each item's confidence given in order (1.0 after)."""
+    spans = {(h.start, h.end): c for h, c in zip(parse(text), confidences, strict=False)}
+    return service.hear(text, confidence=lambda start, end: spans.get((start, end), 1.0),
+                        needed=lambda call: confidence_needed(call, 0.6))
+
+
+def said(text: str, *confidences: float, early: bool = False) -> Utterance:
+    """An utterance of one word per call, each word with its confidence."""
+    words = tuple(Word(w, c, 0.5 * k, 0.5 * k + 0.4)
+                  for k, (w, c) in enumerate(zip(text.split(), confidences, strict=True)))
+    return Utterance(text, words, 0.0, words[-1].end, words[-1].end + 0.1, min(confidences),
+                     None, early)
+
+
+def lines(service: TableService) -> list[str]:
+    return list(service.table.lines)
+
+
+@pytest.mark.parametrize("text", ["envido real envido", "envido envido"])
+def test_calls_after_a_doubtful_one_wait_for_it_and_confirmed_in_order_score_the_phrase(
+        service: TableService, text: str) -> None:
+    service.submit_line("hand")
+    first, second = hear(service, text, 0.5, 0.9)
+    assert lines(service) == ["hand"]
+    assert (first["status"], first["line"]) == ("unsure", "A1: envido")
+    assert second["status"] == "unsure" and second["line"].startswith("B1: ")
+    assert second["reason"] == "dudoso: depende de «envido», dudoso"
+    with pytest.raises(ActionError, match="primero confirmá o descartá «envido»"):
+        service.confirm_heard(second["id"])
+    service.confirm_heard(first["id"])
+    service.confirm_heard(second["id"])
+    hear(service, "no quiero", 0.9)
+    assert lines(service)[1:] == ["A1: envido", second["line"], "A1: no quiero"]
+    assert service.snapshot()["score"] == {"A": 0, "B": 2}
+
+
+def test_a_call_waiting_for_a_dismissed_one_is_read_on_its_own(service: TableService) -> None:
+    service.submit_line("hand")
+    first, second = hear(service, "envido envido", 0.5, 0.9)
+    service.dismiss_heard(first["id"])
+    service.confirm_heard(second["id"])
+    assert lines(service) == ["hand", "A1: envido"]
+    assert service.snapshot()["heard"][0]["line"] == "A1: envido"
+
+
+def test_a_number_heard_while_one_before_it_is_doubtful_waits_and_takes_the_next_seat(
+        service: TableService) -> None:
+    for line in ("hand", "A1: envido", "B1: quiero"):
+        service.submit_line(line)
+    [treinta] = hear(service, "treinta", 0.5)
+    [veintiocho] = hear(service, "veintiocho", 0.9)
+    assert lines(service)[-1] == "B1: quiero"
+    assert (veintiocho["status"], veintiocho["line"]) == ("unsure", "B1: 28")
+    assert veintiocho["reason"] == "dudoso: depende de «treinta», dudoso"
+    service.confirm_heard(treinta["id"])
+    service.confirm_heard(veintiocho["id"])
+    assert lines(service)[-2:] == ["A1: 30", "B1: 28"]
+    assert service.snapshot()["score"] == {"A": 2, "B": 0}
+
+
+def test_an_early_call_taken_back_takes_back_the_hand_it_dealt(service: TableService) -> None:
+    for line in ("hand", "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", "A1: truco",
+                 "B1: no quiero"):
+        service.submit_line(line)
+    before = lines(service)
+    referee = VoiceReferee(service, lambda _: None)
+    early = said("truco", 0.8, early=True)
+    referee(early)
+    assert lines(service) == [*before, "hand", "B1: truco"]
+    referee.revise([(early, said("truco", 0.2))])
+    assert lines(service) == before
+    service.submit_line("A1 shows 7o 6o")  # the hand it was said after can still be closed
+
+
+def test_a_call_refused_for_an_early_call_of_its_phrase_taken_back_is_applied(
+        service: TableService) -> None:
+    service.submit_line("hand")
+    referee = VoiceReferee(service, lambda _: None)
+    early = said("envido truco", 0.8, 0.8, early=True)
+    referee(early)
+    assert lines(service) == ["hand", "A1: envido"]
+    referee.revise([(early, said("envido truco", 0.2, 0.95))])
+    assert lines(service) == ["hand", "A1: truco"]
+    truco, envido = service.snapshot()["heard"][:2]
+    assert (truco["status"], truco["line"]) == ("accepted", "A1: truco")
+    assert (envido["status"], envido["line"]) == ("unsure", "A1: envido")
