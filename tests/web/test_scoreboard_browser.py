@@ -588,3 +588,189 @@ def test_a_heard_call_undone_shows_as_undone(server: LiveServer, page: Any) -> N
     page.wait_for_selector(".chip.undone")
     assert text(page, ".chip.undone .icon") == "↶"
     assert "deshecho a mano" in text(page, ".chip.undone .why")
+
+
+def test_enter_in_the_pin_dialog_means_entrar(tmp_path: Path, page: Any) -> None:
+    server = LiveServer(tmp_path, as_guest=True)
+    try:
+        open_board(page, server.url)
+        page.click("#btn-pin")
+        page.press("#pin-input", "Enter")  # empty: the dialog stays open and says why
+        assert page.locator("#dlg-pin").is_visible() and text(page, "#pin-msg") == "Escribí el PIN de la mesa."
+        page.fill("#pin-input", PIN)
+        page.press("#pin-input", "Enter")
+        page.wait_for_selector("#btn-pin.unlocked")
+        assert page.locator("#dlg-pin").is_hidden()
+        # without the PIN, the Enter that ends a team name opens the dialog, and does not cancel it
+        page.evaluate("localStorage.clear()")
+        open_board(page, server.url)
+        page.fill('.name[data-team="A"]', "Los Pibes")
+        page.press('.name[data-team="A"]', "Enter")
+        page.wait_for_timeout(300)
+        assert page.locator("#dlg-pin").is_visible()
+        page.fill("#pin-input", PIN)
+        page.press("#pin-input", "Enter")
+        page.wait_for_function("window.scoreboard.snapshot.names.A === 'Los Pibes'")
+        page.evaluate("localStorage.clear()")  # «Cancelar» still cancels
+        open_board(page, server.url)
+        page.click("#btn-pin")
+        page.fill("#pin-input", PIN)
+        page.click("#pin-cancel")
+        assert page.locator("#dlg-pin").is_hidden() and text(page, "#btn-pin") == "Ingresar PIN"
+    finally:
+        server.stop()
+
+
+def test_a_tap_while_the_server_is_down_says_it_was_not_scored(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    page.route("**/api/events", lambda route: route.abort())  # as when the server is down
+    page.click('.team-A [data-line="points A +1"]')
+    page.wait_for_selector("#toast:not([hidden])")
+    assert text(page, "#toast") == "Sin conexión con el árbitro: no se anotó. Probá de nuevo."
+    page.unroute("**/api/events")
+    page.click('.team-A [data-line="points A +1"]')
+    page.wait_for_function("window.scoreboard.snapshot.score.A === 1")
+
+
+def test_cancelling_the_new_game_question_keeps_the_settings_open(server: LiveServer,
+                                                                  page: Any) -> None:
+    page.on("dialog", lambda dialog: dialog.dismiss())  # "¿Empezamos una partida nueva?" no
+    first = server.service.game_id
+    open_board(page, server.url)
+    page.click("#btn-settings")
+    page.select_option('select[name="points"]', "15")
+    page.click("#btn-apply-rules")
+    page.wait_for_timeout(300)
+    assert page.locator("#dlg-settings").is_visible()
+    assert page.locator('select[name="points"]').input_value() == "15"  # what was chosen stays
+    assert server.service.game_id == first
+
+
+SPACED_NAMES = {"A": "Los Pibes de Ñuñoa", "B": "Las Chicas del Barrio"}
+HISTORY_LAYOUT = """() => {
+  const broken = [];  // words split over two lines
+  const table = document.querySelector("#history .hist");
+  const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  const dialog = document.querySelector("#dlg-history");
+  const wrap = document.querySelector(".hist-wrap") || dialog;  // the scroller, when there is one
+  const right = wrap.getBoundingClientRect().right;
+  const outside = [...table.querySelectorAll("td")].filter((td) => td.getClientRects().length &&
+    td.getBoundingClientRect().right > right + 1).length;
+  return { broken, outside, dialogWider: dialog.scrollWidth - dialog.clientWidth,
+           wrapWider: wrap.scrollWidth - wrap.clientWidth, pageWider: document.documentElement.scrollWidth - innerWidth };
+}"""
+
+
+def test_the_history_is_readable_at_every_size(server: LiveServer, browser: Any) -> None:
+    server.api.put("/api/names", json=SPACED_NAMES).raise_for_status()
+    server.post("points A +2", "hand", "A1: envido", "B1: quiero", "A1: 27", "B1: son buenas",
+                "A1: truco", "B1: quiero", "round A", "round A", "points B +1", "points B +1",
+                "points A -1", "points B -1", "hand", "B1: truco", "A1: no quiero")
+    for name, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        open_board(page, server.url)
+        page.click("#btn-history")
+        got = page.evaluate(HISTORY_LAYOUT)
+        assert not got["broken"], (name, got)
+        assert got["outside"] == 0 and got["wrapWider"] <= 0, (name, got)
+        assert got["dialogWider"] <= 0 and got["pageWider"] <= 0, (name, got)
+        by_hand = page.locator(".hist tbody tr").nth(1).locator("td").nth(5)
+        assert text(page, ".hist tbody tr:nth-child(2) td:nth-child(6)") == \
+            "Las Chicas del Barrio +1 (+1 +1 −1) · Los Pibes de Ñuñoa −1", name
+        assert by_hand.locator("br").count() == 0
+        shot(page, f"{name}-history")
+        # names with no space to break at: the table scrolls inside the dialog, the page does not
+        server.api.put("/api/names", json=LONG_NAMES).raise_for_status()
+        page.wait_for_function(f"window.scoreboard.snapshot.names.A === '{LONG_NAMES['A']}'")
+        got = page.evaluate(HISTORY_LAYOUT)
+        assert got["dialogWider"] <= 0 and got["pageWider"] <= 0, (name, got)
+        assert not [w for w in got["broken"] if w not in LONG_NAMES.values()], (name, got)
+        shot(page, f"{name}-history-long-names")
+        server.api.put("/api/names", json=SPACED_NAMES).raise_for_status()
+        context.close()
+
+
+def test_the_game_over_screen_is_a_modal_and_comes_back_when_won_again(server: LiveServer,
+                                                                        page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("hand", "points A +30")
+    wait_seq(page, snap["seq"])
+    assert page.locator("#gameover").is_visible()
+    assert page.evaluate("document.activeElement.closest('#gameover') !== null")
+    assert page.evaluate("document.querySelector('main').inert")
+    page.click("#btn-go-history")
+    page.keyboard.press("Escape")  # closes the history only
+    assert page.locator("#dlg-history").is_hidden() and page.locator("#gameover").is_visible()
+    page.keyboard.press("Escape")  # «Seguir mirando»
+    assert page.locator("#gameover").is_hidden()
+    assert text(page, "#banner") == "Partida terminada: ganó Nosotros"
+    assert "le toca jugar" not in text(page, "#hand-head")
+    shot(page, "tablet-game-over-dismissed")
+    snap = server.api.post("/api/undo").json()  # the winning point taken back ...
+    wait_seq(page, snap["seq"])
+    assert page.locator("#gameover").is_hidden() and page.locator("#banner").is_hidden()
+    assert "le toca jugar" in text(page, "#hand-head")
+    snap = server.post("points A +30")  # ... and won again
+    wait_seq(page, snap["seq"])
+    assert page.locator("#gameover").is_visible()
+    page.click("#btn-go-close")
+    assert page.locator("#gameover").is_hidden()
+    assert not page.evaluate("document.querySelector('main').inert")
+
+
+def test_a_chico_won_is_announced(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("set points 15", "set match on", "hand", "points B +15")
+    wait_seq(page, snap["seq"])
+    assert snap["chico_winner"] == "B" and snap["winner"] is None
+    assert text(page, "#banner") == "Chico para Ellos\ntocá «Mano nueva (repartir)» para el próximo"
+    assert "le toca jugar" not in text(page, "#hand-head")
+    assert page.locator("#gameover").is_hidden()
+    shot(page, "tablet-chico-won")
+    snap = server.post("hand")
+    wait_seq(page, snap["seq"])
+    assert page.locator("#banner").is_hidden() and text(page, '[data-chicos="B"]') == "chicos: 1"
+
+
+def test_with_no_hand_dealt_the_hint_says_to_deal(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    hint = text(page, ".empty-hand")
+    assert hint == "Para empezar, tocá Mano nueva (repartir)", hint  # not «cantá»: refused now
+    page.click(".empty-hand [data-line='hand']")  # the button it names is right there
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'hand'")
+    assert page.locator(".empty-hand").count() == 0
+
+
+def test_screen_readers_hear_the_names_and_what_each_button_is_for(server: LiveServer,
+                                                                    page: Any) -> None:
+    server.api.put("/api/names", json={"A": "Los Pibes", "B": "Las Chicas"}).raise_for_status()
+    snap = server.post("points A +1")
+    open_board(page, server.url)
+    wait_seq(page, snap["seq"])
+    assert page.get_attribute('svg[data-tally="A"]', "aria-label") == "1 poroto de 30"
+    assert page.get_attribute(".team-A", "aria-label") == "Los Pibes"
+    assert page.get_attribute(".team-B", "aria-label") == "Las Chicas"
+    page.click("#btn-controls")
+    assert page.get_attribute('[data-seat="A1"]', "aria-pressed") == "true"
+    page.click('[data-seat="B1"]')
+    assert page.get_attribute('[data-seat="B1"]', "aria-pressed") == "true"
+    assert page.get_attribute('[data-seat="A1"]', "aria-pressed") == "false"
+    for group, buttons in [("Ronda", ["Los Pibes", "Parda", "Las Chicas"]),
+                           ("Mano", ["Los Pibes", "Las Chicas"]), ("Envido", ["Los Pibes", "Las Chicas"])]:
+        named = page.get_by_role("group", name=group, exact=True).get_by_role("button")
+        assert named.all_inner_texts() == buttons, group
+    shot(page, "tablet-controls-groups")
+    page.click("#btn-controls-close")
+    page.click("#btn-settings")
+    labels = page.locator("#settings-form fieldset:first-child label").all_inner_texts()
+    assert [str(label).strip() for label in labels] == ["Los Pibes", "Las Chicas"]

@@ -8,11 +8,21 @@ const CALLS = [
 ];
 const FLOR_CALLS = ["flor", "contraflor", "contraflor al resto", "con flor quiero", "con flor me achico"];
 const PIN_KEY = "truco-referee-pin";
+const PIN_MESSAGE = "Para anotar hace falta el PIN que muestra la compu que sirve la página.";
+const OFFLINE = "Sin conexión con el árbitro: no se anotó. Probá de nuevo.";
+// What goes inert behind the game-over screen; the dialogs open above it, the toast stays readable.
+const BEHIND_GAMEOVER = "body > header, body > main, body > section";
+const RESULT_GROUPS = [  // the result buttons, one labelled group each
+  { label: "Ronda", kind: "round", picks: ["A", "parda", "B"] },
+  { label: "Mano", kind: "hand", picks: ["A", "B"] },
+  { label: "Envido", kind: "envido", picks: ["A", "B"] },
+];
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 
 const state = {
-  snap: {}, seat: "A1", suggested: null, socket: null, retry: 250, dismissedGameOver: null, dismissedWarnings: null,
+  snap: {}, seat: "A1", suggested: null, socket: null, retry: 250, dismissedWarnings: null,
+  overKey: null, dismissedGameOver: null, focusBeforeOver: null,
   pin: localStorage.getItem(PIN_KEY) || "", hostPin: false,
 };
 window.scoreboard = { renders: [], get snapshot() { return state.snap; } };
@@ -47,6 +57,7 @@ function setConnected(on) {
 function render(snap) {
   if (typeof snap.seq === "number" && typeof state.snap.seq === "number" &&
       snap.seq <= state.snap.seq && snap.boot === state.snap.boot) return;
+  state.overKey = overKey(snap, state.snap);
   state.snap = snap;
   Render.teams(snap);
   Render.hand(snap);
@@ -70,10 +81,8 @@ function render(snap) {
 /* -- changes (with the PIN) --------------------------------------------------------------- */
 async function send(method, path, body) {
   if (!state.pin && !(await askPin())) return null;
-  const response = await fetch(path, {
-    method, headers: { "Content-Type": "application/json", "X-Table-PIN": state.pin },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await request(method, path, body);
+  if (!response) { toast(OFFLINE); return null; }
   let data = {};
   try { data = await response.json(); } catch { /* empty answer */ }
   if (response.status === 401 || response.status === 403) {
@@ -84,6 +93,18 @@ async function send(method, path, body) {
   if (!response.ok) { toast(Render.named(state.snap, (data.error || {}).message) || `error ${response.status}`); return null; }
   if (data && typeof data.seq === "number") render(data);
   return data;
+}
+
+/* fetch with the PIN; null when the server cannot be reached. */
+async function request(method, path, body) {
+  try {
+    return await fetch(path, {
+      method, headers: { "Content-Type": "application/json", "X-Table-PIN": state.pin },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    return null;
+  }
 }
 
 const applyLine = (line) => send("POST", "/api/events", { line });
@@ -102,19 +123,37 @@ function setPin(pin) {
 
 function askPin(message) {
   const dialog = $("#dlg-pin");
-  $("#pin-msg").textContent = message || "Para anotar hace falta el PIN que muestra la compu que sirve la página.";
+  $("#pin-msg").textContent = message || PIN_MESSAGE;
   $("#pin-input").value = "";
+  dialog.returnValue = "";  // closed with Escape, it keeps the last answer
   dialog.showModal();
   return new Promise((resolve) => {
     dialog.addEventListener("close", async () => {
       const pin = $("#pin-input").value.trim();
-      if (dialog.returnValue !== "ok" || !pin) { resolve(false); return; }
-      const check = await fetch("/api/pin/check", { method: "POST", headers: { "X-Table-PIN": pin } });
-      if (check.ok) { setPin(pin); resolve(true); return; }
-      const data = await check.json().catch(() => ({}));
-      resolve(await askPin((data.error || {}).message || "PIN incorrecto"));
+      resolve(dialog.returnValue === "ok" && pin ? await checkPin(pin) : false);
     }, { once: true });
   });
+}
+
+async function checkPin(pin) {
+  let check;
+  try {
+    check = await fetch("/api/pin/check", { method: "POST", headers: { "X-Table-PIN": pin } });
+  } catch {
+    toast(OFFLINE);
+    return false;
+  }
+  if (check.ok) { setPin(pin); return true; }
+  const data = await check.json().catch(() => ({}));
+  return askPin((data.error || {}).message || "PIN incorrecto");
+}
+
+/* «Entrar» with the box empty keeps the dialog open and says why. */
+function onPinSubmit(event) {
+  if ($("#pin-input").value.trim()) return;
+  event.preventDefault();
+  $("#pin-msg").textContent = "Escribí el PIN de la mesa.";
+  $("#pin-input").focus();
 }
 
 async function fetchHostPin() {
@@ -145,27 +184,31 @@ function renderControls(snap) {
   state.suggested = next;
   $("#seat-buttons").innerHTML = seats.map((seat) => {
     const team = Render.teamOf(seat).toLowerCase();
-    const sel = seat === state.seat ? " sel" : "";
-    return `<button class="btn team-${team}${sel}" type="button" data-seat="${seat}">${Render.esc(Render.seatName(snap, seat))} (${seat})</button>`;
+    const on = seat === state.seat;
+    return `<button class="btn team-${team}${on ? " sel" : ""}" type="button" data-seat="${seat}" aria-pressed="${on}">` +
+      `${Render.esc(Render.seatName(snap, seat))} (${seat})</button>`;
   }).join("");
-  const A = Render.esc(Render.teamName(snap, "A")), B = Render.esc(Render.teamName(snap, "B"));
-  // In a pica-pica hand a result belongs to one duel: the selected seat's.
-  const duel = (snap.duels || []).length ? ` ${state.seat}` : "";
-  const label = (text) => `<span class="ctl-label">${text}${duel ? ` (duelo de ${state.seat})` : ""}</span>`;
-  $("#result-buttons").innerHTML =
-    `${label("Ronda")}<button class="btn team-a" type="button" data-line="round A${duel}">${A}</button>` +
-    `<button class="btn" type="button" data-line="round parda${duel}">Parda</button>` +
-    `<button class="btn team-b" type="button" data-line="round B${duel}">${B}</button>` +
-    `${label("Mano")}<button class="btn team-a" type="button" data-line="hand A${duel}">${A}</button>` +
-    `<button class="btn team-b" type="button" data-line="hand B${duel}">${B}</button>` +
-    `${label("Envido")}<button class="btn team-a" type="button" data-line="envido A${duel}">${A}</button>` +
-    `<button class="btn team-b" type="button" data-line="envido B${duel}">${B}</button>`;
+  $("#result-buttons").innerHTML = RESULT_GROUPS.map((group) => resultGroup(snap, group)).join("");
   const flor = Boolean((snap.settings || {}).flor);
   for (const button of $$("#call-buttons [data-call]")) {
     button.hidden = !flor && FLOR_CALLS.includes(button.dataset.call);  // no flor, no flor calls
   }
   $("#btn-flip").disabled = snap.can_flip === false;
   $("#btn-undo2").disabled = snap.can_undo === false;
+}
+
+/* «Ronda: Nosotros · Parda · Ellos» as a group a screen reader names. In a pica-pica hand a result
+   belongs to one duel: the selected seat's. */
+function resultGroup(snap, { label, kind, picks }) {
+  const duel = (snap.duels || []).length ? ` ${state.seat}` : "";
+  const title = `${label}${duel ? ` (duelo de ${state.seat})` : ""}`;
+  const buttons = picks.map((pick) => {
+    const team = pick === "parda" ? "" : ` team-${pick.toLowerCase()}`;
+    const name = pick === "parda" ? "Parda" : Render.esc(Render.teamName(snap, pick));
+    return `<button class="btn${team}" type="button" data-line="${kind} ${pick}${duel}">${name}</button>`;
+  }).join("");
+  return `<div class="seg result" role="group" aria-labelledby="result-${kind}">` +
+    `<span class="ctl-label" id="result-${kind}">${title}</span>${buttons}</div>`;
 }
 
 function buildCallButtons() {
@@ -179,14 +222,39 @@ function toggleControls(open) {
 }
 
 /* -- game over, history, settings --------------------------------------------------------- */
+/* The game-over screen shows once per winning moment: dismissed, it stays away until the game is
+   won again (after the winning point is undone, say) or another game is won. */
+function overKey(snap, before) {
+  if (!snap.winner) return null;
+  const same = before.winner === snap.winner && before.game_id === snap.game_id;
+  return same && state.overKey ? state.overKey : `${snap.game_id}:${snap.seq}`;
+}
+
 function renderGameOver(snap) {
-  const over = Boolean(snap.winner);
-  const key = `${snap.game_id}`;
-  $("#gameover").hidden = !over || state.dismissedGameOver === key;
-  if (!over) return;
+  showGameOver(Boolean(state.overKey) && state.dismissedGameOver !== state.overKey);
+  if (!snap.winner) return;
   const score = snap.score || {};
   $("#gameover-title").textContent = `¡Partida para ${Render.teamName(snap, snap.winner)}!`;
   $("#gameover-score").textContent = `${Render.teamName(snap, "A")} ${score.A ?? 0} — ${score.B ?? 0} ${Render.teamName(snap, "B")}`;
+}
+
+/* A modal: the page behind is inert, the focus goes in, and comes back when it closes. */
+function showGameOver(open) {
+  const overlay = $("#gameover");
+  if (overlay.hidden === !open) return;
+  overlay.hidden = !open;
+  for (const el of $$(BEHIND_GAMEOVER)) el.inert = open;
+  if (open) {
+    state.focusBeforeOver = document.activeElement;
+    $("#btn-go-close").focus();
+  } else if (state.focusBeforeOver && state.focusBeforeOver.isConnected) {
+    state.focusBeforeOver.focus();
+  }
+}
+
+function dismissGameOver() {
+  state.dismissedGameOver = state.overKey;
+  renderGameOver(state.snap);
 }
 
 /* A notice at the top while something heard waits for a tap: on a phone the strip is out of sight. */
@@ -231,7 +299,13 @@ async function openSettings() {
 }
 
 async function listGames() {
-  const data = await (await fetch("/api/games")).json();
+  let data;
+  try {
+    data = await (await fetch("/api/games")).json();
+  } catch {
+    $("#games-list").innerHTML = `<li class="muted">Sin conexión con el árbitro: no se pudo traer la lista.</li>`;
+    return;
+  }
   $("#games-list").innerHTML = (data.games || []).map((g) => {
     const when = new Date(g.created_at * 1000).toLocaleString("es-AR", { dateStyle: "short", timeStyle: "short" });
     const names = g.names || {};
@@ -251,9 +325,10 @@ function settingsFromForm() {
   };
 }
 
+/* True when a new game was started (not cancelled, not refused). */
 async function newGame(body) {
-  if (!confirm("¿Empezamos una partida nueva? La de ahora queda guardada en «Partidas anteriores».")) return;
-  if (await send("POST", "/api/games", body || {})) state.dismissedGameOver = null;
+  if (!confirm("¿Empezamos una partida nueva? La de ahora queda guardada en «Partidas anteriores».")) return false;
+  return Boolean(await send("POST", "/api/games", body || {}));
 }
 
 function toast(message, info) {
@@ -280,7 +355,7 @@ function onClick(event) {
   const d = target.dataset;
   if (d.line) applyLine(d.line);
   else if (d.call) applyLine(`${state.seat}: ${d.call}`);
-  else if (d.seat) { state.seat = d.seat; renderControls(state.snap); }
+  else if (d.seat) { state.seat = d.seat; renderControls(state.snap); $(`[data-seat="${d.seat}"]`).focus(); }
   else if (d.confirm) send("POST", `/api/heard/${d.confirm}/confirm`);
   else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
   else if (d.clip) new Audio(`/api/clips/${encodeURIComponent(d.clip)}`).play().catch(() => toast("No se pudo reproducir el audio"));
@@ -302,11 +377,12 @@ const BUTTONS = {
   "#btn-pin": () => (state.pin ? openSettings() : askPin()),
   "#btn-new-game": () => newGame({ names: state.snap.names }),
   "#btn-declare": () => applyLine(`${state.seat}: ${Number($("#declare-points").value)}`),
-  "#btn-go-close": () => { state.dismissedGameOver = `${state.snap.game_id}`; renderGameOver(state.snap); },
+  "#btn-go-close": dismissGameOver,
+  "#pin-cancel": () => $("#dlg-pin").close("cancel"),
   "#btn-go-history": openHistory,
   "#btn-go-again": () => newGame({ names: state.snap.names }),
   "#btn-save-names": () => send("PUT", "/api/names", settingsFromForm().names).then((ok) => ok && toast("Nombres guardados", true)),
-  "#btn-apply-rules": () => newGame(settingsFromForm()).then(() => $("#dlg-settings").close()),
+  "#btn-apply-rules": () => newGame(settingsFromForm()).then((ok) => ok && $("#dlg-settings").close()),
   "#btn-change-pin": changePin,
   "#btn-warnings-close": () => { state.dismissedWarnings = `${state.snap.boot}:${state.snap.game_id}`; renderWarnings(state.snap); },
 };
@@ -334,8 +410,16 @@ function wire() {
       names[input.dataset.team] = input.value.trim() || names[input.dataset.team];
       send("PUT", "/api/names", names);
     });
-    input.addEventListener("keydown", (event) => { if (event.key === "Enter") input.blur(); });
+    input.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault();  // else the same Enter lands in the PIN dialog the change may open
+      input.blur();
+    });
   }
+  $("#pin-form").addEventListener("submit", onPinSubmit);
+  document.addEventListener("keydown", (event) => {  // Escape on the game-over screen: «Seguir mirando»
+    if (event.key === "Escape" && !$("#gameover").hidden && !$("dialog[open]")) dismissGameOver();
+  });
 }
 
 wire();

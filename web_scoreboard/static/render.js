@@ -95,6 +95,8 @@ const Render = (() => {
       const buenas = target === 30 && points >= 15;
       zone.textContent = target === 30 ? (buenas ? "buenas" : "malas") : "";
       zone.classList.toggle("buenas", buenas);
+      $(`section.team-${team}`).setAttribute("aria-label", teamName(snap, team));
+      $(`[data-team-label="${team}"]`).textContent = teamName(snap, team);  // in «Ajustes»
       const input = $(`.name[data-team="${team}"]`);
       if (document.activeElement !== input) input.value = teamName(snap, team);
       input.title = teamName(snap, team);  // the whole name, when the box shows it cut
@@ -122,21 +124,36 @@ const Render = (() => {
     return hand.pending || snap.pending || null;
   }
 
-  function banner(snap) {
-    const el = $("#banner");
-    const p = pendingOf(snap);
-    if (!p) { el.hidden = true; el.innerHTML = ""; return; }
-    let text, who = "";
+  /* A chico won in a match: every call and card is refused until the next chico is dealt. */
+  const chicoOver = (snap) => Boolean((snap.settings || {}).match && snap.chico_winner && !snap.winner);
+
+  /* What stops play, first match wins: [main text, small text] for the banner. */
+  const STOPS = [
+    [(snap) => snap.winner, (snap) => [`Partida terminada: ganó ${teamName(snap, snap.winner)}`, ""]],
+    [chicoOver, (snap) => [`Chico para ${teamName(snap, snap.chico_winner)}`,
+      "tocá «Mano nueva (repartir)» para el próximo"]],
+  ];
+  const stopOf = (snap) => (STOPS.find(([when]) => when(snap)) || [])[1];
+
+  /* A call waiting for its answer, or the points waiting to be said: [main text, small text]. */
+  function pendingText(snap, p) {
     if (p.kind === "declare") {  // the seat whose turn it is to say its points
       const what = p.call === "flor" ? "de la flor" : "del envido";
-      text = p.answer_by ? `Tantos ${what}: le toca a ${seatName(snap, p.answer_by)}` : `Tantos ${what}`;
-    } else {
-      text = p.banner || `¡${String(p.call || "").toUpperCase()}! — ¿quiero?`;
-      if (p.answer_by) who = `le toca contestar a ${esc(teamName(snap, teamOf(p.answer_by)))}`;
+      return [p.answer_by ? `Tantos ${what}: le toca a ${seatName(snap, p.answer_by)}` : `Tantos ${what}`, ""];
     }
-    el.innerHTML = `${esc(text)}${who ? `<small>${who}</small>` : ""}`;
+    const text = p.banner || `¡${String(p.call || "").toUpperCase()}! — ¿quiero?`;
+    return [text, p.answer_by ? `le toca contestar a ${teamName(snap, teamOf(p.answer_by))}` : ""];
+  }
+
+  function banner(snap) {
+    const el = $("#banner");
+    const stop = stopOf(snap);
+    const p = pendingOf(snap);
+    const [text, small] = stop ? stop(snap) : p ? pendingText(snap, p) : ["", ""];
+    el.hidden = !text;
+    el.innerHTML = text ? `${esc(text)}${small ? `<small>${esc(small)}</small>` : ""}` : "";
     el.classList.toggle("long", text.length > 22);
-    el.hidden = false;
+    el.classList.toggle("stop", Boolean(stop));
   }
 
   function trucoFact(snap, t) {
@@ -210,12 +227,13 @@ const Render = (() => {
   function hand(snap) {
     const h = snap.hand;
     banner(snap);
-    if (!h) {
+    if (!h) {  // the calls are refused until a hand is dealt: the way to deal, at hand
       $("#hand-head").innerHTML = "Sin mano en juego";
-      $("#hand-body").innerHTML = `<div class="empty-hand">Tocá «Anotar» → «Mano nueva» o cantá.</div>`;
+      $("#hand-body").innerHTML = snap.winner ? "" : `<div class="empty-hand">Para empezar, tocá ` +
+        `<button class="btn primary" type="button" data-line="hand">Mano nueva (repartir)</button></div>`;
       return;
     }
-    const turn = h.turn ? ` · <span class="muted">le toca jugar a</span> ${seatTag(snap, h.turn)}` : "";
+    const turn = h.turn && !stopOf(snap) ? ` · <span class="muted">le toca jugar a</span> ${seatTag(snap, h.turn)}` : "";
     const over = h.over ? ` · <span class="muted">terminada${h.winner ? `, para</span> ${tag(snap, h.winner)}` : "</span>"}` : "";
     $("#hand-head").innerHTML = `Mano ${esc(h.number ?? "")} · <span class="muted">mano:</span> ` +
       `${seatTag(snap, h.mano)}${turn}${over}`;
@@ -249,9 +267,12 @@ const Render = (() => {
   }
 
   /* -- history ---------------------------------------------------------------------------- */
+  const HIST_COLUMNS = ["#", "Mano", "Envido", "Flor", "Truco", "A mano", "Por qué"];
+  const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
+
   function pointsCell(snap, points, kind) {
     const byTeam = (points || {})[kind] || {};
-    return ["A", "B"].filter((t) => byTeam[t]).map((t) => `${tag(snap, t)} +${esc(byTeam[t])}`).join("<br>") || "—";
+    return ["A", "B"].filter((t) => byTeam[t]).map((t) => `${tag(snap, t)} +${esc(byTeam[t])}`).join(" · ") || "—";
   }
 
   /* Manual corrections (``points A +2``) by hand number (0 = before the first deal). */
@@ -266,22 +287,44 @@ const Render = (() => {
     return byHand;
   }
 
+  /* The corrections of one hand, summed by team: «Ellos +2 (+1 +1)». */
   function correctionCell(snap, list) {
-    return (list || []).map(([team, n]) => `${tag(snap, team)} ${n > 0 ? "+" : ""}${n}`).join("<br>") || "—";
+    const byTeam = {};
+    for (const [team, n] of list || []) (byTeam[team] = byTeam[team] || []).push(n);
+    return Object.entries(byTeam).map(([team, all]) => {
+      const detail = all.length > 1 ? ` <span class="muted">(${all.map(signed).join(" ")})</span>` : "";
+      return `${tag(snap, team)} ${signed(all.reduce((a, b) => a + b, 0))}${detail}`;
+    }).join(" · ") || "—";
+  }
+
+  /* A history row from [html, class] cells; each names its column, shown when the rows stack. */
+  function histRow(cells) {
+    return `<tr>${cells.map(([html, cls = ""], i) => {
+      const empty = html === "—" || html === "" ? " empty" : "";
+      return `<td class="${cls}${empty}" data-label="${HIST_COLUMNS[i]}">${html}</td>`;
+    }).join("")}</tr>`;
+  }
+
+  function handRow(snap, h, fixes) {
+    const mano = h.mano ? seatTag(snap, h.mano) : h.pica_pica ? "pica-pica" : "—";
+    return histRow([
+      [esc(h.number)], [mano],
+      ...["envido", "flor", "truco"].map((k) => [pointsCell(snap, h.points, k), "pts"]),
+      [correctionCell(snap, fixes), "pts"],
+      [(h.notes || []).map((n) => note(snap, n)).join("<br>"), "notes"],
+    ]);
   }
 
   function history(snap) {
     const whole = (snap.log_total ?? (snap.log || []).length) === (snap.log || []).length;
     const fixes = whole ? corrections(snap.log) : {};  // hand numbers need the log from its start
     const hands = snap.hands || [];
-    const early = fixes[0] ? `<tr><td>—</td><td class="muted">antes de repartir</td><td>—</td><td>—</td>` +
-      `<td>—</td><td class="pts">${correctionCell(snap, fixes[0])}</td><td></td></tr>` : "";
-    const rows = hands.map((h, i) => `<tr><td>${esc(h.number)}</td><td>${seatTag(snap, h.mano)}</td>` +
-      ["envido", "flor", "truco"].map((k) => `<td class="pts">${pointsCell(snap, h.points, k)}</td>`).join("") +
-      `<td class="pts">${correctionCell(snap, fixes[h.number ?? i + 1])}</td>` +
-      `<td class="notes">${(h.notes || []).map((n) => note(snap, n)).join("<br>")}</td></tr>`).join("");
-    const table = rows || early ? `<table class="hist"><thead><tr><th>#</th><th>Mano</th><th>Envido</th><th>Flor</th>` +
-      `<th>Truco</th><th>A mano</th><th>Por qué</th></tr></thead><tbody>${early}${rows}</tbody></table>` :
+    const early = fixes[0] ? histRow([["—"], ["antes de repartir", "muted"], ["—"], ["—"], ["—"],
+      [correctionCell(snap, fixes[0]), "pts"], [""]]) : "";
+    const rows = hands.map((h, i) => handRow(snap, h, fixes[h.number ?? i + 1])).join("");
+    const head = HIST_COLUMNS.map((c) => `<th scope="col">${c}</th>`).join("");
+    const table = rows || early ? `<div class="hist-wrap"><table class="hist"><thead><tr>${head}</tr></thead>` +
+      `<tbody>${early}${rows}</tbody></table></div>` :
       `<p class="muted">Todavía no se jugó ninguna mano.</p>`;
     const log = (snap.log || []).map((l) => `<div data-log="${esc(l)}">${esc(logText(snap, l))}</div>`).join("");
     const more = (snap.log_total || 0) > (snap.log || []).length ? `<p class="muted">(últimos ${(snap.log || []).length} de ${snap.log_total})</p>` : "";

@@ -47,7 +47,7 @@ const Tally = (() => {
     const height = top + (rows - 1) * rowStep + SIZE + (split ? 8 : 12);
     svg.replaceChildren();
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    svg.setAttribute("aria-label", `${score} porotos de ${target}`);
+    svg.setAttribute("aria-label", `${score} ${score === 1 ? "poroto" : "porotos"} de ${target}`);
     svg.dataset.points = String(score);
     const clamped = Math.max(0, Math.min(score, target || 30));
     for (let r = 0; r < rows; r++) {
