@@ -80,13 +80,15 @@ class Outcome:
     def applied(self, min_conf: float, bars: Bars = OWN_BARS) -> list[tuple[str, float]]:
         """(label, latency) of what would be applied at this threshold (a rare call needs more,
         ``phrases.SURER``, a call of several words less, ``phrases.EASIER``): in each phrase, what
-        comes before its first call under the bar (the rest waits for a tap, as at the table)."""
+        comes before its first call under the bar (the rest waits for a tap, as at the table).  A
+        number under the bar holds nothing back: the rules refuse it where a call is said (it is
+        legal only while the tantos are said), and a refused item is no doubtful one."""
         out, held = [], set()
         for label, conf, lat, phrase in self.heard:
-            if phrase in held or conf < confidence_needed(label, min_conf, *bars):
-                held.add(phrase)
-            else:
+            if phrase not in held and conf >= confidence_needed(label, min_conf, *bars):
                 out.append((label, lat))
+            elif not label.startswith("puntos"):
+                held.add(phrase)
         return out
 
     def got(self, min_conf: float, bars: Bars = OWN_BARS) -> list[str]:

@@ -54,3 +54,9 @@ def test_a_call_after_a_doubtful_one_in_its_phrase_is_not_counted_as_applied() -
     item = Item("x.wav", "envido real envido", "envido+real envido", "call", "v")
     heard = [("envido", 0.5, 0.2, 0), ("real envido", 0.9, 0.2, 0), ("quiero", 0.9, 0.3, 1)]
     assert Outcome(item, heard, 1.0, 0.1).got(0.6) == ["quiero"]
+
+
+def test_a_doubtful_number_holds_no_call_back() -> None:
+    item = Item("x.wav", "¿tenés envido?", "envido", "chatter_call", "v")
+    heard = [("puntos:0", 0.3, 0.2, 0), ("envido", 0.9, 0.2, 0)]
+    assert Outcome(item, heard, 1.0, 0.1).got(0.6) == ["envido"]
