@@ -11,10 +11,11 @@ HeardStatus = Literal["accepted", "unsure", "rejected"]
 HEARD_STATUSES = ("accepted", "unsure", "rejected")
 
 
-def taken_back_reason(confidence: float) -> str:
-    """Why a call applied from a partial hearing was taken back by the whole phrase."""
-    return (f"dudoso: la frase entera no lo confirmó (confianza {confidence:.2f}); "
-            "tocá para confirmar")
+def taken_back_reason(confidence: float, tap: bool = True) -> str:
+    """Why a call applied from a partial hearing was taken back by the whole phrase (and, where a
+    tablet can confirm it, ``tap``, how)."""
+    then = "tocá para confirmar" if tap else "no se aplica sin confirmar"
+    return f"dudoso: la frase entera no lo confirmó (confianza {confidence:.2f}); {then}"
 
 
 def waiting_reason(before: str) -> str:

@@ -19,7 +19,7 @@ from referee.evidence import EvidenceError, EvidenceStore
 from referee.interpret import Interpretation
 from referee.listener import Listener, Utterance, item_confidence
 from referee.phrases import BARS_SAID, confidence_needed, normalize
-from web_scoreboard.heard import rejudged_reason, taken_back_reason
+from web_scoreboard.heard import rejudged_reason, taken_back_reason, waiting_reason
 
 UNSURE_BELOW = 0.6
 
@@ -153,7 +153,7 @@ class Printer:
             if item.call is None:
                 pass  # a look-alike is never applied, whatever came before it
             elif held_before is not None:
-                hold = (held_reason(held_before), True)
+                hold = (waiting_reason(held_before), True)
             elif not early and conf < confidence_needed(item.call, self.unsure_below):
                 hold = (unsure_reason(conf), False)
             if hold is not None:
@@ -225,9 +225,9 @@ class Printer:
             conf = item_confidence(revised, *span)
             reason = None
             if waits_for is not None:
-                reason = held_reason(waits_for)
+                reason = waiting_reason(waits_for)
             elif conf < confidence_needed(record["call"], self.unsure_below):
-                reason = taken_back_reason(conf)
+                reason = taken_back_reason(conf, tap=False)
             if reason is not None:
                 waits_for = record["heard"]
             verdict.append((conf, reason))
@@ -305,11 +305,6 @@ def seat_team(record: dict[str, Any]) -> str | None:
 def unsure_reason(confidence: float) -> str:
     """Why a doubtful call is not applied: listen has no tablet to confirm it."""
     return f"dudoso (confianza {round(confidence, 3):.2f}): no se aplica sin confirmar"
-
-
-def held_reason(waits_for: str) -> str:
-    """Why a call is not applied: it waits for a doubtful one before it, which it may depend on."""
-    return f"dudoso: depende de «{waits_for}», dudoso"
 
 
 def run(args: argparse.Namespace) -> int:

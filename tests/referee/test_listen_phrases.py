@@ -199,3 +199,13 @@ def test_listen_applies_nothing_said_after_a_doubtful_call(
                                     [("no", 0.9), ("quiero", 0.9)]], monkeypatch, capsys)
     assert [(r["call"], r["accepted"], r["unsure"]) for r in records] == [
         ("envido", False, True), ("real envido", False, True), ("no quiero", False, False)]
+
+
+def test_a_call_taken_back_asks_for_no_tap_listen_cannot_take() -> None:
+    printer, out = _printer("hand")
+    heard = _utt([("truco", 0.8)], early=True)
+    printer(heard)
+    printer.revise([(heard, _utt([("truco", 0.3)], early=True))])
+    retracted = [r for r in _records(out) if r.get("retracted")]
+    assert retracted[-1]["reason"] == ("dudoso: la frase entera no lo confirmó (confianza 0.30); "
+                                       "no se aplica sin confirmar")
