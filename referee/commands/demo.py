@@ -32,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from referee.commands import serve
 
+    try:  # the port first: the script takes a while to say
+        serve.bind(args.host, args.port).close()
+    except serve.ServeError as err:
+        print(f"truco-referee demo: {err}", file=sys.stderr)
+        return 1
     work = Path(tempfile.mkdtemp(prefix="truco-demo-"))
     wav = work / "partida.wav"
     print("Preparando la partida hablada con espeak-ng…", file=sys.stderr)
@@ -44,5 +49,6 @@ def run(args: argparse.Namespace) -> int:
     serve_args = serve.demo_arguments(
         wav=wav, data_dir=args.data_dir or work / "datos", port=args.port, host=args.host,
         points=DEMO_POINTS, recognizer=args.recognizer, model=args.model,
-        models_dir=args.models_dir, pin=args.pin, exit_when_done=args.exit_when_done)
+        models_dir=args.models_dir, pin=args.pin, exit_when_done=args.exit_when_done,
+        command="demo")
     return serve.run(serve_args)

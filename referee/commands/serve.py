@@ -206,6 +206,7 @@ def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
 
 def run(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or user_data_dir()
+    me = f"truco-referee {getattr(args, 'command', 'serve')}"  # demo runs it too
     with ExitStack() as held:
         try:
             # the folder and the port first: a server that cannot start must not touch the store
@@ -213,13 +214,13 @@ def run(args: argparse.Namespace) -> int:
             sock = held.enter_context(bind(args.host, args.port))
             app, store = build(args)
         except ServeError as err:
-            print(f"truco-referee serve: {err}", file=sys.stderr)
+            print(f"{me}: {err}", file=sys.stderr)
             return 1
         except ValueError as err:
-            print(f"truco-referee serve: {err}", file=sys.stderr)
+            print(f"{me}: {err}", file=sys.stderr)
             return 2
         except OSError as err:
-            print(f"truco-referee serve: no se puede usar la carpeta de datos "
+            print(f"{me}: no se puede usar la carpeta de datos "
                   f"{data_dir}: {values.said(err)}\n  elegí otra con --data-dir",
                   file=sys.stderr)
             return 1

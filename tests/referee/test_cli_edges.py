@@ -63,3 +63,16 @@ def test_a_server_not_found_is_said_without_python_words() -> None:
 def test_learning_the_deck_is_for_the_camera(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cards", "--image", str(tmp_path / "x.jpg"), "--learn-deck"]) == 2
     assert "--learn-deck es con --camera" in capsys.readouterr().err
+
+
+def test_demo_with_its_port_taken_stops_before_saying_its_script(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert main(["demo", "--host", "127.0.0.1", "--port", port,
+                     "--data-dir", str(tmp_path / "datos")]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"truco-referee demo: no se puede abrir el puerto {port}")
+    assert "espeak" not in said and not (tmp_path / "datos").exists()
