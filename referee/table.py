@@ -39,6 +39,8 @@ class Table:
         # The indices of events applied by the same log line as the event before them
         # («B1: quiero retruco» applies two): undo, flip and swap take a line back whole.
         self._joined: set[int] = set()
+        # ``opposite_answer`` for the last event it was worked out for (that event, the count)
+        self._opposite: tuple[Event, int, str | None] | None = None
 
     @property
     def settings(self) -> Settings:
@@ -193,13 +195,18 @@ class Table:
         last = self._last_answer()
         if last is None:
             return None
+        known = self._opposite
+        if known is not None and known[0] is last and known[1] == len(self.game.events):
+            return known[2]  # asked at every snapshot; finding out replays the game
         swapped = Say(last.seat, OPPOSITE_ANSWERS[last.call])
         self.game.undo()
         try:
             legal = self.game.is_legal(swapped)
         finally:
             self.game.apply(last)
-        return swapped.call.value if legal else None
+        found = swapped.call.value if legal else None
+        self._opposite = (last, len(self.game.events), found)
+        return found
 
     def swap_answer(self) -> str:
         """Turn the last answer into its opposite, said by the same seat: one tap on the scoreboard

@@ -18,6 +18,11 @@ def taken_back_reason(confidence: float, tap: bool = True) -> str:
     return f"dudoso: la frase entera no lo confirmó (confianza {confidence:.2f}); {then}"
 
 
+# The calls that declare the tantos: one heard while another of the hand waits as dudoso waits too
+# (its seat comes from the declaration order).
+DECLARATIONS = ("puntos", "son buenas")
+
+
 def waiting_reason(before: str) -> str:
     """Why a heard item waits for a tap although it may be sure: it depends on a doubtful one said
     before it (``before``, its words)."""

@@ -71,9 +71,15 @@ def rebuild(make_table: Callable[[Any], TableLike], settings: Callable[[], Any],
     actual = list(table.lines)
     if actual == lines:
         return Rebuilt(table, warnings=warnings)
-    common = 0
-    while common < min(len(lines), len(actual)) and lines[common] == actual[common]:
-        common += 1
+    common = common_start(lines, actual)
     repair = [LogEntry("undo", x, "rebuild") for x in reversed(lines[common:])]
     repair += [LogEntry("apply", x, "rebuild") for x in actual[common:]]
     return Rebuilt(table, repair, warnings)
+
+
+def common_start(before: list[str], after: list[str]) -> int:
+    """How many lines two logs share from the start."""
+    common = 0
+    while common < min(len(before), len(after)) and before[common] == after[common]:
+        common += 1
+    return common

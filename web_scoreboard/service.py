@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from web_scoreboard.heard import (
+    DECLARATIONS,
     Heard,
     HeardStatus,
     rejudged_reason,
@@ -23,15 +24,13 @@ from web_scoreboard.heard import (
     waiting_reason,
 )
 from web_scoreboard.hub import Hub
-from web_scoreboard.rebuild import SettingsLike, TableLike, rebuild
+from web_scoreboard.rebuild import SettingsLike, TableLike, common_start, rebuild
 from web_scoreboard.store import HeardRow, LogEntry, Store
 
 DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
 _NUMBER = re.compile(r": \d+$")  # a declaration ("A1: 28"), not a call
 UNDONE_REASON = "deshecho a mano"
-# Heard items said in the fixed order of the declarations: their seat is whose turn it is
-DECLARATIONS = ("puntos", "son buenas")
 T = TypeVar("T")
 
 
@@ -218,7 +217,7 @@ class TableService:
                 reason = getattr(err, "reason", None) or str(err)
                 raise ActionError(f"{name}-refused", reason) from err
             after = list(self._table.lines)
-            start = _common_start(before, after)
+            start = common_start(before, after)
             entries = [LogEntry("undo", x, origin) for x in reversed(before[start:])]
             entries += self._applied_since(start, origin)
             self._persist(entries, rollback=lambda: self._rollback(len(after) - start,
@@ -597,14 +596,16 @@ class TableService:
         row = self.store.game(game_id)
         if row is None:
             raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
+        stored = self.store.effective_log(game_id)
         rebuilt = rebuild(self._make_table, lambda: self._settings_from_dict(row.settings),
-                          lambda: self.default_settings, self.store.effective_lines(game_id),
+                          lambda: self.default_settings, [entry.line for entry in stored],
                           self._rejected)
         if rebuilt.repair:
             snap = rebuilt.table.snapshot()
             self.store.append(game_id, rebuilt.repair, snap.get("score", {}), snap.get("winner"))
+            stored = self.store.effective_log(game_id)
         table = rebuilt.table
-        _regroup(table, self.store.effective_log(game_id))
+        _regroup(table, stored)
         self._table, self._game_id, self._warnings = table, game_id, rebuilt.warnings
         self._names = {**DEFAULT_NAMES, **row.names}
         self._heard.clear()
@@ -634,14 +635,6 @@ class TableService:
         self._current = (self._seq, text, snap)
         self.hub.publish(self._seq, text)
         return snap
-
-
-def _common_start(before: list[str], after: list[str]) -> int:
-    """How many lines two logs share from the start."""
-    common = 0
-    while common < min(len(before), len(after)) and before[common] == after[common]:
-        common += 1
-    return common
 
 
 def _regroup(table: TableLike, stored: list[LogEntry]) -> None:

@@ -19,7 +19,7 @@ from referee.evidence import EvidenceError, EvidenceStore
 from referee.interpret import Interpretation
 from referee.listener import Listener, Utterance, item_confidence
 from referee.phrases import BARS_SAID, confidence_needed, normalize
-from web_scoreboard.heard import rejudged_reason, taken_back_reason, waiting_reason
+from web_scoreboard.heard import DECLARATIONS, rejudged_reason, taken_back_reason, waiting_reason
 
 UNSURE_BELOW = 0.6
 
@@ -64,8 +64,6 @@ Applied = tuple[dict[str, Any], tuple[int, int]]  # a call's record and its toke
 Refused = tuple[dict[str, Any], tuple[int, int], int]  # ... and the table's lines when judged
 Early = tuple[int, int, list[Applied], list[Refused]]  # lines before and after, applied, refused
 Hold = tuple[str, bool]  # why a heard item is not applied, and whether it waits for one before it
-# Said in the fixed order of the declarations: their seat is whose turn it is to declare
-DECLARATIONS = ("puntos", "son buenas")
 
 
 class Printer:
