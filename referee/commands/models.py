@@ -109,7 +109,7 @@ def do_list(root: Path) -> int:
             print(f"      {status.message}")
     try:
         choice = find_model(root)
-        fetched = any(choice.path.is_relative_to(root / spec.folder)
+        fetched = any(choice.path.is_relative_to(spec.target(root))
                       for spec in catalog.CATALOG.values())
         found = "" if fetched or choice.english else "; está en la carpeta, pero no lo bajó 'models fetch'"
         print(f"Se va a usar: {choice.label}{found}")

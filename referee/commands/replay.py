@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from referee.commands import values
 from referee.replay import Rejection, ReplayResult, replay
 
 
@@ -25,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 OPEN_ERRORS: dict[int, str] = {
+    **values.SYSTEM_ERRORS,
     errno.ENOENT: "no existe",
-    errno.EISDIR: "es una carpeta, no un archivo",
     errno.EACCES: "no tengo permiso para leerlo",
 }
 
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         lines = read_log(args.file)
     except OSError as err:
-        why = OPEN_ERRORS.get(err.errno or 0, err.strerror or str(err))
+        why = values.said(err, OPEN_ERRORS)
         print(f"no puedo abrir {args.file}: {why}", file=sys.stderr)
         return 1
     except NotText as err:

@@ -326,10 +326,10 @@ const Render = (() => {
     const table = rows || early ? `<div class="hist-wrap"><table class="hist"><thead><tr>${head}</tr></thead>` +
       `<tbody>${early}${rows}</tbody></table></div>` :
       `<p class="muted">Todavía no se jugó ninguna mano.</p>`;
-    const log = (snap.log || []).map((l) => `<div data-log="${esc(l)}">${esc(logText(snap, l))}</div>`).join("");
+    const log = (snap.log || []).map((l) => `<div>${esc(logText(snap, l))}</div>`).join("");
     const more = (snap.log_total || 0) > (snap.log || []).length ? `<p class="muted">(últimos ${(snap.log || []).length} de ${snap.log_total})</p>` : "";
     return `${table}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
 
-  return { teams, hand, heard, history, teamName, seatName, esc, teamOf, logText, named };
+  return { teams, hand, heard, history, teamName, seatName, esc, teamOf, named };
 })();
