@@ -160,9 +160,18 @@ def preview(recognizer: Recognizer, frames: Iterable[np.ndarray], out_dir: Path 
 
 
 def _forget_old(out_dir: Path) -> None:
-    """Keep the newest ``KEEP_FRAMES`` annotated frames: a camera left running fills no disk."""
-    for old in sorted(out_dir.glob("cartas-*.jpg"))[:-KEEP_FRAMES]:
+    """Keep the newest ``KEEP_FRAMES`` annotated frames: a camera left running fills no disk.
+    Newest by when they were written, not by name: an earlier, longer run's frames carry higher
+    numbers than this run's."""
+    for old in sorted(out_dir.glob("cartas-*.jpg"), key=_written)[:-KEEP_FRAMES]:
         old.unlink(missing_ok=True)
+
+
+def _written(frame: Path) -> tuple[int, str]:
+    try:
+        return frame.stat().st_mtime_ns, frame.name
+    except FileNotFoundError:  # taken away meanwhile: it goes first, and unlink lets it be
+        return 0, frame.name
 
 
 def _calibrate(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -187,6 +188,21 @@ def test_no_more_than_the_newest_frames_are_kept(
     frame = cv2.imread(str(photo))
     assert preview(recognizer, [frame] * 5, out, every=1) == 5
     assert sorted(p.name for p in out.iterdir()) == [f"cartas-00000{n}.jpg" for n in (3, 4, 5)]
+
+
+def test_an_earlier_longer_run_does_not_push_out_the_new_frames(
+        photo: Path, recognizer: Recognizer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.commands import cards
+
+    monkeypatch.setattr(cards, "KEEP_FRAMES", 3)
+    out = tmp_path / "vistas"
+    out.mkdir()
+    for n in (501, 502, 503):
+        earlier = out / f"cartas-000{n}.jpg"
+        earlier.write_bytes(b"")
+        os.utime(earlier, ns=(10**18, 10**18 + n))  # an older run, numbers higher than this one's
+    assert preview(recognizer, [cv2.imread(str(photo))] * 4, out, every=1) == 4
+    assert sorted(p.name for p in out.iterdir()) == [f"cartas-00000{n}.jpg" for n in (2, 3, 4)]
 
 
 @pytest.mark.parametrize("card", ["7o", "12c", "1o", "3e"])
