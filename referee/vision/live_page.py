@@ -31,7 +31,8 @@ class LivePage:
     """Serves the latest frame given to ``show`` at ``url`` until ``close``."""
 
     def __init__(self, host: str = "0.0.0.0", port: int = 8090) -> None:
-        self._jpeg = b""
+        self._frame: np.ndarray | None = None
+        self._jpeg, self._jpeg_of = b"", 0  # the latest frame encoded, once a viewer asks for it
         self._count = 0
         self._open = True
         self._new = threading.Condition()
@@ -44,12 +45,10 @@ class LivePage:
         return int(self._server.server_address[1])
 
     def show(self, frame: np.ndarray) -> None:
-        """The frame every open page shows next."""
-        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        if not ok:
-            return
+        """The frame every open page shows next (encoded only when a page asks for it: with
+        no one looking, the camera's frames cost nothing here)."""
         with self._new:
-            self._jpeg, self._count = data.tobytes(), self._count + 1
+            self._frame, self._count = frame, self._count + 1
             self._new.notify_all()
 
     def close(self) -> None:
@@ -64,7 +63,14 @@ class LivePage:
         with self._new:
             while self._open and self._count == seen:
                 self._new.wait(WAIT_S)
-            return (self._jpeg, self._count) if self._open else None
+            if not self._open:
+                return None
+            if self._jpeg_of != self._count and self._frame is not None:
+                ok, data = cv2.imencode(".jpg", self._frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+                if ok:  # else the page keeps the frame before
+                    self._jpeg = data.tobytes()
+                self._jpeg_of = self._count
+            return self._jpeg, self._count
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         page = self

@@ -179,6 +179,33 @@ def test_without_a_screen_the_camera_is_shown_on_a_live_page(photo: Path) -> Non
         page.close()
 
 
+def test_the_live_page_encodes_frames_only_for_a_viewer(
+        photo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import urllib.request
+
+    from referee.vision import live_page
+
+    encoded: list[int] = []
+    encode = cv2.imencode
+
+    def counted(ext: str, image: np.ndarray, params: list[int]) -> tuple[bool, np.ndarray]:
+        encoded.append(1)
+        return encode(ext, image, params)
+
+    monkeypatch.setattr(live_page.cv2, "imencode", counted)
+    page = live_page.LivePage("127.0.0.1", 0)
+    try:
+        frame = cv2.imread(str(photo))
+        for _ in range(5):
+            page.show(frame)
+        assert encoded == []  # nobody is looking
+        with urllib.request.urlopen(f"http://127.0.0.1:{page.port}/cuadros", timeout=5) as stream:
+            assert b"\xff\xd8" in stream.read(300)
+        assert encoded == [1]  # the latest frame, once
+    finally:
+        page.close()
+
+
 def test_no_more_than_the_newest_frames_are_kept(
         photo: Path, recognizer: Recognizer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.commands import cards
