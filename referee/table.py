@@ -139,6 +139,17 @@ class Table:
         """What a transcript would do now, item by item, without changing anything."""
         return interpret(self.game, text, team=team)
 
+    def preview(self, text: str, team: Team | None = None) -> list[Interpretation]:
+        """What a transcript would do, without changing anything, read as ``hear`` would read its
+        first call: in the next hand when the last one is over (``hear`` deals it)."""
+        if not self._can_deal():
+            return self.interpret(text, team)
+        self._apply_event(NewHand())
+        try:
+            return self.interpret(text, team)
+        finally:
+            self.undo()
+
     def hear(self, text: str, team: Team | None = None,
              auto_hand: bool = True) -> list[Interpretation]:
         """Interpret a transcript and apply what is legal, item by item.
@@ -158,9 +169,12 @@ class Table:
         return items
 
     def _wants_new_hand(self, text: str) -> bool:
+        return self._can_deal() and any(h.kind == "call" for h in parse(text))
+
+    def _can_deal(self) -> bool:
+        """Whether the hand is over (or none was dealt) and the next one may be dealt."""
         hand_done = self.game.hand is None or self.game.deal_over
-        has_call = any(h.kind == "call" for h in parse(text))
-        return hand_done and has_call and self.game.is_legal(NewHand())
+        return hand_done and self.game.is_legal(NewHand())
 
     def flip_last(self) -> str:
         """Give the last line's calls (or declaration) to the other team: one tap on the

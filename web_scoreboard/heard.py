@@ -11,29 +11,6 @@ HeardStatus = Literal["accepted", "unsure", "rejected"]
 HEARD_STATUSES = ("accepted", "unsure", "rejected")
 
 
-def taken_back_reason(confidence: float, tap: bool = True) -> str:
-    """Why a call applied from a partial hearing was taken back by the whole phrase (and, where a
-    tablet can confirm it, ``tap``, how)."""
-    then = "tocá para confirmar" if tap else "no se aplica sin confirmar"
-    return f"dudoso: la frase entera no lo confirmó (confianza {confidence:.2f}); {then}"
-
-
-# The calls that declare the tantos: one heard while another of the hand waits as dudoso waits too
-# (its seat comes from the declaration order).
-DECLARATIONS = ("puntos", "son buenas")
-
-
-def waiting_reason(before: str) -> str:
-    """Why a heard item waits for a tap although it may be sure: it depends on a doubtful one said
-    before it (``before``, its words)."""
-    return f"dudoso: depende de «{before}», dudoso"
-
-
-def rejudged_reason(before: str | None) -> str:
-    """Why a call the rules refused was applied after all: what refused it was taken back."""
-    return f"anotado al retirarse lo que lo impedía (antes: {before})"
-
-
 @dataclass(frozen=True)
 class Heard:
     """Something the voice referee heard, as the listener reports it.

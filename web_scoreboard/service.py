@@ -15,14 +15,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from web_scoreboard.heard import (
-    DECLARATIONS,
-    Heard,
-    HeardStatus,
-    rejudged_reason,
-    taken_back_reason,
-    waiting_reason,
-)
+from referee.doubt import DECLARATIONS, Held, rejudged_reason, taken_back_reason, waiting_reason
+from web_scoreboard.heard import Heard, HeardStatus
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike, common_start, rebuild
 from web_scoreboard.store import HeardRow, LogEntry, Store
@@ -102,13 +96,21 @@ class TableService:
         seq, text, _ = self._current
         return seq, text
 
-    def interpret(self, text: str, team: str | None = None) -> Any:
+    def interpret(self, text: str, team: str | None = None) -> list[Any]:
         """What a transcript would do to the game now, without changing it (for the listener)."""
+        return self._read(text, team, "interpret")
+
+    def _preview(self, text: str, team: str | None) -> list[Any]:
+        """``interpret``, as if the next hand were dealt when the last one is over (it will be,
+        by the first accepted call): the Table's ``preview``."""
+        return self._read(text, team, "preview")
+
+    def _read(self, text: str, team: str | None, how: str) -> list[Any]:
         with self._lock:
-            interpret = getattr(self._table, "interpret", None)
-            if interpret is None:
+            read = getattr(self._table, how, None)
+            if read is None:
                 raise ActionError("no-interpreter", "esta mesa no interpreta lo que se dice", 501)
-            return interpret(text, team)
+            return list(read(text, team))
 
     def list_games(self) -> list[dict[str, Any]]:
         return [g.to_dict() for g in self.store.games()]
@@ -284,10 +286,10 @@ class TableService:
         heard while one of the same hand waits (its seat is the next in the order).
         """
         with self._lock:
-            items = self._interpret_dealing(text, team)
+            items = self._preview(text, team)
             waiting = self._waiting_declarations()
             shown = self._interpret_after(waiting, text, team) if waiting else items
-            held = _Held(declaration=waiting[-1].to_dict() if waiting else None)
+            held: Held[dict[str, Any]] = Held(waiting[-1].to_dict() if waiting else None)
             rows = []
             for k, item in enumerate(items):
                 own = {} if confidence is None else {
@@ -306,7 +308,7 @@ class TableService:
                            "ambiguous": item.ambiguous, "item": k, "words": item.heard.text,
                            **({"after": after["id"]} if after else {}),
                            "log_length": len(self._table.lines)}))
-                held.add(row, item.call)
+                held.add(row, item.call, row["status"] == "unsure")
                 rows.append(row)
             return rows
 
@@ -332,21 +334,6 @@ class TableService:
             while len(self._table.lines) > start:
                 self._table.undo()
 
-    def _interpret_dealing(self, text: str, team: str | None) -> list[Any]:
-        """Interpret as if the next hand were dealt when the last one is over (it will be, by
-        the first accepted call)."""
-        hand = self._table.snapshot().get("hand")
-        if hand is not None and not hand.get("over"):
-            return list(self.interpret(text, team))
-        try:
-            self._table.apply_line("hand")
-        except self._rejected:
-            return list(self.interpret(text, team))
-        try:
-            return list(self.interpret(text, team))
-        finally:
-            self._table.undo()
-
     def confirm_heard(self, heard_id: int, origin: str = "confirm") -> dict[str, Any]:
         """Apply an "unsure" heard call after a person confirmed it.
 
@@ -361,12 +348,9 @@ class TableService:
                 raise ActionError("hand-over", "ese canto era de una mano que ya terminó; "
                                   "si se dijo en esta, anotalo con los botones")
             line, who = self._line_now(row)
-            extra = {**row.extra, **who, **self._applied_extra(*self._apply_heard(line, origin))}
-            self._write(lambda: self.store.set_heard_extra(heard_id, extra))
-            self._write(lambda: self.store.set_heard_status(heard_id, "accepted",
-                                                            "confirmado a mano", line=line))
-            self._set_heard(heard_id, status="accepted", reason="confirmado a mano", line=line,
-                            extra=extra)
+            applied = self._applied_extra(*self._apply_heard(line, origin))
+            self._set_heard_status(heard_id, "accepted", "confirmado a mano", line=line,
+                                   extra={**row.extra, **who, **applied})
             return self._publish()
 
     def _require_decided(self, row: HeardRow) -> None:
@@ -394,7 +378,7 @@ class TableService:
 
     def _read_alone(self, words: str, team: str | None) -> Any | None:
         """What one heard item's words (a call or number) mean on the game as it is now."""
-        items = [item for item in self._interpret_dealing(words, team) if item.call is not None]
+        items = [item for item in self._preview(words, team) if item.call is not None]
         return items[0] if items else None
 
     def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
@@ -457,15 +441,12 @@ class TableService:
         if item is None or item.call != extra["call"] or not item.accepted:
             return
         try:
-            dealt, applied = self._apply_heard(item.line, "voice")
+            applied = self._applied_extra(*self._apply_heard(item.line, "voice"))
         except ActionError:
             return
-        extra = {**extra, **self._applied_extra(dealt, applied), "seat": item.seat,
-                 "ambiguous": item.ambiguous}
-        reason = rejudged_reason(row.reason)
-        self.store.set_heard_extra(row.id, extra)
-        self.store.set_heard_status(row.id, "accepted", reason, line=item.line)
-        self._set_heard(row.id, status="accepted", reason=reason, line=item.line, extra=extra)
+        self._set_heard_status(row.id, "accepted", rejudged_reason(row.reason), line=item.line,
+                               extra={**extra, **applied, "seat": item.seat,
+                                      "ambiguous": item.ambiguous})
 
     def dismiss_heard(self, heard_id: int) -> dict[str, Any]:
         with self._lock:
@@ -508,9 +489,16 @@ class TableService:
             if isinstance(at, int) and at >= start:
                 self._set_heard_status(row.id, "undone", UNDONE_REASON)
 
-    def _set_heard_status(self, heard_id: int, status: str, reason: str) -> None:
-        self._write(lambda: self.store.set_heard_status(heard_id, status, reason))
-        self._set_heard(heard_id, status=status, reason=reason)
+    def _set_heard_status(self, heard_id: int, status: str, reason: str, *,
+                          line: str | None = None, extra: dict[str, Any] | None = None) -> None:
+        """Store a heard item's new status and reason (with the line it stands for and its extra,
+        if given) and update the pages' copy."""
+        if extra is not None:
+            self._write(lambda: self.store.set_heard_extra(heard_id, extra))
+        self._write(lambda: self.store.set_heard_status(heard_id, status, reason, line=line))
+        changed = {"line": line, "extra": extra}
+        self._set_heard(heard_id, status=status, reason=reason,
+                        **{k: v for k, v in changed.items() if v is not None})
 
     def _set_heard(self, heard_id: int, **fields: Any) -> None:
         """Update the pages' copy of a heard item."""
@@ -643,27 +631,6 @@ def _regroup(table: TableLike, stored: list[LogEntry]) -> None:
         table.regroup([entry.joined for entry in stored])
 
 
-class _Held:
-    """The heard items still waiting for a tap that the next item of a phrase waits for."""
-
-    def __init__(self, declaration: dict[str, Any] | None) -> None:
-        self.declaration = declaration  # the last declaration of the hand held (a row)
-        self.phrase: dict[str, Any] | None = None  # the last item of the phrase held
-
-    def before(self, call: str | None) -> dict[str, Any] | None:
-        """The row a call waits for: any call after one held in its phrase, a declaration after
-        one held in its hand; a look-alike waits for nothing."""
-        if call is None:
-            return None
-        return self.phrase or (self.declaration if call in DECLARATIONS else None)
-
-    def add(self, row: dict[str, Any], call: str | None) -> None:
-        """Note a stored row: if it waits for a tap, what comes after it waits for it."""
-        if row["status"] == "unsure":
-            self.phrase = row
-            self.declaration = row if call in DECLARATIONS else self.declaration
-
-
 def _words(row: dict[str, Any]) -> str:
     """What a heard row's item was heard as («envido»), or its line for a row without."""
     return str((row.get("extra") or {}).get("words") or row.get("line"))
@@ -672,7 +639,10 @@ def _words(row: dict[str, Any]) -> str:
 def _heard_status(item: Any, unsure: bool, waits_for: str | None = None,
                   ) -> tuple[HeardStatus, str | None, str | None]:
     """How one interpreted item is shown: applied, waiting for a tap (on its own, or after the
-    doubtful item before it, heard as ``waits_for``), or refused with why."""
+    doubtful item before it, heard as ``waits_for``), or refused with why.
+
+    A doubtful call the rules refuse is shown refused, not dudoso: a tap could not apply it, so
+    nothing said after it waits for it (``listen``, with no tap, holds it: ``Printer._holds``)."""
     if item.call is None:
         return "rejected", None, item.reason
     if waits_for is not None:  # even if refused: what refused it may be the one it waits for

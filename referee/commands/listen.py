@@ -10,16 +10,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.events import NewHand, Team, team_of
+from engine.events import Team, team_of
 from models.paths import models_dir
 from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
+from referee.doubt import Held, rejudged_reason, taken_back_reason, waiting_reason
 from referee.evidence import EvidenceError, EvidenceStore
 from referee.interpret import Interpretation
 from referee.listener import Listener, Utterance, item_confidence
 from referee.phrases import BARS_SAID, confidence_needed, normalize
-from web_scoreboard.heard import DECLARATIONS, rejudged_reason, taken_back_reason, waiting_reason
 
 UNSURE_BELOW = 0.6
 
@@ -94,14 +94,15 @@ class Printer:
         team = as_team(utt.team)
         before = len(self.table.lines)
         try:
-            preview = self._preview(utt.text, team)
+            preview = self.table.preview(utt.text, team)
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
-            holds = self._holds(preview, confs, utt.early)
+            holds, declared = self._holds(preview, confs, utt.early)
             items = self._hear_until_held(utt.text, team, preview, holds)
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
-        self._note_declarations(items, holds)
+        if declared is not None:  # in the hand the phrase was applied in
+            self._open = (self._hand_key(), declared)
         early_applied: list[Applied] = []
         refused: list[Refused] = []
         for item, conf, hold in zip(items, confs, holds):
@@ -124,40 +125,35 @@ class Printer:
         if utt.early:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
 
-    def _preview(self, text: str, team: Team | None) -> list[Interpretation]:
-        """What the phrase would do, changing nothing; read in the next hand when the last one
-        is over, as ``Table.hear`` deals it for the first call."""
-        game = self.table.game
-        if (game.hand is not None and not game.deal_over) or not game.is_legal(NewHand()):
-            return self.table.interpret(text, team)
-        self.table.apply_line("hand")
-        try:
-            return self.table.interpret(text, team)
-        finally:
-            self.table.undo()
-
     def _holds(self, preview: list[Interpretation], confs: list[float],
-               early: bool) -> list[Hold | None]:
-        """Why each item of a phrase waits instead of being applied, or None.  Every call after
-        one held waits for it (the last one held before it); a call under its bar is doubtful
-        (not an early one: the whole phrase decides, ``revise``); a declaration waits for one of
-        the same hand held before (``_open_declaration``)."""
+               early: bool) -> tuple[list[Hold | None], str | None]:
+        """Why each item of a phrase waits instead of being applied, or None, and the words of
+        the last declaration held that later ones of the hand wait for (``doubt.Held``): a call
+        waits for one held before it in the phrase, or a declaration for one of the same hand held
+        before (``_open_declaration``); a call under its bar is doubtful (not an early one: the
+        whole phrase decides, ``revise``).
+
+        Unlike the scoreboard, which shows a doubtful call the rules refuse as refused (so nothing
+        waits for it there), here it is held and printed dudoso like any doubtful call, and what
+        follows it waits."""
         holds: list[Hold | None] = []
-        waits_for: str | None = None  # the words of the last item held in the phrase
+        held: Held[str] = Held(self._open_declaration())
+        declared: str | None = None
         for item, conf in zip(preview, confs):
             hold: Hold | None = None
-            held_before = waits_for or (self._open_declaration() if item.call in DECLARATIONS
-                                        else None)
-            if item.call is None:
-                pass  # a look-alike is never applied, whatever came before it
-            elif held_before is not None:
-                hold = (waiting_reason(held_before), True)
-            elif not early and conf < confidence_needed(item.call, self.unsure_below):
+            before = held.before(item.call)  # None for a look-alike: never applied
+            if before is not None:
+                hold = (waiting_reason(before), True)
+            elif item.call is not None and not early and conf < confidence_needed(
+                    item.call, self.unsure_below):
                 hold = (unsure_reason(conf), False)
-            if hold is not None:
-                waits_for = item.heard.text
+            # a declaration the rules refuse anyway leaves the order as it was
+            waits = hold is not None and hold[1]
+            if held.add(item.heard.text, item.call, hold is not None,
+                        counts=waits or bool(item.accepted)):
+                declared = item.heard.text
             holds.append(hold)
-        return holds
+        return holds, declared
 
     def _hear_until_held(self, text: str, team: Team | None, preview: list[Interpretation],
                          holds: list[Hold | None]) -> list[Interpretation]:
@@ -183,13 +179,6 @@ class Printer:
         if self._open is None or self._open[0] != self._hand_key() or hand is None or hand.over:
             return None
         return self._open[1]
-
-    def _note_declarations(self, items: list[Interpretation], holds: list[Hold | None]) -> None:
-        """Remember the last declaration held that would count if confirmed (not one the rules
-        refuse anyway)."""
-        for item, hold in zip(items, holds):
-            if item.call in DECLARATIONS and hold is not None and (hold[1] or item.accepted):
-                self._open = (self._hand_key(), item.heard.text)
 
     def _keep(self, record: dict[str, Any], clip: bytes) -> str | None:
         """Store a heard item as evidence; its id, or None without an evidence folder."""
@@ -217,17 +206,17 @@ class Printer:
         """Each call an early utterance applied: its confidence in the whole phrase, and why it
         is taken back (None: it stays): said after one taken back (its meaning and its seat may
         depend on it: «envido quiero» without the envido accepts the truco), or under its bar."""
-        waits_for: str | None = None  # the words of the last call taken back
+        held: Held[str] = Held()  # the words of the calls taken back
         verdict: list[tuple[float, str | None]] = []
         for record, span in applied:
             conf = item_confidence(revised, *span)
             reason = None
-            if waits_for is not None:
-                reason = waiting_reason(waits_for)
+            before = held.before(record["call"])
+            if before is not None:
+                reason = waiting_reason(before)
             elif conf < confidence_needed(record["call"], self.unsure_below):
                 reason = taken_back_reason(conf, tap=False)
-            if reason is not None:
-                waits_for = record["heard"]
+            held.add(record["heard"], record["call"], reason is not None)
             verdict.append((conf, reason))
         return verdict
 

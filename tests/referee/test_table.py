@@ -120,6 +120,15 @@ def test_interpret_does_not_change_the_game() -> None:
     assert table.snapshot() == before
 
 
+def test_preview_reads_a_call_after_the_hand_ended_as_hear_would_and_changes_nothing() -> None:
+    table = table_with("hand", "A1: truco", "B1: no quiero")
+    before = table.snapshot()
+    assert [i.line for i in table.interpret("truco")] == [None]  # no hand in play
+    assert [i.line for i in table.preview("truco")] == ["B1: truco"]  # in the next hand
+    assert table.snapshot() == before
+    assert [i.line for i in table.hear("truco")] == ["B1: truco"]
+
+
 def test_flip_last_gives_the_call_to_the_other_team() -> None:
     table = table_with("hand")
     table.hear("truco")                    # guessed A1 (mano)

@@ -1,0 +1,66 @@
+"""Doubtful calls: which items of a phrase wait behind one, and the reasons shown for them.
+
+One rule for ``listen`` and the scoreboard (docs/voice.md, "Confidence"): once an item of a
+phrase is held (doubtful, or waiting itself), every call after it in the phrase waits for it, since
+its meaning and its seat were read with the held one counted; and a declaration heard while an
+earlier one of the same hand is held waits for it too, since its seat comes from the declaration
+order, which the held one left unsettled.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+# The calls that declare the tantos: one heard while another of the hand waits as dudoso waits too
+# (its seat comes from the declaration order).
+DECLARATIONS = ("puntos", "son buenas")
+
+T = TypeVar("T")
+
+
+class Held(Generic[T]):
+    """What the next item of a phrase waits for, as the phrase is read item by item: the last item
+    held in the phrase, or, for a declaration, the last declaration of the hand held (from the
+    phrases before, ``declaration``).  An item is whatever its user keeps: its words, a row."""
+
+    def __init__(self, declaration: T | None = None) -> None:
+        self.declaration = declaration
+        self.phrase: T | None = None
+
+    def before(self, call: str | None) -> T | None:
+        """The item a call waits for, or None; a look-alike (no call) waits for nothing."""
+        if call is None:
+            return None
+        if self.phrase is not None:
+            return self.phrase
+        return self.declaration if call in DECLARATIONS else None
+
+    def add(self, item: T, call: str | None, held: bool, counts: bool = True) -> bool:
+        """Note the next item of the phrase: if ``held``, what comes after it waits for it, and
+        so do the later declarations of the hand if it is one that ``counts`` (one the rules
+        would take if confirmed).  True if those now wait for it."""
+        if not held:
+            return False
+        self.phrase = item
+        if call in DECLARATIONS and counts:
+            self.declaration = item
+            return True
+        return False
+
+
+def waiting_reason(before: str) -> str:
+    """Why a heard item waits for a tap although it may be sure: it depends on a doubtful one said
+    before it (``before``, its words)."""
+    return f"dudoso: depende de «{before}», dudoso"
+
+
+def taken_back_reason(confidence: float, tap: bool = True) -> str:
+    """Why a call applied from a partial hearing was taken back by the whole phrase (and, where a
+    tablet can confirm it, ``tap``, how)."""
+    then = "tocá para confirmar" if tap else "no se aplica sin confirmar"
+    return f"dudoso: la frase entera no lo confirmó (confianza {confidence:.2f}); {then}"
+
+
+def rejudged_reason(before: str | None) -> str:
+    """Why a call the rules refused was applied after all: what refused it was taken back."""
+    return f"anotado al retirarse lo que lo impedía (antes: {before})"
