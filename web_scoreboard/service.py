@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from referee.doubt import DECLARATIONS, Held, rejudged_reason, taken_back_reason, waiting_reason
-from web_scoreboard.heard import Heard, HeardStatus
+from web_scoreboard.heard import Heard, HeardStatus, decided_reason
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike, common_start, rebuild
 from web_scoreboard.store import HeardRow, LogEntry, Store
@@ -351,6 +351,7 @@ class TableService:
             applied = self._applied_extra(*self._apply_heard(line, origin))
             self._set_heard_status(heard_id, "accepted", "confirmado a mano", line=line,
                                    extra={**row.extra, **who, **applied})
+            self._decided(row, confirmed=True)
             return self._publish()
 
     def _require_decided(self, row: HeardRow) -> None:
@@ -450,9 +451,19 @@ class TableService:
 
     def dismiss_heard(self, heard_id: int) -> dict[str, Any]:
         with self._lock:
-            self._unsure(heard_id)
+            row = self._unsure(heard_id)
             self._set_heard_status(heard_id, "rejected", "descartado a mano")
+            self._decided(row, confirmed=False)
             return self._publish()
+
+    def _decided(self, row: HeardRow, confirmed: bool) -> None:
+        """The items still waiting for a doubtful one just confirmed or discarded no longer wait
+        for it: each can be confirmed now (read again from its own words, ``_line_now``), and
+        its reason says why it still asks for a tap."""
+        reason = decided_reason(_words(row.to_dict()), confirmed)
+        for waiting in self.store.heard_of(self._game_id, "unsure"):
+            if waiting.extra.get("after") == row.id:
+                self._set_heard_status(waiting.id, "unsure", reason)
 
     # -- internals ----------------------------------------------------------------------------
     def _unsure(self, heard_id: int) -> HeardRow:

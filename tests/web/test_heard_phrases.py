@@ -68,6 +68,24 @@ def test_a_call_waiting_for_a_dismissed_one_is_read_on_its_own(service: TableSer
     assert service.snapshot()["heard"][0]["line"] == "A1: envido"
 
 
+@pytest.mark.parametrize("decide, reason", [
+    ("dismiss_heard", "dudoso: «envido» se descartó, se lee solo; tocá para confirmar"),
+    ("confirm_heard", "dudoso: «envido» ya se confirmó; tocá para confirmar"),
+])
+def test_calls_that_waited_for_a_doubtful_one_say_it_was_decided(
+        service: TableService, decide: str, reason: str) -> None:
+    service.submit_line("hand")
+    first, second, third = hear(service, "envido real envido falta envido", 0.5, 0.9, 0.9)
+    getattr(service, decide)(first["id"])
+    shown = {h["id"]: h for h in service.snapshot()["heard"]}
+    assert (shown[second["id"]]["status"], shown[second["id"]]["reason"]) == ("unsure", reason)
+    assert service.store.heard_item(second["id"]).reason == reason  # also after a restart
+    # the next one still waits for the «real envido», still doubtful
+    assert shown[third["id"]]["reason"] == "dudoso: depende de «real envido», dudoso"
+    service.confirm_heard(second["id"])
+    assert lines(service)[-1].endswith(": real envido")
+
+
 def test_a_number_heard_while_one_before_it_is_doubtful_waits_and_takes_the_next_seat(
         service: TableService) -> None:
     for line in ("hand", "A1: envido", "B1: quiero"):
