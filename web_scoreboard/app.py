@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike
 from web_scoreboard.routes import LOOPBACK, build_router, describe_errors
 from web_scoreboard.service import ActionError, TableService
-from web_scoreboard.store import Store
+from web_scoreboard.store import Store, said
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
@@ -90,6 +91,14 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ActionError)
     async def action_error(_: Request, err: ActionError) -> JSONResponse:
         return JSONResponse(err.to_dict(), status_code=err.status)
+
+    @app.exception_handler(sqlite3.Error)
+    async def store_error(_: Request, err: sqlite3.Error) -> JSONResponse:
+        """A store that fails while the table plays (damaged, taken by another program): said
+        in words, not a bare 500."""
+        error = ActionError("store-failed", f"los tanteadores guardados fallaron: {said(err)}",
+                            503)
+        return JSONResponse(error.to_dict(), status_code=error.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, err: RequestValidationError) -> JSONResponse:

@@ -19,6 +19,29 @@ from typing import Any, Literal
 
 Action = Literal["apply", "undo"]
 
+# What SQLite's (English) complaints mean for the table, first match wins.
+TROUBLES = (
+    (("malformed", "not a database", "corrupt"), "el archivo está dañado"),
+    (("locked", "busy"), "otro programa lo tiene tomado"),
+    (("full",), "el disco está lleno"),
+    (("readonly", "read-only"), "no se puede escribir en él"),
+    (("unable to open",), "no se puede abrir"),
+    (("disk i/o",), "el disco falló al leerlo o escribirlo"),
+)
+
+
+def said(err: sqlite3.Error) -> str:
+    """A SQLite error in the table's words (the English text in parentheses, for whoever fixes
+    it)."""
+    text = str(err)
+    meaning = next((words for keys, words in TROUBLES if any(k in text.lower() for k in keys)),
+                   "la base de datos falló")
+    return f"{meaning} ({text})"
+
+
+class StoreError(Exception):
+    """The store cannot be opened: damaged, taken by another program, or unwritable."""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
@@ -123,17 +146,34 @@ class HeardRow:
 class Store:
     """A thread-safe SQLite store; one connection, serialised by a lock."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, busy_s: float = 5.0) -> None:
+        """Open (or make) the store at ``path``; a write another program holds is waited for
+        ``busy_s`` seconds before it is an error."""
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        self._add_joined_column()
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
+                                       timeout=busy_s)
+        except sqlite3.Error as err:
+            raise StoreError(f"no puedo abrir los tanteadores guardados en {path}: "
+                             f"{said(err)}") from err
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+            self._add_joined_column()
+            check = self._db.execute("PRAGMA quick_check(1)").fetchone()  # damage, said now
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+        except sqlite3.Error as err:
+            self._db.close()
+            advice = ("; apartalo (cambiale el nombre) y arrancá de nuevo: empieza un tanteador "
+                      "vacío, y el viejo queda para rescatarlo" if _damaged(err) else "")
+            raise StoreError(f"no puedo usar los tanteadores guardados en {path}: "
+                             f"{said(err)}{advice}") from err
 
     def _add_joined_column(self) -> None:
         """Give a store made before lines were kept whole its ``events.joined`` column."""
@@ -305,6 +345,10 @@ class Store:
             row = self._db.execute("SELECT data, mime FROM clips WHERE id = ?",
                                    (clip_id,)).fetchone()
         return None if row is None else (bytes(row[0]), str(row[1]))
+
+
+def _damaged(err: sqlite3.Error) -> bool:
+    return any(k in str(err).lower() for k in TROUBLES[0][0])
 
 
 def _game_row(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:

@@ -181,3 +181,16 @@ def test_a_rule_set_in_the_log_keeps_to_the_settings_bounds(client: TestClient, 
     assert "contraflor_points va de 1 a 30" in response.json()["error"]["message"]
     assert state(client) == before
     assert post(client, "set contraflor_points 30").json()["settings"]["contraflor_points"] == 30
+
+
+def test_a_store_failing_during_play_is_said_in_words(client: TestClient, store: Store) -> None:
+    broken = store._db
+    store._db = sqlite3.connect(":memory:", check_same_thread=False)  # no tables: every read fails
+    try:
+        response = client.get("/api/games/1/log", headers={"X-Table-PIN": PIN})
+    finally:
+        store._db.close()
+        store._db = broken
+    assert response.status_code == 503
+    message = response.json()["error"]["message"]
+    assert message.startswith("los tanteadores guardados fallaron: la base de datos falló")

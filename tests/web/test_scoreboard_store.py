@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sqlite3
 import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from web_scoreboard.hub import Hub
-from web_scoreboard.store import LogEntry, Store
+from web_scoreboard.store import LogEntry, Store, StoreError
 
 
 def test_the_store_is_write_ahead_and_fully_synchronous(store: Store) -> None:
@@ -120,3 +124,37 @@ def test_hub_skips_stale_snapshots_and_keeps_the_newest_when_a_page_lags() -> No
         return sent
 
     assert asyncio.run(scenario()) == ["s7", "s8", "s9"]
+
+
+def _stored_game(path: Path) -> None:
+    store = Store(path)
+    game = store.create_game({}, {})
+    for _ in range(500):
+        store.append(game, [LogEntry("apply", "hand", "page")], {"A": 0, "B": 0}, None)
+    store.close()
+
+
+def test_a_damaged_store_is_said_in_words_with_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    _stored_game(path)
+    os.truncate(path, path.stat().st_size * 3 // 4)
+    with pytest.raises(StoreError, match="el archivo está dañado .*apartalo"):
+        Store(path)
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"no soy una base de datos" * 200)
+    with pytest.raises(StoreError, match="dañado \\(file is not a database\\)"):
+        Store(junk)
+
+
+def test_a_store_another_program_holds_is_said_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    _stored_game(path)
+    other = sqlite3.connect(str(path), timeout=0, isolation_level=None)
+    other.execute("PRAGMA locking_mode=EXCLUSIVE")
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="otro programa lo tiene tomado"):
+            Store(path, busy_s=0.1)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
