@@ -1,6 +1,7 @@
 """Download a catalog model once: resumable (HTTP Range), checked, unpacked into the models folder.
 
-Nothing else in the project downloads; this runs only from ``truco-referee models fetch``.
+Nothing else in the project downloads; this runs only from ``truco-referee models fetch``, one
+fetch of a model at a time.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import gzip
 import hashlib
 import http.client
 import json
+import re
 import shutil
 import socket
 import tarfile
@@ -20,16 +22,17 @@ import urllib.request
 import zipfile
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from models.catalog import ModelSpec
-from models.validate import inspect
+from models.lock import Busy, held
+from models.syserrors import SPACE_ERRORS, said
+from models.validate import MANIFEST, check, file_sizes, inspect
 
 Progress = Callable[[int, int | None], None]
+Tell = Callable[[str], None]  # a note for the person while the fetch goes on
 CHUNK = 1 << 16
-MANIFEST = "fetched.json"
 
 
 class FetchError(RuntimeError):
@@ -49,16 +52,26 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 30.0) -> int:
+def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 30.0,
+             tell: Tell | None = None) -> int:
     """Fetch ``url`` into ``dest``, resuming a partial file; return the final size in bytes.
 
-    A cut keeps what arrived (the next run resumes it); disk errors are left to the caller."""
+    A cut keeps what arrived (the next run resumes it); disk errors are left to the caller.  A
+    resumed answer that does not go on from where ``dest`` ends is not appended: ``dest`` starts
+    over, and ``tell`` says so."""
     have = dest.stat().st_size if dest.exists() else 0
     response = _open(url, have, timeout)
     if response is None:
         return have  # the server has nothing past what we have: already complete
+    resumed = have > 0 and response.status == 206
+    if resumed and _range_start(response) != have:
+        response.close()
+        dest.write_bytes(b"")
+        if tell:
+            tell(f"el servidor no siguió desde el byte {have}, donde había quedado la descarga: "
+                 "la empiezo de cero")
+        return download(url, dest, progress, timeout, tell)
     with response:
-        resumed = response.status == 206
         done = have if resumed else 0
         length = response.headers.get("Content-Length")
         total = done + int(length) if length is not None else None
@@ -68,6 +81,20 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
         raise FetchError("truncated", f"llegaron {done} de {total} bytes; volvé a correr el comando "
                          "y sigue desde ahí")
     return done
+
+
+def _range_start(response: http.client.HTTPResponse) -> int | None:
+    """Where a partial answer's body starts (``Content-Range: bytes 500-999/1000``), or None when
+    it does not say, or says a span its length does not fill."""
+    found = re.fullmatch(r"\s*bytes\s+(\d+)-(\d+)/(\d+|\*)\s*",
+                         response.headers.get("Content-Range") or "")
+    if not found:
+        return None
+    start, end = int(found.group(1)), int(found.group(2))
+    length = response.headers.get("Content-Length")
+    if length is not None and length.strip().isdigit() and int(length) != end - start + 1:
+        return None
+    return start
 
 
 def _copy(response: http.client.HTTPResponse, fh: BinaryIO, done: int, total: int | None,
@@ -137,6 +164,9 @@ def _said(err: BaseException) -> str:
 def verify(spec: ModelSpec, archive: Path) -> str:
     """Check size and checksum against the catalog; return the archive's SHA-256."""
     size = archive.stat().st_size
+    if spec.size is not None and size < spec.size:
+        raise FetchError("incomplete-download", f"{spec.archive} llegó incompleto ({size} de "
+                         f"{spec.size} bytes)")
     if spec.size is not None and size != spec.size:
         raise FetchError("size-mismatch", f"{spec.archive} mide {size} bytes, esperaba {spec.size}")
     digest = sha256_of(archive)
@@ -156,6 +186,9 @@ def unpack(archive: Path, dest: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
     try:
         if not (zipfile.is_zipfile(archive) or tarfile.is_tarfile(archive)):
+            if _starts_like_an_archive(archive):
+                raise FetchError("incomplete-download", f"{archive.name} llegó incompleto "
+                                 f"({archive.stat().st_size} bytes: le falta el final)")
             raise FetchError("not-an-archive", f"{archive.name} no es un .zip ni un .tar.gz "
                              "(¿una página web en vez del archivo?)")
         staging.mkdir(parents=True)
@@ -164,10 +197,24 @@ def unpack(archive: Path, dest: Path) -> None:
         root = entries[0] if len(entries) == 1 and entries[0].is_dir() else staging
         shutil.rmtree(dest, ignore_errors=True)
         root.rename(dest)
+    except (EOFError, tarfile.ReadError) as err:
+        if isinstance(err, EOFError) or "unexpected end" in str(err):
+            raise FetchError("incomplete-download", f"{archive.name} llegó incompleto "
+                             f"({archive.stat().st_size} bytes: se corta antes del final)") from err
+        raise FetchError("corrupt-archive", f"{archive.name} está dañado ({_said(err)})") from err
     except ARCHIVE_ERRORS as err:
         raise FetchError("corrupt-archive", f"{archive.name} está dañado ({_said(err)})") from err
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+# How a zip (its first member's header) and a gzip stream begin.
+ARCHIVE_STARTS = (b"PK\x03\x04", b"\x1f\x8b")
+
+
+def _starts_like_an_archive(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return fh.read(4).startswith(ARCHIVE_STARTS)
 
 
 def _extract(archive: Path, staging: Path) -> None:
@@ -198,26 +245,6 @@ def cut_faces(sheet: Path, dest: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-# What a disk error means for the person, by errno; anything else is told as the system says it.
-DISK_ERRORS: dict[int, str] = {
-    errno.ENOSPC: "no queda lugar en el disco",
-    errno.EDQUOT: "se llenó tu cuota de disco",
-    errno.EFBIG: "el archivo es más grande de lo que este disco o el sistema dejan escribir",
-    errno.EACCES: "no tengo permiso para escribir ahí",
-    errno.EROFS: "ese disco es de solo lectura",
-}
-
-
-def disk_error(spec: ModelSpec, err: OSError, models_dir: Path) -> FetchError:
-    what = DISK_ERRORS.get(err.errno or 0, err.strerror or _said(err))
-    return FetchError(
-        "disk-error",
-        f"{what} ({models_dir}); borré lo bajado a medias. Hacen falta unos "
-        f"{3 * spec.approx_mb} MB libres: liberá lugar o elegí otra carpeta con --models-dir y "
-        f"volvé a correr 'truco-referee models fetch {spec.name}' (empieza de cero)",
-    )
-
-
 def fetch(
     spec: ModelSpec,
     models_dir: Path,
@@ -225,33 +252,99 @@ def fetch(
     *,
     force: bool = False,
     timeout: float = 30.0,
+    tell: Tell | None = None,
 ) -> Path:
     """Download, check and unpack one model; return its folder.  Already there and whole =
-    nothing to do.  A download that fails its checks is deleted (the next run starts over); a cut
-    one is kept (the next run resumes it)."""
+    nothing to do.  One fetch of a model at a time.  A download that fails its checks is deleted
+    (the next run starts over); a cut one is kept (the next run resumes it), and so is one that
+    arrived whole when a later step fails for a reason of the disk's."""
     target = spec.target(models_dir)
     if not force and check(spec, models_dir).ok:
         return target
-    partial = models_dir / (spec.archive + ".part")
+    partial = partial_path(spec, models_dir)
     try:
         models_dir.mkdir(parents=True, exist_ok=True)
-        if force:
-            partial.unlink(missing_ok=True)
-        download(spec.url, partial, progress, timeout=timeout)
-        install(spec, partial, target)
-    except OSError as err:
-        _discard(partial)
-        raise disk_error(spec, err, models_dir) from err
+        with held(models_dir / (spec.archive + ".lock")):
+            _fetch_locked(spec, partial, target, progress, force, timeout, tell)
+    except Busy:
+        raise FetchError("busy", f"ya hay otra descarga de {spec.name} en curso en {models_dir}; "
+                         "esperá a que termine (o cortala) y volvé a probar") from None
+    except OSError as err:  # the folder or its lock could not be made
+        raise system_error(spec, err, models_dir, "no pude preparar la carpeta de modelos") from err
     return target
 
 
-def install(spec: ModelSpec, partial: Path, target: Path) -> None:
-    """Check the downloaded file, unpack it into ``target`` and record what was fetched."""
+def _fetch_locked(spec: ModelSpec, partial: Path, target: Path, progress: Progress | None,
+                  force: bool, timeout: float, tell: Tell | None) -> None:
+    """The fetch proper, with the model's lock held: download, then install."""
+    blocked = blocking_path(target, partial.parent)
+    if blocked:
+        raise FetchError("target-blocked", f"no puedo poner el modelo en {target}: {blocked}; "
+                         f"movelo o borralo y volvé a correr 'truco-referee models fetch "
+                         f"{spec.name}'")
+    try:
+        if force:
+            partial.unlink(missing_ok=True)
+        before = partial.stat().st_size if partial.exists() else 0
+        after = download(spec.url, partial, progress, timeout=timeout, tell=tell)
+    except OSError as err:
+        if err.errno in (*SPACE_ERRORS, errno.EFBIG):
+            _discard(partial)
+            raise system_error(spec, err, partial.parent, "no pude guardar la descarga",
+                             "borré lo bajado a medias") from err
+        raise system_error(spec, err, partial.parent, "no pude guardar la descarga",
+                         "lo ya bajado se retoma" if partial.is_file() else "") from err
+    try:
+        install(spec, partial, target, grew=after > before or before == 0)
+    except OSError as err:  # the archive is whole: only the disk stands in the way
+        raise system_error(spec, err, partial.parent, f"no pude desarmar {spec.archive}",
+                         f"lo bajado quedó guardado en {partial} y no se baja de nuevo") from err
+
+
+def partial_path(spec: ModelSpec, models_dir: Path) -> Path:
+    """Where a model's download grows until it is whole."""
+    return models_dir / (spec.archive + ".part")
+
+
+def blocking_path(target: Path, models_dir: Path) -> str | None:
+    """What stands where the model's folder (or a folder on the way to it) has to go: a file,
+    a link to nothing, or a link (the folder is replaced whole); None when the way is clear."""
+    inside = target.relative_to(models_dir)
+    for path in [models_dir / part for part in (*reversed(inside.parents), inside)][1:]:
+        if path.is_symlink() and not path.exists():
+            return f"{path} es un enlace a algo que no existe"
+        if path.exists() and not path.is_dir():
+            return f"{path} es un archivo"
+        if path == target and path.is_symlink():
+            return f"{path} es un enlace a otra carpeta"
+    return None
+
+
+def system_error(spec: ModelSpec, err: OSError, models_dir: Path, doing: str,
+               kept: str = "") -> FetchError:
+    """A system error while fetching, in words; free space is asked for only when it is short."""
+    where = err.filename2 or err.filename or models_dir  # a rename names its target second
+    then = f"volvé a correr 'truco-referee models fetch {spec.name}'"
+    if err.errno in SPACE_ERRORS:
+        advice = (f"hacen falta unos {3 * spec.approx_mb} MB libres: liberá lugar o elegí otra "
+                  f"carpeta con --models-dir y {then}")
+    else:
+        advice = f"elegí otra carpeta con --models-dir, o arreglá eso, y {then}"
+    told = ". ".join(part[0].upper() + part[1:] for part in (kept, advice) if part)
+    return FetchError("disk-error", f"{doing}: {said(err)} ({where}). {told}")
+
+
+def install(spec: ModelSpec, partial: Path, target: Path, grew: bool = True) -> None:
+    """Check the downloaded file, unpack it into ``target`` and record what was fetched.  One
+    that arrived incomplete is kept to be resumed, unless this run added nothing to it."""
     try:
         digest = verify(spec, partial)
         (cut_faces if spec.kind == "deck" else unpack)(partial, target)
         require_whole(spec, target)
     except FetchError as err:
+        if err.code == "incomplete-download" and grew:
+            raise FetchError(err.code, f"{err.message}; lo guardé: volvé a correr "
+                             f"'truco-referee models fetch {spec.name}' y sigue desde ahí") from err
         _discard(partial)
         raise FetchError(err.code, f"{err.message}; lo borré: volvé a correr 'truco-referee "
                          f"models fetch {spec.name}' y empieza de cero") from err
@@ -277,65 +370,3 @@ def _discard(path: Path) -> None:
         path.unlink(missing_ok=True)
     except OSError:
         pass
-
-
-def file_sizes(folder: Path) -> dict[str, int]:
-    """Every file under ``folder`` (but the manifest) and its size, by relative path."""
-    return {p.relative_to(folder).as_posix(): p.stat().st_size
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != MANIFEST}
-
-
-def changed_files(folder: Path, recorded: dict[str, int]) -> list[str]:
-    """The files that are gone or changed size since the fetch recorded them."""
-    now = file_sizes(folder)
-    gone = [f"falta {name}" for name in recorded if name not in now]
-    changed = [f"cambió {name}" for name, size in recorded.items()
-               if name in now and now[name] != size]
-    return gone + changed
-
-
-@dataclass(frozen=True)
-class Status:
-    """What 'models check' says about one model: ``state`` is "ok", "missing" or "broken"."""
-
-    state: str
-    message: str
-
-    @property
-    def ok(self) -> bool:
-        return self.state == "ok"
-
-
-def check(spec: ModelSpec, models_dir: Path) -> Status:
-    """Is the model there and whole?  The same judgement as the recognizer finder
-    (``models.validate.inspect``), plus the file sizes recorded when it was fetched."""
-    target = spec.target(models_dir)
-    if not target.is_dir():
-        optional = " (es opcional)" if spec.kind == "deck" else ""
-        return Status("missing", f"no está{optional}; bajalo con 'truco-referee models fetch "
-                      f"{spec.name}'")
-    record = _manifest(target)
-    _, problems = inspect(spec.kind, target)
-    if record is None:
-        problems.append("el registro de descarga está dañado")
-    elif record:
-        problems += changed_files(target, record.get("files") or {})
-    if problems:
-        return Status("broken", f"está incompleto o dañado ({'; '.join(problems[:4])}); volvé a "
-                      f"bajarlo con 'truco-referee models fetch --force {spec.name}'")
-    if not record:
-        return Status("ok", "está (copiado a mano: tiene los archivos que hacen falta)")
-    return Status("ok", f"está, bajado de {record.get('url')} (sha256 "
-                  f"{str(record.get('sha256'))[:12]}…), sin cambios desde entonces")
-
-
-def _manifest(target: Path) -> dict[str, Any] | None:
-    """The fetch record of a model folder: {} when there is none, None when it is unreadable."""
-    path = target / MANIFEST
-    if not path.is_file():
-        return {}
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) else None

@@ -28,3 +28,19 @@ def models_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     if env:
         return Path(env).expanduser()
     return default_models_dir()
+
+
+def models_dir_problem(explicit: str | os.PathLike[str] | None = None) -> str | None:
+    """Why the models directory cannot be one (a file, or a link to nothing, is where it goes),
+    naming where it came from; None when it can."""
+    path = models_dir(explicit)
+    if path.is_dir() or not (path.exists() or path.is_symlink()):
+        return None
+    what = "un archivo" if path.exists() else "un enlace a algo que no existe"
+    if explicit:
+        return f"--models-dir {path}: es {what}, no una carpeta"
+    if os.environ.get(ENV_VAR):
+        return (f"${ENV_VAR} apunta a {what} ({path}), no a una carpeta; cambiá la variable o "
+                "elegí otra carpeta con --models-dir")
+    return (f"la carpeta de modelos {path} es {what}; movelo o elegí otra carpeta con "
+            "--models-dir")

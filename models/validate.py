@@ -1,16 +1,21 @@
 """Is a model folder whole?  One answer for the recognizer finder, the recognizers themselves and
 ``truco-referee models check``: the files each kind needs, present and not empty, and for Sphinx the
 files that pocketsphinx would otherwise die on (it exits the process from C on a broken ``mdef``
-or a short ``transition_matrices``, before Python can catch anything).
+or a short ``transition_matrices``, before Python can catch anything).  A fetched model is also
+held to the sizes its fetch recorded (``fetched.json``): a file cut to half is still there and not
+empty, but it is not the model that was fetched.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import struct
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from models.catalog import CATALOG
+from models.catalog import CATALOG, ModelSpec
 from models.decks import DECK_SIZE, face_count
 
 # Files a model needs, each a tuple of alternatives (any one of them will do).
@@ -153,6 +158,94 @@ def inspect(kind: str, folder: Path) -> tuple[Path, list[str]]:
     """The model inside ``folder`` (for Sphinx, its acoustic model folder) and what is wrong with
     it; no problems means whole."""
     return INSPECTORS[kind](folder)
+
+
+def judge(kind: str, folder: Path) -> tuple[Path, list[str]]:
+    """``inspect``, plus every file gone or changed size since the fetch recorded it: the one
+    judgement of 'models check' and the recognizer finder.  Each problem is told once."""
+    path, problems = inspect(kind, folder)
+    home = fetched_home(path)
+    if home is None:
+        return path, problems
+    record = read_manifest(home)
+    if record is None:
+        return path, [*problems, "el registro de descarga está dañado"]
+    told = {path / word for problem in problems for word in problem.split()}
+    recorded = {name: size for name, size in (record.get("files") or {}).items()
+                if home / name not in told}  # "falta am/final.mdl" is said by inspect already
+    return path, problems + changed_files(home, recorded)
+
+
+# -- the fetch record ------------------------------------------------------------------------------
+
+MANIFEST = "fetched.json"
+
+
+def fetched_home(path: Path, depth: int = 3) -> Path | None:
+    """The fetched model folder ``path`` is in (the one with a ``fetched.json``), or None: for
+    Sphinx the acoustic model lies a few folders down from it."""
+    for folder in [path, *path.parents][:depth + 1]:
+        if (folder / MANIFEST).exists():
+            return folder
+    return None
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The fetch record of a model folder: {} when there is none, None when it is unreadable."""
+    path = folder / MANIFEST
+    if not path.exists():
+        return {}
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def file_sizes(folder: Path) -> dict[str, int]:
+    """Every file under ``folder`` (but the manifest) and its size, by relative path."""
+    return {p.relative_to(folder).as_posix(): p.stat().st_size
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != MANIFEST}
+
+
+def changed_files(folder: Path, recorded: dict[str, int]) -> list[str]:
+    """The files that are gone or changed size since the fetch recorded them."""
+    now = file_sizes(folder)
+    gone = [f"falta {name}" for name in recorded if name not in now]
+    changed = [f"cambió {name}" for name, size in recorded.items()
+               if name in now and now[name] != size]
+    return gone + changed
+
+
+@dataclass(frozen=True)
+class Status:
+    """What 'models check' says about one model: ``state`` is "ok", "missing" or "broken"."""
+
+    state: str
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "ok"
+
+
+def check(spec: ModelSpec, models_dir: Path) -> Status:
+    """Is the model there and whole?  The recognizer finder's judgement
+    (``models.validate.judge``: the files it needs, and the sizes recorded when it was fetched)."""
+    target = spec.target(models_dir)
+    if not target.is_dir():
+        optional = " (es opcional)" if spec.kind == "deck" else ""
+        return Status("missing", f"no está{optional}; bajalo con 'truco-referee models fetch "
+                      f"{spec.name}'")
+    _, problems = judge(spec.kind, target)
+    if problems:
+        return Status("broken", f"está incompleto o dañado ({'; '.join(problems[:4])}); volvé a "
+                      f"bajarlo con 'truco-referee models fetch --force {spec.name}'")
+    record = read_manifest(target)
+    if not record:
+        return Status("ok", "está (copiado a mano: tiene los archivos que hacen falta)")
+    return Status("ok", f"está, bajado de {record.get('url')} (sha256 "
+                  f"{str(record.get('sha256'))[:12]}…), sin cambios desde entonces")
 
 
 def broken_message(kind: str, folder: Path, problems: list[str]) -> str:

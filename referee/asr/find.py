@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.catalog import SPHINX_ES, VOSK_ES
-from models.validate import acoustic_dir, broken_message, inspect
+from models.validate import acoustic_dir, broken_message, judge
 from referee.asr.adapt import find_calibration
 from referee.asr.base import Recognizer, RecognizerError
 from referee.asr.grammar import PhraseList
@@ -34,9 +34,10 @@ class ModelChoice:
 
 
 def _whole(kind: str, folder: Path) -> Path:
-    """The model in ``folder`` if it is whole (``models.validate.inspect``, as 'models check'
-    judges it); a damaged one is an error that says what is missing, not a silent fallback."""
-    path, problems = inspect(kind, folder)
+    """The model in ``folder`` if it is whole (``models.validate.judge``, as 'models check' judges
+    it: no file missing or empty, none changed size since the fetch); a damaged one is an error
+    that says what is wrong and what to fetch again, not a silent fallback."""
+    path, problems = judge(kind, folder)
     if problems:
         raise RecognizerError("model-broken", broken_message(kind, path, problems))
     return path

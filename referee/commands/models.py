@@ -10,8 +10,9 @@ from typing import Any
 
 from models import catalog
 from models.catalog import ModelSpec
-from models.fetch import FetchError, check, fetch
+from models.fetch import FetchError, fetch, partial_path
 from models.paths import models_dir
+from models.validate import check
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 
@@ -94,8 +95,11 @@ def _fetch_one(spec: ModelSpec, root: Path, force: bool) -> Path:
     def show(done: int, total: int | None, progress: Any = progress, task: Any = task) -> None:
         progress.update(task, completed=done, total=total)
 
+    def tell(note: str, progress: Any = progress) -> None:
+        progress.console.print(f"{spec.name}: {note}", markup=False, highlight=False)
+
     with progress:  # type: ignore[attr-defined]
-        return fetch(spec, root, show, force=force)
+        return fetch(spec, root, show, force=force, tell=tell)
 
 
 def do_list(root: Path) -> int:
@@ -107,6 +111,10 @@ def do_list(root: Path) -> int:
               f"(~{spec.approx_mb} MB, {spec.licence})")
         if status.state == "broken":
             print(f"      {status.message}")
+        partial = partial_path(spec, root)
+        if not status.ok and partial.is_file():
+            print(f"      a medio bajar ({partial.stat().st_size / 1e6:.1f} MB); "
+                  f"'truco-referee models fetch {spec.name}' sigue desde ahí")
     try:
         choice = find_model(root)
         fetched = any(choice.path.is_relative_to(spec.target(root))

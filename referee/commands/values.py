@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import re
 from pathlib import Path
 
-from models.fetch import DISK_ERRORS
+from models import syserrors
+from models.paths import models_dir_problem
+
+# System errors in words (by errno): one table with the models fetch, which tells them too.
+SYSTEM_ERRORS = syserrors.SYSTEM_ERRORS
+said = syserrors.said
 
 
 def port(text: str) -> int:
@@ -66,26 +70,17 @@ FOLDER_OPTIONS: dict[str, str] = {
 
 
 def not_folders(args: argparse.Namespace) -> list[str]:
-    """What is wrong with the folders given on the command line: each one that is a file."""
+    """What is wrong with the folders given on the command line: each one that is a file.  A
+    command that takes --models-dir and was not given one has its folder from
+    $TRUCO_REFEREE_MODELS or the default, checked the same way."""
     found = []
     for name, option in FOLDER_OPTIONS.items():
         given = getattr(args, name, None)
         for path in given if isinstance(given, list) else [given]:
             if path is not None and Path(path).exists() and not Path(path).is_dir():
                 found.append(f"{option} {path}: es un archivo, no una carpeta")
+    unnamed = hasattr(args, "models_dir") and not args.models_dir
+    problem = models_dir_problem() if unnamed else None
+    if problem:
+        found.append(problem)
     return found
-
-
-# What a system error means for the person, by errno (a disk's, and a path's); anything else as
-# the system says it.
-SYSTEM_ERRORS: dict[int, str] = {
-    **DISK_ERRORS,
-    errno.EEXIST: "ya hay un archivo con ese nombre",
-    errno.ENOTDIR: "en el camino hay un archivo donde tendría que haber una carpeta",
-    errno.EISDIR: "es una carpeta, no un archivo",
-}
-
-
-def said(err: OSError, table: dict[int, str] = SYSTEM_ERRORS) -> str:
-    """A system error in words for the person (``table``, by errno)."""
-    return table.get(err.errno or 0, err.strerror or str(err))

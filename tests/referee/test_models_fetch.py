@@ -69,16 +69,31 @@ def _partial_model() -> bytes:
     return buf.getvalue()
 
 
+def _tar_model() -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        for name, data in VOSK_FILES.items():
+            info = tarfile.TarInfo(f"vosk-model-small-es-0.42/{name}")
+            body = hashlib.sha512(data).digest() * 400  # 25 kB that gzip cannot shrink away
+            info.size = len(body)
+            tf.addfile(info, io.BytesIO(body))
+    return buf.getvalue()
+
+
 ARCHIVE = _zip_model()
+TAR = _tar_model()
 # What the server answers, by the first part of the path; anything else gets ARCHIVE.
 BODIES = {"damaged": _damaged(ARCHIVE), "html": b"<html>portal cautivo</html>",
-          "unsafe": _unsafe_tar(), "partial": _partial_model()}
+          "unsafe": _unsafe_tar(), "partial": _partial_model(),
+          "cutzip": ARCHIVE[:-1000], "cuttar": TAR[:len(TAR) // 2]}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     ranges: ClassVar[list[str]] = []
     requests: ClassVar[dict[str, int]] = {}
     watch: ClassVar[Path | None] = None  # the file the Ctrl-C waits for
+    go_on: ClassVar[threading.Event] = threading.Event()  # what the held answer waits for
+    block: ClassVar[Path | None] = None  # a file "blockafter" puts where the model goes
 
     def do_GET(self) -> None:
         rng = self.headers.get("Range")
@@ -86,10 +101,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         kind = self.path.strip("/").split("/")[0]
         Handler.requests[kind] = Handler.requests.get(kind, 0) + 1
         special = {"garbage": self._garbage, "chunkcut": self._chunk_cut,
-                   "interrupt": self._interrupt}.get(kind)
+                   "interrupt": self._interrupt, "held": self._held, "short": self._short}.get(kind)
         if special and Handler.requests[kind] == 1:
             special()
             return
+        if kind in ("badrange", "liarange") and rng:  # 206, but the whole file again
+            self._from_zero(rng.split("=")[1].split("-")[0] if kind == "liarange" else "0")
+            return
+        if kind == "blockafter" and Handler.block is not None:
+            Handler.block.write_text("llegó mientras se bajaba")
         archive = BODIES.get(kind, ARCHIVE)
         body, status = archive, 200
         if rng:
@@ -106,6 +126,35 @@ class Handler(http.server.BaseHTTPRequestHandler):
                              f"{len(archive)}")
         self.end_headers()
         self.wfile.write(body)
+
+    def _first_part(self) -> None:
+        """A 200 for the whole archive, and its first 20 000 bytes."""
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(ARCHIVE)))
+        self.end_headers()
+        self.wfile.write(ARCHIVE[:20_000])
+        self.wfile.flush()
+
+    def _held(self) -> None:
+        """Part of the archive, then the rest only when the test says so."""
+        self._first_part()
+        Handler.go_on.wait(timeout=20)
+        self.wfile.write(ARCHIVE[20_000:])
+
+    def _short(self) -> None:
+        """A length that says less than the archive, and that much of it: it looks whole."""
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(ARCHIVE) - 1000))
+        self.end_headers()
+        self.wfile.write(ARCHIVE[:-1000])
+
+    def _from_zero(self, claimed: str) -> None:
+        """The whole archive, as a 206 that says it starts at byte ``claimed``."""
+        self.send_response(206)
+        self.send_header("Content-Length", str(len(ARCHIVE)))
+        self.send_header("Content-Range", f"bytes {claimed}-{len(ARCHIVE) - 1}/{len(ARCHIVE)}")
+        self.end_headers()
+        self.wfile.write(ARCHIVE)
 
     def _garbage(self) -> None:
         self.wfile.write(b"HELLO THIS IS NOT HTTP\r\n\r\n")
@@ -124,11 +173,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def _interrupt(self) -> None:
         """Ctrl-C in the middle of the download (the main thread gets KeyboardInterrupt)."""
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(ARCHIVE)))
-        self.end_headers()
-        self.wfile.write(ARCHIVE[:20_000])
-        self.wfile.flush()
+        self._first_part()
         deadline = time.monotonic() + 10
         while Handler.watch is not None and time.monotonic() < deadline and not (
                 Handler.watch.exists() and Handler.watch.stat().st_size >= 20_000):
@@ -150,10 +195,13 @@ def server() -> Iterator[str]:
     Handler.ranges = []
     Handler.requests = {}
     Handler.watch = None
+    Handler.go_on = threading.Event()
+    Handler.block = None
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/ok/vosk-model-small-es-0.42.zip"
+    Handler.go_on.set()
     httpd.shutdown()
     httpd.server_close()
 
@@ -203,7 +251,7 @@ def test_checksum_mismatch_deletes_the_download(server: str, tmp_path: Path) -> 
 
 def test_size_mismatch_is_reported(server: str, tmp_path: Path) -> None:
     with pytest.raises(FetchError) as err:
-        fetch(_spec(server, size=len(ARCHIVE) + 1), tmp_path)
+        fetch(_spec(server, size=len(ARCHIVE) - 1), tmp_path)
     assert err.value.code == "size-mismatch"
 
 
@@ -347,3 +395,144 @@ def test_check_tells_a_file_that_changed_since_the_fetch(server: str, tmp_path: 
     assert status.state == "broken" and "cambió graph/Gr.fst" in status.message
     fetch(spec, tmp_path)  # a damaged model is fetched again, without --force
     assert check(spec, tmp_path).ok
+
+
+# -- two fetches, things in the way, and the disk's errors in words --------------------------------
+
+
+def test_a_second_fetch_of_the_same_model_says_one_is_under_way(
+        server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = _spec(_at(server, "held"))
+    part = tmp_path / f"{spec.archive}.part"
+    first: list[BaseException] = []
+
+    def fetch_first() -> None:
+        try:
+            fetch(spec, tmp_path)
+        except BaseException as err:  # noqa: BLE001 - told by the assertion below
+            first.append(err)
+
+    thread = threading.Thread(target=fetch_first)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not (part.exists() and part.stat().st_size >= 20_000) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        before = part.read_bytes()
+        assert do_fetch([spec], tmp_path, force=False) == 1
+        err = capsys.readouterr().err
+        assert "ya hay otra descarga de vosk-es en curso" in err
+        assert part.read_bytes() == before  # untouched
+        assert Handler.requests == {"held": 1}
+    finally:
+        Handler.go_on.set()
+        thread.join(timeout=20)
+    assert first == [] and check(spec, tmp_path).ok
+    assert sorted(p.name for p in tmp_path.iterdir()) == [spec.folder]  # no lock left behind
+
+
+@pytest.mark.parametrize("what", ["file", "dangling link"])
+def test_something_where_the_model_goes_is_named_before_downloading(
+        server: str, tmp_path: Path, what: str) -> None:
+    spec = _spec(server)
+    target = tmp_path / spec.folder
+    if what == "file":
+        target.write_text("no soy un modelo")
+    else:
+        target.symlink_to(tmp_path / "ya-no-existe")
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path)
+    assert err.value.code == "target-blocked" and str(target) in err.value.message
+    assert "liberá lugar" not in err.value.message
+    assert Handler.ranges == []  # nothing downloaded
+
+
+def test_a_download_that_arrived_whole_is_kept_when_a_later_step_fails(
+        server: str, tmp_path: Path) -> None:
+    spec = _spec(_at(server, "blockafter"))
+    Handler.block = tmp_path / spec.folder  # appears while the archive downloads
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path)
+    message = err.value.message
+    assert "quedó guardado" in message and "liberá lugar" not in message
+    assert "Not a directory" not in message and "hay un archivo" in message
+    assert (tmp_path / f"{spec.archive}.part").read_bytes() == ARCHIVE
+    Handler.block.unlink()
+    Handler.block = None
+    fetch(spec, tmp_path)
+    assert Handler.ranges == ["", f"bytes={len(ARCHIVE)}-"]  # not downloaded again
+    assert check(spec, tmp_path).ok
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ("models folder is a file", "ya hay un archivo con ese nombre"),
+    ("download is a folder", "es una carpeta, no un archivo"),
+])
+def test_a_disk_error_that_is_not_about_space_is_told_in_spanish(
+        server: str, tmp_path: Path, where: str, said: str) -> None:
+    spec = _spec(server)
+    models = tmp_path
+    if where == "models folder is a file":
+        models = tmp_path / "modelos"
+        models.write_text("")
+    else:
+        (tmp_path / f"{spec.archive}.part").mkdir()
+    with pytest.raises(FetchError) as err:
+        fetch(spec, models)
+    assert err.value.code == "disk-error" and said in err.value.message
+    assert "liberá lugar" not in err.value.message and "MB libres" not in err.value.message
+
+
+# -- a download that arrived short, and a server that does not resume where asked ------------------
+
+
+def test_a_download_shorter_than_it_said_is_incomplete_and_resumed(server: str,
+                                                                   tmp_path: Path) -> None:
+    spec = _spec(_at(server, "short"))
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path)
+    assert err.value.code == "incomplete-download" and "llegó incompleto" in err.value.message
+    assert "página web" not in err.value.message and "sigue desde ahí" in err.value.message
+    assert (tmp_path / f"{spec.archive}.part").stat().st_size == len(ARCHIVE) - 1000
+    fetch(spec, tmp_path)
+    assert Handler.ranges == ["", f"bytes={len(ARCHIVE) - 1000}-"]
+    assert check(spec, tmp_path).ok
+
+
+def test_a_download_shorter_than_the_catalog_says_is_incomplete(server: str,
+                                                                tmp_path: Path) -> None:
+    spec = _spec(_at(server, "short"), size=len(ARCHIVE))
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path)
+    assert err.value.code == "incomplete-download"
+    assert f"{len(ARCHIVE) - 1000} de {len(ARCHIVE)} bytes" in err.value.message
+    assert (tmp_path / f"{spec.archive}.part").exists()
+
+
+@pytest.mark.parametrize("kind", ["cutzip", "cuttar"])
+def test_an_archive_cut_short_is_incomplete_and_starts_over_when_there_is_no_more(
+        server: str, tmp_path: Path, kind: str) -> None:
+    spec = _spec(_at(server, kind))
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path)
+    assert err.value.code == "incomplete-download" and "llegó incompleto" in err.value.message
+    assert "página web" not in err.value.message and "sigue desde ahí" in err.value.message
+    assert (tmp_path / f"{spec.archive}.part").exists()
+    with pytest.raises(FetchError) as err:  # the server has no more: keeping it would loop
+        fetch(spec, tmp_path)
+    assert err.value.code == "incomplete-download" and "empieza de cero" in err.value.message
+    assert not (tmp_path / f"{spec.archive}.part").exists()
+
+
+@pytest.mark.parametrize("kind", ["badrange", "liarange"])
+def test_a_resumed_answer_that_starts_from_zero_is_not_appended(
+        server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """Said by its Content-Range, or given away by a length the range it claims cannot hold."""
+    spec = _spec(_at(server, kind), sha256=hashlib.sha256(ARCHIVE).hexdigest())
+    half = len(ARCHIVE) // 2
+    (tmp_path / f"{spec.archive}.part").write_bytes(ARCHIVE[:half])
+    assert do_fetch([spec], tmp_path, force=False) == 0
+    assert check(spec, tmp_path).ok
+    assert Handler.ranges == [f"bytes={half}-", ""]
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"vosk-es: el servidor no siguió desde el byte {half}" in out and "de cero" in out
