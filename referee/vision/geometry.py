@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -77,11 +78,22 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     for i in range(4):
         on_side = points[near[i]]
         if len(on_side) >= 5:  # ... or the line through the outline along it
-            vx, vy, x0, y0 = cv2.fitLine(on_side.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            vx, vy, x0, y0 = huber_line(on_side.astype(np.float32).tobytes())
             starts[i] = (x0, y0)
             ends[i] = starts[i] + np.array([vx, vy], np.float32)
     meet = side_corners(starts, ends, quad, 0.2 * lengths[0] + 4)
     return quad if meet is None else meet
+
+
+@functools.lru_cache(maxsize=4096)
+def huber_line(points: bytes) -> tuple[np.float32, ...]:
+    """OpenCV's Huber line (vx, vy, x0, y0) through points given as the bytes of float32 (x, y)
+    pairs, kept for when the same points come again: the outlines fitted to one region share its
+    points, and one side's points in seven of a frame are another's already fitted.  OpenCV
+    restarts the fit from samples of a generator seeded afresh on every call, so the same points
+    always give the same line."""
+    pts = np.frombuffer(points, np.float32).reshape(-1, 2)
+    return tuple(cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
 
 
 def side_corners(starts: np.ndarray, ends: np.ndarray, corners: np.ndarray,
