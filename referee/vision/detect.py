@@ -152,7 +152,8 @@ def _quads(mask: np.ndarray, settings: DetectorSettings) -> list[tuple[np.ndarra
             best_fill = max(best_fill, fill)
             found.append((quad, weight * fill ** 2 * np.sqrt(cv2.contourArea(quad))))
         if best_fill < 0.9:  # maybe several cards in one region
-            found += [(q, 0.5 * weight * np.sqrt(cv2.contourArea(q))) for q in corner_quads(contour)
+            guessed = corner_quads(contour, min_area=settings.min_area * frame_area)
+            found += [(q, 0.5 * weight * np.sqrt(cv2.contourArea(q))) for q in guessed
                       if _plausible(q, cv2.contourArea(q), settings, (w, h))]
     return found
 

@@ -81,8 +81,25 @@ def refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
             vx, vy, x0, y0 = huber_line(on_side.astype(np.float32).tobytes())
             starts[i] = (x0, y0)
             ends[i] = starts[i] + np.array([vx, vy], np.float32)
-    meet = side_corners(starts, ends, quad, 0.2 * lengths[0] + 4)
+    meet = side_corners(starts, ends, quad, REFINE_REACH * lengths[0] + REFINE_PIXELS)
     return quad if meet is None else meet
+
+
+REFINE_REACH = 0.2   # ``refine_quad`` moves no corner farther than this share of the first side ...
+REFINE_PIXELS = 4.0  # ... plus this many pixels
+
+
+def largest_refined_area(quad: np.ndarray) -> float:
+    """More than the area of any outline ``refine_quad`` can make of ``quad``.
+
+    Each corner it returns lies within its reach of the one it replaces (``side_corners``), so
+    all four lie within that reach of the quad's convex hull, and any outline through them
+    encloses at most the hull's area, plus its perimeter times the reach, plus a disc of the
+    reach.  The reach is taken a little longer than ``refine_quad``'s, for rounding."""
+    reach = (REFINE_REACH * float(side_lengths(quad)[0]) + REFINE_PIXELS) * 1.001 + 0.01
+    hull = cv2.convexHull(np.asarray(quad, np.float32).reshape(-1, 1, 2))
+    return (float(cv2.contourArea(hull)) + reach * float(cv2.arcLength(hull, True))
+            + math.pi * reach * reach)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -310,12 +327,15 @@ def _square_corners(poly: np.ndarray, sign: float) -> list[bool]:
     return ((turn * sign > 0) & (angle >= 50) & (angle <= 130)).tolist()
 
 
-def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
+def corner_quads(contour: np.ndarray, limit: int = 8, min_area: float = 0.0) -> list[np.ndarray]:
     """Card outlines guessed from one whole visible side and its two corners.
 
     Where cards overlap, their outlines merge into one region; each card still shows at least one
     full side between two square-ish corners.  The card is completed along the neighbouring side
-    with the deck's aspect ratio, both ways (the side may be a short or a long one)."""
+    with the deck's aspect ratio, both ways (the side may be a short or a long one).  Of the first
+    ``limit`` guessed, those too small to enclose ``min_area`` however their sides are refined
+    (``largest_refined_area``) are left out unrefined: the finder drops outlines smaller than a
+    card, and a third of those guessed were (a side between two bends of a drawing's outline)."""
     pts = contour.reshape(-1, 2).astype(np.float32)
     peri = cv2.arcLength(pts, True)
     poly = cv2.approxPolyDP(pts, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
@@ -325,6 +345,7 @@ def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
     sign = 1.0 if cv2.contourArea(poly, oriented=True) > 0 else -1.0
     square = _square_corners(poly, sign)
     found: list[np.ndarray] = []
+    guessed = 0
     for i in range(n):
         j = (i + 1) % n
         if not (square[i] and square[j]):
@@ -334,10 +355,12 @@ def corner_quads(contour: np.ndarray, limit: int = 8) -> list[np.ndarray]:
         back = poly[i - 1] - b
         u = back / (np.linalg.norm(back) + 1e-6)
         for other in (side * CARD_ASPECT, side / CARD_ASPECT):
-            if len(found) == limit:
+            if guessed == limit:
                 return found
+            guessed += 1
             quad = np.array([b, c, c + u * other, b + u * other], np.float32)
-            found.append(order_corners(refine_quad(pts, quad)))
+            if largest_refined_area(quad) >= min_area:
+                found.append(order_corners(refine_quad(pts, quad)))
     return found
 
 
