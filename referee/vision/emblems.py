@@ -117,12 +117,16 @@ def cup_on(grey: np.ndarray) -> bool:
         area = int(stats[i, cv2.CC_STAT_AREA])
         if not CUP_AREA[0] <= area / size <= CUP_AREA[1]:
             continue
-        blob = labels == i
-        reds, oranges, golds = (int((m & blob).sum()) / area for m in (red, orange, gold))
+        x, y, w, h = stats[i, :4]
+        box = (slice(y, y + h), slice(x, x + w))  # all of the blob lies in its bounding box
+        blob = labels[box] == i
+        reds, oranges, golds = (int((m[box] & blob).sum()) / area for m in (red, orange, gold))
         if reds + oranges >= CUP_RED[0] and reds >= CUP_RED[1] and golds >= CUP_GOLD:
-            cups.append((blob, stats[i]))
+            cups.append(i)
+    if len(cups) != 1:
+        return False
     other_ink = ink & (hsv[..., 2] > CUP_DARK * 255) & ~warm
-    return len(cups) == 1 and _held(*cups[0], other_ink)
+    return _held(labels == cups[0], stats[cups[0]], other_ink)
 
 
 def _held(blob: np.ndarray, stat: np.ndarray, other_ink: np.ndarray) -> bool:
