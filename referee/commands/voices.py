@@ -133,7 +133,11 @@ def run(args: argparse.Namespace) -> int:
         print("Borré la calibración; lo oído hasta ahora no se vuelve a usar para aprender."
               if had else "No había calibración.")
         return 0
-    choice = find_model(root, "sphinx")
+    try:
+        choice = find_model(root, "sphinx")
+    except RecognizerError as err:  # a damaged model: what is wrong with it and how to mend it
+        print(f"No puedo arrancar el reconocedor: {err.message}", file=sys.stderr)
+        return 2
     if choice.english:
         print("Para calibrar hace falta el modelo de Sphinx en español: "
               "bajalo con 'truco-referee models fetch'.", file=sys.stderr)
