@@ -283,7 +283,8 @@ def print_status(what: str) -> Callable[[str], None]:
 
 class MicSource:
     """The microphone as a stream of chunks.  If it is missing or gets unplugged, ``on_status`` is
-    told in plain words and the source keeps retrying until it is back (or ``stop()`` is called)."""
+    told in plain words and the source keeps retrying until it is back (or ``stop()`` is called);
+    with ``keep_trying=False`` (a one-shot command) the AudioError is raised instead."""
 
     def __init__(
         self,
@@ -293,8 +294,10 @@ class MicSource:
         chunk_s: float = CHUNK_S,
         retry_s: float = 2.0,
         on_status: Callable[[str], None] = lambda msg: None,
+        keep_trying: bool = True,
     ) -> None:
         self.device_spec = device
+        self.keep_trying = keep_trying
         self.channels = channels
         self.chunk_s = chunk_s
         self.retry_s = retry_s
@@ -310,6 +313,8 @@ class MicSource:
             try:
                 yield from self._run_stream()
             except AudioError as err:
+                if not self.keep_trying:
+                    raise
                 self.on_status(f"{err.message}; reintento en {self.retry_s:.0f} s")
                 time.sleep(self.retry_s)
 

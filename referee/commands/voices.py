@@ -29,7 +29,9 @@ PROMPTS = (
     "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete",
     "veintiocho", "veintinueve", "treinta", "treinta y uno", "treinta y dos", "treinta y tres",
 )
-PROMPT_TIMEOUT_S = 6.0
+PROMPT_TIMEOUT_S = 6.0  # silence before giving up on a prompt
+PHRASE_MAX_S = 5.0  # a call is short: sound that goes on longer without a pause is noise
+NOT_HEARD = "no te oí"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,12 +77,15 @@ def _said_in_name(path: Path) -> bool:
 _KNOWN_WORDS = {normalize(w) for w in vocabulary()}
 
 
-def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S) -> bytes | None:
-    """The next spoken phrase on the stream (cut by voice detection), or None on silence."""
+def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S,
+                longest_s: float = PHRASE_MAX_S) -> tuple[bytes | None, str]:
+    """The next spoken phrase on the stream (cut by voice detection), or None and why not:
+    silence for ``timeout_s``, or sound that does not pause within ``longest_s`` (steady noise
+    keeps voice detection in speech for ever)."""
     import pocketsphinx
 
     ep = pocketsphinx.Endpointer()
-    buffer, speech, heard = b"", [], 0.0
+    buffer, speech, heard, said = b"", [], 0.0, 0
     for chunk in chunks:
         buffer += chunk.pcm
         heard += len(chunk.pcm) / 2 / 16000
@@ -89,29 +94,37 @@ def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_
             out = ep.process(frame)
             if out:
                 speech.append(out)
+                said += len(out)
             if speech and not ep.in_speech:
-                return b"".join(speech)
+                return b"".join(speech), ""
+        if said / 2 / 16000 > longest_s:
+            return None, (f"oigo un ruido que no para (más de {longest_s:.0f} s sin pausa): "
+                          "eso no es un canto")
         if not speech and heard > timeout_s:
-            return None
-    return b"".join(speech) or None
+            return None, NOT_HEARD
+    return b"".join(speech) or None, NOT_HEARD
 
 
 def from_mic(spec: str | None, players: int = 1) -> list[list[tuple[bytes, str]]]:
-    """Ask each player, in turn, for each prompt and record it: one list per player."""
-    mic = MicSource(spec, on_status=print_status("micrófono"))
+    """Ask each player, in turn, for each prompt and record it: one list per player.
+
+    The microphone is opened before the first prompt, and a missing or lost one is an AudioError,
+    not a retry: nobody is asked to speak to a microphone that is not there."""
+    mic = MicSource(spec, on_status=print_status("micrófono"), keep_trying=False)
     chunks = iter(mic)
     voices: list[list[tuple[bytes, str]]] = []
-    print("Hablá como en la mesa, a la distancia de siempre. Si no te oigo, sigo con la próxima.")
     try:
+        next(chunks, None)  # opens the microphone, or raises why it cannot
+        print("Hablá como en la mesa, a la distancia de siempre. Si no te oigo, sigo con la próxima.")
         for player in range(1, players + 1):
             if players > 1:
                 _wait_for(f"Jugador {player} de {players}: cuando estés listo, apretá Enter.")
             out: list[tuple[bytes, str]] = []
             for k, text in enumerate(PROMPTS, 1):
                 print(f"[{k}/{len(PROMPTS)}] Decí: «{text}»", flush=True)
-                pcm = capture_one(chunks)
+                pcm, missed = capture_one(chunks)
                 if pcm is None:
-                    print("   no te oí; sigo", flush=True)
+                    print(f"   {missed}; sigo", flush=True)
                     continue
                 out.append((pcm, text))
             voices.append(out)
@@ -144,13 +157,21 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.action == "learn":
         return learn_from_games(args, root, choice.path)
+    return calibrate_from_recordings(args, root, choice.path)
+
+
+def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: Path) -> int:
+    """Record the prompts (or read them from WAVs), calibrate, and keep the calibration."""
     try:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
                   else from_mic(args.mic, max(1, args.players)))
         said = sum(len(v) for v in voices)
+        if not said:  # every prompt silent or noise: nothing to calibrate with
+            raise AudioError("nothing-heard", "no te oí decir ninguna frase; probá de nuevo más "
+                             "cerca del micrófono y lejos del ruido")
         print(f"Calibrando con {said} frases de {len(voices)} "
               f"{'voz' if len(voices) == 1 else 'voces'}…", flush=True)
-        means, stats = calibrate(choice.path, voices)
+        means, stats = calibrate(model_dir, voices)
     except (AudioError, RecognizerError) as err:
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2
@@ -159,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     voice_learning.save_prompts(root, voices)
     # learned_until 0: 'serve --learn' adds what it heard in play again, on top of these recordings
-    path = voice_learning.save(root, choice.path, voice_learning.Learned(means, stats, said, 0),
+    path = voice_learning.save(root, model_dir, voice_learning.Learned(means, stats, said, 0),
                                learned_until=0.0)
     print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
           "'listen' y 'serve' la usan solas ('voices forget' la borra).")

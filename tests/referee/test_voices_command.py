@@ -1,13 +1,20 @@
-"""`voices calibrate` and `voices learn` at their edges: a damaged Sphinx model is said in words."""
+"""`voices calibrate` and `voices learn` at their edges: a damaged Sphinx model is said in words, a
+missing microphone is said before anyone is asked to speak, steady noise does not hold a prompt."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from models.catalog import SPHINX_ES
+from referee.audio import AudioChunk, to_chunk
 from referee.cli import main
+from referee.commands import voices
 
 
 def sphinx_model(shared_dir: Path, models: Path, damaged: bool = False) -> Path:
@@ -34,3 +41,109 @@ def test_a_damaged_sphinx_model_is_said_in_words_not_a_traceback(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "No puedo arrancar el reconocedor" in err and "mdef está vacío" in err
+
+
+class FakeSoundDevice:
+    """``sounddevice`` as PortAudio shows it: some input devices, or no audio system at all.  A
+    caller that keeps asking after three times is retrying for ever: it is stopped."""
+
+    class PortAudioError(Exception):
+        pass
+
+    class StillRetrying(BaseException):
+        pass
+
+    def __init__(self, names: list[str], *, portaudio: bool = True) -> None:
+        self.names = names
+        self.portaudio = portaudio
+        self.asked = 0
+
+    @property
+    def default(self) -> Any:
+        self.asked += 1
+        if self.asked > 3:
+            raise self.StillRetrying
+        if not self.portaudio:
+            raise OSError("PortAudio library not found")
+        return type("Default", (), {"device": (0, 0)})()
+
+    def query_devices(self) -> list[dict[str, Any]]:
+        return [{"name": n, "max_input_channels": 1, "default_samplerate": 16000.0}
+                for n in self.names]
+
+    def InputStream(self, **options: Any) -> Any:
+        raise AssertionError("a stream was opened for a microphone that is not there")
+
+
+@pytest.mark.parametrize(("devices", "mic", "said"), [
+    ([], None, "no hay ningún micrófono conectado"),
+    (["fakemic", "default"], "nope", "no encuentro un micrófono que se llame 'nope'"),
+    (["fakemic", "default"], "7", "no hay un micrófono con el número 7"),
+    (None, None, "no puedo hablar con el sistema de audio"),
+], ids=["no microphone", "mistyped name", "no such number", "no PortAudio"])
+def test_calibrate_without_the_microphone_says_why_before_the_first_prompt(
+        devices: list[str] | None, mic: str | None, said: str, shared_dir: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    sphinx_model(shared_dir, tmp_path / "models")
+    monkeypatch.setitem(sys.modules, "sounddevice",
+                        FakeSoundDevice(devices or [], portaudio=devices is not None))
+    argv = ["voices", "calibrate", "--models-dir", str(tmp_path / "models")]
+    assert main(argv + (["--mic", mic] if mic else [])) == 2
+    out = capsys.readouterr()
+    assert "Decí" not in out.out and "No pude calibrar" in out.err and said in out.err
+    assert "reintento" not in out.err
+
+
+def _noise(seconds: float) -> Iterator[AudioChunk]:
+    rng = np.random.default_rng(0)
+    for k in range(int(seconds * 10)):
+        yield to_chunk(0.2 * rng.standard_normal((1600, 1)), k / 10)
+
+
+def test_steady_noise_does_not_hold_a_prompt() -> None:
+    stream = _noise(30.0)
+    captured = voices.capture_one(stream)
+    left = sum(1 for _ in stream) / 10
+    assert left > 30.0 - voices.PHRASE_MAX_S - 2  # cut a few seconds after the noise started
+    pcm, why = captured
+    assert pcm is None and "ruido" in why
+
+
+class NoisyMic:
+    """A microphone next to a fan for twelve seconds, then quiet (its stream ends)."""
+
+    def __init__(self, spec: str | None, **options: object) -> None:
+        pass
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        return _noise(12.0)
+
+    def stop(self) -> None:
+        pass
+
+
+def test_a_prompt_held_by_noise_says_so_and_goes_on(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(voices, "MicSource", NoisyMic)
+    [captured] = voices.from_mic(None)
+    lines = capsys.readouterr().out.splitlines()
+    first = lines.index(f"[1/{len(voices.PROMPTS)}] Decí: «truco»")
+    assert "ruido que no para" in lines[first + 1] and lines[first + 2].startswith("[2/")
+    assert "truco" not in [text for _, text in captured]  # the noise is not kept as a call
+
+
+class QuietMic(NoisyMic):
+    """A microphone that hears nothing at all."""
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        return iter(())
+
+
+def test_a_calibration_that_heard_nothing_says_so_and_saves_nothing(
+        shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    sphinx_model(shared_dir, tmp_path / "models")
+    monkeypatch.setattr(voices, "MicSource", QuietMic)
+    assert main(["voices", "calibrate", "--models-dir", str(tmp_path / "models")]) == 2
+    assert "no te oí decir ninguna frase" in capsys.readouterr().err
+    assert not (tmp_path / "models" / "voice-calibration").exists()

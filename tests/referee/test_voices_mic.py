@@ -23,7 +23,7 @@ class CorpusMic:
 
     stream: np.ndarray = np.zeros((0, 1))
 
-    def __init__(self, spec: str | None, on_status: object = None) -> None:
+    def __init__(self, spec: str | None, **options: object) -> None:
         self.stopped = False
 
     def __iter__(self) -> Iterator[AudioChunk]:
