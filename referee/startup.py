@@ -78,8 +78,8 @@ def start_listening(args: argparse.Namespace, service: Any, log: Log,
     except RecognizerError as err:
         return [Part("reconocedor", False, f"{err.message}; se anota con los botones")]
     parts = [_recognizer_part(choice, recognizer)]
-    source, mic_part = _audio_source(args, log)
-    parts.append(mic_part)
+    source, audio_part = _audio_source(args, log)
+    parts.append(audio_part)
     if source is not None:
         _listen(args, service, recognizer, source, log, on_end)
     return parts
@@ -97,7 +97,7 @@ def _recognizer_part(choice: Any, recognizer: Any) -> Part:
 
 
 def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
-    from referee.audio import AudioError, MicSource, WavSource, list_devices
+    from referee.audio import AudioError, WavSource
 
     source: Any
     if args.wav:
@@ -108,11 +108,15 @@ def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
             return None, Part("audio", False, f"no puedo leer {args.wav}: {message}")
         return source, Part("audio", True, f"la grabación {Path(args.wav).name} "
                             f"({source.duration:.0f} s), como si fuera el micrófono")
-    try:
-        devices = list_devices()
-    except (AudioError, OSError) as err:
-        devices = []
-        log(f"[yellow]no puedo ver los micrófonos: {escape(str(getattr(err, 'message', err)))}[/yellow]")
+    return _mic_source(args, log)
+
+
+def _mic_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
+    """The microphone (or one per team) and whether it is there: the source is made even when it
+    is not, and keeps looking for it while the scoreboard runs on its buttons."""
+    from referee.audio import AudioError, MicSource, list_devices
+
+    source: Any
     mics = args.mic or []
     if len(mics) > 2:
         return None, Part("micrófono", False, "a lo sumo dos micrófonos, uno por equipo")
@@ -123,12 +127,33 @@ def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
     else:
         source = MicSource(mics[0] if mics else None, channels=args.channels,
                            on_status=said_once(log, "micrófono"))
+    try:
+        devices = list_devices()
+    except AudioError as err:
+        return source, Part("micrófono", False, f"{err.message}; {STILL_LOOKING}")
+    return source, mic_part(mics, devices)
+
+
+STILL_LOOKING = "se anota con los botones y se sigue buscando"
+
+
+def mic_part(mics: list[str], devices: list[Any]) -> Part:
+    """The microphone's line of the start-up screen: whether the ones asked for (none: the
+    system's own) are among ``devices`` (``audio.InputDevice``), and if not, why."""
+    from referee.audio import AudioError, resolve_device
+
     if not devices:
-        return source, Part("micrófono", False, "no hay ninguno conectado; se anota con los "
-                            "botones y se sigue buscando (enchufá uno cuando quieras)")
+        return Part("micrófono", False, f"no hay ninguno conectado; {STILL_LOOKING} (enchufá "
+                    "uno cuando quieras)")
     names = ", ".join(d.name for d in devices[:3])
+    try:
+        for spec in mics:
+            resolve_device(spec, devices)
+    except AudioError as err:
+        return Part("micrófono", False, f"{err.message} (hay: {names}; mirá 'truco-referee "
+                    f"devices'); {STILL_LOOKING}")
     which = " y ".join(map(str, mics)) or "el de siempre"
-    return source, Part("micrófono", True, f"{which} (hay: {names})")
+    return Part("micrófono", True, f"{which} (hay: {names})")
 
 
 def said_once(log: Log, who: str) -> Callable[[str], None]:
