@@ -82,7 +82,8 @@ def start_listening(args: argparse.Namespace, service: Any, log: Log,
     source, audio_part = _audio_source(args, log)
     parts.append(audio_part)
     if source is not None:
-        _listen(args, service, recognizer, source, log, on_end)
+        learning = _listen(args, service, recognizer, source, log, on_end)
+        parts += [learning] if learning else []
     return parts
 
 
@@ -209,7 +210,8 @@ def said_once(log: Log, who: str) -> Callable[[str], None]:
 
 
 def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any,
-            log: Log, on_end: Callable[[], None] | None) -> None:
+            log: Log, on_end: Callable[[], None] | None) -> Part | None:
+    """Listen in the background; with --learn, the learning's line of the start-up screen."""
     from referee.listener import Listener
     from referee.voice import VoiceReferee, listen_in_background
 
@@ -223,8 +225,7 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
             sound.heard()
 
     listener = Listener(recognizer, heard, channel_teams=teams, on_revisions=referee.revise)
-    if args.learn and not args.wav:
-        _learn(args, service, recognizer, log)
+    learning = _learn(args, service, recognizer, log) if args.learn else None
 
     def ended() -> None:
         score = service.snapshot().get("score") or {}
@@ -234,16 +235,24 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
             on_end()
 
     listen_in_background(listener, source, log, on_end=ended if args.wav else None)
+    return learning
 
 
-def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) -> None:
-    """Learn the table's voices from play, for the Spanish Sphinx model (``referee.learning``)."""
-    if not hasattr(recognizer, "use_means") or recognizer.low_accuracy:
-        return
+def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) -> Part:
+    """Learn the table's voices from play, for the Spanish Sphinx model (``referee.learning``),
+    or say why not."""
+    if args.wav:
+        return Part("aprendizaje", False, "no aprende de una grabación (--wav), sólo del micrófono")
+    if not hasattr(recognizer, "use_means"):
+        return Part("aprendizaje", False, "aprender las voces es sólo con Sphinx, y se está "
+                    "usando Vosk; para aprender, arrancá con --learn --recognizer sphinx")
+    if recognizer.low_accuracy:
+        return Part("aprendizaje", False, "aprender las voces es sólo con el modelo de Sphinx en "
+                    "español: bajalo con 'truco-referee models fetch sphinx-es'")
     from referee.learning import TableLearner
 
     TableLearner(service.store, models_dir(args.models_dir), recognizer, log).start()
-    log("escucha: aprende las voces de la mesa mientras juegan")
+    return Part("aprendizaje", True, "aprende las voces de la mesa mientras juegan")
 
 
 def _table_sound(args: argparse.Namespace, recognizer: Any, log: Log) -> Any:

@@ -1,6 +1,7 @@
 """Calibrá el reconocedor a las voces de tu mesa: el programa te pide que digas cada canto y unos
 números (un minuto, más o menos), y con eso ajusta el modelo acústico de Sphinx a cómo suenan
-ustedes. 'listen' y 'serve' usan la calibración solas cuando existe. Mientras juegan, 'serve' la
+ustedes. 'listen' y 'serve' la usan solas cuando escuchan con Sphinx (si bajaste el modelo de Vosk,
+usan Vosk: arrancalos con --recognizer sphinx para usar la calibración). Mientras juegan, 'serve' la
 sigue ajustando con lo que oyó seguro y lo que confirmaron en la tablet; 'voices learn' hace lo
 mismo con las partidas ya jugadas, y 'voices forget' la borra."""
 
@@ -32,6 +33,9 @@ PROMPTS = (
 PROMPT_TIMEOUT_S = 6.0  # silence before giving up on a prompt
 PHRASE_MAX_S = 5.0  # a call is short: sound that goes on longer without a pause is noise
 NOT_HEARD = "no te oí"
+VOSK_FIRST = ("Ojo: la calibración es para el reconocedor Sphinx, y como tenés el modelo de Vosk, "
+              "'listen' y 'serve' escuchan con Vosk. Para jugar con la calibración, arrancalos con "
+              "--recognizer sphinx.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -155,12 +159,19 @@ def run(args: argparse.Namespace) -> int:
         print("Para calibrar hace falta el modelo de Sphinx en español: "
               "bajalo con 'truco-referee models fetch'.", file=sys.stderr)
         return 2
+    # with the Vosk model there, plain 'listen' and 'serve' run Vosk, and the calibration is Sphinx's
+    vosk_first = find_model(root).kind == "vosk"
+    users = ("'listen --recognizer sphinx' y 'serve --recognizer sphinx'" if vosk_first
+             else "'listen' y 'serve'")
     if args.action == "learn":
-        return learn_from_games(args, root, choice.path)
-    return calibrate_from_recordings(args, root, choice.path)
+        return learn_from_games(args, root, choice.path, users)
+    if vosk_first:  # said before anyone speaks, not after a minute of recording
+        print(VOSK_FIRST, flush=True)
+    return calibrate_from_recordings(args, root, choice.path, users)
 
 
-def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: Path) -> int:
+def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: Path,
+                              users: str) -> int:
     """Record the prompts (or read them from WAVs), calibrate, and keep the calibration."""
     try:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
@@ -183,11 +194,11 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
     path = voice_learning.save(root, model_dir, voice_learning.Learned(means, stats, said, 0),
                                learned_until=0.0)
     print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
-          "'listen' y 'serve' la usan solas ('voices forget' la borra).")
+          f"{users} la usan solas ('voices forget' la borra).")
     return 0
 
 
-def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path) -> int:
+def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, users: str) -> int:
     """Adapt to the table's voices from the games 'serve' kept (and the calibration's recordings)."""
     from models.paths import user_data_dir
     from referee.learning import describe, learn_from
@@ -207,5 +218,6 @@ def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path) -> i
     finally:
         store.close()
     path = voice_learning.save(root, model_dir, learned, learned_until=until)
-    print(f"Listo: aprendí de {describe(learned)}. Guardé la calibración en {path}.")
+    print(f"Listo: aprendí de {describe(learned)}. Guardé la calibración en {path}; "
+          f"{users} la usan solas.")
     return 0

@@ -1,5 +1,5 @@
-"""What serve says at start about its recognizer and its microphone: what runs, what does not and
-why, and how to make it hear better."""
+"""What serve says at start about its recognizer, its microphone and its learning: what runs, what
+does not and why, and how to make it hear better."""
 
 from __future__ import annotations
 
@@ -71,3 +71,13 @@ def test_without_portaudio_the_microphone_line_says_so(monkeypatch: pytest.Monke
     _, part = startup._audio_source(SimpleNamespace(wav=None, mic=None, channels=1),
                                     lambda line: None)
     assert not part.running and "sistema de audio" in part.detail
+
+
+@pytest.mark.parametrize(("recognizer", "said"), [
+    (SimpleNamespace(low_accuracy=False), "--recognizer sphinx"),  # Vosk: no means to adapt
+    (SimpleNamespace(low_accuracy=True, use_means=None), "models fetch sphinx-es"),
+])
+def test_learning_with_a_recognizer_that_cannot_learn_says_why(recognizer: object, said: str) -> None:
+    args = SimpleNamespace(wav=None, models_dir=None)
+    part = startup._learn(args, None, recognizer, lambda line: None)
+    assert part.name == "aprendizaje" and not part.running and said in part.detail

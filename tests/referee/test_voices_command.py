@@ -1,5 +1,6 @@
 """`voices calibrate` and `voices learn` at their edges: a damaged Sphinx model is said in words, a
-missing microphone is said before anyone is asked to speak, steady noise does not hold a prompt."""
+missing microphone is said before anyone is asked to speak, steady noise does not hold a prompt,
+and with the Vosk model there the player learns that the calibration is for Sphinx only."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from models.catalog import SPHINX_ES
 from referee.audio import AudioChunk, to_chunk
 from referee.cli import main
 from referee.commands import voices
+from tests.referee.test_models_check import _vosk as vosk_folder  # passes the file checks
 
 
 def sphinx_model(shared_dir: Path, models: Path, damaged: bool = False) -> Path:
@@ -147,3 +149,15 @@ def test_a_calibration_that_heard_nothing_says_so_and_saves_nothing(
     assert main(["voices", "calibrate", "--models-dir", str(tmp_path / "models")]) == 2
     assert "no te oí decir ninguna frase" in capsys.readouterr().err
     assert not (tmp_path / "models" / "voice-calibration").exists()
+
+
+def test_with_vosk_there_calibrate_says_before_recording_that_it_is_for_sphinx(
+        shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "models"
+    sphinx_model(shared_dir, models)
+    vosk_folder(models)
+    argv = ["voices", "calibrate", "--models-dir", str(models), "--wav-dir", str(tmp_path / "nada")]
+    assert main(argv) == 2  # the recordings are not there: it stops before calibrating
+    out = capsys.readouterr()
+    assert "es para el reconocedor Sphinx" in out.out and "--recognizer sphinx" in out.out
+    assert "no encuentro la carpeta" in out.err
