@@ -116,7 +116,7 @@ def _spanish_or(value: Any) -> Any:
 def run_command(service: TableService, cmd: Any, origin: str) -> dict[str, Any]:
     """Carry out one validated command; the new snapshot."""
     if isinstance(cmd, schemas.EventMsg):
-        return service.submit_line(cmd.line, origin)
+        return service.submit_line(cmd.line, origin, cmd.seq)
     if isinstance(cmd, schemas.UndoMsg):
         return service.undo(origin, cmd.seq)
     if isinstance(cmd, schemas.FlipMsg):
@@ -266,11 +266,11 @@ def _change_routes(router: APIRouter, service: TableService, guard: PinGuard,
     def snap(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
         return JSONResponse(fn())
 
-    @router.post("/api/events", dependencies=auth)
-    def event(body: schemas.EventIn) -> Any:
-        return snap(lambda: service.submit_line(body.line, "page"))
-
     # ``seq``: the snapshot the page showed; the change is refused if the table moved since
+    @router.post("/api/events", dependencies=auth)
+    def event(body: schemas.EventIn, seq: Seen = None) -> Any:
+        return snap(lambda: service.submit_line(body.line, "page", seq))
+
     @router.post("/api/undo", dependencies=auth)
     def undo(seq: Seen = None) -> Any:
         return snap(lambda: service.undo("page", seq))

@@ -93,15 +93,15 @@ class Message(Strict):
     id: int | str | None = None
 
 
-class EventMsg(Message):
-    action: Literal["event"]
-    line: Line
-
-
 class LastLineMsg(Message):
-    """A change to the last line, with the snapshot the page showed (``TableService._require_seen``)."""
+    """A change with the snapshot the page showed (``TableService._require_seen``)."""
 
     seq: Seq | None = None
+
+
+class EventMsg(LastLineMsg):
+    action: Literal["event"]
+    line: Line
 
 
 class UndoMsg(LastLineMsg):

@@ -10,16 +10,18 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import sqlite3
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from referee.doubt import DECLARATIONS, Held, rejudged_reason, taken_back_reason, waiting_reason
 from web_scoreboard.heard import Heard, HeardStatus, decided_reason
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike, common_start, rebuild
-from web_scoreboard.store import HeardRow, LogEntry, Store
+from web_scoreboard.store import HeardRow, LogEntry, Store, said
 
 DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
@@ -43,7 +45,8 @@ class ActionError(ValueError):
 
 def store_failed(err: Exception) -> ActionError:
     """The error for a change the disk refused (full, or the database locked by another program)."""
-    return ActionError("store-failed", f"no se pudo guardar: {err}", 503)
+    words = said(err) if isinstance(err, sqlite3.Error) else str(err)
+    return ActionError("store-failed", f"no se pudo guardar: {words}", 503)
 
 
 def _is_call(line: str) -> bool:
@@ -76,6 +79,8 @@ class TableService:
         self._heard: deque[dict[str, Any]] = deque(maxlen=heard_limit)
         self._warnings: list[str] = []
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
+        # What a change being made tells the pages and ``on_stored`` once it is on disk.
+        self._told: list[Callable[[], None]] | None = None
         # Told of every stored change (action, line, origin, score) once it is on disk.
         self.on_stored: Callable[[str, str, str, dict[str, int] | None], None] | None = None
 
@@ -112,6 +117,41 @@ class TableService:
                 raise ActionError("no-interpreter", "esta mesa no interpreta lo que se dice", 501)
             return list(read(text, team))
 
+    @contextmanager
+    def _change(self) -> Iterator[None]:
+        """Hold the table for one change, stored whole or not at all.  Its writes (a line, the
+        heard item's verdict, its clip…) are one batch of the store, and the pages are told
+        only once it is on disk.  If a write fails after another went in, the store takes them
+        all back and the table is rebuilt from what is stored, so that a refusal («no se pudo
+        guardar») means nothing changed, and a second tap does not take back a second line."""
+        with self._lock:
+            if self._told is not None:  # a change inside a change: one and the same
+                yield
+                return
+            self._told, wrote = [], False
+            try:
+                with self.store.batch() as batch:
+                    try:
+                        yield
+                    finally:
+                        wrote = batch.writes > 0
+            except BaseException as err:
+                told, self._told = self._told, None
+                if wrote or told:
+                    self._restore()
+                if isinstance(err, sqlite3.Error):
+                    raise store_failed(err) from err
+                raise
+            told, self._told = self._told, None
+            for tell in told:
+                tell()
+
+    def _restore(self) -> None:
+        """After a change the store refused: the table, the heard strip and the pages as stored
+        (the pages get a new snapshot, so a tap on the old one is stale)."""
+        self._load(self._game_id)
+        self._publish()
+
     def list_games(self) -> list[dict[str, Any]]:
         return [g.to_dict() for g in self.store.games()]
 
@@ -127,7 +167,7 @@ class TableService:
     # -- start and games ----------------------------------------------------------------------
     def start(self) -> None:
         """Reopen the game that was in progress, or start the first one."""
-        with self._lock:
+        with self._change():
             game_id = self.store.current_game_id()
             if game_id is None:
                 game_id = self.store.create_game(self.default_settings.to_dict(), DEFAULT_NAMES)
@@ -137,7 +177,7 @@ class TableService:
     def new_game(self, settings: dict[str, Any] | None = None,
                  names: dict[str, str] | None = None) -> dict[str, Any]:
         """Start a new game; settings not given are kept from the current game."""
-        with self._lock:
+        with self._change():
             merged = {**self._table_settings(), **(settings or {})}
             try:
                 rules = self._settings_from_dict(merged)
@@ -149,7 +189,7 @@ class TableService:
             return self._publish()
 
     def open_game(self, game_id: int) -> dict[str, Any]:
-        with self._lock:
+        with self._change():
             if self.store.game(game_id) is None:
                 raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
             self._write(lambda: self.store.set_current_game(game_id))
@@ -157,16 +197,20 @@ class TableService:
             return self._publish()
 
     def set_names(self, names: dict[str, str]) -> dict[str, Any]:
-        with self._lock:
+        with self._change():
             given = {"A": names["A"], "B": names["B"]}
             self._write(lambda: self.store.set_names(self._game_id, given))
             self._names = given
             return self._publish()
 
     # -- events -------------------------------------------------------------------------------
-    def submit_line(self, line: str, origin: str = "manual") -> dict[str, Any]:
-        """Apply one replay-log line (``"A1: truco"``); the new snapshot, or ActionError."""
-        with self._lock:
+    def submit_line(self, line: str, origin: str = "manual",
+                    seen: int | None = None) -> dict[str, Any]:
+        """Apply one replay-log line (``"A1: truco"``); the new snapshot, or ActionError.  With
+        ``seen``, only if the table is still as the page showed it (``_require_seen``): two
+        tablets tapping «Ronda» or «+1» at once score it once."""
+        with self._change():
+            self._require_seen(seen)
             self._apply(line, origin)
             return self._publish()
 
@@ -174,7 +218,7 @@ class TableService:
         """Take back the last line whole (both calls of «B1: quiero retruco»); with ``seen`` (the
         snapshot the page showed), only if nothing changed since (``_require_seen``).  A heard
         call it takes back is shown as undone."""
-        with self._lock:
+        with self._change():
             self._require_seen(seen)
             if not self._table.lines:
                 raise ActionError("nothing-to-undo", "no hay nada para deshacer")
@@ -196,9 +240,9 @@ class TableService:
                                   "no hay ninguna respuesta para cambiar", seen)
 
     def _require_seen(self, seen: int | None) -> None:
-        """A change to "the last line" the page asked for while it showed snapshot ``seen``:
-        refused if the table changed since (a double tap, or another tablet was quicker), so it
-        never takes back a line the person did not see."""
+        """A change the page asked for while it showed snapshot ``seen``: refused if the table
+        changed since (a double tap, or another tablet was quicker), so it never takes back a
+        line the person did not see, nor scores twice what two people tapped once."""
         if seen is not None and seen != self._seq:
             raise ActionError("stale", "la mesa cambió desde que la miraste: fijate cómo quedó y "
                               "volvé a tocar si hace falta", 409)
@@ -208,7 +252,7 @@ class TableService:
         """Replace the last line by what ``change`` (a call on the current Table, made under the
         lock) makes of it, stored as undos of the lines it changed and the lines it put in their
         place; the Table refuses what the rules do not allow."""
-        with self._lock:
+        with self._change():
             self._require_seen(seen)
             before, joined = list(self._table.lines), self._table.joined
             if not before:
@@ -234,7 +278,7 @@ class TableService:
         the hand ended); if the rules refuse it, the item is stored as ``rejected`` with the
         reason.  ``unsure`` and ``rejected`` items change nothing until confirmed on a page.
         """
-        with self._lock:
+        with self._change():
             status, reason = item.status, item.reason
             # the hand it was said in: a confirm must come in that hand
             extra = {"hand": self._hand_to_come(), **item.extra}
@@ -250,7 +294,7 @@ class TableService:
         """Show on the pages what the camera saw (a card played, an envido shown), with the
         picture it saw it on (JPEG), beside what was heard; the game is not changed here (the
         camera submits its own lines).  The stored item as a dict."""
-        with self._lock:
+        with self._change():
             return self._add_heard("accepted", text, line=line, clip=picture, mime="image/jpeg",
                                    extra={"seen": True})
 
@@ -285,7 +329,7 @@ class TableService:
         after its own (its meaning and seat were read with it counted); so does a declaration
         heard while one of the same hand waits (its seat is the next in the order).
         """
-        with self._lock:
+        with self._change():
             items = self._preview(text, team)
             waiting = self._waiting_declarations()
             shown = self._interpret_after(waiting, text, team) if waiting else items
@@ -340,7 +384,7 @@ class TableService:
         One that waits for a doubtful item said before it is confirmed only after that one is
         decided, and is read again on the game as it is then, as is a declaration: its seat is
         whose turn it is now, not when it was heard."""
-        with self._lock:
+        with self._change():
             row = self._unsure(heard_id)
             self._require_decided(row)
             heard_in = row.extra.get("hand")
@@ -393,7 +437,7 @@ class TableService:
         A call the rules refused is judged again when the phrase confirms it and something was
         taken back since it was heard (``_rejudge``): an early «envido» heard in chatter and
         taken back must not leave the «truco» said after it refused."""
-        with self._lock:
+        with self._change():
             row = self.store.heard_item(heard_id)
             if row is None:
                 return False
@@ -450,7 +494,7 @@ class TableService:
                                       "ambiguous": item.ambiguous})
 
     def dismiss_heard(self, heard_id: int) -> dict[str, Any]:
-        with self._lock:
+        with self._change():
             row = self._unsure(heard_id)
             self._set_heard_status(heard_id, "rejected", "descartado a mano")
             self._decided(row, confirmed=False)
@@ -564,10 +608,13 @@ class TableService:
         except Exception as err:
             rollback()
             raise store_failed(err) from err
-        if self.on_stored is not None:  # the score once the whole change is made, on its last row
-            for k, entry in enumerate(entries, 1):
-                self.on_stored(entry.action, entry.line, entry.origin,
-                               snap.get("score", {}) if k == len(entries) else None)
+        on_stored = self.on_stored
+        if on_stored is not None:
+            def tell() -> None:  # the score once the whole change is made, on its last row
+                for k, entry in enumerate(entries, 1):
+                    on_stored(entry.action, entry.line, entry.origin,
+                              snap.get("score", {}) if k == len(entries) else None)
+            self._tell(tell)
 
     def _write(self, write: Callable[[], T]) -> T:
         """Run one store write; if the disk refuses it, nothing in memory has changed yet."""
@@ -631,9 +678,20 @@ class TableService:
         self._seq += 1
         snap = self._build_snapshot()
         text = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
-        self._current = (self._seq, text, snap)
-        self.hub.publish(self._seq, text)
+        current = (self._seq, text, snap)
+        self._tell(lambda: self._show(current))
         return snap
+
+    def _show(self, current: tuple[int, str, dict[str, Any]]) -> None:
+        self._current = current
+        self.hub.publish(current[0], current[1])
+
+    def _tell(self, tell: Callable[[], None]) -> None:
+        """Now, or, inside a change, once it is stored (``_change``)."""
+        if self._told is None:
+            tell()
+        else:
+            self._told.append(tell)
 
 
 def _regroup(table: TableLike, stored: list[LogEntry]) -> None:

@@ -143,6 +143,13 @@ class HeardRow:
         }
 
 
+@dataclass
+class Batch:
+    """The writes of one change so far (``Store.batch``)."""
+
+    writes: int = 0
+
+
 class Store:
     """A thread-safe SQLite store; one connection, serialised by a lock."""
 
@@ -153,6 +160,7 @@ class Store:
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        self._batch: Batch | None = None
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
                                        timeout=busy_s)
@@ -186,15 +194,32 @@ class Store:
             self._db.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def batch(self) -> Iterator[Batch]:
+        """Several writes as one change: all of them are stored, or none if one fails (or the
+        caller raises inside).  The writes made inside join it; a batch inside a batch too."""
         with self._lock:
+            if self._batch is not None:
+                yield self._batch
+                return
             self._db.execute("BEGIN IMMEDIATE")
+            self._batch = Batch()
             try:
-                yield self._db
+                yield self._batch
+                self._db.execute("COMMIT")  # a full disk may refuse the change only here
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            finally:
+                self._batch = None
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self.batch() as batch:
+            if not self._db.in_transaction:  # SQLite gave the batch up after a failed write
+                raise sqlite3.OperationalError("the change's transaction was rolled back")
+            yield self._db
+            batch.writes += 1
 
     # -- meta ---------------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:

@@ -735,3 +735,19 @@ def test_a_store_made_before_lines_were_kept_whole_opens_and_undoes(tmp_path: Pa
     with scoreboard_at(path) as client:
         assert state(client)["log"] == ["hand", "A1: truco"]
         assert client.post("/api/undo", headers=AUTH).json()["log"] == ["hand"]
+
+
+@pytest.mark.parametrize("line", ["round A", "points A +1"])
+def test_two_tablets_tapping_the_same_result_at_once_score_it_once(
+        client: TestClient, post: Callable[..., httpx.Response], line: str) -> None:
+    post(client, "hand")
+    seq = client.get("/api/state", headers=AUTH).json()["seq"]
+    first = client.post(f"/api/events?seq={seq}", json={"line": line}, headers=AUTH)
+    second = client.post(f"/api/events?seq={seq}", json={"line": line}, headers=AUTH)
+    assert first.status_code == 200
+    assert second.status_code == 409 and second.json()["error"]["code"] == "stale"
+    assert client.get("/api/state", headers=AUTH).json()["log"] == ["hand", line]
+    with client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"action": "event", "line": line, "pin": PIN, "seq": seq})
+        assert ws.receive_json()["error"]["code"] == "stale"

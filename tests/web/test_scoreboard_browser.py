@@ -623,11 +623,11 @@ def test_enter_in_the_pin_dialog_means_entrar(tmp_path: Path, page: Any) -> None
 
 def test_a_tap_while_the_server_is_down_says_it_was_not_scored(server: LiveServer, page: Any) -> None:
     open_board(page, server.url)
-    page.route("**/api/events", lambda route: route.abort())  # as when the server is down
+    page.route("**/api/events*", lambda route: route.abort())  # as when the server is down
     page.click('.team-A [data-line="points A +1"]')
     page.wait_for_selector("#toast:not([hidden])")
     assert text(page, "#toast") == "Sin conexión con el árbitro: no se anotó. Probá de nuevo."
-    page.unroute("**/api/events")
+    page.unroute("**/api/events*")
     page.click('.team-A [data-line="points A +1"]')
     page.wait_for_function("window.scoreboard.snapshot.score.A === 1")
 

@@ -107,10 +107,10 @@ async function request(method, path, body) {
   }
 }
 
-const applyLine = (line) => send("POST", "/api/events", { line });
-// A change to the last line carries the snapshot on screen (``?seq=``): a double tap, or a change
-// from another tablet in between, is refused instead of taking back a line nobody saw.
+// A change carries the snapshot on screen (``?seq=``): a double tap, or a change from another
+// tablet in between, is refused instead of taking back a line nobody saw or scoring a round twice.
 const seen = (path) => (typeof state.snap.seq === "number" ? `${path}?seq=${state.snap.seq}` : path);
+const applyLine = (line) => send("POST", seen("/api/events"), { line });
 
 function setPin(pin) {
   state.pin = pin;
