@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.events import Team, team_of
-from models.paths import models_dir
-from referee.asr.base import Recognizer, RecognizerError
+from models.paths import models_dir, user_data_dir
+from referee.asr.base import RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
 from referee.doubt import Held, rejudged_reason, taken_back_reason, waiting_reason
@@ -20,6 +20,7 @@ from referee.evidence import EvidenceError, EvidenceStore
 from referee.interpret import Interpretation
 from referee.listener import Listener, Utterance, item_confidence
 from referee.phrases import BARS_SAID, confidence_needed, normalize
+from referee.startup import load_recognizer
 
 UNSURE_BELOW = 0.6
 
@@ -57,7 +58,9 @@ def choose_model(args: argparse.Namespace) -> ModelChoice:
 
 
 def default_evidence_dir() -> Path:
-    return models_dir(None).parent / "evidence"
+    """The per-user evidence folder, wherever the models are (``$TRUCO_REFEREE_MODELS`` moves
+    only them)."""
+    return user_data_dir() / "evidence"
 
 
 Applied = tuple[dict[str, Any], tuple[int, int]]  # a call's record and its token span
@@ -307,8 +310,7 @@ def run(args: argparse.Namespace) -> int:
               "o usá --no-evidence", file=sys.stderr)
         return 2
     try:
-        choice = choose_model(args)
-        recognizer: Recognizer = make_recognizer(choice)
+        choice, recognizer = load_recognizer(args, make_recognizer)
     except RecognizerError as err:
         print(f"No puedo arrancar el reconocedor: {err.message}", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ import argparse
 import errno
 import fcntl
 import socket
+import sqlite3
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from models.paths import user_data_dir
 from referee.commands import values
+from web_scoreboard.store import StoreError, said
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -213,8 +215,12 @@ def run(args: argparse.Namespace) -> int:
             held.enter_context(lock_data_dir(data_dir))
             sock = held.enter_context(bind(args.host, args.port))
             app, store = build(args)
-        except ServeError as err:
+        except (ServeError, StoreError) as err:
             print(f"{me}: {err}", file=sys.stderr)
+            return 1
+        except sqlite3.Error as err:  # the store opened, then failed as the game was read
+            print(f"{me}: no puedo usar los tanteadores guardados en {data_dir}: {said(err)}",
+                  file=sys.stderr)
             return 1
         except ValueError as err:
             print(f"{me}: {err}", file=sys.stderr)

@@ -203,13 +203,17 @@ def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, user
     from models.paths import user_data_dir
     from referee.learning import describe, learn_from
     from web_scoreboard.app import DB_NAME
-    from web_scoreboard.store import Store
+    from web_scoreboard.store import Store, StoreError
 
     db = (args.data_dir or user_data_dir()) / DB_NAME
     if not db.is_file():
         print(f"No hay partidas guardadas en {db.parent}.", file=sys.stderr)
         return 2
-    store = Store(db)
+    try:
+        store = Store(db)
+    except StoreError as err:
+        print(f"No pude aprender: {err}", file=sys.stderr)
+        return 2
     try:
         learned, until = learn_from(store, root, model_dir)
     except RecognizerError as err:

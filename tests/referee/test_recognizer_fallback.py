@@ -74,3 +74,26 @@ def test_a_recognizer_asked_for_by_name_that_fails_is_an_error(
     args = demo_arguments(models_dir=str(models), **forced)
     with pytest.raises(RecognizerError, match="init failed"):
         startup.load_recognizer(args, make=_fails_unless_english)
+
+
+def test_listen_listens_with_sphinx_when_the_vosk_model_fails_to_load(
+        shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    models = tmp_path / "models"
+    sphinx_model(shared_dir, models)
+    vosk_folder(models)
+    code = main(["listen", "--wav", str(_silence(tmp_path / "silencio.wav")), "--models-dir",
+                 str(models), "--no-evidence"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "Reconocedor: sphinx-es" in err and "Vosk no pudo cargar" in err
+
+
+def test_listen_keeps_its_evidence_in_the_user_folder_wherever_the_models_are(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.commands.listen import default_evidence_dir
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "datos"))
+    monkeypatch.setenv("TRUCO_REFEREE_MODELS", str(tmp_path / "otro-disco" / "modelos"))
+    assert default_evidence_dir() == tmp_path / "datos" / "truco-referee" / "evidence"

@@ -130,3 +130,14 @@ def test_a_recording_that_cannot_be_heard_ends_a_run_that_ends_with_it(tmp_path:
         str(tmp_path / "data"), "--models-dir", str(tmp_path / "models"), "--port", str(free_port()),
         "--host", "127.0.0.1"])
     assert run(args) == 1
+
+
+def test_a_damaged_store_stops_serve_with_what_to_do(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / DB_NAME).write_bytes(b"no soy una base de datos" * 200)
+    assert run(parse("--data-dir", str(data), "--port", str(free_port()),
+                     "--host", "127.0.0.1")) == 1
+    said = capsys.readouterr().err
+    assert "el archivo está dañado" in said and "apartalo" in said and "Traceback" not in said
