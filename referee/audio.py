@@ -304,9 +304,19 @@ class MicSource:
         self.on_status = on_status
         self._stopped = False
         self._samples = 0
+        self._queue: queue.Queue[np.ndarray] | None = None
 
     def stop(self) -> None:
         self._stopped = True
+
+    def drop_queued(self) -> None:
+        """Forget the sound the microphone heard and nobody has read yet: the answer to a prompt
+        starts after the prompt, not with what was said while the player got ready."""
+        while self._queue is not None:
+            try:
+                self._samples += len(self._queue.get_nowait())
+            except queue.Empty:
+                return
 
     def __iter__(self) -> Iterator[AudioChunk]:
         while not self._stopped:
@@ -328,6 +338,7 @@ class MicSource:
             raise AudioError("mic-missing", "no hay ningún micrófono conectado: enchufá uno")
         device = resolve_device(self.device_spec, devices)
         q: queue.Queue[np.ndarray] = queue.Queue()
+        self._queue = q
         failed: list[str] = []
 
         def callback(indata: np.ndarray, frames: int, t: object, status: object) -> None:

@@ -126,6 +126,7 @@ def from_mic(spec: str | None, players: int = 1) -> list[list[tuple[bytes, str]]
             out: list[tuple[bytes, str]] = []
             for k, text in enumerate(PROMPTS, 1):
                 print(f"[{k}/{len(PROMPTS)}] Decí: «{text}»", flush=True)
+                mic.drop_queued()  # what was said before the prompt showed is not its answer
                 pcm, missed = capture_one(chunks)
                 if pcm is None:
                     print(f"   {missed}; sigo", flush=True)

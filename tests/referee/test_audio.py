@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import struct
+import sys
+import threading
 import wave
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from referee import audio
 from referee.audio import (
     SAMPLE_RATE,
     AudioError,
@@ -195,3 +199,44 @@ def test_float_and_extensible_wavs_are_read_like_pcm(tmp_path: Path, tag: int, b
     frames = read_wav(path)  # before: "unknown format: 3" (or 65534)
     assert frames.shape == read_wav(pcm).shape
     assert np.max(np.abs(frames - read_wav(pcm))) < 1e-3
+
+
+class TableMic:
+    """A sounddevice stand-in whose stream delivers what was said while the player got ready
+    (level 1000) at once, and what is said after the prompt (level 2000) when ``answer`` is set."""
+
+    answer = threading.Event()
+
+    class PortAudioError(Exception):
+        pass
+
+    class InputStream:
+        def __init__(self, *, callback: Any, blocksize: int, **_: Any) -> None:
+            self.callback, self.blocksize = callback, blocksize
+
+        def __enter__(self) -> TableMic.InputStream:
+            for _ in range(5):
+                self.callback(np.full((self.blocksize, 1), 1000, np.int16), self.blocksize, 0, 0)
+            threading.Thread(target=self._answer, daemon=True).start()
+            return self
+
+        def _answer(self) -> None:
+            TableMic.answer.wait(5)
+            self.callback(np.full((self.blocksize, 1), 2000, np.int16), self.blocksize, 0, 0)
+
+        def __exit__(self, *_: object) -> None:
+            return None
+
+
+def test_the_sound_before_a_prompt_is_dropped_not_taken_for_its_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "sounddevice", TableMic)
+    monkeypatch.setattr(audio, "list_devices", lambda: [InputDevice(0, "mesa", 1, 16000.0, True)])
+    TableMic.answer.clear()
+    mic = MicSource(None, keep_trying=False)
+    chunks = iter(mic)
+    assert np.frombuffer(next(chunks).pcm, np.int16).max() == 1000  # the microphone is open
+    mic.drop_queued()  # the prompt shows: the four blocks waiting are from before it
+    TableMic.answer.set()
+    assert np.frombuffer(next(chunks).pcm, np.int16).max() == 2000
+    mic.stop()

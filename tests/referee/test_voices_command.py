@@ -123,6 +123,9 @@ class NoisyMic:
     def stop(self) -> None:
         pass
 
+    def drop_queued(self) -> None:
+        pass  # its stream comes as fast as it is read
+
 
 def test_a_prompt_held_by_noise_says_so_and_goes_on(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:

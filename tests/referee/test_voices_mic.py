@@ -22,6 +22,7 @@ class CorpusMic:
     """A microphone that hears the table say each prompt, with pauses, in real-time chunks."""
 
     stream: np.ndarray = np.zeros((0, 1))
+    drops = 0  # times the command dropped what was heard before a prompt
 
     def __init__(self, spec: str | None, **options: object) -> None:
         self.stopped = False
@@ -35,6 +36,9 @@ class CorpusMic:
 
     def stop(self) -> None:
         self.stopped = True
+
+    def drop_queued(self) -> None:  # this stream comes as fast as it is read: nothing waits
+        CorpusMic.drops += 1
 
 
 def test_calibration_prompts_are_cut_from_the_microphone(shared_dir: Path, tmp_path: Path,
@@ -52,7 +56,9 @@ def test_calibration_prompts_are_cut_from_the_microphone(shared_dir: Path, tmp_p
     CorpusMic.stream = np.concatenate(parts)
     monkeypatch.setattr(voices, "MicSource", CorpusMic)
 
+    CorpusMic.drops = 0
     [captured] = voices.from_mic(None, players=1)
+    assert CorpusMic.drops == len(voices.PROMPTS)  # before each prompt's answer
 
     assert [text for _, text in captured] == [t for t in voices.PROMPTS if t != SILENT]
     for pcm, text in captured:  # each cut holds that phrase, not its neighbours
