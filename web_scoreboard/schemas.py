@@ -142,10 +142,17 @@ class DismissMsg(Message):
     heard_id: RowId
 
 
+class PingMsg(Message):
+    """A page asking whether the server is still there (no PIN: watching needs none)."""
+
+    action: Literal["ping"]
+
+
 Command = Annotated[
     EventMsg | UndoMsg | FlipMsg | SwapMsg | NamesMsg | NewGameMsg | OpenGameMsg | ConfirmMsg
-    | DismissMsg,
+    | DismissMsg | PingMsg,
     Field(discriminator="action"),
 ]
 COMMAND = TypeAdapter(Command)
-ACTIONS = ("event", "undo", "flip", "swap", "names", "new-game", "open-game", "confirm", "dismiss")
+ACTIONS = ("event", "undo", "flip", "swap", "names", "new-game", "open-game", "confirm", "dismiss",
+           "ping")

@@ -751,3 +751,10 @@ def test_two_tablets_tapping_the_same_result_at_once_score_it_once(
         ws.receive_json()
         ws.send_json({"action": "event", "line": line, "pin": PIN, "seq": seq})
         assert ws.receive_json()["error"]["code"] == "stale"
+
+
+def test_a_page_without_the_pin_can_ask_whether_the_server_is_there(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        seq = ws.receive_json()["seq"]
+        ws.send_json({"action": "ping", "id": 4})
+        assert ws.receive_json() == {"ok": True, "id": 4, "seq": seq}

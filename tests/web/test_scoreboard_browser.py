@@ -774,3 +774,25 @@ def test_screen_readers_hear_the_names_and_what_each_button_is_for(server: LiveS
     page.click("#btn-settings")
     labels = page.locator("#settings-form fieldset:first-child label").all_inner_texts()
     assert [str(label).strip() for label in labels] == ["Los Pibes", "Las Chicas"]
+
+
+def test_a_server_gone_silent_is_shown_as_gone_and_the_page_connects_again(
+        server: LiveServer, page: Any) -> None:
+    silent = {"now": False}  # as when the server's machine loses its power: no word, no close
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        ws.on_message(lambda message: None if silent["now"] else upstream.send(message))
+        upstream.on_message(lambda message: None if silent["now"] else ws.send(message))
+
+    page.route_web_socket("**/ws", route)
+    page.clock.install()
+    open_board(page, server.url)
+    page.clock.run_for(15_000)
+    assert page.locator("#conn.on").count() == 1  # the server answers: still live
+    silent["now"] = True
+    page.clock.run_for(40_000)  # a ping every 10 s, none answered for more than 25 s
+    page.wait_for_selector("#conn.off")
+    silent["now"] = False
+    page.clock.run_for(10_000)
+    page.wait_for_selector("#conn.on")

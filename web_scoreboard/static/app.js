@@ -21,7 +21,7 @@ const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 
 const state = {
-  snap: {}, seat: "A1", suggested: null, socket: null, retry: 250, dismissedWarnings: null,
+  snap: {}, seat: "A1", suggested: null, socket: null, retry: 250, heardAt: 0, dismissedWarnings: null,
   overKey: null, dismissedGameOver: null, focusBeforeOver: null,
   pin: localStorage.getItem(PIN_KEY) || "", hostPin: false,
 };
@@ -32,8 +32,9 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws`);
   state.socket = ws;
-  ws.onopen = () => { state.retry = 250; setConnected(true); };
+  ws.onopen = () => { state.retry = 250; state.heardAt = Date.now(); setConnected(true); };
   ws.onmessage = (event) => {
+    state.heardAt = Date.now();
     let data;
     try { data = JSON.parse(event.data); } catch { return; }
     if (data.error) toast(Render.named(state.snap, data.error.message));
@@ -45,6 +46,26 @@ function connect() {
     state.retry = Math.min(state.retry * 2, 3000);
   };
   ws.onerror = () => ws.close();
+}
+
+/* A server that lost its power or its network leaves the socket open on this side, silent: the
+   page asks every ALIVE_MS, and with no word back for two and a half of those it says so and
+   connects again, instead of showing a frozen score as «en vivo». */
+const ALIVE_MS = 10000;
+function watchLiveness() {
+  setInterval(() => {
+    const ws = state.socket;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - state.heardAt > 2.5 * ALIVE_MS) {
+      ws.onclose = null;
+      ws.onmessage = null;
+      ws.close();
+      setConnected(false);
+      connect();
+      return;
+    }
+    ws.send(JSON.stringify({ action: "ping" }));
+  }, ALIVE_MS);
 }
 
 function setConnected(on) {
@@ -426,3 +447,4 @@ wire();
 setPin(state.pin);
 fetchHostPin();
 connect();
+watchLiveness();
