@@ -409,11 +409,15 @@ def test_what_the_camera_saw_is_shown_with_its_picture(app: FastAPI, client: Tes
     picture = b"\xff\xd8\xff\xe0" + bytes(100)  # a JPEG's start
     item = app.state.service.record_seen("A1 jugó el 4 de copas", picture, "A1 plays 4c")
     [shown] = state(client)["heard"]
-    assert shown == item and shown["extra"] == {"seen": True} and shown["status"] == "accepted"
+    assert shown == item and shown["status"] == "accepted"
+    assert shown["extra"] == {"seen": True, "applied": ["A1 plays 4c"], "applied_at": 1}
     response = client.get(f"/api/clips/{item['clip_id']}")
     assert response.content == picture and response.headers["content-type"] == "image/jpeg"
     assert response.headers["content-disposition"].endswith('.jpg"')
     assert state(client)["log"] == ["hand", "A1 plays 4c"]  # nothing applied twice
+    assert client.post("/api/undo", headers=AUTH).status_code == 200
+    [shown] = state(client)["heard"]
+    assert shown["status"] == "undone"  # not «anotado» once the table took the play back
 
 
 def test_a_heard_item_with_an_unknown_status_is_refused() -> None:
