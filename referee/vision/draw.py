@@ -39,7 +39,7 @@ def annotate(frame: np.ndarray, readings: Sequence[Reading], title: str = "") ->
         pts = reading.outline.astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [pts], True, colour, 2 * thick)
         x, y = reading.outline.min(axis=0).astype(int)
-        cv2.putText(out, label(reading), (int(x), max(14, int(y) - 6)), cv2.FONT_HERSHEY_SIMPLEX,
+        cv2.putText(out, _ascii(label(reading)), (int(x), max(14, int(y) - 6)), cv2.FONT_HERSHEY_SIMPLEX,
                     0.5 * thick, colour, thick + 1, cv2.LINE_AA)
     if title:
         cv2.putText(out, _ascii(title), (10, 24 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * thick,
