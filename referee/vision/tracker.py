@@ -2,7 +2,7 @@
 seat becomes ``Play(seat, card)`` for the engine.
 
 A new hand may start (a tap on the tablet, a call) while the last hand's cards still lie on the
-table.  Those cards are not plays of the new hand: a card played or shown in the last hand is
+table.  Those cards are not plays of the new hand: a card played or shown in an earlier hand is
 played again only after it has been out of sight for a few frames (gathered, dealt, put down).
 
 A card is in one place: a name read on two cards at once (one of them misread) is no play until
@@ -54,7 +54,7 @@ class PlayTracker:
     seats: Sequence[SeatRegion]
     steady_frames: int = 3
     played: dict[Card, str] = field(default_factory=dict)
-    lying: set[Card] = field(default_factory=set)  # the last hand's cards, maybe still in sight
+    lying: set[Card] = field(default_factory=set)  # earlier hands' cards, maybe still in sight
     in_sight: set[tuple[str, Card]] = field(default_factory=set)  # named in front of a seat now
     stillness: Stillness = field(default_factory=Stillness)  # a still table is not read again
     _readings: list[Reading] = field(default_factory=list)  # the last frame read
@@ -63,9 +63,9 @@ class PlayTracker:
 
     def new_hand(self, shown: Iterable[Card] = ()) -> None:
         """Forget the plays; the cards played (and ``shown``) in the hand that ended may still lie
-        on the table, and are not plays until they have been out of sight (``lying``)."""
-        self.lying = set(self.played) | set(shown)
-        self._away.clear()
+        on the table, and are not plays until they have been out of sight (``lying``), as the
+        cards of earlier hands not seen leaving yet (a card left there for a whole hand)."""
+        self.lying |= set(self.played) | set(shown)
         self.played.clear()
         self._streak.clear()
 

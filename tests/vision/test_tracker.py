@@ -75,6 +75,18 @@ def test_the_last_hands_cards_are_played_again_only_after_leaving_the_table(
     assert seen == [[]] * 5 + [[Play("A1", Card.parse("1e"))]]
 
 
+def test_a_card_left_on_the_table_for_a_whole_hand_is_not_played_in_the_next(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    card = ("4o", spot(320, 360, 0.2))
+    [lying] = frames(wikimedia, [[card]])
+    tracker = PlayTracker(recognizer, SEATS, steady_frames=3)
+    assert [tracker.update(f) for f in [lying] * 3][-1] == [Play("A1", Card.parse("4o"))]
+    tracker.new_hand()  # nobody gathered it
+    assert [tracker.update(f) for f in [lying] * 6] == [[]] * 6
+    tracker.new_hand()  # still there two hands later
+    assert [tracker.update(f) for f in [lying] * 6] == [[]] * 6
+
+
 def test_cards_shown_after_the_last_hand_are_not_plays(
         wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
     shown = ("4c", spot(320, 360, 0.1))
