@@ -25,6 +25,7 @@ from rich.markup import escape
 from engine.cards import Card
 from engine.events import NewHand, Play, Show
 from referee.logline import parse_line
+from referee.vision.camera import bgr_frame
 from referee.vision.draw import save_annotated
 from referee.vision.envido_check import EnvidoChecker
 from referee.vision.recognize import Recognizer
@@ -109,10 +110,20 @@ class TableCamera:
         self._waiting: dict[Play, Any] = {}  # plays refused, with the table as it was then
         self._refused: set[tuple[str, frozenset[Card]]] = set()  # shows refused in this hand
         self._frames = 0
+        self._odd = False  # an odd frame was said
 
     def step(self, frame: np.ndarray) -> None:
         """Cards put down in a duel still played are plays; in a duel over (or once the game
-        has ended, when only the shows are left) the winner's shown cards are checked."""
+        has ended, when only the shows are left) the winner's shown cards are checked.  A frame
+        no card can be read on (empty, odd) is skipped, said once."""
+        usable = bgr_frame(frame)
+        if usable is None:
+            if not self._odd:
+                self.log(escape("cámara: salteo imágenes que no se pueden leer (vacías o de un "
+                                f"formato raro: {_shape(frame)})"))
+            self._odd = True
+            return
+        frame = usable
         snap = self.service.snapshot()
         duels = _duels(snap)
         self._follow_hand(snap, duels)
@@ -298,13 +309,26 @@ def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarr
     return frame[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w)]
 
 
+def _shape(frame: object) -> str:
+    return str(getattr(frame, "shape", type(frame).__name__))
+
+
 def run_camera(camera: TableCamera, frames: Iterable[np.ndarray], log: Log) -> threading.Thread:
-    """Feed frames to the table camera in a daemon thread; trouble is logged, never raised."""
+    """Feed frames to the table camera in a daemon thread; trouble is logged, never raised.  A
+    frame that fails is skipped (each trouble said once) and the next one is looked at."""
 
     def run() -> None:
+        said: set[str] = set()
         try:
             for frame in frames:
-                camera.step(frame)
+                try:
+                    camera.step(frame)
+                except Exception as err:  # noqa: BLE001 - one frame lost, not the camera
+                    trouble = str(getattr(err, "message", err))
+                    if trouble not in said:
+                        said.add(trouble)
+                        log(escape(f"cámara: no pude mirar una imagen ({trouble}); "
+                                   "sigo con la siguiente"))
         except Exception as err:  # noqa: BLE001 - the table goes on without the camera
             log(escape(f"cámara: se detuvo: {getattr(err, 'message', err)}"))
 

@@ -1,5 +1,6 @@
 """Frames from a camera through OpenCV, with clear errors when it cannot be opened, and a source
-that keeps looking for the camera at the table (``CameraSource``)."""
+that keeps looking for the camera at the table (``CameraSource``); ``bgr_frame`` makes any frame
+a camera sends a colour frame, or tells it cannot be one."""
 
 from __future__ import annotations
 
@@ -35,10 +36,24 @@ def camera_frames(index: int, width: int = 1280, height: int = 720) -> Iterator[
         cap.release()
 
 
+def bgr_frame(frame: object) -> np.ndarray | None:
+    """The frame as 8-bit BGR colour (a grey or BGRA frame converted), or None for one no card
+    can be read on (empty, another shape or type)."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.size == 0:
+        return None
+    channels = 1 if frame.ndim == 2 else frame.shape[2] if frame.ndim == 3 else 0
+    if channels == 1:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if channels == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return frame if channels == 3 else None
+
+
 class CameraSource:
-    """The camera over the table as a stream of frames.  If it is missing or gets unplugged,
-    ``on_status`` is told in plain words and the source keeps retrying until it is back (or
-    ``stop()`` is called), as the microphone does: the game goes on without the camera meanwhile."""
+    """The camera over the table as a stream of frames.  If it is missing, gets unplugged or its
+    driver fails, ``on_status`` is told in plain words and the source keeps retrying until it is
+    back (or ``stop()`` is called), as the microphone does: the game goes on without the camera
+    meanwhile."""
 
     def __init__(self, index: int, width: int = 640, height: int = 480, *, retry_s: float = 2.0,
                  on_status: Callable[[str], None] = lambda msg: None,
@@ -55,10 +70,10 @@ class CameraSource:
         try:
             frames = self._opener(self.index, self.width, self.height)
             next(frames)
-        except VisionError as err:
-            return err.message
         except StopIteration:
             return f"la cámara {self.index} no manda imágenes"
+        except Exception as err:  # noqa: BLE001 - a driver's error is said, as a camera missing
+            return self._trouble(err)
         self._opened = frames
         return None
 
@@ -79,10 +94,16 @@ class CameraSource:
                     if self._stopped:
                         return
                 raise VisionError("camera-stopped", f"la cámara {self.index} dejó de mandar imágenes")
-            except VisionError as err:
+            except Exception as err:  # noqa: BLE001 - a driver's error, as a camera unplugged
                 lost = True
-                self.on_status(f"{err.message}; reintento en {self.retry_s:.0f} s")
+                self.on_status(f"{self._trouble(err)}; reintento en {self.retry_s:.0f} s")
                 time.sleep(self.retry_s)
+
+    def _trouble(self, err: Exception) -> str:
+        """What went wrong with the camera, in plain words."""
+        if isinstance(err, VisionError):
+            return err.message
+        return f"la cámara {self.index} falló ({type(err).__name__}: {err})"
 
 
 def can_show_windows() -> bool:

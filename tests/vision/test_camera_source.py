@@ -81,3 +81,65 @@ def test_the_table_camera_follows_the_cards_again_once_the_camera_is_back(
     run_camera(camera, source, said.append).join(timeout=60)
     assert service.submitted == ["A1 plays 4c", "B1 plays 5c"]
     assert not any("se detuvo" in line for line in said)
+
+
+class Broken(Plugged):
+    """A camera whose driver fails (not a missing camera: any error) before it gives frames."""
+
+    def __call__(self, index: int, width: int, height: int) -> Iterator[np.ndarray]:
+        if self.sessions and isinstance(self.sessions[0], Exception):
+            raise self.sessions.pop(0)
+        return super().__call__(index, width, height)
+
+
+def test_a_driver_error_is_said_and_the_camera_looked_for_again() -> None:
+    a = np.full((4, 4, 3), 1, np.uint8)
+    said: list[str] = []
+    camera = Broken(RuntimeError("VIDIOC_DQBUF: No such device"), [a])
+    camera.source = CameraSource(0, retry_s=0.0, on_status=said.append, opener=camera)
+    assert camera.source.open() == "la cámara 0 falló (RuntimeError: VIDIOC_DQBUF: No such device)"
+    camera.sessions.insert(0, RuntimeError("VIDIOC_DQBUF: No such device"))
+    assert [int(f[0, 0, 0]) for f in camera.source] == [1]
+    assert said[:2] == [("la cámara 0 falló (RuntimeError: VIDIOC_DQBUF: No such device); "
+                         "reintento en 0 s"), "la cámara 0 ya manda imágenes"]
+
+
+def test_odd_frames_are_skipped_and_the_cards_followed(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    import cv2
+
+    service = TableOnly("hand")
+    said: list[str] = []
+    camera = TableCamera(service, recognizer, log=said.append)
+    one = frame(wikimedia, {"A1": ["4c"]})
+    for odd in (np.zeros((0, 0, 3), np.uint8), np.zeros((480, 640, 2), np.uint8)):
+        camera.step(odd)
+    for colour in (cv2.COLOR_BGR2GRAY, cv2.COLOR_BGR2BGRA, cv2.COLOR_BGR2GRAY):
+        camera.step(cv2.cvtColor(one, colour))
+    assert service.submitted == ["A1 plays 4c"]
+    assert len([line for line in said if "salteo" in line]) == 1
+
+
+def test_a_frame_that_fails_costs_that_frame_not_the_camera(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    class Busy(TableOnly):
+        """A table that cannot answer for a moment (the store is busy)."""
+
+        def __init__(self, *lines: str) -> None:
+            super().__init__(*lines)
+            self.busy = 2
+
+        def snapshot(self) -> dict[str, Any]:
+            if self.busy:
+                self.busy -= 1
+                raise RuntimeError("database is locked")
+            return super().snapshot()
+
+    service = Busy("hand")
+    said: list[str] = []
+    camera = TableCamera(service, recognizer, log=said.append)
+    one = frame(wikimedia, {"A1": ["4c"]})
+    run_camera(camera, [one] * 5, said.append).join(timeout=60)
+    assert service.submitted == ["A1 plays 4c"]
+    assert said[0] == "cámara: no pude mirar una imagen (database is locked); sigo con la siguiente"
+    assert not any("se detuvo" in line for line in said)
