@@ -264,7 +264,7 @@ def fetch(
     partial = partial_path(spec, models_dir)
     try:
         models_dir.mkdir(parents=True, exist_ok=True)
-        with held(models_dir / (spec.archive + ".lock")):
+        with held(lock_path(spec, models_dir)):
             _fetch_locked(spec, partial, target, progress, force, timeout, tell)
     except Busy:
         raise FetchError("busy", f"ya hay otra descarga de {spec.name} en curso en {models_dir}; "
@@ -304,6 +304,11 @@ def _fetch_locked(spec: ModelSpec, partial: Path, target: Path, progress: Progre
 def partial_path(spec: ModelSpec, models_dir: Path) -> Path:
     """Where a model's download grows until it is whole."""
     return models_dir / (spec.archive + ".part")
+
+
+def lock_path(spec: ModelSpec, models_dir: Path) -> Path:
+    """The lock a fetch of the model holds while it runs (one fetch of a model at a time)."""
+    return models_dir / (spec.archive + ".lock")
 
 
 def blocking_path(target: Path, models_dir: Path) -> str | None:

@@ -39,6 +39,21 @@ def held(path: Path) -> Iterator[None]:
             os.close(fd)
 
 
+def busy(path: Path) -> bool:
+    """Whether another process holds ``path`` as a lock now (without taking it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False  # no lock file: nobody holds it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # a lock this took goes with the descriptor
+    return False
+
+
 def _same_file(fd: int, path: Path) -> bool:
     try:
         now = path.stat()

@@ -10,7 +10,8 @@ from typing import Any
 
 from models import catalog
 from models.catalog import ModelSpec
-from models.fetch import FetchError, fetch, partial_path
+from models.fetch import FetchError, fetch, lock_path, partial_path
+from models.lock import busy
 from models.paths import models_dir
 from models.validate import check
 from referee.asr.base import RecognizerError
@@ -112,7 +113,10 @@ def do_list(root: Path) -> int:
         if status.state == "broken":
             print(f"      {status.message}")
         partial = partial_path(spec, root)
-        if not status.ok and partial.is_file():
+        if not status.ok and busy(lock_path(spec, root)):
+            got = partial.stat().st_size / 1e6 if partial.is_file() else 0.0
+            print(f"      bajándose ahora, en otra 'models fetch' ({got:.1f} MB hasta acá)")
+        elif not status.ok and partial.is_file():
             print(f"      a medio bajar ({partial.stat().st_size / 1e6:.1f} MB); "
                   f"'truco-referee models fetch {spec.name}' sigue desde ahí")
     try:

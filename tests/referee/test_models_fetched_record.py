@@ -96,6 +96,19 @@ def test_list_tells_a_half_finished_download(tmp_path: Path,
     assert out.count("a medio bajar") == 1
 
 
+def test_list_tells_a_download_under_way_in_another_fetch(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from models.fetch import lock_path
+    from models.lock import held
+
+    (tmp_path / f"{VOSK_ES.archive}.part").write_bytes(b"\0" * 1_500_000)
+    with held(lock_path(VOSK_ES, tmp_path)):  # as a fetch running in another terminal holds it
+        assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "bajándose ahora, en otra 'models fetch' (1.5 MB hasta acá)" in out
+    assert "sigue desde ahí" not in out
+
+
 MODELS_COMMANDS = [["models", "list"], ["models", "check"], ["models", "fetch"],
                    ["voices", "forget"]]
 
