@@ -12,6 +12,7 @@ import re
 import secrets
 import sqlite3
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -71,7 +72,10 @@ class TableService:
         self._heard_limit = heard_limit
         self._log_limit = log_limit
         self._lock = threading.RLock()
-        self._seq = 0
+        # Snapshots are numbered on from the boot's millisecond, not from 0: a page still showing
+        # a snapshot of the server before a restart can never name one of this server's
+        # (``_require_seen``), and the numbers keep growing across restarts.
+        self._seq = time.time_ns() // 1_000_000
         self._boot = secrets.token_hex(4)
         self._game_id = 0
         self._names: dict[str, str] = dict(DEFAULT_NAMES)

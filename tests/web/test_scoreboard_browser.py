@@ -796,3 +796,14 @@ def test_a_server_gone_silent_is_shown_as_gone_and_the_page_connects_again(
     silent["now"] = False
     page.clock.run_for(10_000)
     page.wait_for_selector("#conn.on")
+
+
+def test_a_point_tapped_twice_at_once_scores_two(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    page.evaluate("""() => {
+      const plus = document.querySelector('.team-A [data-line="points A +1"]');
+      plus.click();
+      plus.click();  // the second before the first one's answer: it waits for it
+    }""")
+    page.wait_for_function("window.scoreboard.snapshot.score.A === 2")
+    assert page.locator("#toast:not([hidden])").count() == 0  # nothing refused

@@ -120,3 +120,19 @@ class RefusesCommit:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._db, name)
+
+
+def test_a_page_from_before_a_restart_cannot_name_a_snapshot_of_the_new_server(
+        make_app: Callable[..., FastAPI]) -> None:
+    before: TableService = make_app().state.service
+    before.start()
+    before.submit_line("hand")
+    before.submit_line("round A")
+    old_seq = before.snapshot()["seq"]
+    after: TableService = make_app().state.service  # the server started again on the same store
+    after.start()
+    while after.snapshot()["seq"] < old_seq:  # as many changes since the restart as before it
+        after.submit_line("points B +1")
+    with pytest.raises(ActionError, match="la mesa cambió"):
+        after.undo(seen=old_seq)  # the old page's undo takes nothing back
+    assert after.snapshot()["seq"] > old_seq

@@ -128,10 +128,18 @@ async function request(method, path, body) {
   }
 }
 
-// A change carries the snapshot on screen (``?seq=``): a double tap, or a change from another
-// tablet in between, is refused instead of taking back a line nobody saw or scoring a round twice.
+// A change carries the snapshot on screen (``?seq=``): a change from another tablet (or the
+// voice) in between is refused instead of taking back a line nobody saw or scoring a round twice;
+// so is a second undo, flip or swap tapped before the first one's answer came (a double tap).
+// This page's events go one at a time, each with the snapshot the one before left, so that «+1»
+// tapped twice quickly scores two.
 const seen = (path) => (typeof state.snap.seq === "number" ? `${path}?seq=${state.snap.seq}` : path);
-const applyLine = (line) => send("POST", seen("/api/events"), { line });
+let lining = Promise.resolve(null);
+function applyLine(line) {
+  const run = lining.then(() => send("POST", seen("/api/events"), { line }));
+  lining = run.catch(() => null);
+  return run;
+}
 
 function setPin(pin) {
   state.pin = pin;
