@@ -8,24 +8,16 @@ import cv2
 import numpy as np
 
 from referee.vision.geometry import corner_quads, largest_refined_area, order_corners, refine_quad
+from tests.vision.test_fast_paths import _outline as card_outline
 
 
 def _outline(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A noisy card outline (pixel points) and a rough guess of its corners, or points anywhere
-    and corners that may fit nothing."""
+    """A noisy card outline and a rough guess of its corners, or points anywhere and corners that
+    may fit nothing."""
     n = int(rng.integers(5, 600))
     if rng.random() < 0.3:
         return (rng.random((n, 2)) * 400).astype(np.float32), (rng.random((4, 2)) * 400).astype(np.float32)
-    centre = rng.random(2) * 300 + 50
-    w, h = rng.random(2) * 100 + 4
-    turn = rng.random() * np.pi
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    corners = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) @ rot.T + centre
-    t = rng.random(n) * 4
-    side = t.astype(int)
-    pts = corners[side] + (t - side)[:, None] * (corners[(side + 1) % 4] - corners[side])
-    points = np.round(pts + rng.normal(0, 1.5, (n, 2))).astype(np.float32)
-    return points, (corners + rng.normal(0, 6, (4, 2))).astype(np.float32)
+    return card_outline(rng, n, spread=1.5, guess=6.0)
 
 
 def test_no_refined_outline_is_larger_than_the_bound() -> None:

@@ -167,8 +167,10 @@ def _plain_refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def _outline(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """A noisy card outline (pixel points) and a rough guess of its corners."""
+def _outline(rng: np.random.Generator, n: int, spread: float = 1.0,
+             guess: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
+    """A noisy card outline (pixel points, ``spread`` px off its sides) and a rough guess of its
+    corners (``guess`` px off)."""
     centre = rng.random(2) * 300 + 50
     w, h = rng.random(2) * 100 + 4
     turn = rng.random() * np.pi
@@ -177,8 +179,8 @@ def _outline(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
     t = rng.random(n) * 4
     side = t.astype(int)
     pts = corners[side] + (t - side)[:, None] * (corners[(side + 1) % 4] - corners[side])
-    points = np.round(pts + rng.normal(0, 1, (n, 2))).astype(np.float32)
-    return points, (corners + rng.normal(0, 3, (4, 2))).astype(np.float32)
+    points = np.round(pts + rng.normal(0, spread, (n, 2))).astype(np.float32)
+    return points, (corners + rng.normal(0, guess, (4, 2))).astype(np.float32)
 
 
 def test_refine_quad_gives_the_per_side_values() -> None:
