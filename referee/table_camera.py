@@ -27,12 +27,13 @@ from engine.events import NewHand, Play, Show
 from referee.logline import parse_line
 from referee.vision.camera import bgr_frame
 from referee.vision.draw import save_annotated
-from referee.vision.envido_check import EnvidoChecker
+from referee.vision.envido_check import EnvidoChecker, ShowCheck
 from referee.vision.recognize import Recognizer
 from referee.vision.tracker import SMALLEST_REGION, PlayTracker, SeatRegion
 
 Log = Callable[[str], None]
 SHOW_EVERY = 5  # frames between two looks at the envido or flor winner's cards
+SHOW_STEADY = 3  # looks in a row that must read the same cards (or the same doubt) to tell it
 SHOW_ORDER = ("flor", "envido")  # what a winner shows, in the order the engine checks a show
 
 _REGIONS: dict[int, tuple[tuple[float, float, float, float], ...]] = {
@@ -109,6 +110,7 @@ class TableCamera:
         self._shown: set[Card] = set()  # cards read in front of a seat that had to show them
         self._waiting: dict[Play, Any] = {}  # plays refused, with the table as it was then
         self._refused: set[tuple[str, frozenset[Card]]] = set()  # shows refused in this hand
+        self._looks: dict[str, tuple[object, int]] = {}  # each seat's last reading, looks in a row
         self._frames = 0
         self._odd = False  # an odd frame was said
 
@@ -144,6 +146,7 @@ class TableCamera:
             # the last hand's cards may still lie there, played or shown by any means
             self.tracker.new_hand(self._shown | _cards_of_last_deal(snap.get("log") or []))
             self._shown, self._waiting, self._refused = set(), {}, set()
+            self._looks = {}
             seats = tuple(snap.get("seats") or ("A1", "B1"))
             self.tracker.seats = default_regions(seats, self.regions)
             strangers = ", ".join(sorted(set(self.regions) - set(seats)))
@@ -161,20 +164,24 @@ class TableCamera:
                 return
 
     def _check_show(self, frame: np.ndarray, due: ToShow, elsewhere: list[Card]) -> bool:
-        """Read the seat's shown cards and submit the show; whether the table took it.  A show
-        refused is not offered again in this hand: another reading may be."""
+        """Read the seat's shown cards and submit the show; whether the table took it.  The same
+        cards must be read ``SHOW_STEADY`` looks in a row (``_steady``).  A show refused is not
+        offered again in this hand: another reading may be."""
         region = next(r for r in self.tracker.seats if r.seat == due.seat)
         refused = {cards for seat, cards in self._refused if seat == due.seat}
-        check = self.checker.check(due.seat, _crop(frame, region.box), due.declared, elsewhere,
-                                   due.kind, refused)
+        crop = _crop(frame, region.box)
+        check = self.checker.check(due.seat, crop, due.declared, elsewhere, due.kind, refused,
+                                   keep=False)
         self._shown |= {r.card for r in check.readings if r.card is not None}
-        if check.event is None:
+        event = check.event
+        if not self._steady(check) or event is None:
             return False
+        check = self.checker.kept(check, crop)
         self.log(escape(f"cámara: {check.message}"
                         + (f" (imagen guardada: {check.evidence})" if check.evidence else "")))
-        line = str(check.event)
+        line = str(event)
         if not self._submit(line):
-            self._refused.add((due.seat, frozenset(check.event.cards)))
+            self._refused.add((due.seat, frozenset(event.cards)))
             return False
         self.log(escape(f"cámara: ✓ {line}"))
         # the hand may go on (a lie reopened the game): the cards shown are no plays until
@@ -183,6 +190,16 @@ class TableCamera:
         if check.evidence:
             self._show(check.message, check.evidence, line)
         return True
+
+    def _steady(self, check: ShowCheck) -> bool:
+        """Whether this look read what the last ``SHOW_STEADY - 1`` looks at the seat read (one
+        misread frame decides nothing)."""
+        seat = check.seat
+        seen = frozenset(check.event.cards) if check.event else check.message
+        last, looks = self._looks.get(seat, (None, 0))
+        looks = looks + 1 if seen == last else 1
+        self._looks[seat] = (seen, looks)
+        return looks >= SHOW_STEADY
 
     def _play(self, plays: list[Play], frame: np.ndarray) -> None:
         """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)

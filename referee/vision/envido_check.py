@@ -58,10 +58,11 @@ class EnvidoChecker:
 
     def check(self, seat: str, frame: np.ndarray, declared: int | None = None,
               seen_elsewhere: Collection[Card] = (), kind: str = "envido",
-              refused: Collection[frozenset[Card]] = ()) -> ShowCheck:
+              refused: Collection[frozenset[Card]] = (), keep: bool = True) -> ShowCheck:
         """Read the shown cards (``verdict_hand``, or ``verdict_flor`` for a "flor").  ``declared``: the
         number the seat sang.  ``seen_elsewhere``: cards other seats played, which no card shown
-        may be.  ``refused``: card sets the table refused already, not offered again."""
+        may be.  ``refused``: card sets the table refused already, not offered again.  Without
+        ``keep``, the frame of a verdict is not kept yet (``kept``)."""
         readings = tuple(self.recognizer.read(frame))
         cards, stand_ins, message = (verdict_flor(readings, seen_elsewhere) if kind == "flor"
                                      else verdict_hand(readings, declared, seen_elsewhere))
@@ -70,9 +71,14 @@ class EnvidoChecker:
             return ShowCheck(seat, readings, None, message)
         if not cards:
             return ShowCheck(seat, readings, None, message)
-        message = f"{seat} muestra {message}"
-        evidence, message = self._keep(seat, frame, readings, message)
-        return ShowCheck(seat, readings, Show(seat, cards), message, evidence, stand_ins)
+        check = ShowCheck(seat, readings, Show(seat, cards), f"{seat} muestra {message}",
+                          None, stand_ins)
+        return self.kept(check, frame) if keep else check
+
+    def kept(self, check: ShowCheck, frame: np.ndarray) -> ShowCheck:
+        """The verdict with its frame kept as evidence (the frame it was read on)."""
+        evidence, message = self._keep(check.seat, frame, check.readings, check.message)
+        return replace(check, evidence=evidence, message=message)
 
     def _keep(self, seat: str, frame: np.ndarray, readings: tuple[Reading, ...],
               message: str) -> tuple[Path | None, str]:

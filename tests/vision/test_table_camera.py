@@ -12,13 +12,20 @@ import pytest
 
 from engine.cards import Card
 from referee.table import Table
-from referee.table_camera import SHOW_EVERY, TableCamera, default_regions, parse_seat_region
+from referee.table_camera import (
+    SHOW_EVERY,
+    SHOW_STEADY,
+    TableCamera,
+    default_regions,
+    parse_seat_region,
+)
 from referee.vision.faces import Face
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import paint_card, project
 from referee.vision.textures import table
 
 W, H = 640, 480
+VERDICT = SHOW_STEADY * SHOW_EVERY  # frames for the camera to tell a show
 
 
 class TableOnly:
@@ -116,7 +123,7 @@ def test_an_envido_shown_goes_to_the_pages_with_its_picture(
         wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
     service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")
     camera = TableCamera(service, recognizer, log=lambda _: None, evidence_dir=tmp_path)
-    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), SHOW_EVERY)
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), VERDICT)
     [(text, picture, line)] = service.seen
     [kept] = tmp_path.glob("envido-*-A1.jpg")
     assert line == service.submitted[0] and text.startswith("A1 muestra")
@@ -179,7 +186,7 @@ def test_cards_shown_for_the_envido_are_not_played_in_the_next_hand(
         wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
     service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")
     camera = TableCamera(service, recognizer, log=lambda _: None)
-    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), SHOW_EVERY)
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), VERDICT)
     service.table.apply_line("hand")  # B1 is mano; A1's cards still lie there
     feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"], "B1": ["4e"]}), 4)
     assert service.submitted[1:] == ["B1 plays 4e"]
@@ -197,7 +204,7 @@ def shown_after(declared: str, cards: list[str], wikimedia: dict[Card, Face],
     service = TableOnly("hand", "A1: envido", "B1: quiero", f"A1: {declared}", "B1: son buenas",
                         "hand B")
     camera = TableCamera(service, recognizer, log=lambda _: None)
-    feed(camera, frame(wikimedia, {"A1": cards}), SHOW_EVERY)
+    feed(camera, frame(wikimedia, {"A1": cards}), VERDICT)
     return service
 
 
@@ -256,7 +263,7 @@ def test_an_envido_that_wins_the_game_is_checked_and_nothing_is_played_after_the
                         "B1: son buenas")  # A reaches 30 with the hand still going
     camera = TableCamera(service, recognizer, log=lines.append)
     shown_lie = frame(wikimedia, {"A1": ["4c", "5o", "12b"]})  # 4 + 5: not 28
-    feed(camera, shown_lie, SHOW_EVERY)
+    feed(camera, shown_lie, VERDICT)
     [line] = service.submitted
     assert line.startswith("A1 shows ") and set(line.split()[2:]) == {"4c", "5o", "12b"}
     assert service.snapshot()["score"] == {"A": 28, "B": 2}  # the lie reopened the game
@@ -279,7 +286,7 @@ def test_the_flor_winners_cards_are_checked(
     service = TableOnly("set flor on", "hand", "A1: flor", "B1: flor", "A1: 25", "B1: 30",
                         "hand A")
     camera = TableCamera(service, recognizer, log=lambda _: None)
-    feed(camera, frame(wikimedia, {"B1": ["4c", "5c", "6c"]}), SHOW_EVERY)  # a flor of 35
+    feed(camera, frame(wikimedia, {"B1": ["4c", "5c", "6c"]}), VERDICT)  # a flor of 35
     [line] = service.submitted
     assert line.startswith("B1 shows ") and set(line.split()[2:]) == {"4c", "5c", "6c"}
     snap = service.snapshot()
@@ -319,7 +326,7 @@ def test_cards_shown_on_the_tablet_are_not_played_in_the_next_hand(
                         "A1 shows 7o 1o 12b")  # told on the tablet, not read by the camera
     camera = TableCamera(service, recognizer, log=lambda _: None)
     shown_cards = {"A1": ["7o", "1o", "12b"]}
-    feed(camera, frame(wikimedia, shown_cards), SHOW_EVERY)
+    feed(camera, frame(wikimedia, shown_cards), VERDICT)
     service.table.apply_line("hand")  # B1 is mano; A1's cards still lie there
     feed(camera, frame(wikimedia, {**shown_cards, "B1": ["4e"]}), 4)
     assert service.submitted == ["B1 plays 4e"]
@@ -333,7 +340,7 @@ def test_a_show_refused_is_offered_again_only_as_another_reading(
     three = frame(wikimedia, {"A1": ["7o", "1o", "12b"]})
     feed(camera, three, 3 * SHOW_EVERY)
     assert len(service.offered) == 1 and not service.submitted  # the same cards, offered once
-    feed(camera, frame(wikimedia, {"A1": ["7o", "1o"]}), SHOW_EVERY)  # shown again
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o"]}), VERDICT)  # shown again
     [line] = service.submitted
     assert set(line.split()[2:]) == {"7o", "1o"}
     assert service.snapshot()["hand"]["envido"]["shown"] is True
@@ -344,7 +351,7 @@ def test_a_card_another_seat_played_is_not_taken_as_shown(
     service = TableOnly("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas",
                         "A1 plays 12b", "B1 plays 4c", "hand A")
     camera = TableCamera(service, recognizer, log=lambda _: None)
-    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "4c"]}), SHOW_EVERY)  # B1's 4c slid over
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "4c"]}), VERDICT)  # B1's 4c slid over
     [line] = service.submitted
     assert set(line.split()[2:]) == {"7o", "1o"}  # they make the 28
     assert service.snapshot()["hand"]["envido"]["shown"] is True
@@ -367,7 +374,7 @@ def test_a_picture_that_cannot_be_kept_costs_the_picture_not_the_check(
     not_a_folder = tmp_path / "fotos"
     not_a_folder.write_text("")
     camera = TableCamera(service, recognizer, log=lines.append, evidence_dir=not_a_folder)
-    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), SHOW_EVERY)
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b"]}), VERDICT)
     [line] = service.submitted
     assert line.startswith("A1 shows ") and service.seen == []
     assert "no pude guardar la imagen" in lines[0] and lines[1] == f"cámara: ✓ {line}"
