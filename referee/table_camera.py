@@ -110,6 +110,7 @@ class TableCamera:
         self._shown: set[Card] = set()  # cards read in front of a seat that had to show them
         self._waiting: dict[Play, Any] = {}  # plays refused, with the table as it was then
         self._refused: set[tuple[str, frozenset[Card]]] = set()  # shows refused in this hand
+        self._earlier: set[Card] = set()  # cards of earlier deals that may still lie on the table
         self._looks: dict[str, tuple[object, int]] = {}  # each seat's last reading, looks in a row
         self._frames = 0
         self._odd = False  # an odd frame was said
@@ -145,6 +146,7 @@ class TableCamera:
             self._hand = number
             # the last hand's cards may still lie there, played or shown by any means
             self.tracker.new_hand(self._shown | _cards_of_last_deal(snap.get("log") or []))
+            self._earlier = set(self.tracker.lying)
             self._shown, self._waiting, self._refused = set(), {}, set()
             self._looks = {}
             seats = tuple(snap.get("seats") or ("A1", "B1"))
@@ -171,7 +173,7 @@ class TableCamera:
         refused = {cards for seat, cards in self._refused if seat == due.seat}
         crop = _crop(frame, region.box)
         check = self.checker.check(due.seat, crop, due.declared, elsewhere, due.kind, refused,
-                                   keep=False)
+                                   stray=self._earlier & self.tracker.lying, keep=False)
         self._shown |= {r.card for r in check.readings if r.card is not None}
         event = check.event
         if not self._steady(check) or event is None:

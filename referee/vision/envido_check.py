@@ -12,8 +12,9 @@ envidos as the real one, and ``ShowCheck.stand_ins`` says which cards are stand-
 
 A flor is checked the same way, with its three cards read (``verdict_flor``): the engine says if
 they make a flor, and the number sung.  A card another seat played is not one of the cards shown:
-read in view, it counts as a card not read.  The frame is kept as evidence only with a verdict,
-and a folder that cannot take it costs the picture, never the verdict.
+read in view, it counts as a card not read.  A card known to lie on the table from an earlier deal
+(``stray``) is not shown either: it is left out (``set_aside``).  The frame is kept as evidence
+only with a verdict, and a folder that cannot take it costs the picture, never the verdict.
 """
 
 from __future__ import annotations
@@ -58,14 +59,17 @@ class EnvidoChecker:
 
     def check(self, seat: str, frame: np.ndarray, declared: int | None = None,
               seen_elsewhere: Collection[Card] = (), kind: str = "envido",
-              refused: Collection[frozenset[Card]] = (), keep: bool = True) -> ShowCheck:
+              refused: Collection[frozenset[Card]] = (), stray: Collection[Card] = (),
+              keep: bool = True) -> ShowCheck:
         """Read the shown cards (``verdict_hand``, or ``verdict_flor`` for a "flor").  ``declared``: the
         number the seat sang.  ``seen_elsewhere``: cards other seats played, which no card shown
-        may be.  ``refused``: card sets the table refused already, not offered again.  Without
-        ``keep``, the frame of a verdict is not kept yet (``kept``)."""
+        may be.  ``refused``: card sets the table refused already, not offered again.  ``stray``:
+        cards left on the table from an earlier deal (``set_aside``).  Without ``keep``, the
+        frame of a verdict is not kept yet (``kept``)."""
         readings = tuple(self.recognizer.read(frame))
-        cards, stand_ins, message = (verdict_flor(readings, seen_elsewhere) if kind == "flor"
-                                     else verdict_hand(readings, declared, seen_elsewhere))
+        shown = set_aside(readings, stray)
+        cards, stand_ins, message = (verdict_flor(shown, seen_elsewhere) if kind == "flor"
+                                     else verdict_hand(shown, declared, seen_elsewhere))
         if cards and frozenset(cards) in refused:
             message = f"no la veo: la mesa ya rechazó {' '.join(map(str, cards))}"
             return ShowCheck(seat, readings, None, message)
@@ -181,6 +185,17 @@ def shown_hand(readings: tuple[Reading, ...] | list[Reading], seen_elsewhere: Co
             words.append(f"una figura de {r.figure_of.nombre}")
     ordered = tuple(r.card for r in readings if r.card is not None) + tuple(stand_ins)
     return ordered, tuple(stand_ins), " ".join(words)
+
+
+def set_aside(readings: tuple[Reading, ...] | list[Reading],
+              stray: Collection[Card]) -> list[Reading]:
+    """The readings of the cards shown, a card known to lie on the table from an earlier deal left
+    out: with three other cards in view it is no card shown; with fewer it may be one misread, so
+    it counts as a card not read (and the card it names may still be one of the hand)."""
+    others = [r for r in readings if r.card is None or r.card not in stray]
+    if len(others) >= 3:
+        return others
+    return [_not_read(r) if r.card is not None and r.card in stray else r for r in readings]
 
 
 def _not_read(reading: Reading) -> Reading:

@@ -1,5 +1,5 @@
 """When the camera tells a show, and when it leaves it to the table: a verdict rests on the same
-cards read look after look."""
+cards read look after look, never on a card of an earlier deal."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import numpy as np
 
 from engine.cards import Card
 from referee.table_camera import SHOW_EVERY, SHOW_STEADY, TableCamera
-from referee.vision.recognize import Reading
-from tests.vision.test_table_camera import TableOnly, feed
+from referee.vision.faces import Face
+from referee.vision.recognize import Reading, Recognizer
+from tests.vision.test_table_camera import VERDICT, TableOnly, feed, frame
 
 ENVIDO_28_WON_BY_A1 = ("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")
 
@@ -48,3 +49,19 @@ def test_looks_that_keep_changing_tell_nothing() -> None:
     camera = scripted_camera(service, *["7o 4c 12b", "7o 1o 12b"] * 10)
     feed(camera, blank, 20 * SHOW_EVERY)
     assert not service.submitted
+
+
+def test_a_card_of_the_last_deal_is_not_taken_as_shown(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    # A1 played the 4o in the last deal and left it there; now A1 won an honest 28 (6c 2c 12e)
+    service = TableOnly("hand", "A1 plays 4o", "B1: me voy al mazo", "hand", "B1: envido",
+                        "A1: quiero", "B1: 20", "A1: 28", "A1: me voy al mazo")
+    lines: list[str] = []
+    camera = TableCamera(service, recognizer, log=lines.append)
+    feed(camera, frame(wikimedia, {"A1": ["4o", "12e", "6c"]}), 2 * VERDICT)
+    assert not service.submitted  # 2c not shown yet: the 4o makes no lie of the 28
+    assert any("no la veo" in text for text in lines)
+    feed(camera, frame(wikimedia, {"A1": ["4o", "12e", "6c", "2c"]}), VERDICT)
+    [line] = service.submitted
+    assert set(line.split()[2:]) == {"12e", "6c", "2c"}
+    assert service.snapshot()["hand"]["envido"]["shown"] is True

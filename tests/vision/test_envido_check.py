@@ -10,7 +10,13 @@ import pytest
 from engine import Call, Declare, Game, NewHand, Say, Settings, Show, parse_cards
 from engine.cards import Card, Suit, envido_value, envido_values_made, flor_value
 from referee.vision.bank import Bank
-from referee.vision.envido_check import EnvidoChecker, shown_hand, verdict_flor, verdict_hand
+from referee.vision.envido_check import (
+    EnvidoChecker,
+    set_aside,
+    shown_hand,
+    verdict_flor,
+    verdict_hand,
+)
 from referee.vision.faces import Face
 from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
 from referee.vision.scenes import SceneOptions, render
@@ -91,6 +97,18 @@ def test_a_card_another_seat_played_counts_as_not_read() -> None:
     cards, _, message = verdict_hand([seven, one, four], declared=28, seen_elsewhere=played)
     assert cards == tuple(parse_cards(["7o", "1o"])) and "con esas alcanza" in message
     assert shown_hand([seven, four], seen_elsewhere=played)[0] is None
+
+
+def test_a_card_of_an_earlier_deal_is_no_card_shown() -> None:
+    corners = np.zeros((4, 2))
+    four, five, twelve, six, two = (Reading(Card.parse(text), 0.9, corners)
+                                    for text in ("4o", "5o", "12e", "6c", "2c"))
+    stray = parse_cards(["4o"])  # left on the table in the last deal
+    cards, _, _ = verdict_hand(set_aside([four, twelve, six, two], stray), declared=28)
+    assert cards == tuple(parse_cards(["12e", "6c", "2c"]))  # three shown beside it: 28 is true
+    # with fewer cards beside it, the 4o may be A1's own, dealt again: no lie is called
+    assert verdict_hand(set_aside([four, five, twelve], stray), declared=29)[0] is None
+    assert verdict_hand([four, five, twelve], declared=29)[0]  # (read as shown: 29 is true)
 
 
 def test_a_flor_is_shown_with_its_three_cards_read() -> None:
