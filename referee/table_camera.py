@@ -110,6 +110,8 @@ class TableCamera:
         self._shown: set[Card] = set()  # cards read in front of a seat that had to show them
         self._waiting: dict[Play, Any] = {}  # plays refused, with the table as it was then
         self._refused: set[tuple[str, frozenset[Card]]] = set()  # shows refused in this hand
+        self._sent: dict[str, int] = {}  # lines taken from the camera in this hand: where in the log
+        self._overruled: set[str] = set()  # of those, the ones the table took back: never again
         self._earlier: set[Card] = set()  # cards of earlier deals that may still lie on the table
         self._looks: dict[str, tuple[object, int]] = {}  # each seat's last reading, looks in a row
         self._frames = 0
@@ -130,6 +132,7 @@ class TableCamera:
         snap = self.service.snapshot()
         duels = _duels(snap)
         self._follow_hand(snap, duels)
+        self._follow_undos(snap)
         self._frames += 1
         ended = snap.get("chico_winner") is not None
         playing = {seat for d in duels if not (d.get("over") or ended) for seat in d["seats"]}
@@ -148,7 +151,7 @@ class TableCamera:
             self.tracker.new_hand(self._shown | _cards_of_last_deal(snap.get("log") or []))
             self._earlier = set(self.tracker.lying)
             self._shown, self._waiting, self._refused = set(), {}, set()
-            self._looks = {}
+            self._sent, self._overruled, self._looks = {}, set(), {}
             seats = tuple(snap.get("seats") or ("A1", "B1"))
             self.tracker.seats = default_regions(seats, self.regions)
             strangers = ", ".join(sorted(set(self.regions) - set(seats)))
@@ -165,10 +168,23 @@ class TableCamera:
             if self._check_show(frame, due, _played_by_others(duels, due.seat)):
                 return
 
+    def _follow_undos(self, snap: dict[str, Any]) -> None:
+        """A line the camera gave that is no longer in the game's log was taken back by the table:
+        it is overruled, and not given again in this hand (``_submit``); said once."""
+        for line, at in list(self._sent.items()):
+            if not _still_at(snap, at, line):
+                del self._sent[line]
+                self._overruled.add(line)
+                self.log(escape(f"cámara: la mesa deshizo «{line}»; en esta mano no lo vuelvo "
+                                "a anotar"))
+
     def _check_show(self, frame: np.ndarray, due: ToShow, elsewhere: list[Card]) -> bool:
         """Read the seat's shown cards and submit the show; whether the table took it.  The same
         cards must be read ``SHOW_STEADY`` looks in a row (``_steady``).  A show refused is not
-        offered again in this hand: another reading may be."""
+        offered again in this hand: another reading may be; once the table took back a show of
+        the seat, the camera leaves that seat's show to the table."""
+        if any(line.startswith(f"{due.seat} shows ") for line in self._overruled):
+            return False
         region = next(r for r in self.tracker.seats if r.seat == due.seat)
         refused = {cards for seat, cards in self._refused if seat == due.seat}
         crop = _crop(frame, region.box)
@@ -230,13 +246,19 @@ class TableCamera:
         return snap.get("log_total", len(log)), log[-1] if log else None
 
     def _submit(self, line: str, quiet: bool = False) -> bool:
-        """Submit a line; False if the table refused it (said unless ``quiet``)."""
+        """Submit a line; False if the table refused it (said unless ``quiet``) or had taken it
+        back in this hand (``_follow_undos``).  Where it went in the log is remembered."""
+        if line in self._overruled:
+            return False
         try:
-            self.service.submit_line(line, origin="camera")
+            snap = self.service.submit_line(line, origin="camera")
         except ValueError as err:
             if not quiet:
                 self.log(escape(f"cámara: ✗ {line}: {getattr(err, 'message', err)}"))
             return False
+        at = _place_of(snap if snap and "log" in snap else self.service.snapshot(), line)
+        if at is not None:
+            self._sent[line] = at
         return True
 
     def _played(self, play: Play, frame: np.ndarray) -> None:
@@ -320,6 +342,21 @@ def _cards_of(line: str) -> tuple[Card, ...]:
     if isinstance(event, Play):
         return (event.card,)
     return event.cards if isinstance(event, Show) else ()
+
+
+def _place_of(snap: dict[str, Any], line: str) -> int | None:
+    """Where the last ``line`` stands in the game's whole log (the snapshot may give its end only)."""
+    log = snap.get("log") or []
+    start = snap.get("log_total", len(log)) - len(log)
+    return next((start + i for i in range(len(log) - 1, -1, -1) if log[i] == line), None)
+
+
+def _still_at(snap: dict[str, Any], at: int, line: str) -> bool:
+    """Whether ``line`` still stands at place ``at`` of the game's log (a place before the end the
+    snapshot gives is taken as standing)."""
+    log = snap.get("log") or []
+    start = snap.get("log_total", len(log)) - len(log)
+    return at < start or (at - start < len(log) and log[at - start] == line)
 
 
 def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:

@@ -1,5 +1,6 @@
 """When the camera tells a show, and when it leaves it to the table: a verdict rests on the same
-cards read look after look, never on a card of an earlier deal."""
+cards read look after look, never on a card of an earlier deal, and once the table takes back what
+the camera gave, the camera does not give it again in that hand."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from engine.cards import Card
 from referee.table_camera import SHOW_EVERY, SHOW_STEADY, TableCamera
 from referee.vision.faces import Face
 from referee.vision.recognize import Reading, Recognizer
-from tests.vision.test_table_camera import VERDICT, TableOnly, feed, frame
+from tests.vision.test_table_camera import VERDICT, Counting, TableOnly, feed, frame
 
 ENVIDO_28_WON_BY_A1 = ("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")
 
@@ -49,6 +50,36 @@ def test_looks_that_keep_changing_tell_nothing() -> None:
     camera = scripted_camera(service, *["7o 4c 12b", "7o 1o 12b"] * 10)
     feed(camera, blank, 20 * SHOW_EVERY)
     assert not service.submitted
+
+
+def test_a_show_the_table_took_back_is_not_given_again(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    lines: list[str] = []
+    service = Counting("hand", "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", "hand B")
+    camera = TableCamera(service, recognizer, log=lines.append)
+    shown = frame(wikimedia, {"A1": ["7o", "1o", "4c"]})
+    feed(camera, shown, VERDICT)
+    [line] = service.submitted
+    assert service.snapshot()["hand"]["envido"]["shown"] is False  # 33 called a lie
+    service.table.undo_line()  # the table does not agree with the camera
+    feed(camera, shown, 4 * VERDICT)
+    assert service.offered == [line] and service.snapshot()["hand"]["envido"]["shown"] is None
+    assert [text for text in lines if "deshizo" in text] == [
+        f"cámara: la mesa deshizo «{line}»; en esta mano no lo vuelvo a anotar"]
+
+
+def test_a_play_the_table_took_back_is_not_given_again(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    service = Counting("hand")
+    camera = TableCamera(service, recognizer, log=lambda _: None)
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}), 3)
+    assert service.submitted == ["A1 plays 4c"]
+    service.table.undo_line()  # not a play: the card was dropped
+    service.table.apply_line("A1 plays 7e")  # tapped on the tablet
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}), 2)
+    service.table.apply_line("B1 plays 5e")
+    feed(camera, frame(wikimedia, {"A1": ["4c"]}), 6)  # A1 may play again: not the 4c
+    assert service.offered == ["A1 plays 4c"]
 
 
 def test_a_card_of_the_last_deal_is_not_taken_as_shown(
