@@ -114,6 +114,7 @@ class TableCamera:
         self._overruled: set[str] = set()  # of those, the ones the table took back: never again
         self._earlier: set[Card] = set()  # cards of earlier deals that may still lie on the table
         self._looks: dict[str, tuple[object, int]] = {}  # each seat's last reading, looks in a row
+        self._doubts: set[str] = set()  # seats whose doubt was said in this hand
         self._frames = 0
         self._odd = False  # an odd frame was said
 
@@ -151,7 +152,7 @@ class TableCamera:
             self.tracker.new_hand(self._shown | _cards_of_last_deal(snap.get("log") or []))
             self._earlier = set(self.tracker.lying)
             self._shown, self._waiting, self._refused = set(), {}, set()
-            self._sent, self._overruled, self._looks = {}, set(), {}
+            self._sent, self._overruled, self._looks, self._doubts = {}, set(), {}, set()
             seats = tuple(snap.get("seats") or ("A1", "B1"))
             self.tracker.seats = default_regions(seats, self.regions)
             strangers = ", ".join(sorted(set(self.regions) - set(seats)))
@@ -211,13 +212,19 @@ class TableCamera:
 
     def _steady(self, check: ShowCheck) -> bool:
         """Whether this look read what the last ``SHOW_STEADY - 1`` looks at the seat read (one
-        misread frame decides nothing)."""
+        misread frame decides nothing).  A doubt that holds as long, with cards in view, is said
+        once in the hand: the table knows it has to decide."""
         seat = check.seat
         seen = frozenset(check.event.cards) if check.event else check.message
         last, looks = self._looks.get(seat, (None, 0))
         looks = looks + 1 if seen == last else 1
         self._looks[seat] = (seen, looks)
-        return looks >= SHOW_STEADY
+        if looks < SHOW_STEADY:
+            return False
+        if check.event is None and check.readings and seat not in self._doubts:
+            self._doubts.add(seat)
+            self.log(escape(f"cámara: {seat} muestra, pero {check.message}; que lo diga la mesa"))
+        return True
 
     def _play(self, plays: list[Play], frame: np.ndarray) -> None:
         """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)

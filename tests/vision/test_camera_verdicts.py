@@ -96,3 +96,16 @@ def test_a_card_of_the_last_deal_is_not_taken_as_shown(
     [line] = service.submitted
     assert set(line.split()[2:]) == {"12e", "6c", "2c"}
     assert service.snapshot()["hand"]["envido"]["shown"] is True
+
+
+def test_a_doubt_is_said_once_in_the_hand(
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
+    lines: list[str] = []
+    service = TableOnly(*ENVIDO_28_WON_BY_A1)
+    camera = TableCamera(service, recognizer, log=lines.append)
+    feed(camera, frame(wikimedia, {"A1": []}), 2 * VERDICT)  # nothing shown yet: nothing to say
+    assert lines == []
+    feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b", "4c"]}), 4 * VERDICT)
+    assert not service.submitted
+    assert lines == [("cámara: A1 muestra, pero no la veo: hay 4 carta(s) a la vista, se "
+                      "muestran dos o tres; que lo diga la mesa")]
