@@ -115,7 +115,9 @@ def verdict_hand(readings: tuple[Reading, ...] | list[Reading], declared: int | 
     make it confirm the claim, even with a third card in view unread.  To call it false, the cards
     read must not make it and neither could a card not read: every card in view read and all three
     shown, or no card left (not read, not played by another seat) that would make the number with
-    them, as a 33 sung over a 4 of oros and a 5 of espadas."""
+    them, as a 33 sung over a 4 of oros and a 5 of espadas.  And it is never called false on a
+    card named only by its cues (``Reading.by_cues``, below the bank's bar): the cues can misread a
+    card the same way at every look, and calling an honest player a liar is the worst verdict."""
     cards, stand_ins, message = shown_hand(readings, seen_elsewhere)
     if declared is None:
         return cards, stand_ins, message
@@ -127,6 +129,10 @@ def verdict_hand(readings: tuple[Reading, ...] | list[Reading], declared: int | 
         message = seen
     if declared in envido_values_made(cards):
         return cards, stand_ins, message if all_read else f"{message} (con esas alcanza)"
+    cued = [r.card for r in readings if r.by_cues and r.card in cards]
+    if cued:  # a misread that repeats at every look would call an honest player a liar
+        return None, (), (f"no la veo: el {cued[0]} lo leí por señas, y con eso solo no digo que "
+                          f"no tenía {declared}")
     if all_read and len(cards) == 3:
         return cards, stand_ins, message
     if not could_make(cards, declared, seen_elsewhere):

@@ -111,6 +111,20 @@ def test_a_card_of_an_earlier_deal_is_no_card_shown() -> None:
     assert verdict_hand([four, five, twelve], declared=29)[0]  # (read as shown: 29 is true)
 
 
+def test_a_claim_is_never_called_false_on_a_card_named_only_by_its_cues() -> None:
+    corners = np.zeros((4, 2))
+    one, eleven, four = (Reading(Card.parse(text), 0.9, corners) for text in ("1e", "11e", "4c"))
+    misread = Reading(Card.parse("10e"), 0.4, corners, by_cues=True)  # the 1e, read by its cues
+    cards, _, message = verdict_hand([misread, eleven, four], declared=21)  # 10e 11e 4c: no 21
+    assert cards is None and "por señas" in message
+    assert verdict_hand([one, eleven, four], declared=21)[0]  # the 1e read: the 21 is confirmed
+    sure = Reading(Card.parse("10e"), 0.9, corners)
+    assert verdict_hand([sure, eleven, four], declared=21)[0]  # named by the bank: 21 is false
+    # named by its cues, a card still confirms what it makes: no one is called a liar by that
+    cued_one = Reading(Card.parse("1e"), 0.4, corners, by_cues=True)
+    assert verdict_hand([cued_one, eleven, four], declared=21)[0]
+
+
 def test_a_flor_is_shown_with_its_three_cards_read() -> None:
     corners = np.zeros((4, 2))
     readings = [Reading(Card.parse(text), 0.9, corners) for text in ("4c", "5c", "6c")]
