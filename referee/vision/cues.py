@@ -478,6 +478,15 @@ def figure_suit(guess: Card, cues: Cues) -> Suit | None:
     return cues.pinta if cues.pinta is not None and cues.pinta == guess.suit else None
 
 
+def grey_figure_suit(cues: Cues) -> Suit | None:
+    """The suit of a card the bank guessed a figure of, on a frame with no colour
+    (``suits.colourless``): a sure pinta's (``Cues.sure``), else None.  Grey, no ink is counted
+    (a figure's picture is not told from a row of pips), no coin or cup is seen, and a drawing over
+    the frame line is not told from a break (``pintas.INK_SATURATION``): the tops of an oros
+    figure's drawing read copas' one break at one end."""
+    return cues.pinta if cues.sure else None
+
+
 def figure_card(guess: Card, cues: Cues, rank: int | None, fits: bool = False) -> Card | None:
     """A figure named from the rank its picture shows (``figures.figure_rank``) and its suit.
 

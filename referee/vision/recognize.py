@@ -23,6 +23,7 @@ from referee.vision.cues import (
     far_four,
     figure_card,
     figure_suit,
+    grey_figure_suit,
     has_rule,
     is_caballo,
     layout_card,
@@ -56,6 +57,7 @@ from referee.vision.learned import LearnedViews
 from referee.vision.lines import frame_edges, onto_outer_edges
 from referee.vision.pintas import BREAK_PINTAS, ends_read
 from referee.vision.pips import PIP_SIZE
+from referee.vision.suits import colourless
 
 PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card ...
 PART_AREA = 0.5    # ... or, however the whole looks, if it is less than this share of a whole
@@ -229,10 +231,13 @@ class Recognizer:
         named is read again as if abstained when its pinta reads another suit
         (``cues.contradicts``), and a 2-7 it named without being sure is dropped when its pips
         count a neighbouring rank (unless where they lie names it), and an ace when a sure pinta
-        reads another suit (``_recount``)."""
+        reads another suit (``_recount``).  On a frame with no colour only the cues that read
+        none are asked (``_confirm_grey``)."""
         guess, s = reading.guess, self.settings
         if guess is None or not s.use_cues:
             return reading
+        if self._colourless(frame):
+            return self._confirm_grey(reading, frame)
         figure = s.use_figures and guess.rank in FIGURES
         if not figure and reading.card is not None:
             return self._recount(reading, frame)
@@ -255,6 +260,32 @@ class Recognizer:
             if card is not None:
                 return replace(reading, card=card, by_cues=True)
         return replace(reading, figure_of=suit)
+
+    def _confirm_grey(self, reading: Reading, frame: np.ndarray) -> Reading:
+        """``confirm`` on a frame with no colour (``suits.colourless``: night mode, infrared, a
+        grey webcam): no card is named by its cues, since every rule naming one reads the ink's
+        colours (a 1-7's pips are its saturated ink) or a figure's (its picture is what is not
+        white paper, his horse is brown, his coin gold).  Grey, the picture of a rey or a caballo
+        is only his darkest ink, narrow as a sota's: a 12 de bastos the bank guessed was named a
+        10 so.  The pinta reads no colour: a figure the bank named is still read as abstained
+        when its pinta reads another suit, an ace when a sure one does (``_recount``), and a
+        figure of unsure rank is still read as "a figure of <suit>" by a sure pinta
+        (``cues.grey_figure_suit``)."""
+        guess = reading.guess
+        assert guess is not None
+        if not (self.settings.use_figures and guess.rank in FIGURES):
+            return self._recount(reading, frame)
+        cues = self._cues(reading, frame)
+        if reading.card is not None:
+            if not contradicts(reading.card, cues):
+                return reading
+            reading = replace(reading, card=None)
+        return replace(reading, figure_of=grey_figure_suit(cues))
+
+    def _colourless(self, frame: np.ndarray) -> bool:
+        """The frame has no colour (``suits.colourless``): told once a frame while one is read."""
+        known: bool | None = getattr(self._frame, "colourless", None)
+        return colourless(frame) if known is None else known
 
     def _recount(self, reading: Reading, frame: np.ndarray) -> Reading:
         """Abstain on a 2-7 the bank named without being sure (``sure_confidence``) if its pips
@@ -310,10 +341,12 @@ class Recognizer:
         on its other outlines (``read_again``); then the card-shaped outlines the bank finds far
         from every card are read where the cues name them (``far_readings``)."""
         self._frame.cues = {}
+        self._frame.colourless = colourless(frame)
         try:
             return self._read_frame(frame)
         finally:
             self._frame.cues = None
+            self._frame.colourless = None
 
     def _read_frame(self, frame: np.ndarray) -> list[Reading]:
         s = self.settings
@@ -501,8 +534,8 @@ class Recognizer:
         picture, pinta or pips confirm it.  With one witness of the rank such outlines named
         wrong cards: an 1878 ace of espadas, narrow as a sota, a sota de espadas; one club of
         an 1878 4 of bastos an ace of bastos."""
-        if not self.settings.use_cues:
-            return []
+        if not self.settings.use_cues or self._colourless(frame):
+            return []  # every rule naming them reads colour (``_confirm_grey``)
         apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in found)]
         best = self._read_best(apart, frame)
         witnessed = [rank_witnessed(r) or self._figure_witnessed(r, frame) for r in best]
