@@ -54,6 +54,15 @@ def waiting_reason(before: str) -> str:
     return f"dudoso: depende de «{before}», dudoso"
 
 
+def decided_reason(before: str, confirmed: bool) -> str:
+    """Why a heard item that waited for a doubtful one said before it (``before``, its words)
+    still waits for its own tap once that one is decided: confirmed, it reads as it was heard;
+    discarded, it is read on its own words."""
+    if confirmed:
+        return f"dudoso: «{before}» ya se confirmó; tocá para confirmar"
+    return f"dudoso: «{before}» se descartó, se lee solo; tocá para confirmar"
+
+
 def taken_back_reason(confidence: float, tap: bool = True) -> str:
     """Why a call applied from a partial hearing was taken back by the whole phrase (and, where a
     tablet can confirm it, ``tap``, how)."""

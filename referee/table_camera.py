@@ -351,18 +351,22 @@ def _cards_of(line: str) -> tuple[Card, ...]:
     return event.cards if isinstance(event, Show) else ()
 
 
+def _log_end(snap: dict[str, Any]) -> tuple[int, list[str]]:
+    """The end of the game's log a snapshot gives, and where in the whole log it starts."""
+    log = snap.get("log") or []
+    return snap.get("log_total", len(log)) - len(log), log
+
+
 def _place_of(snap: dict[str, Any], line: str) -> int | None:
     """Where the last ``line`` stands in the game's whole log (the snapshot may give its end only)."""
-    log = snap.get("log") or []
-    start = snap.get("log_total", len(log)) - len(log)
+    start, log = _log_end(snap)
     return next((start + i for i in range(len(log) - 1, -1, -1) if log[i] == line), None)
 
 
 def _still_at(snap: dict[str, Any], at: int, line: str) -> bool:
     """Whether ``line`` still stands at place ``at`` of the game's log (a place before the end the
     snapshot gives is taken as standing)."""
-    log = snap.get("log") or []
-    start = snap.get("log_total", len(log)) - len(log)
+    start, log = _log_end(snap)
     return at < start or (at - start < len(log) and log[at - start] == line)
 
 

@@ -11,15 +11,6 @@ HeardStatus = Literal["accepted", "unsure", "rejected"]
 HEARD_STATUSES = ("accepted", "unsure", "rejected")
 
 
-def decided_reason(before: str, confirmed: bool) -> str:
-    """Why a heard item that waited for a doubtful one said before it (``before``, its words)
-    still waits for its own tap once that one is decided: confirmed, it reads as it was heard;
-    discarded, it is read on its own words."""
-    if confirmed:
-        return f"dudoso: «{before}» ya se confirmó; tocá para confirmar"
-    return f"dudoso: «{before}» se descartó, se lee solo; tocá para confirmar"
-
-
 @dataclass(frozen=True)
 class Heard:
     """Something the voice referee heard, as the listener reports it.

@@ -18,8 +18,15 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from referee.doubt import DECLARATIONS, Held, rejudged_reason, taken_back_reason, waiting_reason
-from web_scoreboard.heard import Heard, HeardStatus, decided_reason
+from referee.doubt import (
+    DECLARATIONS,
+    Held,
+    decided_reason,
+    rejudged_reason,
+    taken_back_reason,
+    waiting_reason,
+)
+from web_scoreboard.heard import Heard, HeardStatus
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike, common_start, rebuild
 from web_scoreboard.store import HeardRow, LogEntry, Store, said
