@@ -11,6 +11,7 @@ import gzip
 import hashlib
 import http.client
 import json
+import os
 import re
 import shutil
 import socket
@@ -357,8 +358,22 @@ def install(spec: ModelSpec, partial: Path, target: Path, grew: bool = True) -> 
               "size": partial.stat().st_size,
               "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "files": file_sizes(target)}
-    (target / MANIFEST).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    try:
+        write_record(target, record)
+    except OSError:  # a model without its record would pass for one copied by hand
+        shutil.rmtree(target, ignore_errors=True)
+        raise
     partial.unlink()
+
+
+def write_record(target: Path, record: dict[str, object]) -> None:
+    """Write the fetch record whole or not at all: a half-written one reads as damaged."""
+    staging = target / (MANIFEST + ".writing")
+    try:
+        staging.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        os.replace(staging, target / MANIFEST)
+    finally:
+        _discard(staging)
 
 
 def require_whole(spec: ModelSpec, target: Path) -> None:

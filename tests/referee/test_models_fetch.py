@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import _thread
 import dataclasses
+import errno
 import hashlib
 import http.server
 import io
@@ -19,7 +20,7 @@ import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -536,3 +537,27 @@ def test_a_resumed_answer_that_starts_from_zero_is_not_appended(
     assert Handler.ranges == [f"bytes={half}-", ""]
     out = " ".join(capsys.readouterr().out.split())
     assert f"vosk-es: el servidor no siguió desde el byte {half}" in out and "de cero" in out
+
+
+def test_a_model_whose_record_cannot_be_written_is_not_left_as_one_copied_by_hand(
+        server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = _spec(server, sha256=hashlib.sha256(ARCHIVE).hexdigest(), size=len(ARCHIVE))
+    write_text = Path.write_text
+
+    def full_disk(path: Path, *args: Any, **kwargs: Any) -> int:
+        if path.name.startswith(MANIFEST):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return write_text(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path)
+    assert err.value.code == "disk-error" and "quedó guardado" in err.value.message
+    assert not (tmp_path / spec.folder).exists()  # no model without its record
+    assert not check(spec, tmp_path).ok
+    assert (tmp_path / f"{spec.archive}.part").read_bytes() == ARCHIVE
+    monkeypatch.setattr(Path, "write_text", write_text)
+    fetch(spec, tmp_path)
+    assert Handler.ranges == ["", f"bytes={len(ARCHIVE)}-"]  # not downloaded again
+    assert (tmp_path / spec.folder / MANIFEST).is_file() and check(spec, tmp_path).ok
+    assert sorted(p.name for p in (tmp_path / spec.folder).iterdir() if "json" in p.name) == [MANIFEST]
