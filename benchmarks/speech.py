@@ -398,6 +398,7 @@ def _run_one(item: Item) -> Outcome:
 @dataclass
 class Score:
     per_call: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    per_voice: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     numbers: list[int] = field(default_factory=lambda: [0, 0])
     lookalike: list[int] = field(default_factory=lambda: [0, 0])
     lookalike_calls: list[int] = field(default_factory=lambda: [0, 0])
@@ -469,6 +470,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             expected = it.label.split("+")
             for call in expected:
                 _tally(s.per_call[call], call in got)
+                _tally(s.per_voice[it.voice], call in got)
                 if call not in got:
                     s.misses.append(f"{it.voice}: «{it.text}» → {got}")
             _tally(s.extra, any(g not in expected for g in got))
@@ -519,6 +521,9 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     print(f"  call recall           {_pct(total)}")
     for call in sorted(s.per_call):
         print(f"    {call:22s}{_pct(s.per_call[call])}")
+    print("   by voice")
+    for voice in sorted(s.per_voice):
+        print(f"    {voice:22s}{_pct(s.per_voice[voice])}")
     print(f"  envido numbers        {_pct(s.numbers)}")
     print(f"  look-alike accepts    {_pct(s.lookalike)}")
     print(f"    of which a call     {_pct(s.lookalike_calls)}  (the rest: a number only)")
