@@ -4,18 +4,35 @@ One rule for ``listen`` and the scoreboard (docs/voice.md, "Confidence"): once a
 phrase is held (doubtful, or waiting itself), every call after it in the phrase waits for it, since
 its meaning and its seat were read with the held one counted; and a declaration heard while an
 earlier one of the same hand is held waits for it too, since its seat comes from the declaration
-order, which the held one left unsettled.
+order, which the held one left unsettled.  A doubtful call the rules refuse is not held: it is
+refused with the rules' reason, since a tap could not apply it (``verdict``).
 """
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic, Literal, TypeVar
 
 # The calls that declare the tantos: one heard while another of the hand waits as dudoso waits too
 # (its seat comes from the declaration order).
 DECLARATIONS = ("puntos", "son buenas")
 
 T = TypeVar("T")
+Verdict = Literal["look-alike", "waits", "refused", "unsure", "applied"]
+
+
+def verdict(call: str | None, accepted: bool, doubtful: bool, waits: bool) -> Verdict:
+    """What becomes of one heard item: a look-alike (no call) is kept as such; a call that
+    ``waits`` for a held one before it waits, even if the rules refuse it now (what refused it
+    may be the one it waits for); otherwise a call the rules refuse is refused, even a
+    ``doubtful`` one (a tap could not apply it, so nothing after it waits for it); a doubtful
+    call the rules take waits for a tap; the rest is applied."""
+    if call is None:
+        return "look-alike"
+    if waits:
+        return "waits"
+    if not accepted:
+        return "refused"
+    return "unsure" if doubtful else "applied"
 
 
 class Held(Generic[T]):
@@ -35,14 +52,14 @@ class Held(Generic[T]):
             return self.phrase
         return self.declaration if call in DECLARATIONS else None
 
-    def add(self, item: T, call: str | None, held: bool, counts: bool = True) -> bool:
+    def add(self, item: T, call: str | None, held: bool) -> bool:
         """Note the next item of the phrase: if ``held``, what comes after it waits for it, and
-        so do the later declarations of the hand if it is one that ``counts`` (one the rules
-        would take if confirmed).  True if those now wait for it."""
+        so do the later declarations of the hand if it is one (a doubtful declaration the rules
+        refuse is not held, ``verdict``).  True if those now wait for it."""
         if not held:
             return False
         self.phrase = item
-        if call in DECLARATIONS and counts:
+        if call in DECLARATIONS:
             self.declaration = item
             return True
         return False

@@ -15,7 +15,7 @@ from models.paths import models_dir, user_data_dir
 from referee.asr.base import RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
-from referee.doubt import Held, rejudged_reason, taken_back_reason, waiting_reason
+from referee.doubt import Held, rejudged_reason, taken_back_reason, verdict, waiting_reason
 from referee.evidence import EvidenceError, EvidenceStore
 from referee.interpret import Interpretation
 from referee.listener import Listener, Utterance, item_confidence
@@ -66,7 +66,6 @@ def default_evidence_dir() -> Path:
 Applied = tuple[dict[str, Any], tuple[int, int]]  # a call's record and its token span
 Refused = tuple[dict[str, Any], tuple[int, int], int]  # ... and the table's lines when judged
 Early = tuple[int, int, list[Applied], list[Refused]]  # lines before and after, applied, refused
-Hold = tuple[str, bool]  # why a heard item is not applied, and whether it waits for one before it
 
 
 class Printer:
@@ -113,7 +112,7 @@ class Printer:
             record: dict[str, Any] = {
                 "t": round(utt.end, 3), "text": utt.text, "call": item.call,
                 "points": item.heard.points, "accepted": accepted,
-                "reason": item.reason if hold is None else hold[0],
+                "reason": item.reason if hold is None else hold,
                 "confidence": round(conf, 3), "team": team, "seat": item.seat,
                 "unsure": hold is not None, "early": utt.early, "latency": round(utt.latency, 3),
             }
@@ -129,37 +128,29 @@ class Printer:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
 
     def _holds(self, preview: list[Interpretation], confs: list[float],
-               early: bool) -> tuple[list[Hold | None], str | None]:
+               early: bool) -> tuple[list[str | None], str | None]:
         """Why each item of a phrase waits instead of being applied, or None, and the words of
         the last declaration held that later ones of the hand wait for (``doubt.Held``): a call
         waits for one held before it in the phrase, or a declaration for one of the same hand held
         before (``_open_declaration``); a call under its bar is doubtful (not an early one: the
-        whole phrase decides, ``revise``).
-
-        Unlike the scoreboard, which shows a doubtful call the rules refuse as refused (so nothing
-        waits for it there), here it is held and printed dudoso like any doubtful call, and what
-        follows it waits."""
-        holds: list[Hold | None] = []
+        whole phrase decides, ``revise``), unless the rules refuse it: then it is refused with
+        their reason, as on the tablet (``doubt.verdict``), and nothing after it waits for it."""
+        holds: list[str | None] = []
         held: Held[str] = Held(self._open_declaration())
         declared: str | None = None
         for item, conf in zip(preview, confs):
-            hold: Hold | None = None
             before = held.before(item.call)  # None for a look-alike: never applied
-            if before is not None:
-                hold = (waiting_reason(before), True)
-            elif item.call is not None and not early and conf < confidence_needed(
-                    item.call, self.unsure_below):
-                hold = (unsure_reason(conf), False)
-            # a declaration the rules refuse anyway leaves the order as it was
-            waits = hold is not None and hold[1]
-            if held.add(item.heard.text, item.call, hold is not None,
-                        counts=waits or bool(item.accepted)):
+            doubtful = not early and conf < confidence_needed(item.call, self.unsure_below)
+            shown = verdict(item.call, bool(item.accepted), doubtful, before is not None)
+            hold = (waiting_reason(str(before)) if shown == "waits"
+                    else unsure_reason(conf) if shown == "unsure" else None)
+            if held.add(item.heard.text, item.call, hold is not None):
                 declared = item.heard.text
             holds.append(hold)
         return holds, declared
 
     def _hear_until_held(self, text: str, team: Team | None, preview: list[Interpretation],
-                         holds: list[Hold | None]) -> list[Interpretation]:
+                         holds: list[str | None]) -> list[Interpretation]:
         """Apply the phrase up to its first held item, read as part of the whole phrase (the
         words before it, in the same context), and the held items as previewed."""
         cut = next((k for k, hold in enumerate(holds) if hold is not None), None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.doubt import Held
+from referee.doubt import Held, verdict
 
 # (the calls of a phrase, which are held on their own, a declaration held before the phrase)
 # → what each item waits for
@@ -34,9 +34,26 @@ def test_what_each_item_of_a_phrase_waits_for(
     assert found == waits
 
 
-def test_a_declaration_the_rules_refuse_holds_the_phrase_but_not_the_hand() -> None:
+def test_a_declaration_held_holds_the_phrase_and_the_hand() -> None:
     held: Held[str] = Held()
-    assert not held.add("treinta", "puntos", True, counts=False)
-    assert held.before("truco") == "treinta" and held.declaration is None
-    assert held.add("veintiocho", "puntos", True)
-    assert held.declaration == "veintiocho"
+    assert held.add("treinta", "puntos", True)
+    assert held.before("truco") == "treinta" and held.declaration == "treinta"
+    assert not held.add("truco", "truco", True) and held.declaration == "treinta"
+
+
+# (the call, whether the rules take it, whether it is doubtful, whether it waits for one before)
+# → what becomes of it, in ``listen`` and on the tablet alike
+VERDICTS = [
+    (None, False, True, True, "look-alike"),
+    ("quiero", False, True, False, "refused"),  # a tap could not apply it: nothing waits for it
+    ("quiero", False, False, True, "waits"),  # what refused it may be the one it waits for
+    ("truco", True, True, True, "waits"),
+    ("truco", True, True, False, "unsure"),
+    ("truco", True, False, False, "applied"),
+]
+
+
+@pytest.mark.parametrize("call, accepted, doubtful, waits, shown", VERDICTS)
+def test_what_becomes_of_a_heard_item(call: str | None, accepted: bool, doubtful: bool,
+                                      waits: bool, shown: str) -> None:
+    assert verdict(call, accepted, doubtful, waits) == shown

@@ -80,6 +80,22 @@ def test_the_calls_before_a_doubtful_one_are_applied_as_read_in_the_phrase() -> 
     assert _printed_lines(records) == printer.table.lines[1:]
 
 
+@pytest.mark.parametrize("said, reason", [
+    ([("quiero", 0.5), ("truco", 0.9)], "A1: quiero: no hay nada cantado para contestar"),
+    ([("retruco", 0.5), ("envido", 0.9)], "A1: retruco: primero va el truco"),
+])
+def test_a_doubtful_call_the_rules_refuse_is_refused_and_holds_nothing(
+        said: list[tuple[str, float]], reason: str) -> None:
+    printer, out = _printer("hand")
+    printer(_utt(said))
+    records = _records(out)
+    # before: printed dudoso, and the sure call after it waited for it
+    assert [(r["call"], r["accepted"], r["unsure"]) for r in records] == [
+        (said[0][0], False, False), (said[1][0], True, False)]
+    assert records[0]["reason"] == reason
+    assert printer.table.lines == ["hand", f"A1: {said[1][0]}"]
+
+
 @pytest.mark.parametrize("early, final, lines", [
     # «envido quiero» with the envido chatter: the quiero goes with it (before: the table kept
     # B1: quiero, never printed, while the JSON said A1's quiero was applied)

@@ -1,0 +1,89 @@
+"""``listen`` and the tablet (``serve``) give each item of a heard phrase the same verdict: applied,
+dudoso, waiting for a doubtful one before it, or refused with the same reason."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import Settings
+from referee.asr.base import Word
+from referee.commands.listen import Printer
+from referee.listener import Utterance
+from referee.voice import VoiceReferee
+from web_scoreboard import create_app
+from web_scoreboard.store import Store
+
+
+def _utt(words: list[tuple[str, float]]) -> Utterance:
+    """The whole phrase, each word with its own confidence."""
+    said = tuple(Word(w, c, 0.5 * k, 0.5 * k + 0.4) for k, (w, c) in enumerate(words))
+    return Utterance(" ".join(w for w, _ in words), said, 0.0, said[-1].end, said[-1].end + 0.2,
+                     min(c for _, c in words), None, False)
+
+
+def _listen(before: list[str], utt: Utterance) -> tuple[list[tuple[str, str | None]], list[str]]:
+    out = io.StringIO()
+    printer = Printer(out, True, 0.6, None)
+    for line in before:
+        printer.table.apply_line(line)
+    printer(utt)
+    shown = []
+    for record in map(json.loads, out.getvalue().splitlines()):
+        status = "accepted" if record["accepted"] else "unsure" if record["unsure"] else "rejected"
+        shown.append((status, record["reason"] if status != "accepted" else None))
+    return shown, printer.table.lines
+
+
+def _serve(tmp_path: Path, before: list[str],
+           utt: Utterance) -> tuple[list[tuple[str, str | None]], list[str]]:
+    store = Store(tmp_path / "scoreboard.sqlite3")
+    try:
+        service = create_app(Settings(), store, pin="2468").state.service
+        service.start()
+        for line in before:
+            service.submit_line(line)
+        VoiceReferee(service, lambda _: None)(utt)
+        heard = reversed(service.snapshot()["heard"])
+        return [(h["status"], h["reason"]) for h in heard], list(service.table.lines)
+    finally:
+        store.close()
+
+
+def _same(status: str, listen_reason: str | None, tablet_reason: str | None) -> bool:
+    """The same reason, but for the way to confirm a doubtful call: a tap on the tablet only."""
+    if status == "unsure" and listen_reason and listen_reason.startswith("dudoso ("):
+        return tablet_reason == "dudoso: tocá para confirmar"
+    return listen_reason == tablet_reason
+
+
+@pytest.mark.parametrize("before, said", [
+    # a doubtful call the rules refuse: refused with their reason, and the call after it applied
+    (["hand"], [("quiero", 0.5), ("truco", 0.9)]),
+    (["hand"], [("retruco", 0.5), ("envido", 0.9)]),
+    (["hand", "A1: truco"], [("vale", 0.3), ("cuatro", 0.3), ("quiero", 0.9)]),
+    # a doubtful call the rules take: dudoso, and what follows waits for it
+    (["hand"], [("envido", 0.5), ("real", 0.9), ("envido", 0.9)]),
+    (["hand", "A1: truco"], [("envido", 0.5), ("quiero", 0.95)]),
+    (["hand"], [("truco", 0.9), ("envido", 0.5), ("quiero", 0.95)]),
+])
+def test_listen_prints_what_the_tablet_shows(
+        tmp_path: Path, before: list[str], said: list[tuple[str, float]]) -> None:
+    listened, listen_lines = _listen(before, _utt(said))
+    shown, tablet_lines = _serve(tmp_path, before, _utt(said))
+    assert [s for s, _ in listened] == [s for s, _ in shown]
+    assert all(_same(s, a, b) for (s, a), (_, b) in zip(listened, shown, strict=True)), (
+        listened, shown)
+    assert listen_lines == tablet_lines
+
+
+def test_a_doubtful_call_the_rules_refuse_reads_the_same_on_both(tmp_path: Path) -> None:
+    said = [("quiero", 0.5), ("truco", 0.9)]
+    listened, _ = _listen(["hand"], _utt(said))
+    assert listened[0] == ("rejected", "A1: quiero: no hay nada cantado para contestar")
+    assert listened == _serve(tmp_path, ["hand"], _utt(said))[0]
+
+
