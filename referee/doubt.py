@@ -5,7 +5,9 @@ phrase is held (doubtful, or waiting itself), every call after it in the phrase 
 its meaning and its seat were read with the held one counted; and a declaration heard while an
 earlier one of the same hand is held waits for it too, since its seat comes from the declaration
 order, which the held one left unsettled.  A doubtful call the rules refuse is not held: it is
-refused with the rules' reason, since a tap could not apply it (``verdict``).
+refused with the rules' reason, since a tap could not apply it (``verdict``).  A phrase may reach
+them in several utterances (the calls handed over early from partial results, the rest at its end):
+``PhraseHeld`` carries the rule from one to the next.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from typing import Generic, Literal, TypeVar
 # The calls that declare the tantos: one heard while another of the hand waits as dudoso waits too
 # (its seat comes from the declaration order).
 DECLARATIONS = ("puntos", "son buenas")
+
+# Word boundaries move a little between partial and final results: an utterance that starts this
+# much before the end of a held one is taken to be said after it, not over it.
+OVERLAP_S = 0.05
 
 T = TypeVar("T")
 Verdict = Literal["look-alike", "waits", "refused", "unsure", "applied"]
@@ -40,9 +46,9 @@ class Held(Generic[T]):
     held in the phrase, or, for a declaration, the last declaration of the hand held (from the
     phrases before, ``declaration``).  An item is whatever its user keeps: its words, a row."""
 
-    def __init__(self, declaration: T | None = None) -> None:
+    def __init__(self, declaration: T | None = None, phrase: T | None = None) -> None:
         self.declaration = declaration
-        self.phrase: T | None = None
+        self.phrase = phrase  # held in an earlier utterance of the same phrase (``PhraseHeld``)
 
     def before(self, call: str | None) -> T | None:
         """The item a call waits for, or None; a look-alike (no call) waits for nothing."""
@@ -63,6 +69,33 @@ class Held(Generic[T]):
             self.declaration = item
             return True
         return False
+
+
+class PhraseHeld(Generic[T]):
+    """The last item held in the phrase being heard, for the utterances of that phrase said after
+    it: the listener hands a phrase over in several utterances (``Utterance.phrase``), and a
+    call said after one held, in another utterance of the phrase, waits for it just the same.
+    Items whose utterance overlaps the held one (what the whole phrase heard where an early call
+    was, handed over on its own) do not wait for it."""
+
+    def __init__(self) -> None:
+        self._held: tuple[int, T, float] | None = None  # the phrase, the item, where it ends
+
+    def before(self, phrase: int | None, start: float) -> T | None:
+        """The item an utterance of ``phrase`` that starts at ``start`` waits for, or None (no
+        phrase given: an utterance heard alone)."""
+        if phrase is None or self._held is None or self._held[0] != phrase:
+            return None
+        return self._held[1] if start >= self._held[2] - OVERLAP_S else None
+
+    def note(self, phrase: int | None, item: T, end: float) -> None:
+        """An item of ``phrase`` is held, in an utterance that ends at ``end``; the one said last
+        is what comes after waits for."""
+        if phrase is None:
+            return
+        if self._held is not None and self._held[0] == phrase and self._held[2] > end:
+            return
+        self._held = (phrase, item, end)
 
 
 def waiting_reason(before: str) -> str:

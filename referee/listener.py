@@ -13,7 +13,9 @@ handed over as an utterance of their own).  An early utterance's own ``confidenc
 partial's path score: apply it, and let the revision decide whether it stays.  The early
 utterances of one phrase are revised together, in the order they were said: a call taken back
 must go last to first (each only if nothing came after it), a call refused because of one taken
-back is judged again first to last.
+back is judged again first to last.  Every utterance carries the number of the phrase it came
+from (``Utterance.phrase``), so that a call handed over after one the whole phrase takes back,
+early or at the end, can wait for it (``doubt.PhraseHeld``).
 
 A player may stop in the middle of a call («vale… cuatro», «me voy… al mazo»), long enough for the
 recognizer to end the phrase.  A phrase that ends on the first words of a longer one, words that
@@ -79,6 +81,9 @@ class Utterance:
     early: bool  # handed over from a partial result
     clip: bytes = b""  # 16 kHz mono int16 around the phrase
     clip_start: float = 0.0
+    # which phrase of the stream it belongs to: the early utterances of a phrase and what its end
+    # hands over share it (None: heard alone, as in tests and tools that build utterances)
+    phrase: int | None = None
 
     @property
     def latency(self) -> float:
@@ -136,6 +141,8 @@ class Listener:
         self._prev_partial: tuple[tuple[str, float], ...] = ()
         self._sent: list[tuple[float, float]] = []  # (start, end) of words already handed over
         self._held: tuple[Word, ...] = ()  # the first words of a call, waiting for the rest
+        self._phrase = 0  # the phrase being heard (``Utterance.phrase``)
+        self._held_phrase = 0  # the phrase the held words ended
 
     @property
     def stream_time(self) -> float:
@@ -214,9 +221,11 @@ class Listener:
         held = _dangling(segment)
         if held:
             self._held, segment = tuple(segment[-held:]), segment[:-held]
+            self._held_phrase = self._phrase
         if segment:
             self._emit(segment, result.stream_time, early=False)
         self._sent = [s for s in self._sent if s[1] > result.end - 1.0]
+        self._phrase += 1
 
     def _join(self, result: Result) -> Result:
         """The result with the held words in front, if it starts soon enough after them; else the
@@ -236,13 +245,13 @@ class Listener:
         """Hand over the held words as they are («vale» alone is a look-alike, kept as evidence)."""
         held, self._held = self._held, ()
         if held:
-            self._emit(list(held), self._t, early=False)
+            self._emit(list(held), self._t, early=False, phrase=self._held_phrase)
 
     def _already_sent(self, word: Word) -> bool:
         mid = (word.start + word.end) / 2
         return any(s - 0.05 <= mid <= e + 0.05 for s, e in self._sent)
 
-    def _emit(self, words: list[Word], now: float, early: bool) -> None:
+    def _emit(self, words: list[Word], now: float, early: bool, phrase: int | None = None) -> None:
         start, end = words[0].start, words[-1].end
         self._sent.append((start, end))
         clip, clip_start = self._clip(start, end)
@@ -257,6 +266,7 @@ class Listener:
             early=early,
             clip=clip,
             clip_start=clip_start,
+            phrase=self._phrase if phrase is None else phrase,
         )
         if early:
             self._early_sent.append(utt)

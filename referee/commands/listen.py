@@ -15,7 +15,15 @@ from models.paths import models_dir, user_data_dir
 from referee.asr.base import RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
-from referee.doubt import Held, rejudged_reason, taken_back_reason, verdict, waiting_reason
+from referee.doubt import (
+    DECLARATIONS,
+    Held,
+    PhraseHeld,
+    rejudged_reason,
+    taken_back_reason,
+    verdict,
+    waiting_reason,
+)
 from referee.evidence import EvidenceError, EvidenceStore
 from referee.interpret import Interpretation
 from referee.listener import Listener, Utterance, item_confidence
@@ -73,9 +81,11 @@ class Printer:
 
     A doubtful call is not applied, and neither is any call said after it in the same phrase:
     its meaning and its seat may depend on the doubtful one («envido quiero»: the «quiero»
-    accepts the envido, not the truco before it).  A declaration (a number, «son buenas») heard
-    while an earlier one of the same hand is held waits too: its seat comes from the declaration
-    order, which the held one left unsettled."""
+    accepts the envido, not the truco before it), also when the two reach it in different
+    utterances of the phrase (``Utterance.phrase``: calls handed over early, and the rest at the
+    end of the phrase).  A declaration (a number, «son buenas») heard while an earlier one of the
+    same hand is held waits too: its seat comes from the declaration order, which the held one
+    left unsettled."""
 
     def __init__(self, out: TextIO, as_json: bool, unsure_below: float,
                  evidence: EvidenceStore | None) -> None:
@@ -91,6 +101,8 @@ class Printer:
         self._early: dict[int, Early] = {}
         # the last declaration held, not applied: its hand (``_hand_key``) and its words
         self._open: tuple[tuple[int, int], str] | None = None
+        # the words of the last call held in the phrase being heard, for its later utterances
+        self._phrase: PhraseHeld[str] = PhraseHeld()
 
     def __call__(self, utt: Utterance) -> None:
         team = as_team(utt.team)
@@ -98,7 +110,7 @@ class Printer:
         try:
             preview = self.table.preview(utt.text, team)
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
-            holds, declared = self._holds(preview, confs, utt.early)
+            holds, declared = self._holds(preview, confs, utt)
             items = self._hear_until_held(utt.text, team, preview, holds)
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
@@ -128,25 +140,28 @@ class Printer:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
 
     def _holds(self, preview: list[Interpretation], confs: list[float],
-               early: bool) -> tuple[list[str | None], str | None]:
-        """Why each item of a phrase waits instead of being applied, or None, and the words of
+               utt: Utterance) -> tuple[list[str | None], str | None]:
+        """Why each item of an utterance waits instead of being applied, or None, and the words of
         the last declaration held that later ones of the hand wait for (``doubt.Held``): a call
-        waits for one held before it in the phrase, or a declaration for one of the same hand held
-        before (``_open_declaration``); a call under its bar is doubtful (not an early one: the
+        waits for one held before it in the phrase (in this utterance or an earlier one of the
+        phrase, ``_phrase``), or a declaration for one of the same hand held before
+        (``_open_declaration``); a call under its bar is doubtful (not an early one: the
         whole phrase decides, ``revise``), unless the rules refuse it: then it is refused with
         their reason, as on the tablet (``doubt.verdict``), and nothing after it waits for it."""
         holds: list[str | None] = []
-        held: Held[str] = Held(self._open_declaration())
+        held: Held[str] = Held(self._open_declaration(), self._phrase.before(utt.phrase, utt.start))
         declared: str | None = None
         for item, conf in zip(preview, confs):
             before = held.before(item.call)  # None for a look-alike: never applied
-            doubtful = not early and conf < confidence_needed(item.call, self.unsure_below)
+            doubtful = not utt.early and conf < confidence_needed(item.call, self.unsure_below)
             shown = verdict(item.call, bool(item.accepted), doubtful, before is not None)
             hold = (waiting_reason(str(before)) if shown == "waits"
                     else unsure_reason(conf) if shown == "unsure" else None)
             if held.add(item.heard.text, item.call, hold is not None):
                 declared = item.heard.text
             holds.append(hold)
+        if held.phrase is not None:
+            self._phrase.note(utt.phrase, held.phrase, utt.end)
         return holds, declared
 
     def _hear_until_held(self, text: str, team: Team | None, preview: list[Interpretation],
@@ -187,20 +202,27 @@ class Printer:
     def revise(self, revisions: list[tuple[Utterance, Utterance]]) -> None:
         """The whole phrase's verdict on the calls heard early from it (``Listener.on_revisions``,
         in the order they were said): the applied ones it is not sure of, and those applied after
-        one of them by the same early utterance (``_verdict``), are taken back, last to first,
-        each utterance's if nothing came after it, and printed again as not applied; then the ones
-        the rules refused are judged again (``_rejudge``), first to last."""
+        one of them in the phrase, by the same early utterance or a later one (``_verdict``), are
+        taken back, last to first, each utterance's if nothing came after it, and printed again as
+        not applied; what the end of the phrase hands over after them waits for them too
+        (``_phrase``).  Then the ones the rules refused are judged again (``_rejudge``), first to
+        last."""
         early = [(revised, self._early.pop(id(utt), (0, 0, [], []))) for utt, revised in revisions]
-        for revised, (before, after, applied, _) in reversed(early):
-            self._take_back(revised, before, after, applied)
+        held: Held[str] = Held()  # the words of the calls taken back, across the phrase
+        verdicts = [self._verdict(revised, applied, held) for revised, (_, _, applied, _) in early]
+        for (revised, (before, after, applied, _)), judged in reversed(list(zip(early, verdicts))):
+            taken = self._take_back(revised, before, after, applied, judged)
+            if taken is not None:
+                self._phrase.note(revised.phrase, taken, revised.end)
         for revised, (*_, refused) in early:
             self._rejudge(revised, refused)
 
-    def _verdict(self, revised: Utterance, applied: list[Applied]) -> list[tuple[float, str | None]]:
+    def _verdict(self, revised: Utterance, applied: list[Applied],
+                 held: Held[str]) -> list[tuple[float, str | None]]:
         """Each call an early utterance applied: its confidence in the whole phrase, and why it
-        is taken back (None: it stays): said after one taken back (its meaning and its seat may
-        depend on it: «envido quiero» without the envido accepts the truco), or under its bar."""
-        held: Held[str] = Held()  # the words of the calls taken back
+        is taken back (None: it stays): said after one taken back (``held``, from this utterance
+        or an earlier one of the phrase: its meaning and its seat may depend on it: «envido
+        quiero» without the envido accepts the truco), or under its bar."""
         verdict: list[tuple[float, str | None]] = []
         for record, span in applied:
             conf = item_confidence(revised, *span)
@@ -214,27 +236,32 @@ class Printer:
             verdict.append((conf, reason))
         return verdict
 
-    def _take_back(self, revised: Utterance, before: int, after: int,
-                   applied: list[Applied]) -> None:
+    def _take_back(self, revised: Utterance, before: int, after: int, applied: list[Applied],
+                   verdict: list[tuple[float, str | None]]) -> str | None:
         """Undo the calls an early utterance applied (table lines ``before``..``after``) from the
-        first one the whole phrase takes back on, if nothing came after them, and print those
-        again as taken back; the ones before it stay as they were applied (and printed).  Nothing
-        is read again: a sure call read without the doubtful one before it could change meaning."""
-        verdict = self._verdict(revised, applied)
+        first one the whole phrase takes back on (``verdict``), if nothing came after them, and
+        print those again as taken back; the ones before it stay as they were applied (and
+        printed).  Nothing is read again: a sure call read without the doubtful one before it
+        could change meaning.  The words of the last one taken back, or None."""
         reasons = [reason for _, reason in verdict]
         if all(reason is None for reason in reasons) or len(self.table.lines) != after:
-            return
+            return None
         keep = next(k for k, reason in enumerate(reasons) if reason is not None)
         dealt = after - before - len(applied)  # the next hand, dealt for the first call
         for _ in range(after - before - ((dealt + keep) if keep else 0)):
             self.table.undo()
+        taken = None
         for (record, _), (conf, reason) in zip(applied, verdict, strict=True):
             if reason is None:
                 continue
+            taken = record["heard"]
+            if record["call"] in DECLARATIONS:  # the next declaration of the hand waits for it
+                self._open = (self._hand_key(), taken)
             retracted = {**record, "accepted": False, "confidence": round(conf, 3),
                          "unsure": True, "retracted": True, "reason": reason}
             retracted.pop("heard")
             self._print(retracted, str(record.get("call")))
+        return taken
 
     def _rejudge(self, revised: Utterance, refused: list[Refused]) -> None:
         """Apply a call the rules refused when the whole phrase confirms it and the table has
