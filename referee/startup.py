@@ -70,17 +70,21 @@ def start_listening(args: argparse.Namespace, service: Any, log: Log,
 
     ``on_end`` is called when a recording (``--wav``) has been heard to its end.
     """
-    if args.no_mic and not args.wav:
+    if args.no_mic and not args.wav:  # not asked for: the pages show no microphone
         return [Part("escucha", False, "apagada (--no-mic): se anota con los botones")]
     from referee.asr.base import RecognizerError
 
+    show = shown(service, "mic")
     try:
         choice, recognizer = load_recognizer(args)
     except RecognizerError as err:
-        return [Part("reconocedor", False, f"{err.message}; se anota con los botones")]
+        return [show_part(show, Part("reconocedor", False,
+                                     f"{err.message}; se anota con los botones"))]
     parts = [_recognizer_part(choice, recognizer)]
-    source, audio_part = _audio_source(args, log)
+    source, audio_part = _audio_source(args, log, service)
     parts.append(audio_part)
+    if source is None or args.wav:  # a microphone says how it is once it is listened to
+        show_part(show, audio_part)
     if source is not None:
         learning = _listen(args, service, recognizer, source, log, on_end)
         parts += [learning] if learning else []
@@ -143,7 +147,7 @@ def _recognizer_part(choice: Any, recognizer: Any) -> Part:
     return Part("reconocedor", True, detail)
 
 
-def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
+def _audio_source(args: argparse.Namespace, log: Log, service: Any = None) -> tuple[Any, Part]:
     from referee.audio import AudioError, WavSource
 
     source: Any
@@ -155,12 +159,13 @@ def _audio_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
             return None, Part("audio", False, f"no puedo leer {args.wav}: {message}")
         return source, Part("audio", True, f"la grabación {Path(args.wav).name} "
                             f"({source.duration:.0f} s), como si fuera el micrófono")
-    return _mic_source(args, log)
+    return _mic_source(args, log, service)
 
 
-def _mic_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
+def _mic_source(args: argparse.Namespace, log: Log, service: Any = None) -> tuple[Any, Part]:
     """The microphone (or one per team) and whether it is there: the source is made even when it
-    is not, and keeps looking for it while the scoreboard runs on its buttons."""
+    is not, and keeps looking for it while the scoreboard runs on its buttons; the terminal and
+    the pages (``service``) are told how it is doing."""
     from referee.audio import AudioError, MicSource, list_devices
 
     source: Any
@@ -168,12 +173,10 @@ def _mic_source(args: argparse.Namespace, log: Log) -> tuple[Any, Part]:
     if len(mics) > 2:
         return None, Part("micrófono", False, "a lo sumo dos micrófonos, uno por equipo")
     if len(mics) == 2:
-        from referee.mics import TeamMics
-
-        source = TeamMics.open(mics[0], mics[1], said_once(log, "micrófonos"))
+        source = _team_mics(mics[0], mics[1], log, service)
     else:
         source = MicSource(mics[0] if mics else None, channels=args.channels,
-                           on_status=said_once(log, "micrófono"))
+                           on_status=source_status(service, "mic", said_once(log, "micrófono")))
     try:
         devices = list_devices()
     except AudioError as err:
@@ -209,6 +212,60 @@ def said_once(log: Log, who: str) -> Callable[[str], None]:
     return audio_said_once(lambda message: log(f"{who}: {escape(message)}"))
 
 
+def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any) -> Any:
+    """One microphone per team (``mics.TeamMics``), each shown on the pages on its own ("mic A",
+    "mic B"): one unplugged while the other hears is not hidden by it."""
+    from referee.audio import MicSource
+    from referee.mics import TeamMics
+
+    said = said_once(log, "micrófonos")
+
+    def mic(spec: str, team: str) -> MicSource:
+        def terminal(message: str) -> None:
+            said(f"el de {team}: {message}")
+
+        return MicSource(spec, on_status=source_status(service, f"mic {team}", terminal))
+
+    return TeamMics(mic(spec_a, "A"), mic(spec_b, "B"))
+
+
+# How a microphone or a camera (``MicSource``, ``CameraSource``) says it is looking for its
+# device again: «no hay ningún micrófono conectado: enchufá uno; reintento en 2 s».
+RETRYING = "; reintento en "
+Show = Callable[[str, str], None]
+
+
+def shown(service: Any, key: str) -> Show:
+    """How a part of the referee tells the pages its state and why (``TableService.set_source``:
+    "ok", "trouble" or "off"); a service that shows none (a test's) is told nothing."""
+    set_source = getattr(service, "set_source", None)
+
+    def show(state: str, message: str) -> None:
+        if set_source is not None:
+            set_source(key, state, message)
+
+    return show
+
+
+def show_part(show: Show, part: Part) -> Part:
+    """Show a part's start-up line on the pages too: fine if it runs, in trouble if not."""
+    show("ok" if part.running else "trouble", part.detail)
+    return part
+
+
+def source_status(service: Any, key: str, terminal: Callable[[str], None]) -> Callable[[str], None]:
+    """A microphone's or a camera's ``on_status``: each message on the terminal (``terminal``) and
+    on the pages, in trouble while it looks for its device again (``RETRYING``), else fine
+    («escuchando», «la cámara 0 ya manda imágenes»)."""
+    show = shown(service, key)
+
+    def status(message: str) -> None:
+        terminal(message)
+        show("trouble" if RETRYING in message else "ok", message)
+
+    return status
+
+
 def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any,
             log: Log, on_end: Callable[[], None] | None) -> Part | None:
     """Listen in the background; with --learn, the learning's line of the start-up screen."""
@@ -227,14 +284,21 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
     listener = Listener(recognizer, heard, channel_teams=teams, on_revisions=referee.revise)
     learning = _learn(args, service, recognizer, log) if args.learn else None
 
+    show = shown(service, "mic")
+
     def ended() -> None:
+        if not args.wav:  # a microphone never ends: the listening stopped, as the terminal says
+            show("trouble", "la escucha se detuvo (la terminal dice por qué); se anota con los "
+                 "botones")
+            return
+        show("off", "la grabación terminó")
         score = service.snapshot().get("score") or {}
         log(f"la grabación terminó: {score.get('A', 0)} a {score.get('B', 0)}"
             + ("" if args.exit_when_done else "; el tanteador sigue abierto"))
         if on_end:
             on_end()
 
-    listen_in_background(listener, source, log, on_end=ended if args.wav else None)
+    listen_in_background(listener, source, log, on_end=ended)
     return learning
 
 

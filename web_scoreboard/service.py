@@ -35,6 +35,9 @@ DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
 _NUMBER = re.compile(r": \d+$")  # a declaration ("A1: 28"), not a call
 UNDONE_REASON = "deshecho a mano"
+# The referee's ears and eyes, in the order the pages show them (``set_source``).
+SOURCE_KEYS = ("mic", "mic A", "mic B", "camera")
+SOURCE_STATES = ("ok", "trouble", "off")
 T = TypeVar("T")
 
 
@@ -83,12 +86,16 @@ class TableService:
         # a snapshot of the server before a restart can never name one of this server's
         # (``_require_seen``), and the numbers keep growing across restarts.
         self._seq = time.time_ns() // 1_000_000
+        # The snapshot the table last changed in: those made since for the sources alone
+        # (``set_source``) show the same table, and a tap on one of them is not stale.
+        self._table_seq = self._seq
         self._boot = secrets.token_hex(4)
         self._game_id = 0
         self._names: dict[str, str] = dict(DEFAULT_NAMES)
         self._table = table_factory(settings)
         self._heard: deque[dict[str, Any]] = deque(maxlen=heard_limit)
         self._warnings: list[str] = []
+        self._sources: dict[str, dict[str, str]] = {}
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
         # What a change being made tells the pages and ``on_stored`` once it is on disk.
         self._told: list[Callable[[], None]] | None = None
@@ -253,8 +260,9 @@ class TableService:
     def _require_seen(self, seen: int | None) -> None:
         """A change the page asked for while it showed snapshot ``seen``: refused if the table
         changed since (a double tap, or another tablet was quicker), so it never takes back a
-        line the person did not see, nor scores twice what two people tapped once."""
-        if seen is not None and seen != self._seq:
+        line the person did not see, nor scores twice what two people tapped once.  A snapshot
+        that only said how the microphone or the camera is doing shows the same table."""
+        if seen is not None and not self._table_seq <= seen <= self._seq:
             raise ActionError("stale", "la mesa cambió desde que la miraste: fijate cómo quedó y "
                               "volvé a tocar si hace falta", 409)
 
@@ -525,6 +533,24 @@ class TableService:
             if waiting.extra.get("after") == row.id:
                 self._set_heard_status(waiting.id, "unsure", reason)
 
+    # -- the referee's ears and eyes ----------------------------------------------------------
+    def set_source(self, key: str, state: str, message: str = "") -> dict[str, Any] | None:
+        """Show on the pages how the microphone or the camera is doing: ``key`` one of
+        ``SOURCE_KEYS`` ("mic A" and "mic B" with a microphone per team), ``state`` "ok",
+        "trouble" (missing, unplugged, failing: the table must not trust it) or "off" (done, as a
+        recording heard to its end).  Not a game event: neither stored nor logged, it describes
+        this running process and stays across games.  The new snapshot, or None when nothing
+        changed (nothing is published then)."""
+        if key not in SOURCE_KEYS or state not in SOURCE_STATES:
+            raise ValueError(f"source {key!r} in state {state!r}: the key is one of "
+                             f"{', '.join(SOURCE_KEYS)} and the state ok, trouble or off")
+        source = {"key": key, "state": state, "message": message}
+        with self._lock:
+            if self._sources.get(key) == source:
+                return None
+            self._sources[key] = source
+            return self._publish(table=False)
+
     # -- internals ----------------------------------------------------------------------------
     def _unsure(self, heard_id: int) -> HeardRow:
         row = self.store.heard_item(heard_id)
@@ -687,11 +713,16 @@ class TableService:
             log=log[-self._log_limit:], log_total=len(log), last_line=last,
             can_undo=last is not None, can_flip=last is not None and _is_call(last),
             swap_to=self._table.opposite_answer(),
+            sources=[dict(self._sources[key]) for key in SOURCE_KEYS if key in self._sources],
         )
         return snap
 
-    def _publish(self) -> dict[str, Any]:
+    def _publish(self, table: bool = True) -> dict[str, Any]:
+        """Make the next snapshot and tell the pages (once stored, inside a change); ``table``
+        False for one that changes only the sources (``set_source``)."""
         self._seq += 1
+        if table:
+            self._table_seq = self._seq
         snap = self._build_snapshot()
         text = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
         current = (self._seq, text, snap)

@@ -4,14 +4,20 @@ does not and why, and how to make it hear better."""
 from __future__ import annotations
 
 import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
+import numpy as np
 import pytest
 
 from referee import startup
 from referee.asr.find import ModelChoice
-from referee.commands.serve import event_line
+from referee.audio import AudioChunk, to_chunk
+from referee.commands.serve import demo_arguments, event_line
 from referee.startup import _recognizer_part
 from tests.referee.test_voices_command import FakeSoundDevice
 
@@ -81,3 +87,146 @@ def test_learning_with_a_recognizer_that_cannot_learn_says_why(recognizer: objec
     args = SimpleNamespace(wav=None, models_dir=None)
     part = startup._learn(args, None, recognizer, lambda line: None)
     assert part.name == "aprendizaje" and not part.running and said in part.detail
+
+
+# -- what the tablet shows of the microphone -------------------------------------------------
+
+class Pages:
+    """The scoreboard's service as far as the microphone and the camera tell it how they are."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[str, str, str]] = []
+        self.stop: Any = None  # a source to stop once it said something
+
+    def set_source(self, key: str, state: str, message: str) -> None:
+        self.shown.append((key, state, message))
+        if self.stop is not None:
+            self.stop.stop()
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"score": {"A": 0, "B": 0}}
+
+
+class Stream:
+    """PortAudio's input stream on a microphone that hears silence."""
+
+    def __init__(self, callback: Callable[..., None], blocksize: int) -> None:
+        self.callback, self.blocksize = callback, blocksize
+
+    def __enter__(self) -> None:
+        self.callback(np.zeros((self.blocksize, 1), np.int16), self.blocksize, None, None)
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class PluggedLater(FakeSoundDevice):
+    """No microphone for the first ``looks`` looks; then ``names`` are there, and hear."""
+
+    def __init__(self, names: list[str], looks: int = 0) -> None:
+        super().__init__([])
+        self.later, self.looks = names, looks
+
+    @property
+    def default(self) -> Any:
+        return type("Default", (), {"device": (0, 0)})()
+
+    def query_devices(self) -> list[dict[str, Any]]:
+        self.looks -= 1
+        self.names = self.later if self.looks < 0 else []
+        return super().query_devices()
+
+    def InputStream(self, **options: Any) -> Any:
+        return Stream(options["callback"], options["blocksize"])
+
+
+def test_a_microphone_plugged_in_late_shows_on_the_tablet_missing_then_listening(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "sounddevice", PluggedLater(["fakemic"], looks=2))
+    pages, said = Pages(), list[str]()
+    args = demo_arguments(mic=None, channels=1)
+    source, part = startup._audio_source(args, said.append, pages)
+    assert not part.running and pages.shown == []  # the listener's first try says it
+    source.retry_s = 0
+    next(iter(source))
+    assert pages.shown == [
+        ("mic", "trouble", "no hay ningún micrófono conectado: enchufá uno; reintento en 0 s"),
+        ("mic", "ok", "escuchando")]
+    assert said == ["micrófono: no hay ningún micrófono conectado: enchufá uno; reintento en 0 s",
+                    "micrófono: escuchando"]  # the terminal as before
+
+
+def test_with_a_microphone_per_team_each_shows_on_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "sounddevice", PluggedLater(["fakemic"]))
+    pages, said = Pages(), list[str]()
+    args = demo_arguments(mic=["fake", "nope"], channels=1)
+    source, _ = startup._audio_source(args, said.append, pages)
+    team_a, team_b = source.sources
+    next(iter(team_a))
+    pages.stop, team_b.retry_s = team_b, 0
+    assert list(team_b) == []
+    assert pages.shown == [
+        ("mic A", "ok", "escuchando"),
+        ("mic B", "trouble", "no encuentro un micrófono que se llame 'nope'; reintento en 0 s")]
+    assert said == ["micrófonos: el de A: escuchando",
+                    f"micrófonos: el de B: {pages.shown[1][2]}"]
+
+
+def test_no_recognizer_shows_the_microphone_in_trouble(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.asr.base import RecognizerError
+
+    def missing(args: Any) -> Any:
+        raise RecognizerError("model-missing", "no encuentro ningún modelo de voz")
+
+    monkeypatch.setattr(startup, "load_recognizer", missing)
+    pages = Pages()
+    [part] = startup.start_listening(demo_arguments(), pages, lambda line: None)
+    assert not part.running
+    said = "no encuentro ningún modelo de voz; se anota con los botones"
+    assert pages.shown == [("mic", "trouble", said)]
+
+
+def test_what_was_not_asked_for_is_not_shown() -> None:
+    pages = Pages()
+    startup.start_listening(demo_arguments(no_mic=True), pages, lambda line: None)
+    startup.start_camera(demo_arguments(), pages, lambda line: None)  # no --camera
+    assert pages.shown == []
+
+
+class Deaf:
+    """A recognizer that hears nothing."""
+
+    def feed(self, pcm: bytes) -> list[Any]:
+        return []
+
+    def flush(self) -> list[Any]:
+        return []
+
+
+def _ends(source: Iterable[AudioChunk], tmp_path: Path, **options: Any) -> Pages:
+    """Listen to ``source`` until it ends (or fails); what the tablet was told."""
+    pages, done = Pages(), threading.Event()
+    args = demo_arguments(data_dir=tmp_path, **options)
+    startup._listen(args, pages, Deaf(), source, lambda line: None, done.set)
+    if options.get("wav"):
+        assert done.wait(10)
+    else:
+        deadline = time.monotonic() + 10
+        while not pages.shown and time.monotonic() < deadline:
+            time.sleep(0.01)
+    return pages
+
+
+def test_a_recording_heard_to_its_end_shows_the_microphone_off(tmp_path: Path) -> None:
+    pages = _ends([to_chunk(np.zeros((1600, 1)), 0.0)], tmp_path, wav="partida.wav")
+    assert pages.shown == [("mic", "off", "la grabación terminó")]
+
+
+def test_a_listener_that_stops_shows_the_microphone_in_trouble(tmp_path: Path) -> None:
+    def breaks() -> Iterator[AudioChunk]:
+        yield to_chunk(np.zeros((1600, 1)), 0.0)
+        raise RuntimeError("el reconocedor se colgó")
+
+    pages = _ends(breaks(), tmp_path)
+    said = "la escucha se detuvo (la terminal dice por qué); se anota con los botones"
+    assert pages.shown == [("mic", "trouble", said)]

@@ -817,3 +817,43 @@ def test_a_point_tapped_twice_at_once_scores_two(server: LiveServer, page: Any) 
     }""")
     page.wait_for_function("window.scoreboard.snapshot.score.A === 2")
     assert page.locator("#toast:not([hidden])").count() == 0  # nothing refused
+
+
+SOURCES_LAYOUT = """() => {
+  const box = document.querySelector("#sources").getBoundingClientRect();
+  return { pageWider: document.documentElement.scrollWidth - innerWidth,
+           top: box.top, height: box.height };
+}"""
+
+
+def test_a_deaf_or_blind_referee_is_shown_until_it_hears_and_sees_again(
+        server: LiveServer, browser: Any) -> None:
+    service = server.service
+    unplugged = "no hay ningún micrófono conectado: enchufá uno; reintento en 2 s"
+    for name, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        open_board(page, server.url)
+        sources = page.locator("#sources")
+        assert sources.get_attribute("role") == "status"
+        assert sources.get_attribute("aria-live") == "polite"
+        if name == "landscape":  # neither a microphone nor a camera said anything: none shown
+            assert sources.is_hidden()
+        service.set_source("mic", "trouble", unplugged)
+        service.set_source("camera", "ok", "cámara 0: sigue las cartas jugadas")
+        wait_seq(page, service.snapshot()["seq"])
+        trouble = page.locator('.source.trouble[data-source="mic"]')
+        assert trouble.is_visible() and text(page, "#sources .source.ok") == "📷 mira la mesa"
+        said = text(page, '.source.trouble[data-source="mic"]')
+        assert said.startswith("⚠ 🎤") and "no escucha" in said and unplugged in said, said
+        assert trouble.get_by_role("img").get_attribute("aria-label") == "micrófono"  # read out
+        background = "e => getComputedStyle(e).backgroundColor"
+        assert trouble.evaluate(background) != page.locator(".source.ok").evaluate(background)
+        got = page.evaluate(SOURCES_LAYOUT)
+        assert got["pageWider"] <= 0 and got["top"] < 120, (name, got)
+        shot(page, f"{name}-microphone-unplugged")
+        service.set_source("mic", "ok", "escuchando")
+        wait_seq(page, service.snapshot()["seq"])
+        assert page.locator(".source.trouble").count() == 0
+        assert text(page, '#sources [data-source="mic"]') == "🎤 escucha"
+        context.close()

@@ -83,6 +83,7 @@ function render(snap) {
   Render.teams(snap);
   Render.hand(snap);
   Render.heard(snap);
+  Render.sources(snap);
   renderUnsure(snap);
   renderControls(snap);
   renderGameOver(snap);

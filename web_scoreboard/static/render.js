@@ -266,6 +266,37 @@ const Render = (() => {
     }).join("");
   }
 
+  /* -- the referee's ears and eyes ------------------------------------------------------- */
+  const SOURCE_WORDS = {  // [icon, what it is, and how it is: ok, trouble, off]
+    mic: ["🎤", "micrófono", { ok: "escucha", trouble: "no escucha", off: "ya no escucha" }],
+    camera: ["📷", "cámara", { ok: "mira la mesa", trouble: "no ve la mesa", off: "ya no mira" }],
+  };
+  let sourcesShown = null;
+
+  /* How the microphone and the camera are doing, one badge each («🎤 escucha»); one in trouble
+     says so in words, with a mark and its reason, not in colour alone.  Redrawn only when it
+     changes: a screen reader hears each change once. */
+  function sources(snap) {
+    const html = (snap.sources || []).map((s) => sourceBadge(snap, s)).join("");
+    if (html === sourcesShown) return;
+    sourcesShown = html;
+    const el = $("#sources");
+    el.innerHTML = html;
+    el.hidden = !html;
+  }
+
+  function sourceBadge(snap, s) {
+    const [kind, team] = String(s.key || "").split(" ");
+    const [icon, noun, how] = SOURCE_WORDS[kind] || SOURCE_WORDS.mic;
+    const state = how[s.state] ? s.state : "trouble";
+    const whose = team ? ` de ${teamName(snap, team)}` : "";
+    const label = `${team ? `${teamName(snap, team)}: ` : ""}${how[state]}`;
+    const detail = state === "ok" ? "" : `<span class="detail">${esc(s.message)}</span>`;
+    return `<span class="source ${state}" data-source="${esc(s.key)}" title="${esc(s.message)}">` +
+      `<span role="img" aria-label="${esc(noun + whose)}">${state === "trouble" ? "⚠ " : ""}${icon}</span> ` +
+      `<b>${esc(label)}</b>${detail}</span>`;
+  }
+
   /* -- history ---------------------------------------------------------------------------- */
   const HIST_COLUMNS = ["#", "Mano", "Envido", "Flor", "Truco", "A mano", "Por qué"];
   const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
@@ -331,5 +362,5 @@ const Render = (() => {
     return `${table}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
 
-  return { teams, hand, heard, history, teamName, seatName, esc, teamOf, named };
+  return { teams, hand, heard, sources, history, teamName, seatName, esc, teamOf, named };
 })();
