@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from referee.audio import AudioChunk, MicSource
 
@@ -23,12 +23,6 @@ class TeamMics:
         self.sources = (source_a, source_b)
         self._queues: tuple[queue.Queue[AudioChunk | None], ...] = (queue.Queue(), queue.Queue())
         self._t = 0.0
-
-    @classmethod
-    def open(cls, spec_a: str | int | None, spec_b: str | int | None,
-             on_status: Callable[[str], None] = lambda msg: None) -> TeamMics:
-        return cls(MicSource(spec_a, on_status=lambda msg: on_status(f"el de A: {msg}")),
-                   MicSource(spec_b, on_status=lambda msg: on_status(f"el de B: {msg}")))
 
     def stop(self) -> None:
         for source in self.sources:
