@@ -1,17 +1,21 @@
 """Doubtful calls: which items of a phrase wait behind one, and the reasons shown for them.
 
 One rule for ``listen`` and the scoreboard (docs/voice.md, "Confidence"): once an item of a
-phrase is held (doubtful, or waiting itself), every call after it in the phrase waits for it, since
-its meaning and its seat were read with the held one counted; and a declaration heard while an
-earlier one of the same hand is held waits for it too, since its seat comes from the declaration
-order, which the held one left unsettled.  A doubtful call the rules refuse is not held: it is
-refused with the rules' reason, since a tap could not apply it (``verdict``).  A phrase may reach
-them in several utterances (the calls handed over early from partial results, the rest at its end):
+phrase is held (doubtful, or waiting itself), a call after it in the phrase waits for it if the
+held ones can change what it means or who said it: read with them and without them, from where
+the phrase began, the phrase's calls up to it give it a different line, or refuse it («envido real
+envido»: B's raise, or A's own bet).  One they cannot change is applied at once («quiero vale
+cuatro» to a retruco: A's vale cuatro either way).  A declaration heard while an earlier one of the
+same hand is held waits for it too, since its seat comes from the declaration order, which the
+held one left unsettled.  A doubtful call the rules refuse is not held: it is refused with the
+rules' reason, since a tap could not apply it (``verdict``).  A phrase may reach them in several
+utterances (the calls handed over early from partial results, the rest at its end):
 ``PhraseHeld`` carries the rule from one to the next.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Generic, Literal, TypeVar
 
 # The calls that declare the tantos: one heard while another of the hand waits as dudoso waits too
@@ -23,6 +27,11 @@ DECLARATIONS = ("puntos", "son buenas")
 OVERLAP_S = 0.05
 
 T = TypeVar("T")
+# A call as heard: its words, and the team of the microphone that heard it (None: no telling).
+Said = tuple[str, str | None]
+# Reads calls said one after the other from where their phrase began, without changing the game:
+# the line each would apply, None where the rules refuse it (or its words are not one call).
+Read = Callable[[Sequence[Said]], Sequence[str | None]]
 Verdict = Literal["look-alike", "waits", "refused", "unsure", "applied"]
 
 
@@ -43,25 +52,45 @@ def verdict(call: str | None, accepted: bool, doubtful: bool, waits: bool) -> Ve
 
 class Held(Generic[T]):
     """What the next item of a phrase waits for, as the phrase is read item by item: the last item
-    held in the phrase, or, for a declaration, the last declaration of the hand held (from the
-    phrases before, ``declaration``).  An item is whatever its user keeps: its words, a row."""
+    held in the phrase, if the held ones can change it (``changes``), or, for a declaration, the
+    last declaration of the hand held (from the phrases before, ``declaration``).  An item is
+    whatever its user keeps: its words, a row."""
 
-    def __init__(self, declaration: T | None = None, phrase: T | None = None) -> None:
+    def __init__(self, declaration: T | None = None, phrase: T | None = None,
+                 read: Read | None = None, said: Sequence[tuple[Said, bool]] = ()) -> None:
         self.declaration = declaration
         self.phrase = phrase  # held in an earlier utterance of the same phrase (``PhraseHeld``)
+        self.read = read  # from where the phrase began; without it every call waits
+        # the calls of the phrase so far, and whether each is held (from its earlier utterances)
+        self.said: list[tuple[Said, bool]] = list(said)
+        self.given = len(self.said)
 
-    def before(self, call: str | None) -> T | None:
-        """The item a call waits for, or None; a look-alike (no call) waits for nothing."""
+    def before(self, call: str | None, said: Said | None = None) -> T | None:
+        """The item a call (heard as ``said``) waits for, or None; a look-alike (no call) waits
+        for nothing."""
         if call is None:
             return None
-        if self.phrase is not None:
+        if self.phrase is not None and self.changes(said):
             return self.phrase
         return self.declaration if call in DECLARATIONS else None
 
-    def add(self, item: T, call: str | None, held: bool) -> bool:
-        """Note the next item of the phrase: if ``held``, what comes after it waits for it, and
-        so do the later declarations of the hand if it is one (a doubtful declaration the rules
-        refuse is not held, ``verdict``).  True if those now wait for it."""
+    def changes(self, said: Said | None) -> bool:
+        """Whether the calls held in the phrase can change what the call ``said`` after them
+        means or who said it: the phrase's calls up to it, read with them and without them, give
+        it a different line, or refuse it.  Unknown (no reader, no words): they can."""
+        if self.read is None or said is None:
+            return True
+        kept = [call for call, held in self.said if not held]
+        with_them = self.read([*(call for call, _ in self.said), said])[-1]
+        return with_them is None or with_them != self.read([*kept, said])[-1]
+
+    def add(self, item: T, call: str | None, held: bool, said: Said | None = None) -> bool:
+        """Note the next item of the phrase (a call heard as ``said``): if ``held``, what comes
+        after it waits for it, if it can change them, and so do the later declarations of the hand
+        if it is one (a doubtful declaration the rules refuse is not held, ``verdict``).  True if
+        those now wait for it."""
+        if call is not None and said is not None:
+            self.said.append((said, held))
         if not held:
             return False
         self.phrase = item
@@ -72,30 +101,53 @@ class Held(Generic[T]):
 
 
 class PhraseHeld(Generic[T]):
-    """The last item held in the phrase being heard, for the utterances of that phrase said after
-    it: the listener hands a phrase over in several utterances (``Utterance.phrase``), and a
-    call said after one held, in another utterance of the phrase, waits for it just the same.
-    Items whose utterance overlaps the held one (what the whole phrase heard where an early call
-    was, handed over on its own) do not wait for it."""
+    """What the utterances of the phrase being heard leave to its later ones: where it began (the
+    log's length then, ``start``: its calls are read from there), its calls so far, and the last
+    item held in it.  The listener hands a phrase over in several utterances
+    (``Utterance.phrase``), and a call said after one held, in another utterance of the phrase,
+    waits for it just the same.  Items whose utterance overlaps the held one (what the whole
+    phrase heard where an early call was, handed over on its own) do not wait for it."""
 
     def __init__(self) -> None:
-        self._held: tuple[int, T, float] | None = None  # the phrase, the item, where it ends
+        self._phrase: int | None = None
+        self.start = 0
+        self._said: list[tuple[Said, bool, float]] = []  # each call, whether held, where it ends
+        self._held: tuple[T, float] | None = None  # the item, where it ends
 
-    def before(self, phrase: int | None, start: float) -> T | None:
-        """The item an utterance of ``phrase`` that starts at ``start`` waits for, or None (no
-        phrase given: an utterance heard alone)."""
-        if phrase is None or self._held is None or self._held[0] != phrase:
-            return None
-        return self._held[1] if start >= self._held[2] - OVERLAP_S else None
-
-    def note(self, phrase: int | None, item: T, end: float) -> None:
-        """An item of ``phrase`` is held, in an utterance that ends at ``end``; the one said last
-        is what comes after waits for."""
+    def begin(self, phrase: int | None, length: int) -> int:
+        """Note an utterance of ``phrase`` heard when the log had ``length`` lines (the first of
+        a phrase begins it); where its phrase began (``length`` for one heard alone)."""
         if phrase is None:
+            return length
+        if phrase != self._phrase:
+            self._phrase, self.start, self._said, self._held = phrase, length, [], None
+        return self.start
+
+    def held(self, phrase: int | None, start: float, declaration: T | None = None,
+             read: Read | None = None) -> Held[T]:
+        """The ``Held`` an utterance of ``phrase`` said from ``start`` begins with: what the
+        utterances of the phrase said before it left (nothing for one heard alone)."""
+        if phrase is None or phrase != self._phrase:
+            return Held(declaration, read=read)
+        said = [(call, held) for call, held, end in self._said if start >= end - OVERLAP_S]
+        item = self._held if self._held is not None and start >= self._held[1] - OVERLAP_S else None
+        return Held(declaration, None if item is None else item[0], read, said)
+
+    def note(self, phrase: int | None, held: Held[T], end: float) -> None:
+        """What an utterance of ``phrase`` that ends at ``end``, read with ``held``, leaves to the
+        later ones: its calls, and the last item held, if it held one."""
+        if phrase is None or phrase != self._phrase:
             return
-        if self._held is not None and self._held[0] == phrase and self._held[2] > end:
-            return
-        self._held = (phrase, item, end)
+        calls, held.given = held.said[held.given:], len(held.said)
+        self._said += [(call, was_held, end) for call, was_held in calls]
+        if held.phrase is not None and any(was_held for _, was_held in calls):
+            self._held = (held.phrase, end)
+
+    def again(self, phrase: int | None) -> None:
+        """The phrase is read again from where it began (the whole phrase's verdict on its early
+        calls, ``note`` after each of them): what it left so far is forgotten."""
+        if phrase is not None and phrase == self._phrase:
+            self._said, self._held = [], None
 
 
 def waiting_reason(before: str) -> str:

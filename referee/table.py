@@ -11,6 +11,7 @@ from typing import Any
 
 from engine import EngineError, Event, Game, NewHand, Say, Settings, Team, other, snapshot, team_of
 from engine.events import Call, Declare
+from engine.snapshot import pending_view
 from referee.interpret import Interpretation, interpret
 from referee.logline import Spoken, parse_line
 from referee.phrases import parse
@@ -150,6 +151,30 @@ class Table:
         finally:
             self.undo()
 
+    def read_calls(self, calls: Sequence[tuple[str, str | None]], at: int) -> list[str | None]:
+        """The line each call would apply, said one after the other (its words, read with its
+        team hint) when the log had its first ``at`` lines, read as ``hear`` reads a phrase (the
+        first deals the next hand when the last one is over); for an answer or a declaration,
+        with what it answers («B1: quiero (envido)»: the same line accepts whatever is pending);
+        None where the rules refuse it or its words are not one call.  Nothing changes here: how
+        a phrase begun then reads with some of its calls and without others (``doubt.Held``)."""
+        if at > len(self.game.events):
+            return [None] * len(calls)  # the log lost lines since: no telling
+        earlier = Table(self.game.initial_settings)
+        for past in self.game.events[:at]:
+            earlier.game.apply(past)
+        lines: list[str | None] = []
+        for k, (words, team) in enumerate(calls):
+            hint: Team | None = "A" if team == "A" else "B" if team == "B" else None
+            awaited = _awaited(earlier.game)
+            items = [i for i in earlier.hear(words, hint, auto_hand=k == 0) if i.call is not None]
+            event = items[0].event if len(items) == 1 and items[0].accepted else None
+            answers = isinstance(event, Declare) or (
+                isinstance(event, Say) and event.call in OPPOSITE_ANSWERS)
+            lines.append(None if event is None else f"{event} ({awaited})" if answers
+                         else str(event))
+        return lines
+
     def hear(self, text: str, team: Team | None = None,
              auto_hand: bool = True) -> list[Interpretation]:
         """Interpret a transcript and apply what is legal, item by item.
@@ -236,6 +261,12 @@ class Table:
             return str(swapped)
         self._apply_event(last, joined)
         raise LineRejected(f"«{swapped.call.value}» no se puede decir ahora")
+
+
+def _awaited(game: Game) -> str:
+    """What the hand in play waits for: the bet an answer answers, the tantos a number declares."""
+    view = pending_view(game.hand) if game.hand is not None else None
+    return str(view["call"]) if view else ""
 
 
 def _said(event: Say | Declare) -> str:

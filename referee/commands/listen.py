@@ -19,6 +19,7 @@ from referee.doubt import (
     DECLARATIONS,
     Held,
     PhraseHeld,
+    Read,
     rejudged_reason,
     taken_back_reason,
     verdict,
@@ -79,11 +80,12 @@ Early = tuple[int, int, list[Applied], list[Refused]]  # lines before and after,
 class Printer:
     """Interprets each utterance against the table and prints (and stores) what it meant.
 
-    A doubtful call is not applied, and neither is any call said after it in the same phrase:
-    its meaning and its seat may depend on the doubtful one («envido quiero»: the «quiero»
-    accepts the envido, not the truco before it), also when the two reach it in different
+    A doubtful call is not applied, and neither is a call said after it in the same phrase whose
+    meaning or seat the doubtful one can change («envido quiero»: the «quiero» accepts the
+    envido, not the truco before it; ``doubt.Held``), also when the two reach it in different
     utterances of the phrase (``Utterance.phrase``: calls handed over early, and the rest at the
-    end of the phrase).  A declaration (a number, «son buenas») heard while an earlier one of the
+    end of the phrase).  One it cannot change is applied («quiero vale cuatro» to a retruco: A's
+    vale cuatro with the «quiero» or without it).  A declaration (a number, «son buenas») heard while an earlier one of the
     same hand is held waits too: its seat comes from the declaration order, which the held one
     left unsettled."""
 
@@ -101,17 +103,18 @@ class Printer:
         self._early: dict[int, Early] = {}
         # the last declaration held, not applied: its hand (``_hand_key``) and its words
         self._open: tuple[tuple[int, int], str] | None = None
-        # the words of the last call held in the phrase being heard, for its later utterances
+        # the phrase being heard: where it began, its calls and the words of the last one held
         self._phrase: PhraseHeld[str] = PhraseHeld()
 
     def __call__(self, utt: Utterance) -> None:
         team = as_team(utt.team)
         before = len(self.table.lines)
+        start = self._phrase.begin(utt.phrase, before)
         try:
             preview = self.table.preview(utt.text, team)
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
-            holds, declared = self._holds(preview, confs, utt)
-            items = self._hear_until_held(utt.text, team, preview, holds)
+            holds, declared = self._holds(preview, confs, utt, start)
+            items = self._hear_unless_held(utt.text, team, preview, holds)
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
@@ -139,41 +142,54 @@ class Printer:
         if utt.early:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
 
-    def _holds(self, preview: list[Interpretation], confs: list[float],
-               utt: Utterance) -> tuple[list[str | None], str | None]:
+    def _holds(self, preview: list[Interpretation], confs: list[float], utt: Utterance,
+               start: int) -> tuple[list[str | None], str | None]:
         """Why each item of an utterance waits instead of being applied, or None, and the words of
         the last declaration held that later ones of the hand wait for (``doubt.Held``): a call
         waits for one held before it in the phrase (in this utterance or an earlier one of the
-        phrase, ``_phrase``), or a declaration for one of the same hand held before
-        (``_open_declaration``); a call under its bar is doubtful (not an early one: the
-        whole phrase decides, ``revise``), unless the rules refuse it: then it is refused with
-        their reason, as on the tablet (``doubt.verdict``), and nothing after it waits for it."""
+        phrase, ``_phrase``, which began when the log had ``start`` lines) if that one can change
+        it, or a declaration for one of the same hand held before (``_open_declaration``); a call
+        under its bar is doubtful (not an early one: the whole phrase decides, ``revise``), unless
+        the rules refuse it: then it is refused with their reason, as on the tablet
+        (``doubt.verdict``), and nothing after it waits for it."""
         holds: list[str | None] = []
-        held: Held[str] = Held(self._open_declaration(), self._phrase.before(utt.phrase, utt.start))
+        held = self._phrase.held(utt.phrase, utt.start, self._open_declaration(),
+                                 self._reader(start))
         declared: str | None = None
         for item, conf in zip(preview, confs):
-            before = held.before(item.call)  # None for a look-alike: never applied
+            said = (item.heard.text, as_team(utt.team))
+            before = held.before(item.call, said)  # None for a look-alike: never applied
             doubtful = not utt.early and conf < confidence_needed(item.call, self.unsure_below)
             shown = verdict(item.call, bool(item.accepted), doubtful, before is not None)
             hold = (waiting_reason(str(before)) if shown == "waits"
                     else unsure_reason(conf) if shown == "unsure" else None)
-            if held.add(item.heard.text, item.call, hold is not None):
+            if held.add(item.heard.text, item.call, hold is not None, said):
                 declared = item.heard.text
             holds.append(hold)
-        if held.phrase is not None:
-            self._phrase.note(utt.phrase, held.phrase, utt.end)
+        self._phrase.note(utt.phrase, held, utt.end)
         return holds, declared
 
-    def _hear_until_held(self, text: str, team: Team | None, preview: list[Interpretation],
-                         holds: list[str | None]) -> list[Interpretation]:
-        """Apply the phrase up to its first held item, read as part of the whole phrase (the
-        words before it, in the same context), and the held items as previewed."""
+    def _reader(self, start: int) -> Read:
+        """Reads calls said one after the other from where their phrase began, the log's first
+        ``start`` lines (``doubt.Held``: with the held ones and without them)."""
+        return lambda calls: self.table.read_calls(calls, start)
+
+    def _hear_unless_held(self, text: str, team: Team | None, preview: list[Interpretation],
+                          holds: list[str | None]) -> list[Interpretation]:
+        """Apply the items of the phrase not held: up to the first held one read as part of the
+        whole phrase (the words before it, in the same context), each after it on its own words
+        (the held ones cannot change it: it reads the same without them, ``doubt.Held``); the
+        held items as previewed."""
         cut = next((k for k, hold in enumerate(holds) if hold is not None), None)
         if cut is None:
             return self.table.hear(text, team)
         words = normalize(text).split()[:preview[cut].heard.start]
-        applied = self.table.hear(" ".join(words), team) if words else []
-        return [*applied, *preview[len(applied):]]
+        items = self.table.hear(" ".join(words), team) if words else []
+        for item, hold in zip(preview[len(items):], holds[len(items):]):
+            alone = ([] if hold is not None or item.call is None else
+                     [i for i in self.table.hear(item.heard.text, team) if i.call is not None])
+            items.append(alone[0] if len(alone) == 1 else item)
+        return items
 
     def _hand_key(self) -> tuple[int, int]:
         """Which hand is in play: the deal, and the duel within it (pica-pica)."""
@@ -202,18 +218,22 @@ class Printer:
     def revise(self, revisions: list[tuple[Utterance, Utterance]]) -> None:
         """The whole phrase's verdict on the calls heard early from it (``Listener.on_revisions``,
         in the order they were said): the applied ones it is not sure of, and those applied after
-        one of them in the phrase, by the same early utterance or a later one (``_verdict``), are
-        taken back, last to first, each utterance's if nothing came after it, and printed again as
-        not applied; what the end of the phrase hands over after them waits for them too
+        one of them in the phrase, by the same early utterance or a later one, that it can change
+        (``_verdict``), are taken back, and printed again as not applied (``_take_back``); what
+        the end of the phrase hands over after them waits for them too, if they can change it
         (``_phrase``).  Then the ones the rules refused are judged again (``_rejudge``), first to
         last."""
         early = [(revised, self._early.pop(id(utt), (0, 0, [], []))) for utt, revised in revisions]
-        held: Held[str] = Held()  # the words of the calls taken back, across the phrase
-        verdicts = [self._verdict(revised, applied, held) for revised, (_, _, applied, _) in early]
-        for (revised, (before, after, applied, _)), judged in reversed(list(zip(early, verdicts))):
-            taken = self._take_back(revised, before, after, applied, judged)
-            if taken is not None:
-                self._phrase.note(revised.phrase, taken, revised.end)
+        if not early:
+            return
+        self._phrase.again(early[0][0].phrase)
+        # the calls taken back, across the phrase, read from where it began
+        held: Held[str] = Held(read=self._reader(early[0][1][0]))
+        verdicts = []
+        for revised, (_, _, applied, _) in early:
+            verdicts.append(self._verdict(revised, applied, held))
+            self._phrase.note(revised.phrase, held, revised.end)
+        self._take_back([lines for _, lines in early], verdicts)
         for revised, (*_, refused) in early:
             self._rejudge(revised, refused)
 
@@ -221,47 +241,58 @@ class Printer:
                  held: Held[str]) -> list[tuple[float, str | None]]:
         """Each call an early utterance applied: its confidence in the whole phrase, and why it
         is taken back (None: it stays): said after one taken back (``held``, from this utterance
-        or an earlier one of the phrase: its meaning and its seat may depend on it: «envido
+        or an earlier one of the phrase) that can change its meaning or its seat («envido
         quiero» without the envido accepts the truco), or under its bar."""
         verdict: list[tuple[float, str | None]] = []
         for record, span in applied:
             conf = item_confidence(revised, *span)
+            said = (record["heard"], as_team(record.get("team")))
             reason = None
-            before = held.before(record["call"])
+            before = held.before(record["call"], said)
             if before is not None:
                 reason = waiting_reason(before)
             elif conf < confidence_needed(record["call"], self.unsure_below):
                 reason = taken_back_reason(conf, tap=False)
-            held.add(record["heard"], record["call"], reason is not None)
+            held.add(record["heard"], record["call"], reason is not None, said)
             verdict.append((conf, reason))
         return verdict
 
-    def _take_back(self, revised: Utterance, before: int, after: int, applied: list[Applied],
-                   verdict: list[tuple[float, str | None]]) -> str | None:
-        """Undo the calls an early utterance applied (table lines ``before``..``after``) from the
-        first one the whole phrase takes back on (``verdict``), if nothing came after them, and
-        print those again as taken back; the ones before it stay as they were applied (and
-        printed).  Nothing is read again: a sure call read without the doubtful one before it
-        could change meaning.  The words of the last one taken back, or None."""
-        reasons = [reason for _, reason in verdict]
-        if all(reason is None for reason in reasons) or len(self.table.lines) != after:
-            return None
-        keep = next(k for k, reason in enumerate(reasons) if reason is not None)
-        dealt = after - before - len(applied)  # the next hand, dealt for the first call
-        for _ in range(after - before - ((dealt + keep) if keep else 0)):
+    def _take_back(self, early: list[Early], verdicts: list[list[tuple[float, str | None]]]
+                   ) -> None:
+        """Undo the calls the early utterances of a phrase applied (``early``: the table's lines
+        before and after each, and its calls) from the first one the whole phrase takes back on
+        (``verdicts``), if nothing came after them, apply again the ones after it that stay (those
+        taken back cannot change them), and print those taken back again as not applied, last
+        utterance first; the ones before it stay as they were applied (and printed)."""
+        first = next(((u, k) for u, verdict in enumerate(verdicts)
+                      for k, (_, reason) in enumerate(verdict) if reason is not None), None)
+        if first is None:
+            return
+        u, k = first
+        before, after, applied, _ = early[u]
+        ends = [lines[1] for lines in early[u:]]
+        if len(self.table.lines) != ends[-1] or ends[:-1] != [x[0] for x in early[u + 1:]]:
+            return  # something came after them
+        cut = before if k == 0 else after - len(applied) + k  # with the hand dealt for the first
+        later = [(record, reason) for (_, _, calls, _), verdict in zip(early[u:], verdicts[u:])
+                 for (record, _), (_, reason) in zip(calls, verdict)][k + 1:]
+        while len(self.table.lines) > cut:
             self.table.undo()
-        taken = None
-        for (record, _), (conf, reason) in zip(applied, verdict, strict=True):
-            if reason is None:
-                continue
-            taken = record["heard"]
-            if record["call"] in DECLARATIONS:  # the next declaration of the hand waits for it
-                self._open = (self._hand_key(), taken)
-            retracted = {**record, "accepted": False, "confidence": round(conf, 3),
-                         "unsure": True, "retracted": True, "reason": reason}
-            retracted.pop("heard")
-            self._print(retracted, str(record.get("call")))
-        return taken
+        for record in (record for record, reason in later if reason is None):
+            self.table.hear(record["heard"], as_team(record.get("team")))
+        for (_, _, calls, _), judged in reversed(list(zip(early, verdicts))):
+            for (record, _), (conf, reason) in zip(calls, judged, strict=True):
+                if reason is not None:
+                    self._retract(record, conf, reason)
+
+    def _retract(self, record: dict[str, Any], conf: float, reason: str) -> None:
+        """Print a call taken back again, as not applied and why."""
+        if record["call"] in DECLARATIONS:  # the next declaration of the hand waits for it
+            self._open = (self._hand_key(), record["heard"])
+        retracted = {**record, "accepted": False, "confidence": round(conf, 3),
+                     "unsure": True, "retracted": True, "reason": reason}
+        retracted.pop("heard")
+        self._print(retracted, str(record.get("call")))
 
     def _rejudge(self, revised: Utterance, refused: list[Refused]) -> None:
         """Apply a call the rules refused when the whole phrase confirms it and the table has

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.doubt import Held, verdict
+from referee.doubt import Held, Said, verdict
+from referee.table import Table
 
 # (the calls of a phrase, which are held on their own, a declaration held before the phrase)
 # → what each item waits for
@@ -39,6 +40,41 @@ def test_a_declaration_held_holds_the_phrase_and_the_hand() -> None:
     assert held.add("treinta", "puntos", True)
     assert held.before("truco") == "treinta" and held.declaration == "treinta"
     assert not held.add("truco", "truco", True) and held.declaration == "treinta"
+
+
+# (the lines before the phrase, its calls: each one's words and whether it is doubtful)
+# → what each waits for, the held ones read with it and without it from where the phrase began
+READ_CASES = [
+    # B's raise after A's envido, A's own bet without it
+    (["hand"], [("envido", True), ("real envido", False)], [None, "envido"]),
+    # with the envido the «quiero» accepts it; without it, the truco
+    (["hand", "A1: truco"], [("envido", True), ("quiero", False)], [None, "envido"]),
+    # A's vale cuatro with the «quiero» to B's retruco or without it
+    (["hand", "A1: truco", "B1: retruco"], [("quiero", True), ("vale cuatro", False)],
+     [None, None]),
+    # the «quiero» now accepts the real envido it waits for, not the truco: held from the first
+    (["hand", "A1: truco"], [("envido", True), ("real envido", False), ("quiero", False)],
+     [None, "envido", "real envido"]),
+    # the rules refuse the truco after the envido: it waits (what refused it may go)
+    (["hand"], [("envido", True), ("truco", False)], [None, "envido"]),
+]
+
+
+@pytest.mark.parametrize("lines, phrase, waits", READ_CASES)
+def test_a_call_waits_only_if_the_held_ones_can_change_it(
+        lines: list[str], phrase: list[tuple[str, bool]], waits: list[str | None]) -> None:
+    table = Table()
+    for line in lines:
+        table.apply_line(line)
+    held: Held[str] = Held(read=lambda calls: table.read_calls(calls, len(lines)))
+    found = []
+    for words, doubtful in phrase:
+        said: Said = (words, None)
+        before = held.before(words, said)
+        found.append(before)
+        held.add(words, words, doubtful or before is not None, said)
+    assert found == waits
+    assert table.lines == lines
 
 
 # (the call, whether the rules take it, whether it is doubtful, whether it waits for one before)

@@ -70,6 +70,24 @@ def test_a_call_said_after_a_doubtful_one_waits_for_it(
     assert records[1]["reason"] == f"dudoso: depende de «{held[1]}», dudoso"
 
 
+@pytest.mark.parametrize("said, before, applied", [
+    # A answers B's retruco: the vale cuatro is A1's with the doubtful «quiero» or without it
+    ([("quiero", 0.5), ("vale", 0.9), ("cuatro", 0.9)], ["hand", "A1: truco", "B1: retruco"],
+     "A1: vale cuatro"),
+    # the flor is A1's after A1's doubtful envido or without it (before: it waited for it)
+    ([("envido", 0.5), ("flor", 0.95)], ["set flor on", "hand"], "A1: flor"),
+])
+def test_a_call_the_doubtful_one_before_it_cannot_change_is_applied(
+        said: list[tuple[str, float]], before: list[str], applied: str) -> None:
+    printer, out = _printer(*before)
+    printer(_utt(said))
+    records = _records(out)
+    assert printer.table.lines == [*before, applied]  # before: it waited for the doubtful one
+    assert [(r["call"], r["accepted"], r["unsure"]) for r in records] == [
+        (said[0][0], False, True), (records[1]["call"], True, False)]
+    assert _printed_lines(records) == [applied]
+
+
 def test_the_calls_before_a_doubtful_one_are_applied_as_read_in_the_phrase() -> None:
     printer, out = _printer("hand")
     printer(_utt([("truco", 0.9), ("envido", 0.5), ("quiero", 0.95)]))

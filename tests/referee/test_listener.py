@@ -243,15 +243,15 @@ def test_listen_takes_back_a_low_confidence_call_as_unsure(
     assert lines[0]["early"] and lines[1]["retracted"] and "dudoso" in lines[1]["reason"]
 
 
-def _spoken_hand(shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                 unsure_below: str) -> tuple[list[dict[str, Any]], str]:
+def _spoken_hand(shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                 ) -> tuple[list[dict[str, Any]], str]:
     """``listen --json`` over a hand of real recordings: what it printed, and its stderr."""
     real = shared_dir / "speech" / "real" / "truco-uruguayo"
     said = ["envido", "no_quiero", "truco", "retruco", "vale_4", "no_quiero"]
     wav = tmp_path / "hand.wav"
     _concat([real / f"{name}.wav" for name in said], wav)
     code = main(["listen", "--wav", str(wav), "--json", "--no-evidence", "--recognizer", "sphinx",
-                 "--models-dir", str(shared_dir / "models"), "--unsure-below", unsure_below])
+                 "--models-dir", str(shared_dir / "models")])
     assert code == 0
     captured = capsys.readouterr()
     return [json.loads(line) for line in captured.out.splitlines() if line.strip()], captured.err
@@ -267,26 +267,29 @@ def test_a_spoken_hand_scores_like_the_same_hand_written_for_replay(
                "B1: quiero retruco", "A1: quiero vale cuatro", "B1: no quiero"]
     # The whole phrase gives this recording's "vale" 0.59 and "cuatro" 0.96: judged by its weaker
     # word "vale cuatro" was taken back as doubtful and the last "no quiero" refused; judged by
-    # the mean of its words it stays.  Its «quiero» gets 0.53: at the default threshold it is
-    # dudoso, and the «vale cuatro» after it waits for it (below), so this hand scores at 0.5.
-    lines, err = _spoken_hand(shared_dir, tmp_path, capsys, "0.5")
-    assert all(line["accepted"] for line in lines)
-    assert [x["call"] for x in lines] == ["envido", "no quiero", "truco", "quiero", "retruco",
-                                          "quiero", "vale cuatro", "no quiero"]
+    # the mean of its words it stays.  Its «quiero» gets 0.53, dudoso at the default threshold:
+    # it is taken back, and the «vale cuatro» after it, A's raise with it or without it, stays.
+    lines, err = _spoken_hand(shared_dir, tmp_path, capsys)
+    kept = [x for x in lines if not x.get("retracted")]
+    assert all(line["accepted"] for line in kept)
+    assert [x["call"] for x in kept] == ["envido", "no quiero", "truco", "quiero", "retruco",
+                                         "quiero", "vale cuatro", "no quiero"]
     score = replay(written).to_dict()["score"]
     assert f"tanteador: A {score['A']} — B {score['B']}" in err
 
 
 @pytest.mark.shared
-def test_a_spoken_vale_cuatro_waits_for_the_doubtful_quiero_handed_over_before_it(
+def test_a_spoken_vale_cuatro_does_not_wait_for_the_doubtful_quiero_before_it(
         shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # «quiero» and «vale cuatro» are handed over in two early utterances of one phrase; the
-    # whole phrase is unsure of the «quiero»: before, it could not be taken back once the «vale
-    # cuatro» was applied after it, and both stayed, as they would not have heard in one piece
-    lines, _ = _spoken_hand(shared_dir, tmp_path, capsys, "0.6")
+    # «quiero» and «vale cuatro» are handed over in two early utterances of one phrase, and the
+    # whole phrase is unsure of the «quiero»: it alone is taken back.  Before, the «vale cuatro»
+    # waited for it, and B's «no quiero» after it was taken for A's answer to the retruco: A 1 -
+    # B 2 instead of A 4 - B 0.
+    lines, err = _spoken_hand(shared_dir, tmp_path, capsys)
     taken = [(x["call"], x["reason"].split(" (")[0]) for x in lines if x.get("retracted")]
-    assert taken == [("vale cuatro", "dudoso: depende de «quiero», dudoso"),
-                     ("quiero", "dudoso: la frase entera no lo confirmó")]
+    assert taken == [("quiero", "dudoso: la frase entera no lo confirmó")]
+    assert [(x["seat"], x["call"]) for x in lines][-1] == ("B1", "no quiero")
+    assert "tanteador: A 4 — B 0" in err
 
 
 class TwoPassRecognizer:

@@ -111,12 +111,12 @@ def test_a_call_of_a_later_early_utterance_waits_for_a_doubtful_one_before_it(
 
 
 def test_a_call_the_end_of_the_phrase_hands_over_waits_for_an_early_one_taken_back() -> None:
-    # a flor is never handed over early; read alone, after the envido is taken back, it would
-    # be A1's flor, while after A1's envido it is B's
-    printer, records, _ = listen([("envido", 0.5, 0.9, 0.3), ("flor", 1.4, 1.8, 0.95)],
+    # a flor is never handed over early; read alone, after the truco is taken back, it would
+    # be A1's flor, while after A1's truco it is B's
+    printer, records, _ = listen([("truco", 0.5, 0.9, 0.3), ("flor", 1.4, 1.8, 0.95)],
                                  before=("set flor on", "hand"))
     assert printer.table.lines == ["set flor on", "hand"]  # before: A1: flor applied
-    assert shown(records)[-1] == ("flor", False, "dudoso: depende de «envido»")
+    assert shown(records)[-1] == ("flor", False, "dudoso: depende de «truco»")
 
 
 def test_a_number_the_end_of_the_phrase_hands_over_waits_for_the_calls_taken_back() -> None:
@@ -175,3 +175,28 @@ def test_a_son_buenas_taken_back_holds_the_next_declaration_of_the_hand() -> Non
     # before: B1: 33 applied, as if the «son buenas» had not been said
     assert printer.table.lines[-1] == "A1: 30"
     assert shown(records)[-1] == ("puntos", False, "dudoso: depende de «son buenas»")
+
+
+def test_a_later_call_the_doubtful_one_cannot_change_is_applied_at_once() -> None:
+    # A answers B's retruco «quiero … vale cuatro», the whole phrase unsure of the «quiero»: the
+    # vale cuatro is A1's with it or without it, so it stays and the «quiero» alone is taken back
+    # (before, the vale cuatro was taken back too, and B's «no quiero» after it was read as A's)
+    before = ("hand", "A1: truco", "B1: quiero retruco")
+    printer, records, _ = listen([("quiero", 0.5, 0.9, 0.3), ("vale", 1.4, 1.7, 0.9),
+                                  ("cuatro", 1.7, 2.1, 0.9)], [("no", 4.0, 4.2, 0.9),
+                                                               ("quiero", 4.2, 4.6, 0.9)],
+                                 before=before)
+    assert printer.table.lines[3:] == ["B1: retruco", "A1: vale cuatro", "B1: no quiero"]
+    assert [(r["call"], r["reason"].split(" (")[0]) for r in records if r.get("retracted")] == [
+        ("quiero", "dudoso: la frase entera no lo confirmó")]
+    assert printer.table.snapshot()["score"] == {"A": 3, "B": 0}
+
+
+def test_what_the_end_of_the_phrase_hands_over_does_not_wait_for_a_call_that_cannot_change_it(
+        ) -> None:
+    # «envido» early, taken back; the «flor» the end hands over is A1's after A1's envido or
+    # without it, and is applied (before, it waited for the envido)
+    printer, records, _ = listen([("envido", 0.5, 0.9, 0.3), ("flor", 1.4, 1.8, 0.95)],
+                                 before=("set flor on", "hand"))
+    assert printer.table.lines == ["set flor on", "hand", "A1: flor"]
+    assert shown(records)[-1] == ("flor", True, "")
