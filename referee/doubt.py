@@ -16,6 +16,7 @@ utterances (the calls handed over early from partial results, the rest at its en
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 # The calls that declare the tantos: one heard while another of the hand waits as dudoso waits too
@@ -100,6 +101,21 @@ class Held(Generic[T]):
         return False
 
 
+@dataclass(frozen=True)
+class Earlier(Generic[T]):
+    """What the earlier utterances of a phrase leave to the next one: where the phrase began (the
+    log's length then: its calls are read from there), its calls and whether each is held, and
+    the last item held."""
+
+    start: int
+    said: tuple[tuple[Said, bool], ...] = ()
+    held: T | None = None
+
+    def reading(self, declaration: T | None = None, read: Read | None = None) -> Held[T]:
+        """The ``Held`` the next utterance is read with (``declaration``: see ``Held``)."""
+        return Held(declaration, self.held, read, self.said)
+
+
 class PhraseHeld(Generic[T]):
     """What the utterances of the phrase being heard leave to its later ones: where it began (the
     log's length then, ``start``: its calls are read from there), its calls so far, and the last
@@ -114,24 +130,17 @@ class PhraseHeld(Generic[T]):
         self._said: list[tuple[Said, bool, float]] = []  # each call, whether held, where it ends
         self._held: tuple[T, float] | None = None  # the item, where it ends
 
-    def begin(self, phrase: int | None, length: int) -> int:
-        """Note an utterance of ``phrase`` heard when the log had ``length`` lines (the first of
-        a phrase begins it); where its phrase began (``length`` for one heard alone)."""
+    def earlier(self, phrase: int | None, start: float, length: int) -> Earlier[T]:
+        """What the utterances of ``phrase`` said before one said from ``start``, heard when the
+        log had ``length`` lines, left to it (the first of a phrase begins it; one heard alone
+        begins where it is heard, with nothing before it)."""
         if phrase is None:
-            return length
+            return Earlier(length)
         if phrase != self._phrase:
             self._phrase, self.start, self._said, self._held = phrase, length, [], None
-        return self.start
-
-    def held(self, phrase: int | None, start: float, declaration: T | None = None,
-             read: Read | None = None) -> Held[T]:
-        """The ``Held`` an utterance of ``phrase`` said from ``start`` begins with: what the
-        utterances of the phrase said before it left (nothing for one heard alone)."""
-        if phrase is None or phrase != self._phrase:
-            return Held(declaration, read=read)
-        said = [(call, held) for call, held, end in self._said if start >= end - OVERLAP_S]
+        said = tuple((call, held) for call, held, end in self._said if start >= end - OVERLAP_S)
         item = self._held if self._held is not None and start >= self._held[1] - OVERLAP_S else None
-        return Held(declaration, None if item is None else item[0], read, said)
+        return Earlier(self.start, said, None if item is None else item[0])
 
     def note(self, phrase: int | None, held: Held[T], end: float) -> None:
         """What an utterance of ``phrase`` that ends at ``end``, read with ``held``, leaves to the

@@ -6,12 +6,12 @@ scoreboard, so all of them read lines and words the same way.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from engine import EngineError, Event, Game, NewHand, Say, Settings, Team, other, snapshot, team_of
 from engine.events import Call, Declare
-from engine.snapshot import pending_view
 from referee.interpret import Interpretation, interpret
 from referee.logline import Spoken, parse_line
 from referee.phrases import parse
@@ -152,28 +152,25 @@ class Table:
             self.undo()
 
     def read_calls(self, calls: Sequence[tuple[str, str | None]], at: int) -> list[str | None]:
-        """The line each call would apply, said one after the other (its words, read with its
-        team hint) when the log had its first ``at`` lines, read as ``hear`` reads a phrase (the
-        first deals the next hand when the last one is over); for an answer or a declaration,
-        with what it answers («B1: quiero (envido)»: the same line accepts whatever is pending);
-        None where the rules refuse it or its words are not one call.  Nothing changes here: how
-        a phrase begun then reads with some of its calls and without others (``doubt.Held``)."""
+        """What each call does, said one after the other (its words, read with its team hint)
+        when the log had its first ``at`` lines, read as ``hear`` reads a phrase (the first deals
+        the next hand when the last one is over): the line it applies and where it leaves the
+        hand's bets (``_bets``: «B1: quiero» accepts whatever is pending, «A1: falta envido»
+        raises whatever was bet); None where the rules refuse it or its words are not one call.
+        Nothing changes here: how a phrase begun then reads with some of its calls and without
+        others (``doubt.Held``)."""
         if at > len(self.game.events):
             return [None] * len(calls)  # the log lost lines since: no telling
         earlier = Table(self.game.initial_settings)
         for past in self.game.events[:at]:
             earlier.game.apply(past)
-        lines: list[str | None] = []
+        read: list[str | None] = []
         for k, (words, team) in enumerate(calls):
             hint: Team | None = "A" if team == "A" else "B" if team == "B" else None
-            awaited = _awaited(earlier.game)
             items = [i for i in earlier.hear(words, hint, auto_hand=k == 0) if i.call is not None]
-            event = items[0].event if len(items) == 1 and items[0].accepted else None
-            answers = isinstance(event, Declare) or (
-                isinstance(event, Say) and event.call in OPPOSITE_ANSWERS)
-            lines.append(None if event is None else f"{event} ({awaited})" if answers
-                         else str(event))
-        return lines
+            line = items[0].line if len(items) == 1 else None
+            read.append(None if line is None else f"{line} → {_bets(earlier)}")
+        return read
 
     def hear(self, text: str, team: Team | None = None,
              auto_hand: bool = True) -> list[Interpretation]:
@@ -263,10 +260,11 @@ class Table:
         raise LineRejected(f"«{swapped.call.value}» no se puede decir ahora")
 
 
-def _awaited(game: Game) -> str:
-    """What the hand in play waits for: the bet an answer answers, the tantos a number declares."""
-    view = pending_view(game.hand) if game.hand is not None else None
-    return str(view["call"]) if view else ""
+def _bets(table: Table) -> str:
+    """Where the hand in play stands on its bets: truco, envido and flor, with what it waits for."""
+    hand = table.snapshot().get("hand") or {}
+    return json.dumps({k: hand.get(k) for k in ("truco", "envido", "flor", "pending")},
+                      sort_keys=True, ensure_ascii=False)
 
 
 def _said(event: Say | Declare) -> str:

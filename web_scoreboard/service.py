@@ -14,16 +14,20 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, TypeVar
 
 from referee.doubt import (
     DECLARATIONS,
+    Earlier,
     Held,
+    Said,
     decided_reason,
     rejudged_reason,
     taken_back_reason,
+    verdict,
     waiting_reason,
 )
 from web_scoreboard.heard import Heard, HeardStatus
@@ -339,7 +343,8 @@ class TableService:
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,
              confidence: Callable[[int, int], float] | None = None,
-             needed: Callable[[str | None], float] | None = None) -> list[dict[str, Any]]:
+             needed: Callable[[str | None], float] | None = None,
+             earlier: Earlier[int] | None = None) -> list[dict[str, Any]]:
         """Interpret what the listener heard and record each call, number or look-alike in it.
 
         Legal calls are applied (a call after the hand ended deals the next hand first), unless
@@ -349,22 +354,28 @@ class TableService:
         confirmation.  Refused calls and look-alikes are kept with the reason.  Returns the
         stored rows, in order.
 
-        Once an item waits for a tap, every call after it in the phrase waits too, for a tap
-        after its own (its meaning and seat were read with it counted); so does a declaration
-        heard while one of the same hand waits (its seat is the next in the order).
+        Once an item waits for a tap, a call after it in the phrase that it can change waits too,
+        for a tap after its own (its meaning or seat differ read with it and without it,
+        ``doubt.Held``), also when the item was held in an earlier utterance of the same phrase
+        (``earlier``: where the phrase began, its calls, the id of the last one held); so does a
+        declaration heard while one of the same hand waits (its seat is the next in the order).
         """
         with self._change():
             items = self._preview(text, team)
             waiting = self._waiting_declarations()
             shown = self._interpret_after(waiting, text, team) if waiting else items
-            held: Held[dict[str, Any]] = Held(waiting[-1].to_dict() if waiting else None)
+            earlier = earlier or Earlier(len(self._table.lines))
+            held: Held[dict[str, Any]] = Held(
+                waiting[-1].to_dict() if waiting else None, self._still_unsure(earlier.held),
+                lambda calls: self.read_calls(calls, earlier.start), earlier.said)
             rows = []
             for k, item in enumerate(items):
                 own = {} if confidence is None else {
                     "confidence": round(confidence(item.heard.start, item.heard.end), 3)}
                 bar = needed(item.call) if needed is not None else 0.0
                 doubtful = own.get("confidence", 1.0) < bar
-                after = held.before(item.call)
+                said = (item.heard.text, team)
+                after = held.before(item.call, said)
                 status, line, reason = _heard_status(shown[k] if after else item, doubtful,
                                                      _words(after) if after else None)
                 # which item of the text it is, its words, and how long the log was: a refused
@@ -376,9 +387,27 @@ class TableService:
                            "ambiguous": item.ambiguous, "item": k, "words": item.heard.text,
                            **({"after": after["id"]} if after else {}),
                            "log_length": len(self._table.lines)}))
-                held.add(row, item.call, row["status"] == "unsure")
+                held.add(row, item.call, row["status"] == "unsure", said)
                 rows.append(row)
             return rows
+
+    def read_calls(self, calls: Sequence[Said], at: int) -> list[str | None]:
+        """How calls said one after the other read from where the log had ``at`` lines, without
+        changing the game (``Table.read_calls``); unread (all None: they wait) by a table that
+        does not interpret."""
+        with self._lock:
+            read = getattr(self._table, "read_calls", None)
+            return [None] * len(calls) if read is None else list(read(calls, at))
+
+    def log_length(self) -> int:
+        """How many lines the game's log has (where a phrase heard now begins)."""
+        with self._lock:
+            return len(self._table.lines)
+
+    def _still_unsure(self, heard_id: int | None) -> dict[str, Any] | None:
+        """The heard item ``heard_id`` as a dict, if it still waits for a tap."""
+        row = self.store.heard_item(heard_id) if heard_id is not None else None
+        return row.to_dict() if row is not None and row.status == "unsure" else None
 
     def _waiting_declarations(self) -> list[HeardRow]:
         """The declarations (numbers, «son buenas») of the hand to come still waiting as dudoso,
@@ -451,12 +480,17 @@ class TableService:
         return items[0] if items else None
 
     def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
-                     phrase_confidence: float | None = None) -> bool:
+                     phrase_confidence: float | None = None,
+                     waits_for: int | None = None, then: Sequence[int] = ()) -> bool:
         """The whole phrase's confidence in a call the voice referee heard from a partial
         hearing (which has none): kept with the item (with ``phrase_confidence``, the weakest
         word of the whole phrase, if given), and below ``unsure_below`` the call is taken back,
         if nothing was applied after it, and left "unsure" for a tap.  True if it was taken
-        back.
+        back.  One said after a call of its phrase the whole phrase takes back (the heard item
+        ``waits_for``, revised after it) that the latter can change is taken back too, sure or
+        not, and waits for that one.  The calls applied after it in its phrase that it cannot
+        change (``then``, heard items: ``doubt.Held``) do not keep it applied: they are taken
+        back with it and applied again after it.
 
         A call the rules refused is judged again when the phrase confirms it and something was
         taken back since it was heard (``_rejudge``): an early «envido» heard in chatter and
@@ -474,27 +508,52 @@ class TableService:
                 self._rejudge(row, extra)
                 self._publish()
                 return False
-            taken = self._still_last(extra) if row.status == "accepted" else []
-            if confidence >= unsure_below or not taken:
+            before = self.store.heard_item(waits_for) if waits_for is not None else None
+            later = [r for r in (self.store.heard_item(i) for i in then)
+                     if r is not None and r.status == "accepted"]
+            after = [line for r in later for line in r.extra.get("applied") or []]
+            taken = self._still_last(extra, after) if row.status == "accepted" else []
+            if (confidence >= unsure_below and before is None) or not taken:
                 self._publish()
                 return False
             for _ in taken:
                 self._table.undo()
             self._persist([LogEntry("undo", x, "voice") for x in reversed(taken)],
                           rollback=lambda: self._reapply(taken))
-            self._set_heard_status(heard_id, "unsure", taken_back_reason(confidence))
+            if before is None:
+                self._set_heard_status(heard_id, "unsure", taken_back_reason(confidence))
+            else:
+                self._set_heard_status(heard_id, "unsure", waiting_reason(_words(before.to_dict())),
+                                       extra={**extra, "after": before.id})
+            self._apply_again(later, row)
             self._publish()
             return True
 
-    def _still_last(self, extra: dict[str, Any]) -> list[str]:
-        """The lines a heard call applied, with the hand it dealt for it, if nothing was applied
-        after them: what taking the call back undoes (none if something was)."""
+    def _still_last(self, extra: dict[str, Any], after: Sequence[str] = ()) -> list[str]:
+        """The lines a heard call applied, with the hand it dealt for it, if nothing but
+        ``after`` was applied after them: what taking the call back undoes, ``after`` included
+        (none if something else was)."""
         applied = list(extra.get("applied") or [])
         with_hand = [*(extra.get("dealt") or []), *applied]
         for lines in (with_hand, applied):
-            if lines and self._table.lines[-len(lines):] == lines:
-                return lines
+            whole = [*lines, *after]
+            if lines and self._table.lines[-len(whole):] == whole:
+                return whole
         return []
+
+    def _apply_again(self, later: list[HeardRow], taken: HeardRow) -> None:
+        """Apply again, in order, the heard calls taken back only to take back ``taken``, said
+        before them, which cannot change them; one the rules refuse now waits for it."""
+        for row in later:
+            try:
+                applied = self._applied_extra(*self._apply_heard(str(row.line), "voice"))
+            except ActionError:
+                self._set_heard_status(row.id, "unsure", waiting_reason(_words(taken.to_dict())),
+                                       extra={**row.extra, "after": taken.id})
+                continue
+            extra = {**row.extra, **applied}
+            self._write(partial(self.store.set_heard_extra, row.id, extra))
+            self._set_heard(row.id, extra=extra)
 
     def _rejudge(self, row: HeardRow, extra: dict[str, Any]) -> None:
         """Apply a call the rules refused, if the game allows it now and the log has only lost
@@ -758,15 +817,14 @@ def _heard_status(item: Any, unsure: bool, waits_for: str | None = None,
     doubtful item before it, heard as ``waits_for``), or refused with why.
 
     A doubtful call the rules refuse is shown refused, not dudoso: a tap could not apply it, so
-    nothing said after it waits for it (``listen``, with no tap, holds it: ``Printer._holds``)."""
-    if item.call is None:
-        return "rejected", None, item.reason
-    if waits_for is not None:  # even if refused: what refused it may be the one it waits for
+    nothing said after it waits for it (``doubt.verdict``, as ``listen`` prints it)."""
+    shown = verdict(item.call, bool(item.accepted), unsure, waits_for is not None)
+    if shown == "waits":  # even if refused: what refused it may be the one it waits for
         event = getattr(item, "event", None)
         line = item.line or (str(event) if event is not None else None)
-        return "unsure", line, waiting_reason(waits_for)
-    if not item.accepted:
+        return "unsure", line, waiting_reason(str(waits_for))
+    if shown in ("look-alike", "refused"):
         return "rejected", None, item.reason
-    if unsure:
+    if shown == "unsure":
         return "unsure", item.line, "dudoso: tocá para confirmar"
     return "accepted", item.line, None

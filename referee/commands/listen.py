@@ -17,6 +17,7 @@ from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
 from referee.doubt import (
     DECLARATIONS,
+    Earlier,
     Held,
     PhraseHeld,
     Read,
@@ -109,11 +110,11 @@ class Printer:
     def __call__(self, utt: Utterance) -> None:
         team = as_team(utt.team)
         before = len(self.table.lines)
-        start = self._phrase.begin(utt.phrase, before)
+        earlier = self._phrase.earlier(utt.phrase, utt.start, before)
         try:
             preview = self.table.preview(utt.text, team)
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
-            holds, declared = self._holds(preview, confs, utt, start)
+            holds, declared = self._holds(preview, confs, utt, earlier)
             items = self._hear_unless_held(utt.text, team, preview, holds)
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
@@ -143,18 +144,16 @@ class Printer:
             self._early[id(utt)] = (before, len(self.table.lines), early_applied, refused)
 
     def _holds(self, preview: list[Interpretation], confs: list[float], utt: Utterance,
-               start: int) -> tuple[list[str | None], str | None]:
+               earlier: Earlier[str]) -> tuple[list[str | None], str | None]:
         """Why each item of an utterance waits instead of being applied, or None, and the words of
         the last declaration held that later ones of the hand wait for (``doubt.Held``): a call
         waits for one held before it in the phrase (in this utterance or an earlier one of the
-        phrase, ``_phrase``, which began when the log had ``start`` lines) if that one can change
-        it, or a declaration for one of the same hand held before (``_open_declaration``); a call
+        phrase, ``earlier``) if that one can change it, or a declaration for one of the same hand held before (``_open_declaration``); a call
         under its bar is doubtful (not an early one: the whole phrase decides, ``revise``), unless
         the rules refuse it: then it is refused with their reason, as on the tablet
         (``doubt.verdict``), and nothing after it waits for it."""
         holds: list[str | None] = []
-        held = self._phrase.held(utt.phrase, utt.start, self._open_declaration(),
-                                 self._reader(start))
+        held = earlier.reading(self._open_declaration(), self._reader(earlier.start))
         declared: str | None = None
         for item, conf in zip(preview, confs):
             said = (item.heard.text, as_team(utt.team))

@@ -55,6 +55,9 @@ READ_CASES = [
     # the «quiero» now accepts the real envido it waits for, not the truco: held from the first
     (["hand", "A1: truco"], [("envido", True), ("real envido", False), ("quiero", False)],
      [None, "envido", "real envido"]),
+    # A's falta envido either way, but a raise of the envido and real envido, or the first bet
+    (["hand"], [("envido", True), ("real envido", False), ("falta envido", False)],
+     [None, "envido", "real envido"]),
     # the rules refuse the truco after the envido: it waits (what refused it may go)
     (["hand"], [("envido", True), ("truco", False)], [None, "envido"]),
 ]

@@ -83,10 +83,17 @@ class StoreService:
         self.store = store
         self.game = store.create_game({}, {})
 
+    def log_length(self) -> int:
+        return 0
+
+    def read_calls(self, calls: list[tuple[str, str | None]], at: int) -> list[str | None]:
+        return [None] * len(calls)
+
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,
              confidence: Callable[[int, int], float] | None = None,
-             needed: Callable[[str | None], float] | None = None) -> list[dict[str, Any]]:
+             needed: Callable[[str | None], float] | None = None,
+             earlier: object = None) -> list[dict[str, Any]]:
         items = parse(text)
         conf = min((confidence(h.start, h.end) for h in items), default=1.0) if confidence else 1.0
         bar = max((needed(h.label) for h in items), default=0.0) if needed else 0.0

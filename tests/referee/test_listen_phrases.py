@@ -74,8 +74,8 @@ def test_a_call_said_after_a_doubtful_one_waits_for_it(
     # A answers B's retruco: the vale cuatro is A1's with the doubtful «quiero» or without it
     ([("quiero", 0.5), ("vale", 0.9), ("cuatro", 0.9)], ["hand", "A1: truco", "B1: retruco"],
      "A1: vale cuatro"),
-    # the flor is A1's after A1's doubtful envido or without it (before: it waited for it)
-    ([("envido", 0.5), ("flor", 0.95)], ["set flor on", "hand"], "A1: flor"),
+    # B's «retruco» to A's truco is B's raise with the doubtful «quiero» or without it
+    ([("quiero", 0.5), ("retruco", 0.9)], ["hand", "A1: truco"], "B1: retruco"),
 ])
 def test_a_call_the_doubtful_one_before_it_cannot_change_is_applied(
         said: list[tuple[str, float]], before: list[str], applied: str) -> None:

@@ -374,8 +374,11 @@ def test_the_voice_referee_takes_back_an_early_call_the_phrase_did_not_confirm()
         def hear(self, text: str, team: str | None = None, **_: object) -> list[dict[str, object]]:
             return [{"id": 7, "status": "accepted", "line": "A1: envido", "text": text}]
 
+        def log_length(self) -> int:
+            return 0
+
         def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
-                         phrase_confidence: float | None = None) -> bool:
+                         **_: object) -> bool:
             if confidence >= unsure_below:
                 return False
             self.taken.append(heard_id)

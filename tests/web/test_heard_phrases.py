@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
+from engine import Settings
 from referee.asr.base import Word
 from referee.listener import Utterance
 from referee.phrases import confidence_needed, parse
@@ -127,3 +128,77 @@ def test_a_call_refused_for_an_early_call_of_its_phrase_taken_back_is_applied(
     truco, envido = service.snapshot()["heard"][:2]
     assert (truco["status"], truco["line"]) == ("accepted", "A1: truco")
     assert (envido["status"], envido["line"]) == ("unsure", "A1: envido")
+
+
+def part(text: str, start: float, conf: float, early: bool = True) -> Utterance:
+    """One utterance of phrase 1, one word per call, 0.5 s a word from ``start``."""
+    words = tuple(Word(w, conf, start + 0.5 * k, start + 0.5 * k + 0.4)
+                  for k, w in enumerate(text.split()))
+    return Utterance(text, words, start, words[-1].end, words[-1].end + 0.1, conf, None, early,
+                     phrase=1)
+
+
+def test_a_call_of_a_later_early_utterance_waits_for_a_doubtful_one_before_it(
+        service: TableService) -> None:
+    service.submit_line("hand")
+    referee = VoiceReferee(service, lambda _: None)
+    envido, raised = part("envido", 0.0, 0.8), part("real envido", 1.0, 0.8)
+    referee(envido)
+    referee(raised)
+    assert lines(service) == ["hand", "A1: envido", "B1: real envido"]
+    referee.revise([(envido, part("envido", 0.0, 0.3)), (raised, part("real envido", 1.0, 0.9))])
+    # before: the envido could not be taken back once the real envido was applied after it
+    assert lines(service) == ["hand"]
+    second, first = service.snapshot()["heard"][:2]
+    assert (first["status"], first["line"]) == ("unsure", "A1: envido")
+    assert (second["status"], second["reason"]) == ("unsure", "dudoso: depende de «envido», dudoso")
+    with pytest.raises(ActionError, match="primero confirmá o descartá «envido»"):
+        service.confirm_heard(second["id"])
+    service.confirm_heard(first["id"])
+    service.confirm_heard(second["id"])
+    assert lines(service) == ["hand", "A1: envido", "B1: real envido"]
+
+
+def test_what_the_end_of_the_phrase_hands_over_waits_for_an_early_call_taken_back(
+        make_app: Any) -> None:
+    service: TableService = make_app(Settings(flor=True)).state.service
+    service.start()
+    service.submit_line("hand")
+    referee = VoiceReferee(service, lambda _: None)
+    envido = part("envido", 0.0, 0.8)
+    referee(envido)
+    referee.revise([(envido, part("envido", 0.0, 0.3))])
+    referee(part("flor", 1.0, 0.95, early=False))  # a flor never goes early
+    # before: A1: flor applied, read without the envido; after A1's envido it is B's
+    assert lines(service) == ["hand"]
+    flor = service.snapshot()["heard"][0]
+    assert (flor["status"], flor["reason"]) == ("unsure", "dudoso: depende de «envido», dudoso")
+
+
+def test_a_call_the_doubtful_one_before_it_cannot_change_is_applied(
+        service: TableService) -> None:
+    for line in ("hand", "A1: truco", "B1: retruco"):
+        service.submit_line(line)
+    quiero, raised = hear(service, "quiero vale cuatro", 0.5, 0.9)
+    # before: the vale cuatro waited for the «quiero»; it is A1's with it or without it
+    assert (quiero["status"], raised["status"]) == ("unsure", "accepted")
+    assert lines(service)[-1] == "A1: vale cuatro"
+
+
+def test_an_early_call_taken_back_leaves_applied_the_later_ones_it_cannot_change(
+        service: TableService) -> None:
+    for line in ("hand", "A1: truco", "B1: retruco"):
+        service.submit_line(line)
+    referee = VoiceReferee(service, lambda _: None)
+    quiero, raised = part("quiero", 0.0, 0.8), part("vale cuatro", 1.0, 0.8)
+    referee(quiero)
+    referee(raised)
+    assert lines(service)[-2:] == ["A1: quiero", "A1: vale cuatro"]
+    referee.revise([(quiero, part("quiero", 0.0, 0.3)), (raised, part("vale cuatro", 1.0, 0.9))])
+    # before: both were taken back, the vale cuatro waiting for the «quiero»
+    assert lines(service)[-2:] == ["B1: retruco", "A1: vale cuatro"]
+    second, first = service.snapshot()["heard"][:2]
+    assert (first["status"], first["line"]) == ("unsure", "A1: quiero")
+    assert (second["status"], second["line"]) == ("accepted", "A1: vale cuatro")
+    service.submit_line("B1: no quiero")
+    assert service.snapshot()["score"] == {"A": 3, "B": 0}
