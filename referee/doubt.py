@@ -3,8 +3,8 @@
 One rule for ``listen`` and the scoreboard (docs/voice.md, "Confidence"): once an item of a
 phrase is held (doubtful, or waiting itself), a call after it in the phrase waits for it if the
 held ones can change what it means or who said it: read with them and without them, from where
-the phrase began, the phrase's calls up to it give it a different line, or refuse it («envido real
-envido»: B's raise, or A's own bet).  One they cannot change is applied at once («quiero vale
+the phrase began, the phrase's calls up to it read it otherwise (another line, the hand's bets
+left otherwise after it, or refused: «envido real envido»: B's raise, or A's own bet).  One they cannot change is applied at once («quiero vale
 cuatro» to a retruco: A's vale cuatro either way).  A declaration heard while an earlier one of the
 same hand is held waits for it too, since its seat comes from the declaration order, which the
 held one left unsettled.  A doubtful call the rules refuse is not held: it is refused with the
@@ -77,8 +77,9 @@ class Held(Generic[T]):
 
     def changes(self, said: Said | None) -> bool:
         """Whether the calls held in the phrase can change what the call ``said`` after them
-        means or who said it: the phrase's calls up to it, read with them and without them, give
-        it a different line, or refuse it.  Unknown (no reader, no words): they can."""
+        means or who said it: the phrase's calls up to it, read with them and without them
+        (``read``: its line and where it leaves the hand's bets), read it otherwise, or refuse
+        it.  Unknown (no reader, no words): they can."""
         if self.read is None or said is None:
             return True
         kept = [call for call, held in self.said if not held]
