@@ -35,7 +35,7 @@ def test_a_table_without_flor_never_applies_a_flor() -> None:
 def test_early_calls_taken_back_are_counted_at_each_threshold() -> None:
     item = Item("f.wav", "flor", "flor", "call", "voz")
     # a flor and a truco applied at once; the whole phrase gave them 0.7 and 0.65
-    outcome = Outcome(item, [("flor", 0.7, 0.2, 0)], 1.0, 0.1, [("flor", 0.7), ("truco", 0.65)])
+    outcome = Outcome(item, [("flor", 0.7, 0.2, 0, 0)], 1.0, 0.1, [("flor", 0.7), ("truco", 0.65)])
     sure = score([outcome], 0.6)
     assert sure.early_back == [1, 2] and dict(sure.early_back_calls) == {"flor": 1, "truco": 0}
     assert score([outcome], 0.0, bars=({}, frozenset())).early_back == [0, 2]
@@ -43,7 +43,7 @@ def test_early_calls_taken_back_are_counted_at_each_threshold() -> None:
 
 def test_a_call_of_several_words_is_scored_at_its_lower_bar() -> None:
     item = Item("v.wav", "vale cuatro", "vale cuatro", "call", "voz")
-    outcome = Outcome(item, [("vale cuatro", 0.45, 0.2, 0)], 1.0, 0.1, [("vale cuatro", 0.45)])
+    outcome = Outcome(item, [("vale cuatro", 0.45, 0.2, 0, 0)], 1.0, 0.1, [("vale cuatro", 0.45)])
     own = score([outcome], 0.6)
     assert own.per_call["vale cuatro"] == [1, 1] and own.early_back == [0, 1]
     same = score([outcome], 0.6, bars=({}, frozenset()))  # --same-bar
@@ -52,11 +52,24 @@ def test_a_call_of_several_words_is_scored_at_its_lower_bar() -> None:
 
 def test_a_call_after_a_doubtful_one_in_its_phrase_is_not_counted_as_applied() -> None:
     item = Item("x.wav", "envido real envido", "envido+real envido", "call", "v")
-    heard = [("envido", 0.5, 0.2, 0), ("real envido", 0.9, 0.2, 0), ("quiero", 0.9, 0.3, 1)]
+    heard = [("envido", 0.5, 0.2, 0, 0), ("real envido", 0.9, 0.2, 0, 0), ("quiero", 0.9, 0.3, 1, 1)]
     assert Outcome(item, heard, 1.0, 0.1).got(0.6) == ["quiero"]
 
 
 def test_a_doubtful_number_holds_no_call_back() -> None:
     item = Item("x.wav", "¿tenés envido?", "envido", "chatter_call", "v")
-    heard = [("puntos:0", 0.3, 0.2, 0), ("envido", 0.9, 0.2, 0)]
+    heard = [("puntos:0", 0.3, 0.2, 0, 0), ("envido", 0.9, 0.2, 0, 0)]
     assert Outcome(item, heard, 1.0, 0.1).got(0.6) == ["envido"]
+
+
+def test_strictly_a_call_waits_behind_a_doubtful_one_heard_in_another_utterance_of_its_phrase(
+) -> None:
+    item = Item("q.wav", "quiero retruco", "quiero+retruco", "call", "v")
+    # «quiero» handed over early, doubtful in the whole phrase; «retruco» in the next utterance
+    heard = [("quiero", 0.55, 0.2, 0, 7), ("retruco", 0.9, 0.3, 1, 7)]
+    outcome = Outcome(item, heard, 1.0, 0.1)
+    assert outcome.got(0.6) == ["retruco"] and outcome.got(0.6, strict=True) == []
+    assert score([outcome], 0.6).strict == [0, 2]
+    # an early call the whole phrase heard as other words has no phrase: it holds nothing back
+    other = Outcome(item, [("quiero", 0.0, 0.2, 0, None), ("retruco", 0.9, 0.3, 1, 7)], 1.0, 0.1)
+    assert other.got(0.6, strict=True) == ["retruco"]
