@@ -83,7 +83,8 @@ class GameService(Protocol):
 
     def submit_line(self, line: str, origin: str = "manual") -> dict[str, Any]: ...
 
-    def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]: ...
+    def record_seen(self, text: str, picture: bytes, line: str | None = None,
+                    doubt: str | None = None) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,10 @@ class TableCamera:
                                    stray=self._earlier & self.tracker.lying, keep=False)
         self._shown |= {r.card for r in check.readings if r.card is not None}
         event = check.event
-        if not self._steady(check) or event is None:
+        if not self._steady(check):
+            return False
+        if event is None:
+            self._doubt(check, crop)
             return False
         check = self.checker.kept(check, crop)
         self.log(escape(f"cámara: {check.message}"
@@ -213,19 +217,25 @@ class TableCamera:
 
     def _steady(self, check: ShowCheck) -> bool:
         """Whether this look read what the last ``SHOW_STEADY - 1`` looks at the seat read (one
-        misread frame decides nothing).  A doubt that holds as long, with cards in view, is said
-        once in the hand: the table knows it has to decide."""
+        misread frame decides nothing)."""
         seat = check.seat
         seen = frozenset(check.event.cards) if check.event else check.message
         last, looks = self._looks.get(seat, (None, 0))
         looks = looks + 1 if seen == last else 1
         self._looks[seat] = (seen, looks)
-        if looks < SHOW_STEADY:
-            return False
-        if check.event is None and check.readings and seat not in self._doubts:
-            self._doubts.add(seat)
-            self.log(escape(f"cámara: {seat} muestra, pero {check.message}; que lo diga la mesa"))
-        return True
+        return looks >= SHOW_STEADY
+
+    def _doubt(self, check: ShowCheck, crop: np.ndarray) -> None:
+        """A doubt that held steady, with cards in view, is said once in the hand, on the
+        terminal and on the pages with the frame it was read on: the table knows the camera will
+        not tell this show and has to decide it."""
+        if not check.readings or check.seat in self._doubts:
+            return
+        self._doubts.add(check.seat)
+        self.log(escape(f"cámara: {check.seat} muestra, pero {check.message}; que lo diga la mesa"))
+        kept = self.checker.kept(check, crop)  # the picture, if there is a folder for it
+        self._show(f"{check.seat} muestra sus cartas", kept.evidence, None,
+                   doubt=f"{check.message}; que lo diga la mesa")
 
     def _play(self, plays: list[Play], frame: np.ndarray) -> None:
         """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)
@@ -284,11 +294,13 @@ class TableCamera:
                 self._show(f"{play.seat} jugó el {play.card.nombre}", path, line)
         self.log(escape(f"cámara: ✓ {line}{note}"))
 
-    def _show(self, text: str, picture: Path, line: str) -> None:
-        """What the camera saw, with its picture, on the pages beside what was heard (a store
-        that refuses the picture costs the picture, never the camera)."""
+    def _show(self, text: str, picture: Path | None, line: str | None,
+              doubt: str | None = None) -> None:
+        """What the camera saw, with its picture, on the pages beside what was heard, or why it
+        leaves it to the table (``doubt``); a store that refuses the picture costs the picture,
+        never the camera."""
         try:
-            self.service.record_seen(text, picture.read_bytes(), line)
+            self.service.record_seen(text, picture.read_bytes() if picture else b"", line, doubt)
         except Exception as err:  # noqa: BLE001 - the disk, the store: the play already stands
             self.log(escape(f"cámara: no pude mostrar la foto en la tablet: {err}"))
 

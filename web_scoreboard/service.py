@@ -313,18 +313,20 @@ class TableService:
             return self._add_heard(status, item.text, line=item.line, reason=reason,
                                    team=item.team, clip=item.wav(), extra=extra)
 
-    def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]:
+    def record_seen(self, text: str, picture: bytes, line: str | None = None,
+                    doubt: str | None = None) -> dict[str, Any]:
         """Show on the pages what the camera saw (a card played, an envido shown), with the
         picture it saw it on (JPEG), beside what was heard; the game is not changed here (the
         camera submits its own lines, ``line`` the last of them): an undo that takes that line
-        back shows the item undone.  The stored item as a dict."""
+        back shows the item undone.  ``doubt``: why the camera leaves what it saw to the table
+        («no la veo: …»), shown as not taken.  The stored item as a dict."""
         with self._change():
             extra: dict[str, Any] = {"seen": True}
             lines = list(self._table.lines)
             if line is not None and line in lines:
                 extra.update(applied=[line], applied_at=len(lines) - 1 - lines[::-1].index(line))
-            return self._add_heard("accepted", text, line=line, clip=picture, mime="image/jpeg",
-                                   extra=extra)
+            return self._add_heard("rejected" if doubt else "accepted", text, line=line,
+                                   clip=picture, mime="image/jpeg", extra=extra, reason=doubt)
 
     def _add_heard(self, status: str, text: str, *, line: str | None, clip: bytes | None,
                    extra: dict[str, Any], reason: str | None = None, team: str | None = None,

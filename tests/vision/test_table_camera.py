@@ -35,6 +35,7 @@ class TableOnly:
         self.table = Table()
         self.submitted: list[str] = []
         self.seen: list[tuple[str, bytes, str | None]] = []  # shown on the pages, with pictures
+        self.doubts: list[tuple[str, bytes, str]] = []  # shown as left to the table, and why
         for line in lines:
             self.table.apply_line(line)
 
@@ -46,8 +47,12 @@ class TableOnly:
         self.submitted.append(line)
         return self.snapshot()
 
-    def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]:
-        self.seen.append((text, picture, line))
+    def record_seen(self, text: str, picture: bytes, line: str | None = None,
+                    doubt: str | None = None) -> dict[str, Any]:
+        if doubt:
+            self.doubts.append((text, picture, doubt))
+        else:
+            self.seen.append((text, picture, line))
         return {}
 
 
@@ -147,7 +152,8 @@ def test_a_store_that_refuses_the_picture_costs_the_picture_not_the_camera(
     import sqlite3
 
     class FullStore(TableOnly):
-        def record_seen(self, text: str, picture: bytes, line: str | None = None) -> dict[str, Any]:
+        def record_seen(self, text: str, picture: bytes, line: str | None = None,
+                        doubt: str | None = None) -> dict[str, Any]:
             raise sqlite3.OperationalError("database or disk is full")
 
     lines: list[str] = []

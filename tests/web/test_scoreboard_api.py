@@ -420,6 +420,20 @@ def test_what_the_camera_saw_is_shown_with_its_picture(app: FastAPI, client: Tes
     assert shown["status"] == "undone"  # not «anotado» once the table took the play back
 
 
+def test_a_show_the_camera_leaves_to_the_table_is_shown_as_not_taken(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    for line in ("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas"):
+        assert post(client, line).status_code == 200
+    picture = b"\xff\xd8\xff\xe0" + bytes(100)
+    why = "no la veo: hay 4 carta(s) a la vista, se muestran dos o tres; que lo diga la mesa"
+    item = app.state.service.record_seen("A1 muestra sus cartas", picture, doubt=why)
+    [shown] = state(client)["heard"]
+    assert shown == item and (shown["status"], shown["reason"]) == ("rejected", why)
+    assert shown["extra"] == {"seen": True} and shown["line"] is None
+    assert client.get(f"/api/clips/{item['clip_id']}").content == picture
+    assert len(state(client)["log"]) == 5  # the game is left as it was
+
+
 def test_a_heard_item_with_an_unknown_status_is_refused() -> None:
     with pytest.raises(ValueError, match="invalid heard status 'maybe'"):
         Heard("truco", "maybe")  # type: ignore[arg-type]
