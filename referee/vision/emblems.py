@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from referee.vision.features import grey_paper, inner, normalised_hsv
-from referee.vision.pips import HUES, MIN_SATURATION, ORANGE, hue_mask
+from referee.vision.pips import HUES, MIN_SATURATION, ORANGE, box, components, hue_mask
 
 INNER = (0.06, 0.05)   # share of the width and height left out at each side (the card's edge)
 RADIUS = (0.10, 0.18)  # a coin's radius, as a share of the inner width (the ace's is larger)
@@ -109,31 +109,34 @@ def cup_on(grey: np.ndarray) -> bool:
     hue, ink = np.ascontiguousarray(hsv[..., 0]), hsv[..., 1] > MIN_SATURATION * 255
     red, orange, gold = (hue_mask(hue, ranges) & ink for ranges in (HUES["red"], (ORANGE,), HUES["yellow"]))
     warm = red | orange | gold
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+    count, labels, areas = components(
         cv2.morphologyEx(warm.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
     size = labels.size
     cups = []
     for i in range(1, count):
-        area = int(stats[i, cv2.CC_STAT_AREA])
+        area = int(areas[i])
         if not CUP_AREA[0] <= area / size <= CUP_AREA[1]:
             continue
-        x, y, w, h = stats[i, :4]
-        box = (slice(y, y + h), slice(x, x + w))  # all of the blob lies in its bounding box
-        blob = labels[box] == i
-        reds, oranges, golds = (int((m[box] & blob).sum()) / area for m in (red, orange, gold))
+        blob = labels == i
+        x, y, w, h = box(blob)
+        inside = (slice(y, y + h), slice(x, x + w))  # all of the blob lies in its bounding box
+        blob = blob[inside]
+        reds, oranges, golds = (int((m[inside] & blob).sum()) / area for m in (red, orange, gold))
         if reds + oranges >= CUP_RED[0] and reds >= CUP_RED[1] and golds >= CUP_GOLD:
             cups.append(i)
     if len(cups) != 1:
         return False
     other_ink = ink & (hsv[..., 2] > CUP_DARK * 255) & ~warm
-    return _held(labels == cups[0], stats[cups[0]], other_ink)
+    cup = labels == cups[0]
+    return _held(cup, (*box(cup), int(areas[cups[0]])), other_ink)
 
 
-def _held(blob: np.ndarray, stat: np.ndarray, other_ink: np.ndarray) -> bool:
+def _held(blob: np.ndarray, stat: tuple[int, int, int, int, int], other_ink: np.ndarray) -> bool:
     """The cup is where a figure holds it (``CUP_END``, ``CUP_SIDE``), no wider than a cup
-    (``CUP_WIDTH``), filled like one (``CUP_FILL``), and alone on the paper (``CUP_ALONE``)."""
+    (``CUP_WIDTH``), filled like one (``CUP_FILL``), and alone on the paper (``CUP_ALONE``): its
+    box and area (``stat``: left, top, width, height, area)."""
     height, width = blob.shape
-    x, y, w, h, area = (int(v) for v in stat)
+    x, y, w, h, area = stat
     middle_x, middle_y = (x + w / 2) / width, (y + h / 2) / height
     if (min(middle_y, 1 - middle_y) > CUP_END or not CUP_SIDE[0] <= abs(middle_x - 0.5) <= CUP_SIDE[1]
             or w > CUP_WIDTH * width or area < CUP_FILL * w * h):

@@ -11,8 +11,9 @@ numpy's do, outlines whose boxes lie apart are never asked how much they overlap
 shortest side is dropped after the same turn ``np.roll`` gave, no outline too short to enclose
 a card's area encloses it, the cues read on one white balance are those read on one each, a
 frame's cues read once an outline are forgotten when the frame is read, a card's far end is read
-on the pixels the card turned round shows, an ink colour is picked by one table look-up, and a
-straight edge's arm is as long as ``np.linalg.norm`` says."""
+on the pixels the card turned round shows, an ink colour is picked by one table look-up, a
+straight edge's arm is as long as ``np.linalg.norm`` says, and blobs of ink are labelled,
+counted and boxed as ``cv2.connectedComponentsWithStats`` does it."""
 
 from __future__ import annotations
 
@@ -51,7 +52,16 @@ from referee.vision.geometry import (
 )
 from referee.vision.lines import _corners, _length
 from referee.vision.pintas import BAND, SPAN, _far_end, _near_end, agreed, pintas_on
-from referee.vision.pips import HUES, ORANGE, PIP_SIZE, hue_mask, read_pips
+from referee.vision.pips import (
+    HUES,
+    MIN_SATURATION,
+    ORANGE,
+    PIP_SIZE,
+    box,
+    components,
+    hue_mask,
+    read_pips,
+)
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, random_scene
 
@@ -483,3 +493,26 @@ def test_an_ink_colour_is_picked_by_one_look_up_as_by_its_ranges() -> None:
             plain |= (hsv[..., 0] >= lo) & (hsv[..., 0] < hi)
         fast = hue_mask(hsv[..., 0], ranges)
         assert fast.dtype == bool and np.array_equal(fast, plain), ranges
+
+
+def test_blobs_are_labelled_measured_and_boxed_as_with_opencvs_statistics(
+        wikimedia: dict[Card, Face], fournier: dict[Card, Face]) -> None:
+    """``pips.components`` labels and measures a mask's blobs without
+    ``cv2.connectedComponentsWithStats``, and ``pips.box`` boxes one: the same labels, areas and
+    boxes, on the ink of every face of both decks (and its blobs closed as the pips are counted)
+    and on scattered noise."""
+    masks = []
+    for face in [*wikimedia.values(), *fournier.values()]:
+        hsv = cv2.cvtColor(cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA),
+                           cv2.COLOR_BGR2HSV)
+        ink = (hsv[..., 1] > MIN_SATURATION * 255).astype(np.uint8)
+        masks += [ink, cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))]
+    rng = np.random.default_rng(3)
+    masks += [(rng.random((61, 47)) > p).astype(np.uint8) for p in (0.5, 0.8, 0.97, 1.0)]
+    for mask in masks:
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        fast_count, fast_labels, areas = components(mask)
+        assert fast_count == count and np.array_equal(fast_labels, labels)
+        assert areas.tolist() == stats[:, cv2.CC_STAT_AREA].tolist()
+        for i in range(1, count):
+            assert box(labels == i) == tuple(stats[i, :4].tolist())
