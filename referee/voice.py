@@ -134,15 +134,17 @@ class VoiceReferee:
             if back:
                 why = (f"depende de «{escape(before[1])}»" if before else
                        f"la frase entera no lo confirmó (conf {confidence:.2f})")
-                self.log(f"{revised.end:7.2f}s [yellow]↶ {escape(str(row.get('line')))} — dudoso: "
+                what = row.get("line") or row.get("extra", {}).get("words")
+                self.log(f"{revised.end:7.2f}s [yellow]↶ {escape(str(what))} — dudoso: "
                          f"{why}[/yellow]")
 
     def _waits(self, rows: list[tuple[Utterance, dict[str, Any], tuple[int, int] | None]],
                confidences: dict[int, float]) -> tuple[dict[int, tuple[int, str]], set[int]]:
-        """The applied calls of a phrase said after one the whole phrase is not sure of (or after
-        one that waits itself) that it can change, read from where the phrase began: each one's
-        id → the id and words of the one it waits for; and the ids of all those taken back
-        (``_phrase`` keeps them for what the end of the phrase hands over)."""
+        """The calls of a phrase, applied or refused by the rules, said after one the whole phrase
+        is not sure of (or after one that waits itself) that it can change, read from where the
+        phrase began: each one's id → the id and words of the one it waits for; and the ids of
+        the applied ones taken back (``_phrase`` keeps them for what the end of the phrase hands
+        over)."""
         phrase = rows[0][0].phrase
         self._phrase.again(phrase)
         start = self._phrase.earlier(phrase, rows[0][0].start, self.service.log_length()).start
@@ -153,15 +155,16 @@ class VoiceReferee:
         for revised, row, _ in rows:
             extra = row.get("extra", {})
             heard_id = int(row["id"])
-            if row.get("status") == "accepted":
-                words[heard_id] = str(extra.get("words") or row.get("line"))
-                said = (words[heard_id], revised.team if revised.team in ("A", "B") else None)
-                before = held.before(extra.get("call"), said)
-                if before is not None:
-                    waits[heard_id] = (before, words[before])
-                if before is not None or confidences[heard_id] < self.needed(extra.get("call")):
-                    taken.add(heard_id)
-                held.add(heard_id, extra.get("call"), heard_id in taken, said)
+            applied = row.get("status") == "accepted"
+            words[heard_id] = str(extra.get("words") or row.get("line"))
+            said = (words[heard_id], revised.team if revised.team in ("A", "B") else None)
+            before = held.before(extra.get("call"), said)
+            if before is not None:
+                waits[heard_id] = (before, words[before])
+            if applied and (before is not None
+                            or confidences[heard_id] < self.needed(extra.get("call"))):
+                taken.add(heard_id)
+            held.add(heard_id, extra.get("call"), heard_id in taken or heard_id in waits, said)
             self._phrase.note(phrase, held, revised.end)
         return waits, taken
 

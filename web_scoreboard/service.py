@@ -494,9 +494,10 @@ class TableService:
         change (``then``, heard items: ``doubt.Held``) do not keep it applied: they are taken
         back with it and applied again after it.
 
-        A call the rules refused is judged again when the phrase confirms it and something was
-        taken back since it was heard (``_rejudge``): an early «envido» heard in chatter and
-        taken back must not leave the «truco» said after it refused."""
+        A call the rules refused waits for the one of its phrase taken back before it that can
+        change it (``waits_for``, still unsure: an early «envido» heard in chatter refuses the
+        «truco» said after it only if it was said); otherwise it is judged again when the phrase
+        confirms it and something was taken back since it was heard (``_rejudge``)."""
         with self._change():
             row = self.store.heard_item(heard_id)
             if row is None:
@@ -506,11 +507,18 @@ class TableService:
                 extra["phrase_confidence"] = round(phrase_confidence, 3)
             self.store.set_heard_extra(heard_id, extra)
             self._set_heard(heard_id, extra=extra)
-            if row.status == "rejected" and confidence >= unsure_below:
-                self._rejudge(row, extra)
+            before = self.store.heard_item(waits_for) if waits_for is not None else None
+            if row.status == "rejected":
+                if before is not None and before.status == "unsure":
+                    self._set_heard_status(heard_id, "unsure",
+                                           waiting_reason(_words(before.to_dict())),
+                                           extra={**extra, "after": before.id})
+                    self._publish()
+                    return True
+                if confidence >= unsure_below:
+                    self._rejudge(row, extra)
                 self._publish()
                 return False
-            before = self.store.heard_item(waits_for) if waits_for is not None else None
             later = [r for r in (self.store.heard_item(i) for i in then)
                      if r is not None and r.status == "accepted"]
             after = [line for r in later for line in r.extra.get("applied") or []]

@@ -221,40 +221,49 @@ class Printer:
         (``_verdict``), are taken back, and printed again as not applied (``_take_back``); what
         the end of the phrase hands over after them waits for them too, if they can change it
         (``_phrase``).  Then the ones the rules refused are judged again (``_rejudge``), first to
-        last."""
+        last, but for those that wait for one taken back before them, which can change them."""
         early = [(revised, self._early.pop(id(utt), (0, 0, [], []))) for utt, revised in revisions]
         if not early:
             return
         self._phrase.again(early[0][0].phrase)
         # the calls taken back, across the phrase, read from where it began
         held: Held[str] = Held(read=self._reader(early[0][1][0]))
-        verdicts = []
-        for revised, (_, _, applied, _) in early:
-            verdicts.append(self._verdict(revised, applied, held))
+        verdicts, waiting = [], []
+        for revised, (_, _, applied, refused) in early:
+            judged, waits = self._verdict(revised, applied, refused, held)
+            verdicts.append(judged)
+            waiting.append(waits)
             self._phrase.note(revised.phrase, held, revised.end)
         self._take_back([lines for _, lines in early], verdicts)
-        for revised, (*_, refused) in early:
-            self._rejudge(revised, refused)
+        for (revised, (*_, refused)), waits in zip(early, waiting):
+            self._rejudge(revised, refused, waits)
 
-    def _verdict(self, revised: Utterance, applied: list[Applied],
-                 held: Held[str]) -> list[tuple[float, str | None]]:
+    def _verdict(self, revised: Utterance, applied: list[Applied], refused: list[Refused],
+                 held: Held[str]) -> tuple[list[tuple[float, str | None]], dict[int, str]]:
         """Each call an early utterance applied: its confidence in the whole phrase, and why it
         is taken back (None: it stays): said after one taken back (``held``, from this utterance
         or an earlier one of the phrase) that can change its meaning or its seat («envido
-        quiero» without the envido accepts the truco), or under its bar."""
+        quiero» without the envido accepts the truco), or under its bar.  And why each call the
+        rules refused in it waits (by its place in ``refused``): said after one taken back that
+        can change it (what refused it may be that one).  Read in the order they were said."""
         verdict: list[tuple[float, str | None]] = []
-        for record, span in applied:
-            conf = item_confidence(revised, *span)
+        waits: dict[int, str] = {}
+        said_in = sorted([(span, k, True) for k, (_, span) in enumerate(applied)]
+                         + [(span, k, False) for k, (_, span, _) in enumerate(refused)])
+        for span, k, was_applied in said_in:
+            record = applied[k][0] if was_applied else refused[k][0]
             said = (record["heard"], as_team(record.get("team")))
-            reason = None
             before = held.before(record["call"], said)
-            if before is not None:
-                reason = waiting_reason(before)
-            elif conf < confidence_needed(record["call"], self.unsure_below):
-                reason = taken_back_reason(conf, tap=False)
+            reason = None if before is None else waiting_reason(before)
+            if was_applied:
+                conf = item_confidence(revised, *span)
+                if reason is None and conf < confidence_needed(record["call"], self.unsure_below):
+                    reason = taken_back_reason(conf, tap=False)
+                verdict.append((conf, reason))
+            elif reason is not None:
+                waits[k] = reason
             held.add(record["heard"], record["call"], reason is not None, said)
-            verdict.append((conf, reason))
-        return verdict
+        return verdict, waits
 
     def _take_back(self, early: list[Early], verdicts: list[list[tuple[float, str | None]]]
                    ) -> None:
@@ -284,21 +293,28 @@ class Printer:
                 if reason is not None:
                     self._retract(record, conf, reason)
 
-    def _retract(self, record: dict[str, Any], conf: float, reason: str) -> None:
-        """Print a call taken back again, as not applied and why."""
+    def _retract(self, record: dict[str, Any], conf: float, reason: str,
+                 applied: bool = True) -> None:
+        """Print a call taken back again, as not applied and why (``applied`` False: a call the
+        rules refused, printed again as one that waits)."""
         if record["call"] in DECLARATIONS:  # the next declaration of the hand waits for it
             self._open = (self._hand_key(), record["heard"])
         retracted = {**record, "accepted": False, "confidence": round(conf, 3),
-                     "unsure": True, "retracted": True, "reason": reason}
+                     "unsure": True, "reason": reason, **({"retracted": True} if applied else {})}
         retracted.pop("heard")
         self._print(retracted, str(record.get("call")))
 
-    def _rejudge(self, revised: Utterance, refused: list[Refused]) -> None:
+    def _rejudge(self, revised: Utterance, refused: list[Refused], waits: dict[int, str]) -> None:
         """Apply a call the rules refused when the whole phrase confirms it and the table has
-        only lost lines since it was judged (an early call taken back: an «envido» heard in
-        chatter must not leave the «truco» said after it refused); printed again as applied."""
-        for record, span, length in refused:
+        only lost lines since it was judged; printed again as applied.  One that waits for a
+        call of its phrase taken back before it (``waits``, by its place: an «envido» heard in
+        chatter, which refuses the «truco» said after it if it was said) is printed again as
+        dudoso instead."""
+        for k, (record, span, length) in enumerate(refused):
             conf = item_confidence(revised, *span)
+            if k in waits:
+                self._retract(record, conf, waits[k], applied=False)
+                continue
             if conf < confidence_needed(record["call"], self.unsure_below):
                 continue
             if len(self.table.lines) >= length:

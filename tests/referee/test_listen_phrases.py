@@ -138,14 +138,16 @@ def test_an_early_phrase_taken_back_leaves_printed_what_the_game_holds(
     assert retracted[-1]["reason"] == "dudoso: depende de «envido», dudoso"
 
 
-def test_a_call_refused_because_of_an_early_call_taken_back_is_still_applied() -> None:
+def test_a_call_refused_because_of_an_early_call_taken_back_waits_for_it() -> None:
     printer, out = _printer("hand")
     heard = _utt([("envido", 0.8), ("truco", 0.8)], early=True)
     printer(heard)  # the truco is refused while the envido stands
     printer.revise([(heard, _utt([("envido", 0.2), ("truco", 0.95)], early=True))])
     records = _records(out)
-    assert printer.table.lines == ["hand", "A1: truco"]
-    assert records[-1]["rejudged"] and records[-1]["seat"] == "A1"
+    # before: judged again and applied (A1: truco), as if the doubtful envido had not been said
+    assert printer.table.lines == ["hand"]
+    assert (records[-1]["call"], records[-1]["unsure"]) == ("truco", True)
+    assert records[-1]["reason"] == "dudoso: depende de «envido», dudoso"
     assert _printed_lines(records) == printer.table.lines[1:]
 
 

@@ -110,6 +110,24 @@ def test_a_call_of_a_later_early_utterance_waits_for_a_doubtful_one_before_it(
     assert all(r["retracted"] for r in records[2:])
 
 
+@pytest.mark.parametrize("said, before", [
+    # «bueno, te digo truco» with chatter heard early as «envido»: A1's envido makes the truco
+    # wait for B's answer; without the envido it is A1's truco
+    ([("envido", 0.5, 0.9, 0.3), ("truco", 1.4, 1.8, 0.95)], ("hand",)),
+    # B's retruco accepts the truco, and then the envido can no longer be called
+    ([("retruco", 0.5, 0.9, 0.3), ("falta", 1.4, 1.7, 0.95), ("envido", 1.7, 2.1, 0.95)],
+     ("hand", "A1: truco")),
+])
+def test_a_call_the_rules_refused_waits_for_an_early_call_taken_back_that_refused_it(
+        said: list[Said], before: tuple[str, ...]) -> None:
+    printer, records, _ = listen(said, before=before)
+    # before: judged again once that one was taken back and applied, as if it had not been said
+    assert printer.table.lines == list(before)
+    later = " ".join(w for w, *_ in said[1:])
+    assert shown(records)[-1] == (later, False, f"dudoso: depende de «{said[0][0]}»")
+    assert records[-1]["unsure"] and not any(r.get("rejudged") for r in records)
+
+
 @pytest.mark.parametrize("first", ["envido", "truco"])
 def test_a_call_the_end_of_the_phrase_hands_over_waits_for_an_early_one_taken_back(
         first: str) -> None:

@@ -116,18 +116,39 @@ def test_an_early_call_taken_back_takes_back_the_hand_it_dealt(service: TableSer
     service.submit_line("A1 shows 7o 6o")  # the hand it was said after can still be closed
 
 
-def test_a_call_refused_for_an_early_call_of_its_phrase_taken_back_is_applied(
-        service: TableService) -> None:
+@pytest.mark.parametrize("parts", [False, True])
+@pytest.mark.parametrize("decide, then", [
+    ("dismiss_heard", ["hand", "A1: truco"]),
+    # the truco said after A1's envido is refused: it waits for B's answer
+    ("confirm_heard", ["hand", "A1: envido"]),
+])
+def test_a_call_refused_for_an_early_call_of_its_phrase_taken_back_waits_for_it(
+        service: TableService, parts: bool, decide: str, then: list[str]) -> None:
     service.submit_line("hand")
     referee = VoiceReferee(service, lambda _: None)
-    early = said("envido truco", 0.8, 0.8, early=True)
-    referee(early)
-    assert lines(service) == ["hand", "A1: envido"]
-    referee.revise([(early, said("envido truco", 0.2, 0.95))])
-    assert lines(service) == ["hand", "A1: truco"]
+    if parts:  # «envido», then «truco», in two early utterances of the phrase
+        early = [part("envido", 0.0, 0.8), part("truco", 1.0, 0.8)]
+        final = [part("envido", 0.0, 0.2), part("truco", 1.0, 0.95)]
+    else:
+        early, final = [said("envido truco", 0.8, 0.8, early=True)], [
+            said("envido truco", 0.2, 0.95)]
+    for utt in early:
+        referee(utt)
+    assert lines(service) == ["hand", "A1: envido"]  # the truco refused while the envido stands
+    referee.revise(list(zip(early, final)))
+    # before: the truco was judged again and applied, and the envido, if it was said, could
+    # then only be confirmed after it
+    assert lines(service) == ["hand"]
     truco, envido = service.snapshot()["heard"][:2]
-    assert (truco["status"], truco["line"]) == ("accepted", "A1: truco")
     assert (envido["status"], envido["line"]) == ("unsure", "A1: envido")
+    assert (truco["status"], truco["reason"]) == ("unsure", "dudoso: depende de «envido», dudoso")
+    getattr(service, decide)(envido["id"])
+    if decide == "confirm_heard":
+        with pytest.raises(ActionError, match="tiene que contestar el envido"):
+            service.confirm_heard(truco["id"])
+    else:
+        service.confirm_heard(truco["id"])
+    assert lines(service) == then
 
 
 def part(text: str, start: float, conf: float, early: bool = True) -> Utterance:
