@@ -141,18 +141,21 @@ SNAP_SPAN = (0.15, 0.85)
 _SNAP_ALONG = np.linspace(*SNAP_SPAN, SNAP_SAMPLES, dtype=np.float32)
 
 
-def _snap_side(lab: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarray,
-               reach: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """The side a-b moved onto the strongest colour step within ``reach`` of it, as a point and a
-    direction; None when too few points along it show a step (a finger, a card over it)."""
+def _snap_sides(lab: np.ndarray, sides: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                reach: float) -> list[tuple[np.ndarray, np.ndarray] | None]:
+    """Each side a-b (with its ``outward`` normal) moved onto the strongest colour step within
+    ``reach`` of it, as a point and a direction; None for a side where too few points along it
+    show a step (a finger, a card over it).  The four sides' colour profiles are taken and their
+    steps measured in one step, as four sides' rows: each row as it was on its own."""
     step = 0.5
     box = int(SNAP_BOX / step)
     offsets = np.arange(-reach - SNAP_BOX, reach + SNAP_BOX + step, step, dtype=np.float32)
     along = _SNAP_ALONG
-    points = (a + along[:, None] * (b - a))[:, None, :] + offsets[None, :, None] * outward
+    points = np.concatenate([(a + along[:, None] * (b - a))[:, None, :]
+                             + offsets[None, :, None] * outward for a, b, outward in sides])
     profile = cv2.remap(lab, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE)
-    sums = np.zeros((len(along), len(offsets) + 1, 3), profile.dtype)  # a zero before each row
+    sums = np.zeros((len(points), len(offsets) + 1, 3), profile.dtype)  # a zero before each row
     np.cumsum(profile, axis=1, out=sums[:, 1:])
     at = np.arange(box, len(offsets) - box)
     outside = (sums[:, at + box + 1] - sums[:, at + 1]) / box
@@ -161,8 +164,19 @@ def _snap_side(lab: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarra
     strength = np.sqrt(change[..., 0] ** 2 + change[..., 1] ** 2 + change[..., 2] ** 2)
     strength[:, np.abs(offsets[at]) > reach] = 0.0
     best = strength.argmax(axis=1)
-    strong = strength[np.arange(len(along)), best] >= SNAP_MIN_STEP
-    t, s = along[strong], offsets[at][best[strong]]
+    strong = strength[np.arange(len(points)), best] >= SNAP_MIN_STEP
+    shifts = offsets[at][best]
+    found = []
+    for k, (a, b, outward) in enumerate(sides):
+        rows = slice(k * len(along), (k + 1) * len(along))
+        found.append(_side_line(along[strong[rows]], shifts[rows][strong[rows]], a, b, outward))
+    return found
+
+
+def _side_line(t: np.ndarray, s: np.ndarray, a: np.ndarray, b: np.ndarray,
+               outward: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The side a-b moved onto the line through its strong steps (``s`` out of it at ``t`` along
+    it), fingers and other cards' edges left out; None with too few of them (``_snap_sides``)."""
     keep = np.ones(len(t), bool)
     for _ in range(3):  # a line through the points, fingers and other cards' edges left out
         if keep.sum() < SNAP_SAMPLES // 3:
@@ -216,14 +230,16 @@ def snap_to_edges(frame: np.ndarray, quad: np.ndarray, passes: int = 2) -> np.nd
         lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
         local = quad - np.array([x0, y0], np.float32)
         centre = local.mean(axis=0)
-        sides = []
+        outlined = []
         for i in range(4):
             a, b = local[i], local[(i + 1) % 4]
             u = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
             normal = np.array([u[1], -u[0]], np.float32)
             if ((a + b) / 2 - centre) @ normal < 0:
                 normal = -normal
-            sides.append(_snap_side(lab, a, b, normal, reach) or (a, b - a))
+            outlined.append((a, b, normal))
+        sides = [snapped or (a, b - a)
+                 for snapped, (a, b, _) in zip(_snap_sides(lab, outlined, reach), outlined)]
         starts = np.array([p for p, _ in sides], np.float32)
         corners = side_corners(starts, starts + np.array([d for _, d in sides], np.float32), local,
                                 0.2 * short + 4)

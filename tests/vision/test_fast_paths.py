@@ -12,8 +12,9 @@ shortest side is dropped after the same turn ``np.roll`` gave, no outline too sh
 a card's area encloses it, the cues read on one white balance are those read on one each, a
 frame's cues read once an outline are forgotten when the frame is read, a card's far end is read
 on the pixels the card turned round shows, an ink colour is picked by one table look-up, a
-straight edge's arm is as long as ``np.linalg.norm`` says, and blobs of ink are labelled,
-counted and boxed as ``cv2.connectedComponentsWithStats`` does it."""
+straight edge's arm is as long as ``np.linalg.norm`` says, blobs of ink are labelled,
+counted and boxed as ``cv2.connectedComponentsWithStats`` does it, and a card's four sides
+snapped in one step are each snapped as alone."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ from referee.vision.geometry import (
     _intersect,
     _line,
     _median,
+    _snap_sides,
     _square_corners,
     order_corners,
     refine_quad,
@@ -516,3 +518,31 @@ def test_blobs_are_labelled_measured_and_boxed_as_with_opencvs_statistics(
         assert areas.tolist() == stats[:, cv2.CC_STAT_AREA].tolist()
         for i in range(1, count):
             assert box(labels == i) == tuple(stats[i, :4].tolist())
+
+
+def test_four_sides_snapped_in_one_step_are_each_snapped_alone(fournier: dict[Card, Face]) -> None:
+    """``geometry._snap_sides`` takes the colour profiles of a card's four sides in one step:
+    each side comes out as it does snapped on its own, on cards of generated frames and on
+    outlines moved off them."""
+    rng = np.random.default_rng(21)
+    checked = 0
+    for _ in range(6):
+        scene = random_scene(fournier, rng, SceneOptions(width=640, height=480))
+        lab = cv2.cvtColor(cv2.GaussianBlur(scene.image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+        for card in scene.cards:
+            quad = card.corners + rng.normal(0, 3, (4, 2)).astype(np.float32)
+            centre = quad.mean(axis=0)
+            sides = []
+            for i in range(4):
+                a, b = quad[i], quad[(i + 1) % 4]
+                u = (b - a) / float(np.linalg.norm(b - a))
+                normal = np.array([u[1], -u[0]], np.float32)
+                sides.append((a, b, normal if ((a + b) / 2 - centre) @ normal >= 0 else -normal))
+            reach = float(rng.uniform(3, 12))
+            for together, side in zip(_snap_sides(lab, sides, reach), sides):
+                alone = _snap_sides(lab, [side], reach)[0]
+                assert (together is None) == (alone is None)
+                if together is not None and alone is not None:
+                    assert all(np.array_equal(x, y) for x, y in zip(together, alone))
+                    checked += 1
+    assert checked >= 10
