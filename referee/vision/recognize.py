@@ -663,11 +663,16 @@ def _drop_parts(readings: list[Reading]) -> list[Reading]:
     looks: part of a card can look like another card (two coins of the 5 of oros look like the
     2; the two coins at one end of an 1878 4 of oros looked like another deck's 2 with full
     confidence, while the whole 4 looked like no card of that deck), but a card never holds a
-    card.  The larger one stays, read or abstained."""
+    card.  The larger one stays, read or abstained.
+
+    An outline is never asked whether it lies in one no larger than itself: ``shares`` divides
+    what the two have in common by each one's area (at least 1), so its share would be at most
+    the other's, and a part's share is above 0.8 only where the whole's is under it (``_holds``)."""
     boxes = bounds([r.corners for r in readings])
-    return [r for r, box in zip(readings, boxes)
-            if not any(w is not r and not apart(box, wbox) and _holds(w, r)
-                       for w, wbox in zip(readings, boxes))]
+    areas = [max(1.0, float(cv2.contourArea(r.corners))) for r in readings]
+    return [r for r, box, area in zip(readings, boxes, areas)
+            if not any(w is not r and area < warea and not apart(box, wbox) and _holds(w, r)
+                       for w, wbox, warea in zip(readings, boxes, areas))]
 
 
 def _holds(whole: Reading, part: Reading) -> bool:

@@ -13,8 +13,8 @@ a card's area encloses it, the cues read on one white balance are those read on 
 frame's cues read once an outline are forgotten when the frame is read, a card's far end is read
 on the pixels the card turned round shows, an ink colour is picked by one table look-up, a
 straight edge's arm is as long as ``np.linalg.norm`` says, blobs of ink are labelled,
-counted and boxed as ``cv2.connectedComponentsWithStats`` does it, and a card's four sides
-snapped in one step are each snapped as alone."""
+counted and boxed as ``cv2.connectedComponentsWithStats`` does it, a card's four sides
+snapped in one step are each snapped as alone, and no outline holds one at least as large."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ from referee.vision.pips import (
     hue_mask,
     read_pips,
 )
-from referee.vision.recognize import Recognizer
+from referee.vision.recognize import Reading, Recognizer
 from referee.vision.scenes import SceneOptions, random_scene
 
 
@@ -546,3 +546,31 @@ def test_four_sides_snapped_in_one_step_are_each_snapped_alone(fournier: dict[Ca
                     assert all(np.array_equal(x, y) for x, y in zip(together, alone))
                     checked += 1
     assert checked >= 10
+
+
+def _turned_box(rng: np.random.Generator) -> np.ndarray:
+    """A rectangle of random size, place and turn (its corners clockwise)."""
+    w, h = rng.uniform(10, 40, 2)
+    t = rng.uniform(0, np.pi)
+    turn = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    return (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2 @ turn
+            + rng.uniform(40, 60, 2)).astype(np.float32)
+
+
+def test_no_outline_holds_one_at_least_as_large() -> None:
+    """``recognize._drop_parts`` never asks whether an outline lies inside one no larger than
+    itself: such a one never holds it (``recognize._holds``), however the two look."""
+    rng = np.random.default_rng(17)
+    asked = 0
+    for _ in range(4000):
+        whole, part = _turned_box(rng), _turned_box(rng)
+        if rng.random() < 0.3:  # nearly the same outline
+            part = whole * np.float32(rng.uniform(0.99, 1.01)) + rng.normal(0, 0.3, (4, 2)).astype(np.float32)
+        if max(1.0, float(cv2.contourArea(part))) < max(1.0, float(cv2.contourArea(whole))):
+            continue
+        asked += 1
+        for near, far in ((0.5, 0.5), (0.9, 0.2), (0.2, 0.9)):
+            held = recognize._holds(Reading(None, 0.0, whole, similarity=near),
+                                    Reading(None, 0.0, part, similarity=far))
+            assert not held
+    assert asked >= 1000
