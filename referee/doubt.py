@@ -175,6 +175,12 @@ def decided_reason(before: str, confirmed: bool) -> str:
     return f"dudoso: «{before}» se descartó, se lee solo; tocá para confirmar"
 
 
+def passed_reason(after: str, refused: str) -> str:
+    """Why a doubtful heard item can no longer be confirmed: a call heard after it (``after``, its
+    words) was applied, and the rules now refuse it (``refused``, their reason)."""
+    return f"dudoso: ya no se puede confirmar: después se anotó «{after}» ({refused})"
+
+
 def taken_back_reason(confidence: float, tap: bool = True) -> str:
     """Why a call applied from a partial hearing was taken back by the whole phrase (and, where a
     tablet can confirm it, ``tap``, how)."""

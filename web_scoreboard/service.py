@@ -25,6 +25,7 @@ from referee.doubt import (
     Held,
     Said,
     decided_reason,
+    passed_reason,
     rejudged_reason,
     taken_back_reason,
     verdict,
@@ -438,7 +439,31 @@ class TableService:
 
         One that waits for a doubtful item said before it is confirmed only after that one is
         decided, and is read again on the game as it is then, as is a declaration: its seat is
-        whose turn it is now, not when it was heard."""
+        whose turn it is now, not when it was heard.  One the rules refuse now that a call of
+        its hand heard after it was applied («quiero retruco» with a doubtful «quiero»: the
+        retruco accepts the truco already) says so, also on its row (``_passed``)."""
+        try:
+            return self._confirm(heard_id, origin)
+        except ActionError as err:
+            reason = self._passed(heard_id, err) if err.code == "line-rejected" else None
+            if reason is None:
+                raise
+        with self._change():
+            self._set_heard_status(heard_id, "unsure", reason)
+            self._publish()
+        raise ActionError("passed", reason.removeprefix("dudoso: "), 422)
+
+    def _passed(self, heard_id: int, err: ActionError) -> str | None:
+        """Why a doubtful heard call the rules refuse can no longer be confirmed: a call of its
+        hand heard after it was applied (None if none was)."""
+        row = self.store.heard_item(heard_id)
+        later = [r for r in self.store.heard_of(self._game_id, "accepted")
+                 if row is not None and r.id > row.id and r.extra.get("hand") == row.extra.get("hand")]
+        if not later:
+            return None
+        return passed_reason(_words(later[0].to_dict()), err.message)
+
+    def _confirm(self, heard_id: int, origin: str) -> dict[str, Any]:
         with self._change():
             row = self._unsure(heard_id)
             self._require_decided(row)

@@ -223,3 +223,26 @@ def test_an_early_call_taken_back_leaves_applied_the_later_ones_it_cannot_change
     assert (second["status"], second["line"]) == ("accepted", "A1: vale cuatro")
     service.submit_line("B1: no quiero")
     assert service.snapshot()["score"] == {"A": 3, "B": 0}
+
+
+@pytest.mark.parametrize("text, before", [
+    ("quiero vale cuatro", ("hand", "A1: truco", "B1: retruco")),
+    ("quiero retruco", ("hand", "A1: truco")),
+])
+def test_a_doubtful_quiero_the_call_after_it_leaves_behind_says_why_it_cannot_be_confirmed(
+        service: TableService, text: str, before: tuple[str, ...]) -> None:
+    for line in before:
+        service.submit_line(line)
+    quiero, raised = hear(service, text, 0.5, 0.9)
+    assert (quiero["status"], raised["status"]) == ("unsure", "accepted")
+    raised_words = text.removeprefix("quiero ")
+    # before: only the rules' «contesta B, no A», and the row still asked for a tap
+    with pytest.raises(ActionError, match=f"ya no se puede confirmar: después se anotó "
+                                          f"«{raised_words}»"):
+        service.confirm_heard(quiero["id"])
+    row = service.store.heard_item(quiero["id"])
+    assert row.status == "unsure" and row.reason.startswith(
+        f"dudoso: ya no se puede confirmar: después se anotó «{raised_words}» (")
+    assert service.snapshot()["heard"][1]["reason"] == row.reason
+    assert lines(service)[-1].endswith(raised_words)
+    service.dismiss_heard(quiero["id"])
