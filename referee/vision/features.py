@@ -24,11 +24,18 @@ def normalise(card: np.ndarray) -> np.ndarray:
     paper = cv2.GaussianBlur(cv2.dilate(small, np.ones((3, 3), np.uint8)), (0, 0), 3)
     lit = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
     rows = img.reshape(h, -1) / cv2.merge((lit, lit, lit)).reshape(h, -1)  # each value thrice
-    sample = rows.reshape(h, w, 3)[::3, ::3].reshape(-1, 3)
-    k = int(0.9 * len(sample))
-    white = np.partition(sample, k, axis=0)[k]
+    white = _whites(rows.reshape(h, w, 3)[::3, ::3])
     rows /= np.tile(np.maximum(white, 1e-3), w)
     return np.minimum(rows, 1.2, out=rows).reshape(h, w, 3)  # every value is above 0 already
+
+
+def _whites(sample: np.ndarray) -> np.ndarray:
+    """Each channel's value at 0.9 of its sorted values (the paper's white) in pixels of three
+    channels (n × 3, or rows of them), the channels taken apart first: a partition along a row
+    of one channel is faster than down a column of three, and picks the same values."""
+    channels = np.ascontiguousarray(sample.T).reshape(3, -1)  # pixels in any order: the same values
+    k = int(0.9 * channels.shape[1])
+    return np.partition(channels, k, axis=1)[:, k]
 
 
 def gray_mean(img: np.ndarray) -> np.ndarray:
@@ -45,9 +52,7 @@ def neutral_paper(norm: np.ndarray) -> np.ndarray:
     colour."""
     sample = norm[::3, ::3].reshape(-1, 3)
     darkest = np.minimum(np.minimum(sample[:, 0], sample[:, 1]), sample[:, 2])
-    paper = sample[darkest >= np.partition(darkest, len(darkest) // 2)[len(darkest) // 2]]
-    k = int(0.9 * len(paper))
-    white = np.partition(paper, k, axis=0)[k]
+    white = _whites(sample[darkest >= np.partition(darkest, len(darkest) // 2)[len(darkest) // 2]])
     return np.multiply(norm, white.max() / np.maximum(white, 1e-3), out=norm)
 
 

@@ -57,7 +57,12 @@ def _small_hsv(card: np.ndarray) -> np.ndarray:
 
 def shape(card: np.ndarray) -> tuple[float, float]:
     """Share of picture (not paper) pixels in the middle band and in the fuller end band."""
-    picture = ~_paper(_small_hsv(card))
+    return _shape_of(_small_hsv(card))
+
+
+def _shape_of(hsv: np.ndarray) -> tuple[float, float]:
+    """``shape`` of the card read small and white-balanced, in HSV (``_small_hsv``)."""
+    picture = ~_paper(hsv)
     n = picture.shape[0]
     middle = float(picture[int(MIDDLE[0] * n):int(MIDDLE[1] * n)].mean())
     end = max(float(picture[:int(END * n)].mean()), float(picture[n - int(END * n):].mean()))
@@ -66,7 +71,11 @@ def shape(card: np.ndarray) -> tuple[float, float]:
 
 def brown_share(card: np.ndarray) -> float:
     """Share of the picture (the pixels that are not paper) in a horse's dull brown."""
-    hsv = _small_hsv(card)
+    return _brown_of(_small_hsv(card))
+
+
+def _brown_of(hsv: np.ndarray) -> float:
+    """``brown_share`` of the card read small and white-balanced, in HSV (``_small_hsv``)."""
     hue, sat, val = hsv[..., 0], hsv[..., 1] / 255.0, hsv[..., 2] / 255.0
     brown = np.zeros(hue.shape, bool)
     for (lo, hi), (dull, bright), (dark, pale) in BROWNS:
@@ -75,8 +84,11 @@ def brown_share(card: np.ndarray) -> float:
 
 
 def _measures(card: np.ndarray) -> tuple[float, float, float]:
-    middle, end = shape(card)
-    return middle, end / max(middle, 1e-3), brown_share(card)
+    """The middle band's fill, the fuller end's as a share of it and the brown share, of the
+    card read small once for all three."""
+    hsv = _small_hsv(card)
+    middle, end = _shape_of(hsv)
+    return middle, end / max(middle, 1e-3), _brown_of(hsv)
 
 
 def _within(value: float, bounds: Range) -> bool:

@@ -14,7 +14,8 @@ frame's cues read once an outline are forgotten when the frame is read, a card's
 on the pixels the card turned round shows, an ink colour is picked by one table look-up, a
 straight edge's arm is as long as ``np.linalg.norm`` says, blobs of ink are labelled,
 counted and boxed as ``cv2.connectedComponentsWithStats`` does it, a card's four sides
-snapped in one step are each snapped as alone, and no outline holds one at least as large."""
+snapped in one step are each snapped as alone, no outline holds one at least as large, and a
+figure's picture read small once measures as read for each measure."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from referee.vision.detect import (
 from referee.vision.emblems import holds_coin, holds_cup
 from referee.vision.faces import CANON_H, CANON_W, Face
 from referee.vision.features import gray_mean, grey_paper, normalise
+from referee.vision.figures import _measures, brown_share, shape
 from referee.vision.geometry import (
     _drop_shortest,
     _intersect,
@@ -574,3 +576,13 @@ def test_no_outline_holds_one_at_least_as_large() -> None:
                                     Reading(None, 0.0, part, similarity=far))
             assert not held
     assert asked >= 1000
+
+
+def test_a_pictures_measures_read_once_are_each_read_alone(wikimedia: dict[Card, Face],
+                                                          fournier: dict[Card, Face]) -> None:
+    """``figures._measures`` reads the card small once for its middle, its ends and its brown:
+    what ``shape`` and ``brown_share`` read on it each on their own, on every face of both decks."""
+    for face in [*wikimedia.values(), *fournier.values()]:
+        card = cv2.resize(face.bgr, PIP_SIZE, interpolation=cv2.INTER_AREA)
+        middle, end = shape(card)
+        assert _measures(card) == (middle, end / max(middle, 1e-3), brown_share(card)), face.card
