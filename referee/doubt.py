@@ -4,7 +4,8 @@ One rule for ``listen`` and the scoreboard (docs/voice.md, "Confidence"): once a
 phrase is held (doubtful, or waiting itself), a call after it in the phrase waits for it if the
 held ones can change what it means or who said it: read with them and without them, from where
 the phrase began, the phrase's calls up to it read it otherwise (another line, the hand's bets
-left otherwise after it, or refused: «envido real envido»: B's raise, or A's own bet).  One they cannot change is applied at once («quiero vale
+left otherwise after it, or refused by one reading only: «envido real envido»: B's raise, or A's
+own bet).  One they cannot change is applied at once («quiero vale
 cuatro» to a retruco: A's vale cuatro either way).  A declaration heard while an earlier one of the
 same hand is held waits for it too, since its seat comes from the declaration order, which the
 held one left unsettled.  A doubtful call the rules refuse is not held: it is refused with the
@@ -31,8 +32,9 @@ T = TypeVar("T")
 # A call as heard: its words, and the team of the microphone that heard it (None: no telling).
 Said = tuple[str, str | None]
 # Reads calls said one after the other from where their phrase began, without changing the game:
-# the line each would apply, None where the rules refuse it (or its words are not one call).
-Read = Callable[[Sequence[Said]], Sequence[str | None]]
+# the line each would apply, None where the rules refuse it (or its words are not one call); None
+# for them all when there is no telling (the log lost lines since the phrase began).
+Read = Callable[[Sequence[Said]], Sequence[str | None] | None]
 Verdict = Literal["look-alike", "waits", "refused", "unsure", "applied"]
 
 
@@ -78,13 +80,15 @@ class Held(Generic[T]):
     def changes(self, said: Said | None) -> bool:
         """Whether the calls held in the phrase can change what the call ``said`` after them
         means or who said it: the phrase's calls up to it, read with them and without them
-        (``read``: its line and where it leaves the hand's bets), read it otherwise, or refuse
-        it.  Unknown (no reader, no words): they can."""
+        (``read``: its line and where it leaves the hand's bets), read it otherwise, or only one
+        of the two refuses it (refused both ways, it is refused, and waits for nothing).  Unknown
+        (no reader, no words, no telling): they can."""
         if self.read is None or said is None:
             return True
         kept = [call for call, held in self.said if not held]
-        with_them = self.read([*(call for call, _ in self.said), said])[-1]
-        return with_them is None or with_them != self.read([*kept, said])[-1]
+        with_them = self.read([*(call for call, _ in self.said), said])
+        without = self.read([*kept, said])
+        return with_them is None or without is None or with_them[-1] != without[-1]
 
     def add(self, item: T, call: str | None, held: bool, said: Said | None = None) -> bool:
         """Note the next item of the phrase (a call heard as ``said``): if ``held``, what comes

@@ -151,16 +151,18 @@ class Table:
         finally:
             self.undo()
 
-    def read_calls(self, calls: Sequence[tuple[str, str | None]], at: int) -> list[str | None]:
+    def read_calls(self, calls: Sequence[tuple[str, str | None]],
+                   at: int) -> list[str | None] | None:
         """What each call does, said one after the other (its words, read with its team hint)
         when the log had its first ``at`` lines, read as ``hear`` reads a phrase (the first deals
         the next hand when the last one is over): the line it applies and where it leaves the
         hand's bets (``_bets``: «B1: quiero» accepts whatever is pending, «A1: falta envido»
-        raises whatever was bet); None where the rules refuse it or its words are not one call.
-        Nothing changes here: how a phrase begun then reads with some of its calls and without
-        others (``doubt.Held``)."""
+        raises whatever was bet); None where the rules refuse it or its words are not one call,
+        and None for them all when the log lost lines since (no telling).  Nothing changes here:
+        how a phrase begun then reads with some of its calls and without others
+        (``doubt.Held``)."""
         if at > len(self.game.events):
-            return [None] * len(calls)  # the log lost lines since: no telling
+            return None
         earlier = Table(self.game.initial_settings)
         for past in self.game.events[:at]:
             earlier.game.apply(past)

@@ -34,7 +34,7 @@ class HearingService(Protocol):
                      phrase_confidence: float | None = None,
                      waits_for: int | None = None, then: Sequence[int] = ()) -> bool: ...
 
-    def read_calls(self, calls: Sequence[Said], at: int) -> list[str | None]: ...
+    def read_calls(self, calls: Sequence[Said], at: int) -> list[str | None] | None: ...
 
     def log_length(self) -> int: ...
 
@@ -147,7 +147,10 @@ class VoiceReferee:
         over)."""
         phrase = rows[0][0].phrase
         self._phrase.again(phrase)
-        start = self._phrase.earlier(phrase, rows[0][0].start, self.service.log_length()).start
+        # where the phrase began: for one heard alone, the log when its first row was heard
+        began = rows[0][1].get("extra", {}).get("log_length")
+        length = self.service.log_length() if began is None else int(began)
+        start = self._phrase.earlier(phrase, rows[0][0].start, length).start
         held: Held[int] = Held(read=lambda calls: self.service.read_calls(calls, start))
         words: dict[int, str] = {}
         waits: dict[int, tuple[int, str]] = {}

@@ -379,7 +379,11 @@ class TableService:
                 doubtful = own.get("confidence", 1.0) < bar
                 said = (item.heard.text, team)
                 after = held.before(item.call, said)
-                status, line, reason = _heard_status(shown[k] if after else item, doubtful,
+                read = shown[k] if after else item
+                if not after and held.phrase is not None and not item.accepted:
+                    # refused with the held ones and without them: said as the game stands
+                    read = self._read_alone(item.heard.text, team) or item
+                status, line, reason = _heard_status(read, doubtful,
                                                      _words(after) if after else None)
                 # which item of the text it is, its words, and how long the log was: a refused
                 # call can be judged again (``revise_heard``)
@@ -394,13 +398,14 @@ class TableService:
                 rows.append(row)
             return rows
 
-    def read_calls(self, calls: Sequence[Said], at: int) -> list[str | None]:
+    def read_calls(self, calls: Sequence[Said], at: int) -> list[str | None] | None:
         """How calls said one after the other read from where the log had ``at`` lines, without
-        changing the game (``Table.read_calls``); unread (all None: they wait) by a table that
-        does not interpret."""
+        changing the game (``Table.read_calls``); None (no telling: they wait) when the log lost
+        lines since, or by a table that does not interpret."""
         with self._lock:
             read = getattr(self._table, "read_calls", None)
-            return [None] * len(calls) if read is None else list(read(calls, at))
+            found = None if read is None else read(calls, at)
+            return None if found is None else list(found)
 
     def log_length(self) -> int:
         """How many lines the game's log has (where a phrase heard now begins)."""

@@ -60,6 +60,9 @@ READ_CASES = [
      [None, "envido", "real envido"]),
     # the rules refuse the truco after the envido: it waits (what refused it may go)
     (["hand"], [("envido", True), ("truco", False)], [None, "envido"]),
+    # a vale cuatro to A's own envido is refused with the doubtful «envido» or without it: it
+    # waits for nothing (and is refused: no tap could ever apply it)
+    (["hand", "A1: envido"], [("envido", True), ("vale cuatro", False)], [None, None]),
 ]
 
 

@@ -86,8 +86,8 @@ class StoreService:
     def log_length(self) -> int:
         return 0
 
-    def read_calls(self, calls: list[tuple[str, str | None]], at: int) -> list[str | None]:
-        return [None] * len(calls)
+    def read_calls(self, calls: list[tuple[str, str | None]], at: int) -> list[str | None] | None:
+        return None
 
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,

@@ -85,6 +85,8 @@ def _same(status: str, listen_reason: str | None, tablet_reason: str | None) -> 
     # a call the doubtful one before it cannot change: applied at once
     (["hand", "A1: truco", "B1: retruco"], [("quiero", 0.5), ("vale", 0.9), ("cuatro", 0.9)]),
     (["hand", "A1: truco"], [("quiero", 0.5), ("retruco", 0.9)]),
+    # a call the rules refuse with the doubtful one and without it: refused, it waits for nothing
+    (["hand", "A1: envido"], [("envido", 0.5), ("vale", 0.9), ("cuatro", 0.9)]),
 ])
 def test_listen_prints_what_the_tablet_shows(
         tmp_path: Path, before: list[str], said: list[tuple[str, float]]) -> None:
@@ -141,3 +143,14 @@ def test_a_phrase_heard_in_parts_ends_the_same_in_listen_and_on_the_tablet(
         tmp_path: Path, before: list[str], said: list[Said]) -> None:
     listened, shown = _phrase_on_both(tmp_path, before, said)
     assert listened == shown
+
+
+def test_a_call_refused_with_the_doubtful_one_and_without_it_is_refused_not_left_waiting(
+        tmp_path: Path) -> None:
+    said = [("envido", 0.5), ("vale", 0.9), ("cuatro", 0.9)]
+    listened, _ = _listen(["hand", "A1: envido"], _utt(said))
+    shown, _ = _serve(tmp_path, ["hand", "A1: envido"], _utt(said))
+    assert [s for s, _ in listened] == [s for s, _ in shown] == ["unsure", "rejected"]
+    # no tap could ever apply it; said as the game stands, without the doubtful «envido»
+    refused = "A1: vale cuatro: B tiene que contestar el envido"
+    assert listened[1] == shown[1] == ("rejected", refused)
