@@ -482,6 +482,19 @@ def test_the_declarations_banner_names_the_team_whose_turn_it_is(server: LiveSer
     assert not [b for b in BANNERS.values() if " de el " in b]
 
 
+def test_a_call_that_waits_for_another_names_no_line_before_it_is_read_again(
+        server: LiveServer, page: Any) -> None:
+    server.post("hand", "A1: truco")
+    first = server.service.record_heard(Heard("quiero", "unsure", line="B1: quiero", team="B"))
+    # read again when confirmed, after the one it waits for: its line so far may not stand
+    server.service.record_heard(Heard("retruco", "unsure", line="B1: retruco",
+                                      extra={"after": first["id"]}))
+    open_board(page, server.url)
+    labels = page.locator(".chip.unsure [data-confirm]").evaluate_all(
+        "bs => bs.map(b => b.getAttribute('aria-label'))")
+    assert labels == ["Confirmar «retruco»", "Confirmar «quiero» (B1 dice quiero)"]
+
+
 def test_an_unsure_item_can_be_confirmed_at_every_size(server: LiveServer, browser: Any) -> None:
     server.api.put("/api/names", json=LONG_NAMES).raise_for_status()
     server.post("hand", "A1: truco")

@@ -256,8 +256,10 @@ const Render = (() => {
       const play = !h.clip_id ? "" : seen ?
         `<button class="btn" type="button" data-picture="${esc(h.clip_id)}" aria-label="${esc(`Ver la foto: ${said}`)}">Foto</button>` :
         `<button class="btn" type="button" data-clip="${esc(h.clip_id)}" aria-label="${esc(`Escuchar ${said}`)}">▶</button>`;
+      // one that waits for another is read again when confirmed: its line so far may not stand
+      const sure = line && !(h.extra && h.extra.after != null) ? ` (${line})` : "";
       const confirm = status === "unsure" ?
-        `<button class="btn" type="button" data-confirm="${esc(h.id)}" aria-label="${esc(`Confirmar ${said}${line ? ` (${line})` : ""}`)}">Confirmar</button>` +
+        `<button class="btn" type="button" data-confirm="${esc(h.id)}" aria-label="${esc(`Confirmar ${said}${sure}`)}">Confirmar</button>` +
         `<button class="btn" type="button" data-dismiss="${esc(h.id)}" aria-label="${esc(`Descartar ${said}`)}">✕</button>` : "";
       const team = h.team ? `${tag(snap, h.team)} ` : "";
       return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon" aria-hidden="true">${icons[status]}</span>` +
