@@ -206,6 +206,17 @@ def mic_part(mics: list[str], devices: list[Any]) -> Part:
     return Part("micrófono", True, f"{which} (hay: {names})")
 
 
+def _against(score: dict[str, int], expected: dict[str, int] | None) -> str:
+    """How a recording's score compares with the one its script gives (the demo's), if known."""
+    if not expected:
+        return ""
+    got, want = (score.get("A", 0), score.get("B", 0)), (expected["A"], expected["B"])
+    if got == want:
+        return ", como da el guion"
+    return (f"; el guion da {want[0]} a {want[1]}: lo que no se oyó seguro espera «dudoso» en "
+            "la tablet (tocá Confirmar), y lo que no se oyó se anota con los botones")
+
+
 def said_once(log: Log, who: str) -> Callable[[str], None]:
     """A status callback that logs a message only when it differs from the last one
     (``audio.said_once``)."""
@@ -294,6 +305,7 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
         show("off", "la grabación terminó")
         score = service.snapshot().get("score") or {}
         log(f"la grabación terminó: {score.get('A', 0)} a {score.get('B', 0)}"
+            + _against(score, getattr(args, "expected_score", None))
             + ("" if args.exit_when_done else "; el tanteador sigue abierto"))
         if on_end:
             on_end()

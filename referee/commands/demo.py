@@ -10,7 +10,8 @@ import tempfile
 from pathlib import Path
 
 from referee.commands import values
-from referee.demo import DEMO_POINTS, DemoError, render_script
+from referee.demo import DEMO_LOG, DEMO_POINTS, DemoError, render_script
+from referee.replay import replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,5 +51,5 @@ def run(args: argparse.Namespace) -> int:
         wav=wav, data_dir=args.data_dir or work / "datos", port=args.port, host=args.host,
         points=DEMO_POINTS, recognizer=args.recognizer, model=args.model,
         models_dir=args.models_dir, pin=args.pin, exit_when_done=args.exit_when_done,
-        command="demo")
+        command="demo", expected_score=replay(DEMO_LOG.splitlines()).to_dict()["score"])
     return serve.run(serve_args)

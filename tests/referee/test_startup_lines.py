@@ -222,6 +222,23 @@ def test_a_recording_heard_to_its_end_shows_the_microphone_off(tmp_path: Path) -
     assert pages.shown == [("mic", "off", "la grabación terminó")]
 
 
+@pytest.mark.parametrize("expected, said", [
+    (None, "la grabación terminó: 0 a 0"),
+    ({"A": 0, "B": 0}, "la grabación terminó: 0 a 0, como da el guion"),
+    ({"A": 15, "B": 4}, "la grabación terminó: 0 a 0; el guion da 15 a 4: lo que no se oyó"),
+])
+def test_the_demo_says_how_its_score_compares_with_its_script(
+        tmp_path: Path, expected: dict[str, int] | None, said: str) -> None:
+    pages, done, lines = Pages(), threading.Event(), []
+    args = demo_arguments(data_dir=tmp_path, wav="partida.wav", exit_when_done=True,
+                          expected_score=expected)
+    startup._listen(args, pages, Deaf(), [to_chunk(np.zeros((1600, 1)), 0.0)], lines.append,
+                    done.set)
+    assert done.wait(10)
+    [end] = [line for line in lines if "la grabación terminó" in line]
+    assert end.startswith(said) and (expected is not None or end == said)
+
+
 def test_a_listener_that_stops_shows_the_microphone_in_trouble(tmp_path: Path) -> None:
     def breaks() -> Iterator[AudioChunk]:
         yield to_chunk(np.zeros((1600, 1)), 0.0)
