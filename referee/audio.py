@@ -263,6 +263,21 @@ def resolve_device(spec: str | int | None, devices: Sequence[InputDevice] | None
     return matches[0].index
 
 
+# How a microphone or a camera that lost its device says it is looking for it again («no hay
+# ningún micrófono conectado: enchufá uno; reintento en 2 s»); any other status says it works.
+RETRYING = "; reintento en "
+
+
+def retrying(trouble: str, retry_s: float) -> str:
+    """A source's status while it looks for its device again (``is_retrying``)."""
+    return f"{trouble}{RETRYING}{retry_s:.0f} s"
+
+
+def is_retrying(status: str) -> bool:
+    """Whether a source's status says it lost its device and is looking for it again."""
+    return RETRYING in status
+
+
 def said_once(say: Callable[[str], None]) -> Callable[[str], None]:
     """A status callback that passes a message on only when it differs from the last one (a
     microphone or camera that stays unplugged is said once, not at every retry)."""
@@ -325,7 +340,7 @@ class MicSource:
             except AudioError as err:
                 if not self.keep_trying:
                     raise
-                self.on_status(f"{err.message}; reintento en {self.retry_s:.0f} s")
+                self.on_status(retrying(err.message, self.retry_s))
                 time.sleep(self.retry_s)
 
     def _run_stream(self) -> Iterator[AudioChunk]:

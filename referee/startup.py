@@ -240,9 +240,6 @@ def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any) -> Any:
     return TeamMics(mic(spec_a, "A"), mic(spec_b, "B"))
 
 
-# How a microphone or a camera (``MicSource``, ``CameraSource``) says it is looking for its
-# device again: «no hay ningún micrófono conectado: enchufá uno; reintento en 2 s».
-RETRYING = "; reintento en "
 Show = Callable[[str, str], None]
 
 
@@ -266,13 +263,15 @@ def show_part(show: Show, part: Part) -> Part:
 
 def source_status(service: Any, key: str, terminal: Callable[[str], None]) -> Callable[[str], None]:
     """A microphone's or a camera's ``on_status``: each message on the terminal (``terminal``) and
-    on the pages, in trouble while it looks for its device again (``RETRYING``), else fine
-    («escuchando», «la cámara 0 ya manda imágenes»)."""
+    on the pages, in trouble while it looks for its device again (``audio.is_retrying``), else
+    fine («escuchando», «la cámara 0 ya manda imágenes»)."""
+    from referee.audio import is_retrying
+
     show = shown(service, key)
 
     def status(message: str) -> None:
         terminal(message)
-        show("trouble" if RETRYING in message else "ok", message)
+        show("trouble" if is_retrying(message) else "ok", message)
 
     return status
 

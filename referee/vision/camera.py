@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 import cv2
 import numpy as np
 
+from referee.audio import retrying
 from referee.vision.errors import VisionError
 
 
@@ -96,7 +97,7 @@ class CameraSource:
                 raise VisionError("camera-stopped", f"la cámara {self.index} dejó de mandar imágenes")
             except Exception as err:  # noqa: BLE001 - a driver's error, as a camera unplugged
                 lost = True
-                self.on_status(f"{self._trouble(err)}; reintento en {self.retry_s:.0f} s")
+                self.on_status(retrying(self._trouble(err), self.retry_s))
                 time.sleep(self.retry_s)
 
     def _trouble(self, err: Exception) -> str:
