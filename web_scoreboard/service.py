@@ -462,8 +462,10 @@ class TableService:
         """Why a doubtful heard call the rules refuse can no longer be confirmed: a call of its
         hand heard after it was applied (None if none was)."""
         row = self.store.heard_item(heard_id)
+        if row is None:
+            return None
         later = [r for r in self.store.heard_of(self._game_id, "accepted")
-                 if row is not None and r.id > row.id and r.extra.get("hand") == row.extra.get("hand")]
+                 if r.id > row.id and r.extra.get("hand") == row.extra.get("hand")]
         if not later:
             return None
         return passed_reason(_words(later[0].to_dict()), err.message)
@@ -540,9 +542,7 @@ class TableService:
             before = self.store.heard_item(waits_for) if waits_for is not None else None
             if row.status == "rejected":
                 if before is not None and before.status == "unsure":
-                    self._set_heard_status(heard_id, "unsure",
-                                           waiting_reason(_words(before.to_dict())),
-                                           extra={**extra, "after": before.id})
+                    self._wait_for(before, heard_id, extra)
                     self._publish()
                     return True
                 if confidence >= unsure_below:
@@ -563,8 +563,7 @@ class TableService:
             if before is None:
                 self._set_heard_status(heard_id, "unsure", taken_back_reason(confidence))
             else:
-                self._set_heard_status(heard_id, "unsure", waiting_reason(_words(before.to_dict())),
-                                       extra={**extra, "after": before.id})
+                self._wait_for(before, heard_id, extra)
             self._apply_again(later, row)
             self._publish()
             return True
@@ -588,12 +587,16 @@ class TableService:
             try:
                 applied = self._applied_extra(*self._apply_heard(str(row.line), "voice"))
             except ActionError:
-                self._set_heard_status(row.id, "unsure", waiting_reason(_words(taken.to_dict())),
-                                       extra={**row.extra, "after": taken.id})
+                self._wait_for(taken, row.id, row.extra)
                 continue
             extra = {**row.extra, **applied}
             self._write(partial(self.store.set_heard_extra, row.id, extra))
             self._set_heard(row.id, extra=extra)
+
+    def _wait_for(self, before: HeardRow, heard_id: int, extra: dict[str, Any]) -> None:
+        """Leave heard item ``heard_id`` (with ``extra``) waiting for the doubtful ``before``."""
+        self._set_heard_status(heard_id, "unsure", waiting_reason(_words(before.to_dict())),
+                               extra={**extra, "after": before.id})
 
     def _rejudge(self, row: HeardRow, extra: dict[str, Any]) -> None:
         """Apply a call the rules refused, if the game allows it now and the log has only lost

@@ -86,9 +86,9 @@ class Printer:
     envido, not the truco before it; ``doubt.Held``), also when the two reach it in different
     utterances of the phrase (``Utterance.phrase``: calls handed over early, and the rest at the
     end of the phrase).  One it cannot change is applied («quiero vale cuatro» to a retruco: A's
-    vale cuatro with the «quiero» or without it).  A declaration (a number, «son buenas») heard while an earlier one of the
-    same hand is held waits too: its seat comes from the declaration order, which the held one
-    left unsettled."""
+    vale cuatro with the «quiero» or without it).  A declaration (a number, «son buenas») heard
+    while an earlier one of the same hand is held waits too: its seat comes from the declaration
+    order, which the held one left unsettled."""
 
     def __init__(self, out: TextIO, as_json: bool, unsure_below: float,
                  evidence: EvidenceStore | None) -> None:
@@ -148,10 +148,10 @@ class Printer:
         """Why each item of an utterance waits instead of being applied, or None, and the words of
         the last declaration held that later ones of the hand wait for (``doubt.Held``): a call
         waits for one held before it in the phrase (in this utterance or an earlier one of the
-        phrase, ``earlier``) if that one can change it, or a declaration for one of the same hand held before (``_open_declaration``); a call
-        under its bar is doubtful (not an early one: the whole phrase decides, ``revise``), unless
-        the rules refuse it: then it is refused with their reason, as on the tablet
-        (``doubt.verdict``), and nothing after it waits for it."""
+        phrase, ``earlier``) if that one can change it, or a declaration for one of the same hand
+        held before (``_open_declaration``); a call under its bar is doubtful (not an early one:
+        the whole phrase decides, ``revise``), unless the rules refuse it: then it is refused with
+        their reason, as on the tablet (``doubt.verdict``), and nothing after it waits for it."""
         holds: list[str | None] = []
         held = earlier.reading(self._open_declaration(), self._reader(earlier.start))
         declared: str | None = None
