@@ -116,6 +116,15 @@ class Earlier(Generic[T]):
     said: tuple[tuple[Said, bool], ...] = ()
     held: T | None = None
 
+    def deals(self, length: int) -> bool:
+        """Whether a call of the phrase heard when the log has ``length`` lines may deal the next
+        hand, if the last one is over: only while nothing is applied since the phrase began, as
+        when the phrase is heard whole, where only its first call can deal.  A call said after
+        the one that ended the hand («no quiero … envido», «me voy al mazo … truco») is read in
+        the hand that ended, and refused: the next hand is dealt by a call that begins a
+        phrase."""
+        return length <= self.start
+
     def reading(self, declaration: T | None = None, read: Read | None = None) -> Held[T]:
         """The ``Held`` the next utterance is read with (``declaration``: see ``Held``)."""
         return Held(declaration, self.held, read, self.said)

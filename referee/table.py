@@ -140,10 +140,12 @@ class Table:
         """What a transcript would do now, item by item, without changing anything."""
         return interpret(self.game, text, team=team)
 
-    def preview(self, text: str, team: Team | None = None) -> list[Interpretation]:
+    def preview(self, text: str, team: Team | None = None,
+                auto_hand: bool = True) -> list[Interpretation]:
         """What a transcript would do, without changing anything, read as ``hear`` would read its
-        first call: in the next hand when the last one is over (``hear`` deals it)."""
-        if not self._can_deal():
+        first call: in the next hand when the last one is over (``hear`` deals it, with
+        ``auto_hand``)."""
+        if not auto_hand or not self._can_deal():
             return self.interpret(text, team)
         self._apply_event(NewHand())
         try:
@@ -154,8 +156,9 @@ class Table:
     def read_calls(self, calls: Sequence[tuple[str, str | None]],
                    at: int) -> list[str | None] | None:
         """What each call does, said one after the other (its words, read with its team hint)
-        when the log had its first ``at`` lines, read as ``hear`` reads a phrase (the first deals
-        the next hand when the last one is over): the line it applies and where it leaves the
+        when the log had its first ``at`` lines, read as ``hear`` reads a phrase (the first the
+        rules take deals the next hand when the last one was over where the phrase began; none
+        after it does, ``doubt.Earlier.deals``): the line it applies and where it leaves the
         hand's bets (``_bets``: «B1: quiero» accepts whatever is pending, «A1: falta envido»
         raises whatever was bet); None where the rules refuse it or its words are not one call,
         and None for them all when the log lost lines since (no telling).  Nothing changes here:
@@ -169,7 +172,8 @@ class Table:
         read: list[str | None] = []
         for k, (words, team) in enumerate(calls):
             hint: Team | None = "A" if team == "A" else "B" if team == "B" else None
-            items = [i for i in earlier.hear(words, hint, auto_hand=k == 0) if i.call is not None]
+            deals = len(earlier.game.events) == at  # nothing of the phrase applied yet
+            items = [i for i in earlier.hear(words, hint, auto_hand=deals) if i.call is not None]
             line = items[0].line if len(items) == 1 else None
             read.append(None if line is None else f"{line} → {_bets(earlier)}")
         return read

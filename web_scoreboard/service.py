@@ -128,10 +128,10 @@ class TableService:
         """What a transcript would do to the game now, without changing it (for the listener)."""
         return self._read(text, team, "interpret")
 
-    def _preview(self, text: str, team: str | None) -> list[Any]:
+    def _preview(self, text: str, team: str | None, deals: bool = True) -> list[Any]:
         """``interpret``, as if the next hand were dealt when the last one is over (it will be,
-        by the first accepted call): the Table's ``preview``."""
-        return self._read(text, team, "preview")
+        by the first accepted call, if it ``deals``): the Table's ``preview``."""
+        return self._read(text, team, "preview" if deals else "interpret")
 
     def _read(self, text: str, team: str | None, how: str) -> list[Any]:
         with self._lock:
@@ -364,10 +364,11 @@ class TableService:
         declaration heard while one of the same hand waits (its seat is the next in the order).
         """
         with self._change():
-            items = self._preview(text, team)
+            earlier = earlier or Earlier(len(self._table.lines))
+            deals = earlier.deals(len(self._table.lines))
+            items = self._preview(text, team, deals)
             waiting = self._waiting_declarations()
             shown = self._interpret_after(waiting, text, team) if waiting else items
-            earlier = earlier or Earlier(len(self._table.lines))
             held: Held[dict[str, Any]] = Held(
                 waiting[-1].to_dict() if waiting else None, self._still_unsure(earlier.held),
                 lambda calls: self.read_calls(calls, earlier.start), earlier.said)
@@ -382,14 +383,17 @@ class TableService:
                 read = shown[k] if after else item
                 if not after and held.phrase is not None and not item.accepted:
                     # refused with the held ones and without them: said as the game stands
-                    read = self._read_alone(item.heard.text, team) or item
+                    read = self._read_alone(item.heard.text, team, self._deals(earlier)) or item
                 status, line, reason = _heard_status(read, doubtful,
                                                      _words(after) if after else None)
-                # which item of the text it is, its words, and how long the log was: a refused
-                # call can be judged again (``revise_heard``)
+                # which item of the text it is, its words, how long the log was and where its
+                # phrase began: a refused call can be judged again (``revise_heard``); the hand
+                # it was said in: the one that ended, for a call after the one that ended it
                 row = self.record_heard(Heard(
                     text=text, status=status, line=line, reason=reason, team=team, clip=clip,
                     extra={**(extra or {}), **own, "call": item.call,
+                           "hand": self._hand_to_come(self._deals(earlier)),
+                           "phrase_at": earlier.start,
                            "points": item.heard.points, "seat": item.seat,
                            "ambiguous": item.ambiguous, "item": k, "words": item.heard.text,
                            **({"after": after["id"]} if after else {}),
@@ -411,6 +415,14 @@ class TableService:
         """How many lines the game's log has (where a phrase heard now begins)."""
         with self._lock:
             return len(self._table.lines)
+
+    def _deals(self, phrase: Earlier[Any] | dict[str, Any]) -> bool:
+        """Whether a call of a phrase (begun as ``phrase`` says: its ``Earlier``, or a heard row's
+        extra) may deal the next hand now, if the last one is over: only while nothing is applied
+        since the phrase began (``Earlier.deals``)."""
+        if isinstance(phrase, dict):
+            phrase = Earlier(int(phrase.get("phrase_at", len(self._table.lines))))
+        return phrase.deals(len(self._table.lines))
 
     def _still_unsure(self, heard_id: int | None) -> dict[str, Any] | None:
         """The heard item ``heard_id`` as a dict, if it still waits for a tap."""
@@ -508,9 +520,10 @@ class TableService:
             raise ActionError("nothing-to-confirm", "no se sabe qué canto confirmar")
         return row.line, {}
 
-    def _read_alone(self, words: str, team: str | None) -> Any | None:
-        """What one heard item's words (a call or number) mean on the game as it is now."""
-        items = [item for item in self._preview(words, team) if item.call is not None]
+    def _read_alone(self, words: str, team: str | None, deals: bool = True) -> Any | None:
+        """What one heard item's words (a call or number) mean on the game as it is now (in the
+        next hand when the last one is over, if it ``deals``)."""
+        items = [item for item in self._preview(words, team, deals) if item.call is not None]
         return items[0] if items else None
 
     def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
@@ -585,7 +598,8 @@ class TableService:
         before them, which cannot change them; one the rules refuse now waits for it."""
         for row in later:
             try:
-                applied = self._applied_extra(*self._apply_heard(str(row.line), "voice"))
+                applied = self._applied_extra(*self._apply_heard(str(row.line), "voice",
+                                                                 self._deals(row.extra)))
             except ActionError:
                 self._wait_for(taken, row.id, row.extra)
                 continue
@@ -608,11 +622,12 @@ class TableService:
             return
         if len(self._table.lines) >= length or row.game_id != self._game_id:
             return
-        item = self._read_alone(words, row.team)
+        deals = self._deals(extra)
+        item = self._read_alone(words, row.team, deals)
         if item is None or item.call != extra["call"] or not item.accepted:
             return
         try:
-            applied = self._applied_extra(*self._apply_heard(item.line, "voice"))
+            applied = self._applied_extra(*self._apply_heard(item.line, "voice", deals))
         except ActionError:
             return
         self._set_heard_status(row.id, "accepted", rejudged_reason(row.reason), line=item.line,
@@ -662,13 +677,13 @@ class TableService:
             raise ActionError("not-unsure", "eso ya fue decidido")
         return row
 
-    def _hand_to_come(self) -> int:
+    def _hand_to_come(self, deals: bool = True) -> int:
         """The number of the hand a call said now belongs to: the hand in play, or the next one
-        when it is over (the call deals it)."""
+        when it is over (the call deals it, if it ``deals``)."""
         hand = self._table.snapshot().get("hand")
         if not hand:
             return 1
-        return int(hand["number"]) + (1 if hand.get("over") else 0)
+        return int(hand["number"]) + (1 if hand.get("over") and deals else 0)
 
     def _applied_extra(self, dealt: list[str], applied: list[str]) -> dict[str, Any]:
         """What a heard call keeps of the lines it just applied: the hand it dealt first (taken
@@ -716,12 +731,15 @@ class TableService:
         lines, joined = self._table.lines, self._table.joined
         return [LogEntry("apply", lines[k], origin, joined[k]) for k in range(start, len(lines))]
 
-    def _apply_heard(self, line: str, origin: str) -> tuple[list[str], list[str]]:
-        """Apply a heard call; one heard after the hand ended deals the next hand first.  Returns
-        the lines of the hand it dealt (none if it dealt none) and those of the call itself."""
+    def _apply_heard(self, line: str, origin: str,
+                     deals: bool = True) -> tuple[list[str], list[str]]:
+        """Apply a heard call; one heard after the hand ended deals the next hand first, if it
+        ``deals`` (``Earlier.deals``).  Returns the lines of the hand it dealt (none if it dealt
+        none) and those of the call itself."""
         hand = self._table.snapshot().get("hand")
         before = len(self._table.lines)
-        if not (hand is None or hand.get("over")) or not _is_call(line) or _NUMBER.search(line):
+        if (not deals or not (hand is None or hand.get("over")) or not _is_call(line)
+                or _NUMBER.search(line)):
             self._apply(line, origin)
             return [], list(self._table.lines[before:])
         try:

@@ -112,10 +112,10 @@ class Printer:
         before = len(self.table.lines)
         earlier = self._phrase.earlier(utt.phrase, utt.start, before)
         try:
-            preview = self.table.preview(utt.text, team)
+            preview = self.table.preview(utt.text, team, earlier.deals(before))
             confs = [item_confidence(utt, i.heard.start, i.heard.end) for i in preview]
             holds, declared = self._holds(preview, confs, utt, earlier)
-            items = self._hear_unless_held(utt.text, team, preview, holds)
+            items = self._hear_unless_held(utt.text, team, preview, holds, earlier)
         except Exception as err:  # noqa: BLE001 - a bad transcript must never stop the referee
             print(f"no pude interpretar «{utt.text}»: {err}", file=sys.stderr)
             return
@@ -174,21 +174,27 @@ class Printer:
         return lambda calls: self.table.read_calls(calls, start)
 
     def _hear_unless_held(self, text: str, team: Team | None, preview: list[Interpretation],
-                          holds: list[str | None]) -> list[Interpretation]:
+                          holds: list[str | None], earlier: Earlier[str]) -> list[Interpretation]:
         """Apply the items of the phrase not held: up to the first held one read as part of the
         whole phrase (the words before it, in the same context), each after it on its own words
         (the held ones cannot change it: it reads the same without them, ``doubt.Held``); the
-        held items as previewed."""
+        held items as previewed.  Only while nothing of the phrase (begun as ``earlier`` says)
+        is applied may a call deal the next hand (``Earlier.deals``)."""
         cut = next((k for k, hold in enumerate(holds) if hold is not None), None)
         if cut is None:
-            return self.table.hear(text, team)
+            return self._hear(text, team, earlier)
         words = normalize(text).split()[:preview[cut].heard.start]
-        items = self.table.hear(" ".join(words), team) if words else []
+        items = self._hear(" ".join(words), team, earlier) if words else []
         for item, hold in zip(preview[len(items):], holds[len(items):]):
             alone = ([] if hold is not None or item.call is None else
-                     [i for i in self.table.hear(item.heard.text, team) if i.call is not None])
+                     [i for i in self._hear(item.heard.text, team, earlier) if i.call is not None])
             items.append(alone[0] if len(alone) == 1 else item)
         return items
+
+    def _hear(self, text: str, team: Team | None, earlier: Earlier[str]) -> list[Interpretation]:
+        """Hear words of a phrase begun as ``earlier`` says: they deal the next hand, when the
+        last one is over, only if nothing of the phrase is applied yet (``Earlier.deals``)."""
+        return self.table.hear(text, team, earlier.deals(len(self.table.lines)))
 
     def _hand_key(self) -> tuple[int, int]:
         """Which hand is in play: the deal, and the duel within it (pica-pica)."""
@@ -234,9 +240,10 @@ class Printer:
             verdicts.append(judged)
             waiting.append(waits)
             self._phrase.note(revised.phrase, held, revised.end)
-        self._take_back([lines for _, lines in early], verdicts)
+        began: Earlier[str] = Earlier(early[0][1][0])
+        self._take_back([lines for _, lines in early], verdicts, began)
         for (revised, (*_, refused)), waits in zip(early, waiting):
-            self._rejudge(revised, refused, waits)
+            self._rejudge(revised, refused, waits, began)
 
     def _verdict(self, revised: Utterance, applied: list[Applied], refused: list[Refused],
                  held: Held[str]) -> tuple[list[tuple[float, str | None]], dict[int, str]]:
@@ -265,8 +272,8 @@ class Printer:
             held.add(record["heard"], record["call"], reason is not None, said)
         return verdict, waits
 
-    def _take_back(self, early: list[Early], verdicts: list[list[tuple[float, str | None]]]
-                   ) -> None:
+    def _take_back(self, early: list[Early], verdicts: list[list[tuple[float, str | None]]],
+                   began: Earlier[str]) -> None:
         """Undo the calls the early utterances of a phrase applied (``early``: the table's lines
         before and after each, and its calls) from the first one the whole phrase takes back on
         (``verdicts``), if nothing came after them, apply again the ones after it that stay (those
@@ -287,7 +294,7 @@ class Printer:
         while len(self.table.lines) > cut:
             self.table.undo()
         for record in (record for record, reason in later if reason is None):
-            self.table.hear(record["heard"], as_team(record.get("team")))
+            self._hear(record["heard"], as_team(record.get("team")), began)
         for (_, _, calls, _), judged in reversed(list(zip(early, verdicts))):
             for (record, _), (conf, reason) in zip(calls, judged, strict=True):
                 if reason is not None:
@@ -304,7 +311,8 @@ class Printer:
         retracted.pop("heard")
         self._print(retracted, str(record.get("call")))
 
-    def _rejudge(self, revised: Utterance, refused: list[Refused], waits: dict[int, str]) -> None:
+    def _rejudge(self, revised: Utterance, refused: list[Refused], waits: dict[int, str],
+                 began: Earlier[str]) -> None:
         """Apply a call the rules refused when the whole phrase confirms it and the table has
         only lost lines since it was judged; printed again as applied.  One that waits for a
         call of its phrase taken back before it (``waits``, by its place: an «envido» heard in
@@ -319,7 +327,7 @@ class Printer:
                 continue
             if len(self.table.lines) >= length:
                 continue
-            items = self.table.hear(record["heard"], as_team(record.get("team")))
+            items = self._hear(record["heard"], as_team(record.get("team")), began)
             if not any(i.accepted for i in items):
                 continue
             again = {**record, "accepted": True, "confidence": round(conf, 3),

@@ -18,6 +18,7 @@ from referee.cli import main
 from referee.commands import listen
 from referee.commands.listen import Printer
 from referee.listener import Utterance
+from tests.referee.two_front_ends import printed_lines
 
 
 def _utt(words: list[tuple[str, float]], early: bool = False, t0: float = 0.0,
@@ -38,19 +39,6 @@ def _printer(*lines: str) -> tuple[Printer, io.StringIO]:
 
 def _records(out: io.StringIO) -> list[dict[str, Any]]:
     return [json.loads(line) for line in out.getvalue().splitlines()]
-
-
-def _printed_lines(records: list[dict[str, Any]]) -> list[str]:
-    """The log lines the printed records say were applied: each one accepted, less each one
-    taken back."""
-    lines: list[str] = []
-    for r in records:
-        line = f"{r['seat']}: {r['points'] if r['call'] == 'puntos' else r['call']}"
-        if r["accepted"]:
-            lines.append(line)
-        elif r.get("retracted"):
-            lines.remove(line)
-    return lines
 
 
 @pytest.mark.parametrize("said, before, held", [
@@ -85,7 +73,7 @@ def test_a_call_the_doubtful_one_before_it_cannot_change_is_applied(
     assert printer.table.lines == [*before, applied]  # before: it waited for the doubtful one
     assert [(r["call"], r["accepted"], r["unsure"]) for r in records] == [
         (said[0][0], False, True), (records[1]["call"], True, False)]
-    assert _printed_lines(records) == [applied]
+    assert printed_lines(records) == [applied]
 
 
 def test_the_calls_before_a_doubtful_one_are_applied_as_read_in_the_phrase() -> None:
@@ -95,7 +83,7 @@ def test_the_calls_before_a_doubtful_one_are_applied_as_read_in_the_phrase() -> 
     assert printer.table.lines == ["hand", "A1: truco"]  # before: B1: quiero accepted the truco
     assert [(r["call"], r["accepted"]) for r in records] == [
         ("truco", True), ("envido", False), ("quiero", False)]
-    assert _printed_lines(records) == printer.table.lines[1:]
+    assert printed_lines(records) == printer.table.lines[1:]
 
 
 @pytest.mark.parametrize("said, reason", [
@@ -132,7 +120,7 @@ def test_an_early_phrase_taken_back_leaves_printed_what_the_game_holds(
     printer.revise([(heard, _utt(final, early=True))])
     records = _records(out)
     assert printer.table.lines == lines
-    assert _printed_lines(records) == printer.table.lines[len(before):]
+    assert printed_lines(records) == printer.table.lines[len(before):]
     retracted = [r for r in records if r.get("retracted")]
     assert retracted[-1]["call"] == "quiero" and retracted[-1]["unsure"]
     assert retracted[-1]["reason"] == "dudoso: depende de «envido», dudoso"
@@ -148,7 +136,7 @@ def test_a_call_refused_because_of_an_early_call_taken_back_waits_for_it() -> No
     assert printer.table.lines == ["hand"]
     assert (records[-1]["call"], records[-1]["unsure"]) == ("truco", True)
     assert records[-1]["reason"] == "dudoso: depende de «envido», dudoso"
-    assert _printed_lines(records) == printer.table.lines[1:]
+    assert printed_lines(records) == printer.table.lines[1:]
 
 
 @pytest.mark.parametrize("then", [[("treinta", 0.9)], [("son", 0.9), ("buenas", 0.9)]])
