@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 FACE_NAME = re.compile(r"^\d{1,2}-(oros|copas|espadas|bastos)\.(png|webp|jpe?g|bmp)$", re.IGNORECASE)
+DECK_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")  # a calibrated deck's name, its folder's name
 
 
 def cards_root(models: Path) -> Path:
@@ -53,7 +54,7 @@ def installed_decks(models: Path) -> list[Path]:
 
 def deck_dir(models: Path, name: str) -> Path:
     """The folder for a deck called ``name`` (letters, digits, - and _ only)."""
-    if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
+    if not DECK_NAME.fullmatch(name):
         raise ValueError(f"invalid deck name {name!r}: use letters, digits, - or _")
     return decks_root(models) / name
 

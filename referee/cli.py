@@ -15,6 +15,8 @@ from typing import Any, NoReturn
 # frame took twice its wall time in CPU).  A value the user set stays.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+INTERRUPTED = 130  # the exit code of a program stopped with Ctrl-C
+
 # Subcommand name -> module in referee.commands exposing ``add_arguments(parser)`` and ``run(args)``.
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "arrancar el árbitro y el tanteador para la tablet"),
@@ -139,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush
         return 0
+    except KeyboardInterrupt:  # Ctrl-C where the command does not handle it: no traceback
+        print(f"\ntruco-referee {args.command}: interrumpido", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Reconoce las cartas del mazo español en una foto o desde una cámara, y calibra con tu mazo.
+"""Reconoce las cartas del mazo español en una foto o desde una cámara, y calibra
+con tu mazo.
 
   truco-referee cards --image foto.jpg [--json] [--deck CARPETA ...]
   truco-referee cards --camera 0 [--learn-deck] [--frames-dir CARPETA]
@@ -34,12 +35,15 @@ KEEP_FRAMES = 100  # annotated frames kept on disk where there is no window
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the usage lines, one a line
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--image", type=Path, metavar="FOTO", help="foto donde buscar cartas")
-    source.add_argument("--camera", type=int, metavar="N", help="número de cámara (0 es la primera)")
+    source.add_argument("--camera", type=values.at_least_zero, metavar="N",
+                        help="número de cámara (0 es la primera)")
     parser.add_argument("--calibrate", action="store_true",
                         help="con --camera: te pide cada carta y guarda tu mazo como referencia")
-    parser.add_argument("--name", default="mi-mazo", metavar="NOMBRE", help="nombre del mazo al calibrar (mi-mazo)")
+    parser.add_argument("--name", type=values.deck_name, default="mi-mazo", metavar="NOMBRE",
+                        help="nombre del mazo al calibrar (mi-mazo)")
     parser.add_argument("--json", action="store_true",
                         help="salida en JSON (card, confidence, named_by, corners)")
     parser.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
@@ -55,12 +59,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(nombra más cartas de un mazo sin calibrar; se olvida al salir)")
     parser.add_argument("--frames-dir", type=Path, default=Path("cartas-vistas"), metavar="CARPETA",
                         help="sin pantalla: dónde guardar las imágenes con las cartas marcadas "
-                             f"(las {KEEP_FRAMES} últimas)")
+                             f"(las {KEEP_FRAMES} últimas; por defecto cartas-vistas, en la "
+                             "carpeta donde estás)")
     parser.add_argument("--preview-port", type=values.port, default=8090, metavar="PUERTO",
                         help="sin pantalla: la página que muestra la cámara en vivo (8090)")
     parser.add_argument("--preview-host", default="0.0.0.0", metavar="DIRECCIÓN",
                         help="dónde se sirve esa página (toda la red local)")
-    parser.add_argument("--frames", type=int, default=0, metavar="N",
+    parser.add_argument("--frames", type=values.at_least_zero, default=0, metavar="N",
                         help="con --camera: parar después de N imágenes (0: seguir hasta Ctrl-C)")
 
 
@@ -176,9 +181,20 @@ def _written(frame: Path) -> tuple[int, str]:
 
 def _calibrate(args: argparse.Namespace) -> int:
     target = deck_dir(models_dir(args.models_dir), args.name)
-    Calibrator(target).run(camera_frames(args.camera))
+    try:
+        Calibrator(target).run(camera_frames(args.camera))
+    except OSError as err:  # said before the first card is asked for: its folder is made first
+        raise VisionError("deck-write", f"no puedo guardar el mazo en {target}: "
+                          f"{values.said(err)}; elegí otra carpeta con --models-dir") from err
     print(f"Listo. La próxima vez 'truco-referee cards' usa este mazo ({target}).")
     return 0
+
+
+def _option_for(path: str | None, args: argparse.Namespace) -> str | None:
+    """The option that chooses the folder ``path`` is in, if one does."""
+    folders = {"--frames-dir": args.frames_dir, "--models-dir": models_dir(args.models_dir)}
+    return next((option for option, folder in folders.items()
+                 if path and Path(path).resolve().is_relative_to(Path(folder).resolve())), None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -197,6 +213,11 @@ def run(args: argparse.Namespace) -> int:
         return _camera(args)
     except VisionError as err:
         print(f"Cartas: {err.message}", file=sys.stderr)
+        return 1
+    except OSError as err:  # the frames' folder, or the models' one (the deck's reference)
+        option = _option_for(err.filename, args)
+        print(f"Cartas: no puedo guardar en {err.filename}: {values.said(err)}"
+              + (f"; elegí otra carpeta con {option}" if option else ""), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 0

@@ -5,6 +5,7 @@ micrófono y el tanteador lo muestra en la tablet.  No hace falta micrófono ni 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -44,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         seconds = render_script(wav)
     except DemoError as err:
+        shutil.rmtree(work, ignore_errors=True)
         print(f"truco-referee demo: {err.message}", file=sys.stderr)
         return 2
     print(f"Guion listo: {seconds:.0f} s de partida. Abrí el tanteador y mirá.", file=sys.stderr)

@@ -16,8 +16,8 @@ from models.paths import models_dir
 from models.validate import check
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
+from referee.cli import INTERRUPTED
 
-INTERRUPTED = 130  # the exit code of a program stopped with Ctrl-C
 MODELS_DIR_HELP = ("dónde guardar los modelos (si no, $TRUCO_REFEREE_MODELS o la carpeta del "
                    "usuario)")
 ACTIONS: dict[str, tuple[str, str]] = {

@@ -200,10 +200,22 @@ def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
         store.close()
         raise
     service = app.state.service
-    current = service.snapshot().get("settings") or {}
+    before = service.snapshot()
+    current = before.get("settings") or {}
     if any(current.get(k) != v for k, v in wanted.items()):
         service.new_game(wanted)
+        if before.get("log"):
+            print(kept_game(before))
     return app, store
+
+
+def kept_game(game: dict[str, Any]) -> str:
+    """The notice that a game in progress was put aside for one with other rules, not lost."""
+    score = game.get("score") or {}
+    number = game.get("game_id")
+    return (f"La partida #{number} (A {score.get('A', 0)} — B {score.get('B', 0)}) tiene otras "
+            f"reglas: empieza una nueva con las pedidas. La #{number} quedó guardada: se sigue "
+            "desde la tablet, en «Partidas anteriores».")
 
 
 def run(args: argparse.Namespace) -> int:

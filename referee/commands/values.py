@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from models import syserrors
+from models.decks import DECK_NAME
 from models.paths import models_dir_problem
 
 # System errors in words (by errno): one table with the models fetch, which tells them too.
@@ -36,6 +37,23 @@ def at_least_one(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"tiene que ser 1 o más, no {text}")
     return value
+
+
+def at_least_zero(text: str) -> int:
+    """A number of things or an index from 0 (a camera: 0 is the first)."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"tiene que ser 0 o más, no {text}")
+    return value
+
+
+def deck_name(text: str) -> str:
+    """A name for a calibrated deck: it names its folder."""
+    if not DECK_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"«{text}» no sirve de nombre de mazo: usá letras sin tilde, números, - o _, "
+            "hasta 40 (p. ej. mi-mazo)")
+    return text
 
 
 PIN_TEXT = re.compile(r"\d{4,8}")

@@ -8,13 +8,15 @@ mismo con las partidas ya jugadas, y 'voices forget' la borra."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from models.paths import models_dir
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import calibrate
+from referee.asr.adapt import calibrate, calibration_dir
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.audio import AudioChunk, AudioError, MicSource, print_status, read_pcm
@@ -144,10 +146,39 @@ def _wait_for(message: str) -> None:
         input()
 
 
+def cannot_save(root: Path) -> str | None:
+    """Why a calibration cannot be kept in the models folder ``root``, found out by writing
+    there before anyone speaks (and leaving nothing behind); None when it can."""
+    folder = calibration_dir(root)
+    made = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return not_saved(err)
+    finally:
+        if made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+    return None
+
+
+def not_saved(err: OSError) -> str:
+    """A calibration the disk would not keep, in words, and what to do."""
+    return (f"no puedo guardar la calibración en {err.filename}: {values.said(err)}; arreglá "
+            "eso, o usá otra carpeta de modelos con --models-dir")
+
+
 def run(args: argparse.Namespace) -> int:
     root = models_dir(args.models_dir)
     if args.action == "forget":
-        had = voice_learning.forget(root)
+        try:
+            had = voice_learning.forget(root)
+        except OSError as err:
+            print(f"No pude borrar la calibración: {values.said(err)} ({err.filename})",
+                  file=sys.stderr)
+            return 1
         print("Borré la calibración; lo oído hasta ahora no se vuelve a usar para aprender."
               if had else "No había calibración.")
         return 0
@@ -159,6 +190,11 @@ def run(args: argparse.Namespace) -> int:
     if choice.english:
         print("Para calibrar hace falta el modelo de Sphinx en español: "
               "bajalo con 'truco-referee models fetch'.", file=sys.stderr)
+        return 2
+    problem = cannot_save(root)
+    if problem:  # said before a minute of recording or learning, not after
+        doing = "aprender" if args.action == "learn" else "calibrar"
+        print(f"No puedo {doing}: {problem}", file=sys.stderr)
         return 2
     # with the Vosk model there, plain 'listen' and 'serve' run Vosk, and the calibration is Sphinx's
     vosk_first = find_model(root).kind == "vosk"
@@ -190,10 +226,14 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
     except KeyboardInterrupt:
         print("Calibración cancelada; no guardé nada.", file=sys.stderr)
         return 1
-    voice_learning.save_prompts(root, voices)
-    # learned_until 0: 'serve --learn' adds what it heard in play again, on top of these recordings
-    path = voice_learning.save(root, model_dir, voice_learning.Learned(means, stats, said, 0),
-                               learned_until=0.0)
+    try:
+        voice_learning.save_prompts(root, voices)
+        # learned_until 0: 'serve --learn' adds what it heard in play again, on top of these
+        path = voice_learning.save(root, model_dir, voice_learning.Learned(means, stats, said, 0),
+                                   learned_until=0.0)
+    except OSError as err:
+        print(f"No pude calibrar: {not_saved(err)}", file=sys.stderr)
+        return 1
     print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
           f"{users} la usan solas ('voices forget' la borra).")
     return 0
@@ -222,7 +262,11 @@ def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, user
         return 2
     finally:
         store.close()
-    path = voice_learning.save(root, model_dir, learned, learned_until=until)
+    try:
+        path = voice_learning.save(root, model_dir, learned, learned_until=until)
+    except OSError as err:
+        print(f"No pude aprender: {not_saved(err)}", file=sys.stderr)
+        return 1
     print(f"Listo: aprendí de {describe(learned)}. Guardé la calibración en {path}; "
           f"{users} la usan solas.")
     return 0
