@@ -190,13 +190,16 @@ def read_pcm(path: str | Path) -> bytes:
 
 
 class WavSource:
-    """A WAV file as a stream of chunks, as fast as possible or paced like a microphone."""
+    """A WAV file as a stream of chunks, as fast as possible or paced like a microphone; one
+    without a single sample is refused (an AudioError), not listened to as silence."""
 
     def __init__(self, path: str | Path, *, realtime: bool = False, chunk_s: float = CHUNK_S) -> None:
         self.path = Path(path)
         self.realtime = realtime
         self.chunk_s = chunk_s
         self.frames = read_wav(self.path)
+        if not len(self.frames):
+            raise AudioError("wav-empty", f"{path} no tiene sonido: la grabación dura 0 segundos")
 
     @property
     def channels(self) -> int:

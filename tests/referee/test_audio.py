@@ -168,6 +168,15 @@ def test_a_wav_at_0_hz_is_a_plain_error(tmp_path: Path) -> None:
     assert err.value.message == f"{path} dice que su audio va a 0 Hz: está dañado"
 
 
+def test_a_wav_without_a_sample_is_refused_not_heard_as_silence(tmp_path: Path) -> None:
+    path = tmp_path / "vacio.wav"
+    _write(path, np.zeros(0), SAMPLE_RATE)  # a header and no audio
+    with pytest.raises(AudioError) as err:  # before: read, and listened to as nothing at all
+        WavSource(path)
+    assert err.value.code == "wav-empty"
+    assert err.value.message == f"{path} no tiene sonido: la grabación dura 0 segundos"
+
+
 @pytest.mark.parametrize("content, code, said", [
     (b"", "wav-unreadable", "no es un WAV que pueda leer: está vacío"),
     (b"not a wav at all", "wav-unreadable", "no es un WAV que pueda leer: no empieza como un WAV"),

@@ -113,6 +113,16 @@ def test_listen_goes_on_when_the_evidence_cannot_be_written(
     assert f"[evidencia] no pude guardar lo oído como evidencia en {folder}" in err
 
 
+def test_listen_refuses_a_wav_without_sound_before_loading_the_recognizer(
+        tmp_path: Path, recognizers: list[SaysTruco],  # noqa: F811
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "vacio.wav"
+    path.write_bytes(_wav(path).read_bytes()[:44])  # the header, no audio
+    code, lines, err = _listen(["--wav", str(path), "--no-evidence"], capsys)  # before: 0, quiet
+    assert (code, lines, recognizers) == (2, [], [])
+    assert err == f"Problema con el audio: {path} no tiene sonido: la grabación dura 0 segundos\n"
+
+
 def test_forget_says_why_the_calibration_cannot_be_deleted(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "voice-calibration").write_text("no soy una carpeta")
