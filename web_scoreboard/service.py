@@ -614,13 +614,17 @@ class TableService:
 
     def _rejudge(self, row: HeardRow, extra: dict[str, Any]) -> None:
         """Apply a call the rules refused, if the game allows it now and the log has only lost
-        lines since it was heard (a call taken back): a call applied after it would put the two
-        out of the order they were said in.  Its own words are read again: the calls said before
-        it that the whole phrase confirmed are in the game already, those taken back are not."""
+        lines since it was heard, none from before its phrase began (a call of its phrase taken
+        back): a call applied after it would put the two out of the order they were said in,
+        and a line said before the phrase was taken back by hand («deshacer» on the tablet), not
+        by the phrase, so what the table took back is not put back by a call it had refused.
+        Its own words are read again: the calls said before it that the whole phrase confirmed
+        are in the game already, those taken back are not."""
         words, length = extra.get("words"), extra.get("log_length")
         if extra.get("call") is None or not words or length is None:
             return
-        if len(self._table.lines) >= length or row.game_id != self._game_id:
+        began = int(extra.get("phrase_at", 0))
+        if not began <= len(self._table.lines) < length or row.game_id != self._game_id:
             return
         deals = self._deals(extra)
         item = self._read_alone(words, row.team, deals)
