@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 import sys
 import threading
+import tracemalloc
 import wave
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,36 @@ def test_read_wav_resamples_to_16k_keeping_duration_and_pitch(tmp_path: Path, ra
     spectrum = np.abs(np.fft.rfft(frames[:, 0]))
     peak_hz = np.argmax(spectrum) * SAMPLE_RATE / len(frames)
     assert abs(peak_hz - 440) < 5
+
+
+@pytest.mark.parametrize("rate", [8000, 22050, 44100, 48000])
+def test_a_long_recording_streams_the_same_chunks_it_would_whole(tmp_path: Path, rate: int) -> None:
+    samples = np.random.default_rng(rate).uniform(-0.5, 0.5, (int(rate * 2.35), 2))
+    path = tmp_path / "larga.wav"
+    _write(path, samples, rate)
+    source = WavSource(path, chunk_s=0.1)
+    source.STRETCH_S = 0.5  # resampled half a second at a time: five stretches
+    whole = read_wav(path)
+    streamed = list(source)
+    assert source.duration == len(whole) / SAMPLE_RATE
+    assert b"".join(c.pcm for c in streamed) == to_chunk(whole, 0.0).pcm
+    assert [c.levels for c in streamed] == [to_chunk(whole[k : k + 1600], 0.0).levels
+                                            for k in range(0, len(whole), 1600)]
+
+
+def test_a_long_recording_is_not_held_as_floats_whole(tmp_path: Path) -> None:
+    rate = 48000
+    path = tmp_path / "partida.wav"
+    _write(path, 0.1 * _tone(rate, 300.0), rate)  # five minutes, as a phone records them
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        heard = sum(len(chunk.pcm) for chunk in WavSource(path))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert heard == 2 * 300 * SAMPLE_RATE
+    assert peak < 3 * size  # before: over ten times the file, all of it as floats at once
 
 
 def test_stereo_wav_downmixes_and_reports_each_channel_level(tmp_path: Path) -> None:
