@@ -131,14 +131,14 @@ class Both:
 
 def printed_lines(records: list[dict[str, Any]]) -> list[str]:
     """The log lines listen's records say were applied: each one printed applied, less each one
-    printed again as taken back."""
+    printed again as taken back (the last one printed applied)."""
     lines: list[str] = []
     for r in records:
         line = f"{r['seat']}: {r['points'] if r['call'] == 'puntos' else r['call']}"
         if r["accepted"]:
             lines.append(line)
         elif r.get("retracted"):
-            lines.remove(line)
+            del lines[len(lines) - 1 - lines[::-1].index(line)]
     return lines
 
 

@@ -1,0 +1,133 @@
+"""Random phrases of two or three calls, at least one of them doubtful, from several table states,
+handed over in parts (early calls, the whole phrase's verdict on them, the rest at its end) to
+``listen`` and to the tablet: nothing goes wrong, both end with the same log, each says it applied
+what its log holds, and the parts end as the phrase handed over whole.  With one microphone, with
+one per team (the phrase heard by one team's, or its parts by either), two phrases in a row, and
+an undo tapped on the tablet between the parts (the tablet alone: ``listen`` has none).
+
+``audit(seed, count)`` drives more phrases than the test does (docs/voice.md, "Confidence")."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tests.referee.two_front_ends import Both, Call, in_parts, run, tablet, whole
+
+STATES: tuple[tuple[str, ...], ...] = (
+    ("hand",),
+    ("hand", "A1: truco"),
+    ("hand", "A1: truco", "B1: retruco"),
+    ("hand", "A1: truco", "B1: quiero"),
+    ("hand", "A1: envido"),
+    ("hand", "A1: envido", "B1: quiero"),
+    ("hand", "A1: truco", "B1: no quiero"),  # the hand over
+    ("hand", "A1: me voy al mazo"),  # the hand over
+    ("set flor on", "hand"),
+    ("set flor on", "hand", "A1: truco"),
+)
+CALLS = ("truco", "retruco", "vale cuatro", "quiero", "no quiero", "envido", "real envido",
+         "falta envido", "me voy al mazo", "veintiocho", "treinta y tres", "son buenas")
+# never handed over early: a number, «son buenas» (the listener waits for a longer one), a flor
+LATE = frozenset({"veintiocho", "treinta y tres", "son buenas", "flor"})
+MODES = ("one mic", "two mics", "two mics mixed", "two phrases", "undo")
+Steps = list[tuple[str, Any]]
+
+
+def phrase(rng: random.Random, flor: bool, team: Callable[[], str | None]
+           ) -> tuple[list[Call], list[int]]:
+    """Two or three calls, at least one doubtful (0.3; the rest 0.95), and how many of them go
+    in each early utterance (those before the first that never goes early)."""
+    n = rng.choice((2, 3))
+    words = [rng.choice(CALLS + (("flor", "flor") if flor else ())) for _ in range(n)]
+    confidences = [rng.choice((0.3, 0.95)) for _ in range(n)]
+    if 0.3 not in confidences:
+        confidences[rng.randrange(n)] = 0.3
+    calls = [Call(w, c, team()) for w, c in zip(words, confidences)]
+    can = next((k for k, w in enumerate(words) if w in LATE), n)
+    left = rng.randint(0, can)
+    early = []
+    while left:
+        early.append(rng.randint(1, left))
+        left -= early[-1]
+    return calls, early
+
+
+def troubles(before: Sequence[str], steps: Steps, said_whole: Steps | None) -> list[str]:
+    """What went wrong with both front ends fed ``steps``, compared with ``said_whole``."""
+    ended = run(before, steps)
+    found = [f"trouble: {x}" for x in ended.troubles]
+    if ended.listened != ended.tablet:
+        found.append(f"listen {ended.listened} ≠ tablet {ended.tablet}")
+    calls = [line for line in ended.listened[len(before):] if line != "hand"]
+    if ended.printed != calls:
+        found.append(f"listen printed {ended.printed}, applied {calls}")
+    if [line for line in ended.shown if line != "hand"] != calls:
+        found.append(f"the tablet shows {ended.shown} applied, applied {calls}")
+    if said_whole is not None:
+        heard = run(before, said_whole)
+        if (heard.listened, heard.tablet) != (ended.listened, ended.tablet):
+            found.append(f"in parts {ended.listened} / {ended.tablet}, whole {heard.listened} / "
+                         f"{heard.tablet}")
+    return found
+
+
+def undo_troubles(before: Sequence[str], steps: Steps) -> list[str]:
+    """What went wrong on the tablet with an undo among the steps: trouble, a table its store
+    does not rebuild, or a line said before the phrase, undone, put back by a call the phrase
+    refused (one of the phrase's own undone lets the calls it refused be judged again)."""
+    with tablet() as service:
+        both = Both(service, before)
+        undone: list[str] = []
+        for kind, what in steps:
+            if kind == "undo" and len(service.table.lines) <= len(before):
+                undone = list(service.table.lines)[-1:]
+            both.step(kind, what)
+        found = [f"trouble: {x}" for x in both.ended().troubles]
+        lines = list(service.table.lines)
+        service.open_game(service.game_id)  # rebuilt from the store
+        if list(service.table.lines) != lines:
+            found.append(f"table {lines}, stored {list(service.table.lines)}")
+        again = [h["line"] for h in service.snapshot()["heard"]
+                 if h["status"] == "accepted" and h["line"] in undone
+                 and str(h.get("reason") or "").startswith("anotado al retirarse")]
+        if again:
+            found.append(f"{undone} undone, judged again and put back")
+        return found
+
+
+def audit(seed: int, count: int) -> tuple[Counter[str], list[tuple[str, tuple[str, ...], str]]]:
+    """``count`` random phrases: how many of each mode, and what went wrong (mode, state, what)."""
+    rng = random.Random(seed)
+    modes: Counter[str] = Counter()
+    failures = []
+    for _ in range(count):
+        before = rng.choice(STATES)
+        mode = rng.choice(MODES)
+        modes[mode] += 1
+        fixed = rng.choice("AB")
+        team: Callable[[], str | None] = {
+            "two mics": lambda fixed=fixed: fixed, "two mics mixed": lambda: rng.choice("AB"),
+        }.get(mode, lambda: None)
+        calls, early = phrase(rng, "set flor on" in before, team)
+        steps, said_whole = in_parts(calls, early), whole(calls)
+        if mode == "two phrases":  # the next phrase right after, from the other team
+            calls2, early2 = phrase(rng, "set flor on" in before, lambda: None)
+            steps += in_parts(calls2, early2, phrase=2, start=10.0)
+            said_whole += whole(calls2, phrase=2, start=10.0)
+        if mode == "undo":
+            where = rng.randint(1, len(steps))
+            found = undo_troubles(before, [*steps[:where], ("undo", None), *steps[where:]])
+        else:
+            found = troubles(before, steps, None if mode == "two mics mixed" else said_whole)
+        said = " | ".join(f"{c.words} {c.confidence} {c.team or ''}".strip() for c in calls)
+        failures += [(mode, before, f"{said} early {early}: {x}") for x in found]
+    return modes, failures
+
+
+def test_random_phrases_in_parts_read_alike_in_listen_and_on_the_tablet() -> None:
+    modes, failures = audit(seed=7, count=30)
+    assert set(modes) == set(MODES)
+    assert failures == []
