@@ -31,6 +31,11 @@ from models.lock import Busy, held
 from models.syserrors import SPACE_ERRORS, said
 from models.validate import MANIFEST, check, file_sizes, inspect
 
+# How long to wait for a server to take the connection: a network that drops what it is sent
+# (no internet behind the wifi, a firewall) is told in this long, not in the ``timeout`` that a
+# slow server gets to answer and to send each part.
+CONNECT_TIMEOUT_S = 10.0
+
 Progress = Callable[[int, int | None], None]
 Tell = Callable[[str], None]  # a note for the person while the fetch goes on
 CHUNK = 1 << 16
@@ -124,8 +129,9 @@ def _open(url: str, have: int, timeout: float) -> http.client.HTTPResponse | Non
     if have:
         request.add_header("Range", f"bytes={have}-")
     host = urllib.parse.urlsplit(url).netloc
+    opener = urllib.request.build_opener(_HTTPHandler(), _HTTPSHandler())
     try:
-        response: http.client.HTTPResponse = urllib.request.urlopen(request, timeout=timeout)
+        response: http.client.HTTPResponse = opener.open(request, timeout=timeout)
     except urllib.error.HTTPError as err:
         if err.code == 416 and have:
             return None
@@ -143,6 +149,41 @@ def _open(url: str, have: int, timeout: float) -> http.client.HTTPResponse | Non
             "probá de nuevo en un rato: lo ya bajado se retoma",
         ) from err
     return response
+
+
+class _QuickToConnect:
+    """An HTTP connection made within ``CONNECT_TIMEOUT_S`` (or its ``timeout``, if shorter)
+    that then waits its ``timeout`` for each part of the answer."""
+
+    timeout: float | None
+    sock: socket.socket
+
+    def connect(self) -> None:
+        patience = self.timeout
+        self.timeout = min(patience or CONNECT_TIMEOUT_S, CONNECT_TIMEOUT_S)
+        try:
+            super().connect()  # type: ignore[misc]
+        finally:
+            self.timeout = patience
+        self.sock.settimeout(patience)
+
+
+class _HTTPConnection(_QuickToConnect, http.client.HTTPConnection):
+    pass
+
+
+class _HTTPSConnection(_QuickToConnect, http.client.HTTPSConnection):
+    pass  # the TLS handshake is part of connecting
+
+
+class _HTTPHandler(urllib.request.HTTPHandler):
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_HTTPConnection, req)
+
+
+class _HTTPSHandler(urllib.request.HTTPSHandler):
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_HTTPSConnection, req, context=self._context)  # type: ignore[attr-defined]
 
 
 def _unreachable(err: BaseException) -> str:

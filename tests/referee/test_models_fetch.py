@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from models import fetch as fetch_module
 from models.catalog import VOSK_ES, ModelSpec
 from models.fetch import MANIFEST, FetchError, check, download, fetch
 from referee.asr.find import find_model
@@ -102,7 +103,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         kind = self.path.strip("/").split("/")[0]
         Handler.requests[kind] = Handler.requests.get(kind, 0) + 1
         special = {"garbage": self._garbage, "chunkcut": self._chunk_cut,
-                   "interrupt": self._interrupt, "held": self._held, "short": self._short}.get(kind)
+                   "interrupt": self._interrupt, "held": self._held, "short": self._short,
+                   "slow": self._slow}.get(kind)
         if special and Handler.requests[kind] == 1:
             special()
             return
@@ -154,6 +156,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(206)
         self.send_header("Content-Length", str(len(ARCHIVE)))
         self.send_header("Content-Range", f"bytes {claimed}-{len(ARCHIVE) - 1}/{len(ARCHIVE)}")
+        self.end_headers()
+        self.wfile.write(ARCHIVE)
+
+    def _slow(self) -> None:
+        """The whole archive, after thinking for longer than it took to connect."""
+        time.sleep(1.5)
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(ARCHIVE)))
         self.end_headers()
         self.wfile.write(ARCHIVE)
 
@@ -264,6 +274,32 @@ def test_offline_is_a_clear_error(tmp_path: Path) -> None:
         fetch(_spec(f"http://127.0.0.1:{port}/x.zip"), tmp_path, timeout=2)
     assert err.value.code == "offline"
     assert "conexión" in err.value.message
+
+
+def test_a_network_that_drops_what_it_is_sent_is_told_in_the_connect_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fetch_module, "CONNECT_TIMEOUT_S", 0.5, raising=False)
+    with socket.socket() as deaf:
+        deaf.bind(("127.0.0.1", 0))
+        deaf.listen(0)
+        waiting = [socket.socket() for _ in range(8)]  # fill its queue: the next call is dropped
+        for caller in waiting:
+            caller.setblocking(False)
+            caller.connect_ex(deaf.getsockname())
+        began = time.monotonic()
+        with pytest.raises(FetchError) as err:
+            fetch(_spec(f"http://127.0.0.1:{deaf.getsockname()[1]}/x.zip"), tmp_path)
+        waited = time.monotonic() - began
+        for caller in waiting:
+            caller.close()
+    assert err.value.code == "offline" and "no contestó a tiempo" in err.value.message
+    assert waited < 10  # before: the 30 s a slow server gets for each part of its answer
+
+
+def test_a_server_slower_to_answer_than_to_connect_is_waited_for(
+        server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fetch_module, "CONNECT_TIMEOUT_S", 0.5, raising=False)
+    assert fetch(_spec(_at(server, "slow")), tmp_path).is_dir()
 
 
 def _at(server: str, kind: str) -> str:
