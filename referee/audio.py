@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 SAMPLE_RATE = 16000
+MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz), and a margin
 CHUNK_S = 0.1
 # WAV format tags: read (what ``wave`` refuses, by hand) and named when refused.
 WAVE_FORMAT_PCM, WAVE_FORMAT_IEEE_FLOAT, WAVE_FORMAT_EXTENSIBLE = 1, 3, 0xFFFE
@@ -130,8 +131,8 @@ def read_stored(path: Path) -> tuple[int, Stored]:
             rate, stored = _read_riff(path.read_bytes(), path)
         else:
             stored = _stored(raw, width, channels, path)
-    if rate == 0:  # resampling would divide by it
-        raise AudioError("wav-rate", f"{path} dice que su audio va a 0 Hz: está dañado")
+    if not MIN_RATE <= rate <= MAX_RATE:  # 0 would divide; 1 Hz makes days of sound of a minute
+        raise AudioError("wav-rate", f"{path} dice que su audio va a {rate} Hz: está dañado")
     return rate, stored
 
 

@@ -199,6 +199,15 @@ def test_a_wav_at_0_hz_is_a_plain_error(tmp_path: Path) -> None:
     assert err.value.message == f"{path} dice que su audio va a 0 Hz: está dañado"
 
 
+@pytest.mark.parametrize("rate", [1, 999, 1_000_000])
+def test_a_wav_at_a_rate_no_recording_has_is_damaged(tmp_path: Path, rate: int) -> None:
+    path = tmp_path / "rara.wav"
+    _write(path, np.zeros(6000), rate)
+    with pytest.raises(AudioError) as err:  # before: listened to for hours (or out of memory)
+        WavSource(path)
+    assert err.value.message == f"{path} dice que su audio va a {rate} Hz: está dañado"
+
+
 def test_a_wav_without_a_sample_is_refused_not_heard_as_silence(tmp_path: Path) -> None:
     path = tmp_path / "vacio.wav"
     _write(path, np.zeros(0), SAMPLE_RATE)  # a header and no audio
