@@ -12,7 +12,7 @@ import argparse
 import itertools
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import cv2
@@ -107,9 +107,17 @@ def _image(args: argparse.Namespace) -> int:
     return 0
 
 
+def _opened(index: int) -> Iterator[np.ndarray]:
+    """Camera ``index``'s frames, the camera opened now: one that is not there is said before
+    any page address or card to show."""
+    frames = camera_frames(index)
+    first = next(frames, None)
+    return itertools.chain([] if first is None else [first], frames)
+
+
 def _camera(args: argparse.Namespace) -> int:
     recognizer = _recognizer(args)
-    frames = camera_frames(args.camera)
+    frames = _opened(args.camera)
     if args.frames:
         frames = itertools.islice(frames, args.frames)
     if can_show_windows():
@@ -182,7 +190,7 @@ def _written(frame: Path) -> tuple[int, str]:
 def _calibrate(args: argparse.Namespace) -> int:
     target = deck_dir(models_dir(args.models_dir), args.name)
     try:
-        Calibrator(target).run(camera_frames(args.camera))
+        Calibrator(target).run(_opened(args.camera))
     except OSError as err:  # said before the first card is asked for: its folder is made first
         raise VisionError("deck-write", f"no puedo guardar el mazo en {target}: "
                           f"{values.said(err)}; elegí otra carpeta con --models-dir") from err

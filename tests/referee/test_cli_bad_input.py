@@ -9,12 +9,16 @@ import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from referee.cli import main
+from referee.commands import cards
 from referee.commands.serve import build, demo_arguments
+from referee.vision.errors import VisionError
 from tests.referee.test_cli import SaysTruco, _listen, _wav, recognizers  # noqa: F401
 from tests.referee.test_voices_command import sphinx_model
 
@@ -67,8 +71,40 @@ def test_a_negative_camera_is_refused_before_the_camera_is_opened(shared_dir: Pa
     assert "argumento --camera: tiene que ser 0 o más, no -1" in run.stderr
 
 
+def _no_camera(index: int) -> Iterator[np.ndarray]:
+    """A camera that is not there, as ``camera_frames`` says it when first asked for a frame."""
+    raise VisionError("camera-missing", f"no puedo abrir la cámara {index}")
+    yield np.zeros(0)
+
+
+def _a_camera(index: int) -> Iterator[np.ndarray]:
+    """A camera that looks at an empty table."""
+    while True:
+        yield np.zeros((480, 640, 3), np.uint8)
+
+
+@pytest.mark.parametrize("argv", [["--preview-host", "127.0.0.1"], ["--calibrate"]])
+def test_a_missing_camera_is_said_before_a_page_or_a_card_to_show(
+        argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cards, "camera_frames", _no_camera)
+    monkeypatch.setattr(cards, "_recognizer", lambda args: None)  # no deck needed to get there
+    monkeypatch.setattr(cards, "can_show_windows", lambda: False)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    code = main(["cards", "--camera", "0", "--models-dir", str(tmp_path / "modelos"),
+                 "--preview-port", port, *argv])
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "")  # before: «(1/40) Mostrá el 1 de espadas…» first
+    assert err == "Cartas: no puedo abrir la cámara 0\n"  # before: the live page's address first
+    assert not (tmp_path / "modelos").exists()  # before: the deck's folder was made
+
+
 def test_a_deck_that_cannot_be_saved_is_said_before_the_first_card(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cards, "camera_frames", _a_camera)
     (tmp_path / "cards").write_text("no soy una carpeta")
     code = main(["cards", "--calibrate", "--camera", "0", "--models-dir", str(tmp_path)])
     out, err = capsys.readouterr()  # before: FileExistsError out of main
