@@ -221,6 +221,10 @@ def kept_game(game: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or user_data_dir()
     me = f"truco-referee {getattr(args, 'command', 'serve')}"  # demo runs it too
+    if args.exit_when_done and not args.wav:  # there is no recording to end
+        print(f"{me}: --exit-when-done es con --wav: termina cuando se acaba la grabación",
+              file=sys.stderr)
+        return 2
     with ExitStack() as held:
         try:
             # the folder and the port first: a server that cannot start must not touch the store

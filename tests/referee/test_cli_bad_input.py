@@ -199,6 +199,15 @@ def test_serve_says_a_game_put_aside_for_other_rules_is_kept(
         "quedó guardada: se sigue desde la tablet, en «Partidas anteriores».\n")
 
 
+def test_serve_ends_when_done_only_with_a_recording(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["serve", "--no-mic", "--exit-when-done", "--data-dir", str(tmp_path / "datos")]
+    assert main(argv) == 2  # before: «la grabación no se puede escuchar», with no recording
+    assert capsys.readouterr().err == ("truco-referee serve: --exit-when-done es con --wav: "
+                                       "termina cuando se acaba la grabación\n")
+    assert not (tmp_path / "datos").exists()
+
+
 def test_serve_says_nothing_when_an_empty_game_is_put_aside(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     build(demo_arguments(data_dir=tmp_path, pin="1234"))[1].close()
