@@ -21,11 +21,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
     elif command -v sudo >/dev/null; then
         apt_cmd=(sudo apt-get)
     else
-        echo "truco-referee needs these Debian packages: ${missing[*]}" >&2
-        echo "install them as root: apt-get update && apt-get install -y ${missing[*]}" >&2
+        echo "truco-referee necesita estos paquetes de Debian: ${missing[*]}" >&2
+        echo "instalalos como root: apt-get update && apt-get install -y ${missing[*]}" >&2
         exit 1
     fi
-    echo "installing Debian packages: ${missing[*]}"
+    echo "instalando paquetes de Debian: ${missing[*]}"
     DEBIAN_FRONTEND=noninteractive "${apt_cmd[@]}" update -q
     DEBIAN_FRONTEND=noninteractive "${apt_cmd[@]}" install -y -q --no-install-recommends "${missing[@]}"
 fi
