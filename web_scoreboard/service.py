@@ -99,6 +99,9 @@ class TableService:
         self._names: dict[str, str] = dict(DEFAULT_NAMES)
         self._table = table_factory(settings)
         self._heard: deque[dict[str, Any]] = deque(maxlen=heard_limit)
+        # How many times a line was taken back by hand («deshacer»): a heard call refused before
+        # one of them is not judged again for a line it took back (``_rejudge``).
+        self._undos = 0
         self._warnings: list[str] = []
         self._sources: dict[str, dict[str, str]] = {}
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
@@ -250,6 +253,7 @@ class TableService:
             self._persist([LogEntry("undo", x, origin) for x in reversed(lines)],
                           rollback=lambda: self._rollback(0, lines, joined))
             self._mark_undone(len(self._table.lines))
+            self._undos += 1
             return self._publish()
 
     def flip_last(self, origin: str = "manual", seen: int | None = None) -> dict[str, Any]:
@@ -393,7 +397,7 @@ class TableService:
                     text=text, status=status, line=line, reason=reason, team=team, clip=clip,
                     extra={**(extra or {}), **own, "call": item.call,
                            "hand": self._hand_to_come(self._deals(earlier)),
-                           "phrase_at": earlier.start,
+                           "phrase_at": earlier.start, "undos": self._undos,
                            "points": item.heard.points, "seat": item.seat,
                            "ambiguous": item.ambiguous, "item": k, "words": item.heard.text,
                            **({"after": after["id"]} if after else {}),
@@ -614,17 +618,20 @@ class TableService:
 
     def _rejudge(self, row: HeardRow, extra: dict[str, Any]) -> None:
         """Apply a call the rules refused, if the game allows it now and the log has only lost
-        lines since it was heard, none from before its phrase began (a call of its phrase taken
-        back): a call applied after it would put the two out of the order they were said in,
-        and a line said before the phrase was taken back by hand («deshacer» on the tablet), not
-        by the phrase, so what the table took back is not put back by a call it had refused.
-        Its own words are read again: the calls said before it that the whole phrase confirmed
-        are in the game already, those taken back are not."""
+        lines since it was heard (a call of its phrase taken back): a call applied after it would
+        put the two out of the order they were said in.  Not if a line said before its phrase
+        began was taken back by hand since («deshacer» on the tablet): what the table took back
+        is not put back by a call it had refused.  Its own words are read again: the calls said
+        before it that the whole phrase confirmed are in the game already, those taken back are
+        not."""
         words, length = extra.get("words"), extra.get("log_length")
         if extra.get("call") is None or not words or length is None:
             return
-        began = int(extra.get("phrase_at", 0))
-        if not began <= len(self._table.lines) < length or row.game_id != self._game_id:
+        now = len(self._table.lines)
+        by_hand = extra.get("undos", self._undos) != self._undos
+        if now >= length or (by_hand and now < int(extra.get("phrase_at", now))):
+            return
+        if row.game_id != self._game_id:
             return
         deals = self._deals(extra)
         item = self._read_alone(words, row.team, deals)
