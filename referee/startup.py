@@ -352,7 +352,7 @@ def print_parts(parts: list[Part], log: Log) -> None:
 
 def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("cámara")
-    group.add_argument("--camera", type=int, metavar="N",
+    group.add_argument("--camera", type=values.at_least_zero, metavar="N",
                        help="cámara sobre la mesa (0 es la primera): verifica el envido mostrado "
                        "y sigue las cartas jugadas")
     group.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
@@ -367,18 +367,26 @@ def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _seat_region(text: str) -> tuple[str, tuple[float, float, float, float]]:
+    """A ``--seat-region``: well written, and for a seat some table has (the largest one's)."""
+    from engine.settings import SEATS
     from referee.table_camera import parse_seat_region
 
     try:
-        return parse_seat_region(text)
+        seat, box = parse_seat_region(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+    if seat not in SEATS[max(SEATS)]:
+        tables = "; ".join(f"{' '.join(seats)} con {n} jugadores" for n, seats in SEATS.items())
+        raise argparse.ArgumentTypeError(f"'{text}': no hay asiento {seat} en ninguna mesa; los "
+                                         f"asientos son {tables}")
+    return seat, box
 
 
 def start_camera(args: argparse.Namespace, service: Any, log: Log) -> list[Part]:
     """Start the camera watcher if asked for and possible; say what runs and why not."""
     if args.camera is None:
-        return [Part("cámara", False, "sin cámara (--camera N para usar una)")]
+        unused = "; sin cámara, --seat-region no se usa" if getattr(args, "seat_region", None) else ""
+        return [Part("cámara", False, f"sin cámara (--camera N para usar una){unused}")]
     from referee.table_camera import start_table_camera
 
     return [start_table_camera(args, service, log)]
