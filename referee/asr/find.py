@@ -69,6 +69,10 @@ def _find_sphinx(models_dir: Path) -> Path | None:
 def classify(path: Path, models_dir: Path | None = None) -> ModelChoice:
     """What kind of model an explicit ``--model`` folder is (checked whole), with the table's
     voice calibration in ``models_dir`` if it was made for that model."""
+    if not path.is_dir():
+        why = (f"{path} es un archivo, no la carpeta de un modelo" if path.exists()
+               else f"no existe la carpeta {path}")
+        raise RecognizerError("model-missing", why)
     if _looks_vosk(path):
         return ModelChoice("vosk", _whole("vosk", path))
     found = acoustic_dir(path, depth=2)
