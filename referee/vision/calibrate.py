@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from engine.cards import DECK, Card
+from models.folders import replace_folder
 from referee.vision.detect import DetectorSettings, find_cards
 from referee.vision.errors import VisionError
 from referee.vision.faces import face_name
@@ -43,8 +44,7 @@ class Calibrator:
                 raise VisionError("deck-write", f"no puedo guardar {path}")
             self.say("Listo, ya la tengo. Sacala.")
             self._wait_empty(stream)
-        shutil.rmtree(self.out_dir, ignore_errors=True)
-        work.rename(self.out_dir)
+        replace_folder(work, self.out_dir)  # the old deck stays whole until this one is in
         self.say(f"Mazo guardado en {self.out_dir}")
         return [self.out_dir / face_name(card) for card in cards]
 

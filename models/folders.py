@@ -1,0 +1,26 @@
+"""Putting a new folder in the place of an old one without losing the old one on the way."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+
+def replace_folder(new: Path, target: Path) -> None:
+    """Put the folder ``new`` (beside ``target``, on the same disk) where ``target`` is.
+
+    The old ``target`` is moved aside first and deleted only once ``new`` is in its place; if
+    ``new`` cannot be put there, the old one is put back, whole, and the error is raised."""
+    aside = target.with_name(f".{target.name}.anterior")
+    shutil.rmtree(aside, ignore_errors=True)
+    had = os.path.lexists(target)
+    if had:
+        target.rename(aside)
+    try:
+        new.rename(target)
+    except OSError:
+        if had:
+            aside.rename(target)
+        raise
+    shutil.rmtree(aside, ignore_errors=True)
