@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from models.folders import replace_folder
 from referee.asr.adapt import Stats, calibrate, calibration_dir, save_calibration
 from referee.asr.base import SAMPLE_RATE
 from referee.evidence import write_wav
@@ -115,15 +116,22 @@ def prompts_dir(models_dir: Path) -> Path:
 
 def save_prompts(models_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]) -> None:
     """Keep a calibration's recordings (one folder per player, files named by what they say, as
-    ``voices calibrate --wav-dir`` reads them), replacing the ones kept before."""
+    ``voices calibrate --wav-dir`` reads them), replacing the ones kept before.  The new set is
+    written whole beside the old one before it takes its place: a failure on the way leaves the
+    old set as it was."""
     root = prompts_dir(models_dir)
-    for old in root.glob("*/*.wav"):
-        old.unlink()
-    for k, utts in enumerate(voices, 1):
-        folder = root / f"jugador-{k}"
-        folder.mkdir(parents=True, exist_ok=True)
-        for n, (pcm, text) in enumerate(utts, 1):
-            write_wav(folder / f"{text.replace(' ', '_')}-{n}.wav", pcm)
+    work = root.with_name(f".{root.name}.nuevo")
+    shutil.rmtree(work, ignore_errors=True)
+    try:
+        work.mkdir(parents=True)
+        for k, utts in enumerate(voices, 1):
+            folder = work / f"jugador-{k}"
+            folder.mkdir()
+            for n, (pcm, text) in enumerate(utts, 1):
+                write_wav(folder / f"{text.replace(' ', '_')}-{n}.wav", pcm)
+        replace_folder(work, root)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def prompt_text(path: Path) -> str:
@@ -178,10 +186,12 @@ def save(models_dir: Path, model_dir: Path, learned: Learned, learned_until: flo
 
 def forget(models_dir: Path) -> bool:
     """Delete the calibration and its recordings; play heard so far is not learned from again.
-    True if there was one."""
+    True if there was one; with none, nothing is touched."""
     folder = calibration_dir(models_dir)
     had = (folder / "means").is_file() or prompts_dir(models_dir).is_dir()
-    if folder.is_dir():
+    if not had and not folder.is_file():  # nothing to forget: nothing touched
+        return False
+    if folder.is_dir():  # (a file in its place fails below, and is said)
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "info.json").write_text(json.dumps({"forgotten_at": time.time()}) + "\n",
