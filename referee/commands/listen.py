@@ -15,6 +15,7 @@ from models.paths import models_dir, user_data_dir
 from referee.asr.base import RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
+from referee.commands import values
 from referee.doubt import (
     DECLARATIONS,
     Earlier,
@@ -52,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--evidence", metavar="CARPETA",
                         help="dónde guardar la evidencia (texto y audio de cada canto)")
     parser.add_argument("--no-evidence", action="store_true", help="no guardar evidencia")
-    parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW, metavar="CONF",
+    parser.add_argument("--unsure-below", type=values.share, default=UNSURE_BELOW, metavar="CONF",
                         help=f"con menos confianza que esto, un canto queda 'dudoso' "
                              f"y no se anota (por defecto {UNSURE_BELOW}; {BARS_SAID})")
 
@@ -106,6 +107,7 @@ class Printer:
         self._open: tuple[tuple[int, int], str] | None = None
         # the phrase being heard: where it began, its calls and the words of the last one held
         self._phrase: PhraseHeld[str] = PhraseHeld()
+        self.printed = 0  # lines printed: calls and look-alikes heard, and their revisions
 
     def __call__(self, utt: Utterance) -> None:
         team = as_team(utt.team)
@@ -337,6 +339,7 @@ class Printer:
             self._print(again, str(record.get("call")))
 
     def _print(self, record: dict[str, Any], label: str) -> None:
+        self.printed += 1
         if self.as_json:
             shown = {**record, "team": seat_team(record)}
             print(json.dumps(shown, ensure_ascii=False), file=self.out, flush=True)
@@ -370,6 +373,10 @@ def unsure_reason(confidence: float) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.realtime and not args.wav:  # the microphone is always at the pace of the table
+        print("truco-referee listen: --realtime es con --wav: escucha el archivo a su ritmo",
+              file=sys.stderr)
+        return 2
     try:
         source = open_source(args)
     except AudioError as err:
@@ -400,6 +407,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         listener.close()
+    if not printer.printed:
+        print("no se oyó ningún canto ni palabra parecida", file=sys.stderr)
     score = printer.table.snapshot()["score"]
     print(f"tanteador: A {score['A']} — B {score['B']}", file=sys.stderr)
     return 0

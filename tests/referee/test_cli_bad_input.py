@@ -11,12 +11,13 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from referee.cli import main
-from referee.commands import cards
+from referee.commands import cards, listen
 from referee.commands.serve import build, demo_arguments
 from referee.vision.errors import VisionError
 from tests.referee.test_cli import SaysTruco, _listen, _wav, recognizers  # noqa: F401
@@ -114,17 +115,19 @@ def test_a_deck_that_cannot_be_saved_is_said_before_the_first_card(
                    "carpeta con --models-dir\n")
 
 
-def test_a_reference_that_cannot_be_kept_names_the_folder_to_change(
+def test_a_reference_that_cannot_be_kept_is_used_unsaved_and_names_the_folder_to_change(
         shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     deck = _deck(shared_dir)
     (tmp_path / "cards").write_text("no soy una carpeta")  # where the deck's reference is kept
     photo = tmp_path / "foto.png"
     photo.write_bytes(deck.joinpath("07-oros.png").read_bytes())
     argv = ["cards", "--image", str(photo), "--deck", str(deck), "--models-dir", str(tmp_path)]
-    assert main(argv) == 1  # before: an OSError out of main
-    err = capsys.readouterr().err.splitlines()[-1]
-    assert err.startswith(f"Cartas: no puedo guardar en {tmp_path / 'cards'}")
-    assert err.endswith("; elegí otra carpeta con --models-dir")
+    assert main(argv) == 0  # before: an OSError out of main, then 1 and the photo never read
+    out, err = capsys.readouterr()
+    assert "7 de oros" in out
+    [said] = [line for line in err.splitlines() if "no puedo guardar" in line]  # said once
+    assert said.startswith(f"no puedo guardar la referencia del mazo en {tmp_path / 'cards'}")
+    assert said.endswith("elegí otra carpeta con --models-dir para guardarla)")
 
 
 def test_the_cards_help_shows_each_way_to_use_it_on_a_line(
@@ -228,3 +231,55 @@ def test_demo_without_espeak_leaves_no_folder_behind(
     assert main(["demo", "--host", "127.0.0.1", "--port", port]) == 2
     assert "falta espeak-ng" in capsys.readouterr().err
     assert list(temp.iterdir()) == []  # before: an empty truco-demo-… folder each time
+
+
+class HearsNothing(SaysTruco):
+    """A recognizer that hears nothing in the whole recording."""
+
+    def flush(self) -> list:  # type: ignore[override]
+        return []
+
+
+def test_listen_says_when_a_recording_held_no_call(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(listen, "choose_model", lambda args: SimpleNamespace(label="falso"))
+    monkeypatch.setattr(listen, "make_recognizer", lambda choice: HearsNothing())
+    code, lines, err = _listen(["--wav", str(_wav(tmp_path / "x.wav")), "--no-evidence"], capsys)
+    assert (code, lines) == (0, [])  # before: only the score, as if the calls were all refused
+    assert "no se oyó ningún canto ni palabra parecida\ntanteador: A 0 — B 0\n" in err
+
+
+def test_listen_says_nothing_more_when_it_heard_a_call(
+        tmp_path: Path, recognizers: list[SaysTruco],  # noqa: F811
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines, err = _listen(["--wav", str(_wav(tmp_path / "x.wav")), "--no-evidence"], capsys)
+    assert code == 0 and [line["call"] for line in lines] == ["truco"]
+    assert "no se oyó" not in err
+
+
+@pytest.fixture
+def no_mic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``listen`` must not get as far as the microphone (which would retry until one is there)."""
+    def opened(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the microphone was opened")
+
+    monkeypatch.setattr(listen, "MicSource", opened)
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--unsure-below", "7"], "argumento --unsure-below: va de 0 a 1, no 7"),
+])
+def test_listen_refuses_a_confidence_out_of_range(argv: list[str], said: str, no_mic: None,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as ended:  # before: accepted, every call left dudoso
+        main(["listen", *argv])
+    assert ended.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_listen_realtime_is_for_a_recording(recognizers: list[SaysTruco],  # noqa: F811
+                                            no_mic: None,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["listen", "--realtime"]) == 2  # before: ignored, the microphone opened
+    assert recognizers == []
+    assert "--realtime es con --wav" in capsys.readouterr().err
