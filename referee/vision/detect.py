@@ -9,7 +9,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from referee.vision.geometry import CARD_ASPECT, corner_quads, fit_quad, shared_area, side_lengths
+from referee.vision.geometry import (
+    CARD_ASPECT,
+    corner_guesses,
+    fit_quads,
+    order_corners,
+    refine_quads,
+    shared_area,
+    side_lengths,
+)
 from referee.vision.lines import line_quads
 
 HOLE_WEIGHT = 0.85
@@ -125,13 +133,18 @@ def _trimmed(contour: np.ndarray, area: float) -> np.ndarray | None:
 
 
 def _quads(mask: np.ndarray, settings: DetectorSettings) -> list[tuple[np.ndarray, float]]:
-    """Candidate quads from the outer outlines of a mask's regions, scored by fill² × √area."""
+    """Candidate quads from the outer outlines of a mask's regions, scored by fill² × √area.
+
+    Each region is fitted with four corners twice (its outline trimmed of fingers, and as it is),
+    and where neither fills it well, card outlines are guessed from its corners too
+    (``corner_guesses``); the sides of all the regions' fits, and then of all the guesses, are
+    refined at once (``refine_quads``), the outlines kept in each region's order."""
     h, w = mask.shape
     frame_area = float(h * w)
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     parents = hierarchy[0][:, 3].tolist() if hierarchy is not None else []
     shortest = fewest_points(settings.min_area * frame_area)
-    found = []
+    regions = []  # (contour, area, weight, its outlines to fit)
     for contour, parent in zip(contours, parents):
         if len(contour) < shortest:  # too small for a card, its area not even asked
             continue
@@ -143,19 +156,31 @@ def _quads(mask: np.ndarray, settings: DetectorSettings) -> list[tuple[np.ndarra
         if _square_cell(contour, area, settings):
             continue
         region = _trimmed(contour, area)
-        fits = [fit_quad(region, contour)] if region is not None else []
+        outlines = ([(region, contour)] if region is not None else []) + [(contour, contour)]
+        regions.append((contour, area, weight, outlines))
+    fits = iter(fit_quads([outline for *_, outlines in regions for outline in outlines]))
+    found: list[list[tuple[np.ndarray, float]]] = []
+    guessed: list[list[np.ndarray]] = []
+    for contour, area, weight, outlines in regions:
+        found.append([])
         best_fill = 0.0
-        for quad in fits + [fit_quad(contour)]:
+        for quad in (next(fits) for _ in outlines):
             if quad is None or not _plausible(quad, area, settings, (w, h)):
                 continue
             fill = min(1.0, area / cv2.contourArea(quad))
             best_fill = max(best_fill, fill)
-            found.append((quad, weight * fill ** 2 * np.sqrt(cv2.contourArea(quad))))
-        if best_fill < 0.9:  # maybe several cards in one region
-            guessed = corner_quads(contour, min_area=settings.min_area * frame_area)
-            found += [(q, 0.5 * weight * np.sqrt(cv2.contourArea(q))) for q in guessed
-                      if _plausible(q, cv2.contourArea(q), settings, (w, h))]
-    return found
+            found[-1].append((quad, weight * fill ** 2 * np.sqrt(cv2.contourArea(quad))))
+        # maybe several cards in one region
+        guessed.append(corner_guesses(contour, min_area=settings.min_area * frame_area)
+                       if best_fill < 0.9 else [])
+    refined = iter(refine_quads([(contour.reshape(-1, 2).astype(np.float32), quad)
+                                 for (contour, *_), guesses in zip(regions, guessed)
+                                 for quad in guesses]))
+    for (_, _, weight, _), quads, guesses in zip(regions, found, guessed):
+        corner = [order_corners(next(refined)) for _ in guesses]
+        quads += [(q, 0.5 * weight * np.sqrt(cv2.contourArea(q))) for q in corner
+                  if _plausible(q, cv2.contourArea(q), settings, (w, h))]
+    return [quad for quads in found for quad in quads]
 
 
 def fewest_points(area: float) -> float:
