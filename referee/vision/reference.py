@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine.cards import Card
 from models.decks import banks_root, installed_decks
-from referee.vision.bank import Bank, bank_for
+from models.syserrors import said
+from referee.vision.bank import Bank, bank_for, deck_key, save_bank
 from referee.vision.errors import VisionError
 from referee.vision.faces import DeckError, face_name, missing_faces, unnamed_images
 
 
 def reference_bank(decks: Sequence[Path] | None, models: Path,
-                   progress: Callable[[int, int], None] | None = None) -> Bank:
-    """The bank for ``decks`` (or every installed deck), built once and cached under ``models``."""
+                   progress: Callable[[int, int], None] | None = None,
+                   say: Callable[[str], None] | None = None) -> Bank:
+    """The bank for ``decks`` (or every installed deck), built once and cached under ``models``;
+    a cache that cannot be written is said (``say``, by default on standard error) and the bank
+    is used from memory."""
     folders = list(decks or installed_decks(models))
     if not folders:
         raise VisionError("no-deck", "no tengo ningún mazo de referencia. Calibrá con tu mazo: "
@@ -25,9 +31,31 @@ def reference_bank(decks: Sequence[Path] | None, models: Path,
         missing = missing_faces(folders)
         if missing:
             raise DeckError(_missing_text(missing, unnamed_images(folders)))
-        return bank_for(folders, banks_root(models), progress)
+        return _cached_bank(folders, banks_root(models), progress, say or _to_stderr)
     except DeckError as err:
         raise VisionError("bad-deck", str(err)) from err
+
+
+def _cached_bank(folders: list[Path], cache: Path, progress: Callable[[int, int], None] | None,
+                 say: Callable[[str], None]) -> Bank:
+    """The bank from the cache, else built and cached; built in memory when the cache cannot
+    be written (a read-only models folder): the cards are read all the same."""
+    path = cache / f"{deck_key(folders)}.npz"
+    if path.exists():
+        with contextlib.suppress(OSError):  # a damaged copy is built again, if it can be saved
+            return bank_for(folders, cache, progress)
+    bank = bank_for(folders, None, progress)
+    try:
+        save_bank(bank, path)
+    except OSError as err:
+        say(f"no puedo guardar la referencia del mazo en {err.filename or cache}: {said(err)}; "
+            "la uso sin guardarla (se vuelve a armar cada vez; elegí otra carpeta con "
+            "--models-dir para guardarla)")
+    return bank
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def _missing_text(missing: list[Card], unnamed: list[Path]) -> str:
