@@ -1,0 +1,81 @@
+"""The "Oído" strip: what the referee heard and the camera saw, as stored and as the pages show it.
+
+Each item is a row of the store; the strip keeps a copy of the latest ones for the snapshot.
+Every change to an item is written to the store first, then to that copy.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from typing import Any
+
+from web_scoreboard.errors import ActionError, written
+from web_scoreboard.store import HeardRow, Store
+
+UNDONE_REASON = "deshecho a mano"
+
+
+class HeardStrip:
+    """The heard items of the game in play: stored, and the latest ``limit`` of them shown."""
+
+    def __init__(self, store: Store, limit: int = 30) -> None:
+        self.store = store
+        self._limit = limit
+        self._shown: deque[dict[str, Any]] = deque(maxlen=limit)
+
+    def load(self, game_id: int) -> None:
+        """Show the latest stored items of a game (newest first)."""
+        self._shown.clear()
+        self._shown.extend(h.to_dict() for h in self.store.heard(game_id, self._limit))
+
+    def shown(self) -> list[dict[str, Any]]:
+        """The items as the snapshot shows them, newest first (copies)."""
+        return [dict(h) for h in self._shown]
+
+    def add(self, game_id: int, status: str, text: str, *, line: str | None,
+            clip: bytes | None, extra: dict[str, Any], reason: str | None = None,
+            team: str | None = None, mime: str = "audio/wav") -> dict[str, Any]:
+        """Store an item (with its clip, if any) and show it first; the stored item as a dict."""
+        clip_id = None
+        if clip:
+            clip_id = secrets.token_hex(8)
+            self.store.put_clip(clip_id, clip, mime)
+        row = self.store.add_heard(game_id, status, text, line=line, reason=reason,
+                                   team=team, clip_id=clip_id, extra=extra)
+        self._shown.appendleft(row.to_dict())
+        return row.to_dict()
+
+    def set_status(self, heard_id: int, status: str, reason: str, *,
+                   line: str | None = None, extra: dict[str, Any] | None = None) -> None:
+        """Store an item's new status and reason (with the line it stands for and its extra, if
+        given) and show them."""
+        if extra is not None:
+            written(lambda: self.store.set_heard_extra(heard_id, extra))
+        written(lambda: self.store.set_heard_status(heard_id, status, reason, line=line))
+        changed = {"line": line, "extra": extra}
+        self.show(heard_id, status=status, reason=reason,
+                  **{k: v for k, v in changed.items() if v is not None})
+
+    def show(self, heard_id: int, **fields: Any) -> None:
+        """Update the shown copy of an item (already stored)."""
+        for item in self._shown:
+            if item["id"] == heard_id:
+                item.update(fields)
+
+    def unsure(self, game_id: int, heard_id: int) -> HeardRow:
+        """The item ``heard_id`` of the game, if it still waits for a tap; else ActionError."""
+        row = self.store.heard_item(heard_id)
+        if row is None or row.game_id != game_id:
+            raise ActionError("no-such-heard", f"no hay nada oído con el número {heard_id}", 404)
+        if row.status != "unsure":
+            raise ActionError("not-unsure", "eso ya fue decidido")
+        return row
+
+    def mark_undone(self, game_id: int, start: int) -> None:
+        """Show each heard call applied at line ``start`` or later, now taken back by an undo, as
+        undone (stored, so a restart shows it too)."""
+        for row in self.store.heard_of(game_id, "accepted"):
+            at = row.extra.get("applied_at")
+            if isinstance(at, int) and at >= start:
+                self.set_status(row.id, "undone", UNDONE_REASON)
