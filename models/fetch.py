@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from models.catalog import ModelSpec
+from models.folders import replace_folder
 from models.lock import Busy, held
 from models.syserrors import SPACE_ERRORS, said
 from models.validate import MANIFEST, check, file_sizes, inspect
@@ -237,8 +238,7 @@ def unpack(archive: Path, dest: Path) -> None:
         _extract(archive, staging)
         entries = list(staging.iterdir())
         root = entries[0] if len(entries) == 1 and entries[0].is_dir() else staging
-        shutil.rmtree(dest, ignore_errors=True)
-        root.rename(dest)
+        replace_folder(root, dest)
     except (EOFError, tarfile.ReadError) as err:
         if isinstance(err, EOFError) or "unexpected end" in str(err):
             raise FetchError("incomplete-download", f"{archive.name} llegó incompleto "
@@ -279,8 +279,7 @@ def cut_faces(sheet: Path, dest: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
     try:
         split_sheet(sheet, staging)
-        shutil.rmtree(dest, ignore_errors=True)
-        staging.rename(dest)
+        replace_folder(staging, dest)
     except SheetError as err:
         raise FetchError("bad-sheet", f"{sheet.name}: {err}") from err
     finally:

@@ -597,3 +597,25 @@ def test_a_model_whose_record_cannot_be_written_is_not_left_as_one_copied_by_han
     assert Handler.ranges == ["", f"bytes={len(ARCHIVE)}-"]  # not downloaded again
     assert (tmp_path / spec.folder / MANIFEST).is_file() and check(spec, tmp_path).ok
     assert sorted(p.name for p in (tmp_path / spec.folder).iterdir() if "json" in p.name) == [MANIFEST]
+
+
+def test_an_unpacked_model_that_cannot_take_the_old_ones_place_leaves_the_old_one_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive = tmp_path / "model.zip"
+    archive.write_bytes(_zip_model())
+    dest = tmp_path / "vosk-model-small-es-0.42"
+    (dest / "am").mkdir(parents=True)
+    (dest / "am" / "final.mdl").write_bytes(b"the model the table had")
+    real_rename = Path.rename
+
+    def rename(self: Path, target: Any) -> Path:  # the new model cannot be moved in
+        if Path(target) == dest and self.is_relative_to(tmp_path / f"{dest.name}.unpacking"):
+            raise OSError(errno.EIO, "the disk failed")
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", rename)
+    with pytest.raises(OSError):
+        fetch_module.unpack(archive, dest)
+    # before: the old folder was deleted first, and nothing took its place
+    assert (dest / "am" / "final.mdl").read_bytes() == b"the model the table had"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.zip", dest.name]
