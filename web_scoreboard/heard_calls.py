@@ -95,8 +95,10 @@ class HeardCalls:
                     extra.update(self._applied_extra(*self._game.apply_call(item.line, "voice")))
                 except ActionError as err:
                     status, reason = "rejected", err.message
-            return self._add_heard(status, item.text, line=item.line, reason=reason,
-                                   team=item.team, clip=item.wav(), extra=extra)
+            row = self._strip.add(self._game.game_id, status, item.text, line=item.line,
+                                  reason=reason, team=item.team, clip=item.wav(), extra=extra)
+            self._game.publish()
+            return row
 
     def record_seen(self, text: str, picture: bytes, line: str | None = None,
                     doubt: str | None = None) -> dict[str, Any]:
@@ -110,14 +112,11 @@ class HeardCalls:
             lines = list(self._game.table.lines)
             if line is not None and line in lines:
                 extra.update(applied=[line], applied_at=len(lines) - 1 - lines[::-1].index(line))
-            return self._add_heard("rejected" if doubt else "accepted", text, line=line,
-                                   clip=picture, mime="image/jpeg", extra=extra, reason=doubt)
-
-    def _add_heard(self, status: str, text: str, **fields: Any) -> dict[str, Any]:
-        """Store an item of the "Oído" strip (``HeardStrip.add``) and push it to the pages."""
-        row = self._strip.add(self._game.game_id, status, text, **fields)
-        self._game.publish()
-        return row
+            row = self._strip.add(self._game.game_id, "rejected" if doubt else "accepted", text,
+                                  line=line, clip=picture, mime="image/jpeg", extra=extra,
+                                  reason=doubt)
+            self._game.publish()
+            return row
 
     def hear(self, text: str, team: str | None = None, *, clip: bytes | None = None,
              extra: dict[str, Any] | None = None,
