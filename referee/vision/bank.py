@@ -92,8 +92,11 @@ def load_bank(path: Path) -> Bank:
 
 
 def bank_for(folders: Sequence[Path], cache_dir: Path | None,
-             progress: Callable[[int, int], None] | None = None) -> Bank:
-    """The bank for these deck folders, from the cache when the same faces were seen before."""
+             progress: Callable[[int, int], None] | None = None,
+             unsaved: Callable[[OSError], None] | None = None) -> Bank:
+    """The bank for these deck folders, from the cache when the same faces were seen before.  A
+    cache the disk will not take is told to ``unsaved`` and the bank used all the same (without
+    ``unsaved``, the error is raised)."""
     path = cache_dir / f"{deck_key(folders)}.npz" if cache_dir else None
     if path and path.exists():
         try:
@@ -102,5 +105,10 @@ def bank_for(folders: Sequence[Path], cache_dir: Path | None,
             pass  # a damaged cache (a disk that filled up while it was written): built again
     bank = build_bank([load_deck(Path(f)) for f in folders], progress=progress)
     if path:
-        save_bank(bank, path)
+        try:
+            save_bank(bank, path)
+        except OSError as err:
+            if unsaved is None:
+                raise
+            unsaved(err)
     return bank

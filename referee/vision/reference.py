@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from engine.cards import Card
 from models.decks import banks_root, installed_decks
 from models.syserrors import said
-from referee.vision.bank import Bank, bank_for, deck_key, save_bank
+from referee.vision.bank import Bank, bank_for
 from referee.vision.errors import VisionError
 from referee.vision.faces import DeckError, face_name, missing_faces, unnamed_images
 
@@ -31,27 +31,18 @@ def reference_bank(decks: Sequence[Path] | None, models: Path,
         missing = missing_faces(folders)
         if missing:
             raise DeckError(_missing_text(missing, unnamed_images(folders)))
-        return _cached_bank(folders, banks_root(models), progress, say or _to_stderr)
+        cache = banks_root(models)
+        return bank_for(folders, cache, progress,
+                        unsaved=partial(_unsaved, say or _to_stderr, cache))
     except DeckError as err:
         raise VisionError("bad-deck", str(err)) from err
 
 
-def _cached_bank(folders: list[Path], cache: Path, progress: Callable[[int, int], None] | None,
-                 say: Callable[[str], None]) -> Bank:
-    """The bank from the cache, else built and cached; built in memory when the cache cannot
-    be written (a read-only models folder): the cards are read all the same."""
-    path = cache / f"{deck_key(folders)}.npz"
-    if path.exists():
-        with contextlib.suppress(OSError):  # a damaged copy is built again, if it can be saved
-            return bank_for(folders, cache, progress)
-    bank = bank_for(folders, None, progress)
-    try:
-        save_bank(bank, path)
-    except OSError as err:
-        say(f"no puedo guardar la referencia del mazo en {err.filename or cache}: {said(err)}; "
-            "la uso sin guardarla (se vuelve a armar cada vez; elegí otra carpeta con "
-            "--models-dir para guardarla)")
-    return bank
+def _unsaved(say: Callable[[str], None], cache: Path, err: OSError) -> None:
+    """Say that the bank could not be cached (a read-only or full models folder), and how to."""
+    say(f"no puedo guardar la referencia del mazo en {err.filename or cache}: {said(err)}; "
+        "la uso sin guardarla (se vuelve a armar cada vez; elegí otra carpeta con "
+        "--models-dir para guardarla)")
 
 
 def _to_stderr(message: str) -> None:
