@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from engine.cards import Card
-from referee.vision.faces import Face, face_files, load_deck
+from referee.vision.faces import Face, canonical, face_files, load_deck
 from referee.vision.features import describe
 from referee.vision.geometry import flatten
 from referee.vision.scenes import SceneOptions, render
@@ -51,8 +51,7 @@ def _views(face: Face, rng: np.random.Generator, count: int) -> list[np.ndarray]
     """The clean face plus ``count`` flattened views from generated table scenes with jittered corners."""
     opts = SceneOptions(width=360, height=300, max_tilt=35, finger_rate=0.2, overlap_rate=0.0,
                         card_size=(0.55, 0.8))
-    base = cv2.resize(face.bgr, (96, 148), interpolation=cv2.INTER_AREA)
-    views = [base]
+    views = [canonical(face)]
     while len(views) < count + 1:
         scene = render([face], rng, opts)
         if not scene.cards:
