@@ -50,7 +50,8 @@ from referee.vision.bank import Bank, build_bank
 from referee.vision.envido_check import shown_hand, verdict_hand
 from referee.vision.faces import Face, load_deck
 from referee.vision.pintas import read_pintas
-from referee.vision.recognize import Reading, Recognizer, RecognizerSettings, cue_image
+from referee.vision.reading import Reading, cue_image
+from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.scenes import Placed, Scene, SceneOptions, random_scene
 
 SEED = 1  # the scenes' default seed

@@ -28,7 +28,8 @@ from referee.vision.detect import framed
 from referee.vision.draw import annotate, label
 from referee.vision.errors import VisionError
 from referee.vision.live_page import LivePage
-from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.reference import reference_bank
 
 KEEP_FRAMES = 100  # annotated frames kept on disk where there is no window

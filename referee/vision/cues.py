@@ -529,7 +529,7 @@ def caballo_card(cues: Cues) -> Card | None:
 
 
 # The figures a far outline may be named by their picture, where the bank guessed another rank: a
-# sota's narrow picture is an ace's too (``recognize.ONE_WITNESS``).
+# sota's narrow picture is an ace's too (``second_look.ONE_WITNESS``).
 PICTURED = frozenset({CABALLO, REY})
 
 # The pinta that tells a far figure's suit read at one end: bastos' three breaks.  A break hidden

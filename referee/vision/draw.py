@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.vision.recognize import Reading
+from referee.vision.reading import Reading
 
 SEEN = (40, 200, 40)
 UNSURE = (0, 140, 255)

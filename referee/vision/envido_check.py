@@ -29,7 +29,8 @@ import numpy as np
 from engine.cards import DECK, FIGURES, Card, Suit, envido_values_made
 from engine.events import Show
 from referee.vision.draw import save_annotated
-from referee.vision.recognize import Reading, Recognizer
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 
 
 @dataclass(frozen=True)

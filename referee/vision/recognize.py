@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cache
 
-import cv2
 import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
 from referee.vision.bank import Bank
 from referee.vision.cues import (
-    FAR_ONE_END,
-    PICTURED,
     Cues,
     caballo_card,
     contradicts,
     cues_agree,
-    far_figure,
     far_four,
     figure_card,
     figure_suit,
@@ -36,42 +30,18 @@ from referee.vision.cues import (
     read_cues,
     ribboned_ace,
 )
-from referee.vision.detect import (
-    DetectorSettings,
-    apart,
-    bounds,
-    candidates,
-    keep_best,
-    overlaps,
-    shares,
-)
+from referee.vision.detect import DetectorSettings, candidates
 from referee.vision.features import describe
 from referee.vision.figures import figure_rank, picture_fits
-from referee.vision.geometry import (
-    card_proportioned,
-    flatten,
-    has_card_proportions,
-    snap_to_edges,
-)
+from referee.vision.geometry import flatten, snap_to_edges
 from referee.vision.learned import LearnedViews
-from referee.vision.lines import frame_edges, onto_outer_edges
-from referee.vision.pintas import BREAK_PINTAS, ends_read
-from referee.vision.pips import PIP_SIZE
+from referee.vision.outlines import best_of_overlapping, card_shaped, drop_parts, one_per_card
+from referee.vision.reading import Reading, cue_image
+from referee.vision.second_look import far_readings, read_again
 from referee.vision.suits import colourless
 
-PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card ...
-PART_AREA = 0.5    # ... or, however the whole looks, if it is less than this share of a whole
-                   # with a card's sides
-ONE_WITNESS = frozenset({1, 10})  # ranks a far outline is not named (``rank_witnessed``)
-FOUR = 4  # a far outline may be named a 4 of another rank than the bank's (``cues.far_four``)
-APART = 0.3  # a far outline goes if this much of it lies inside a card found, or of the card in it
-SHAPE_TOLERANCE = 0.15  # a far-from-the-bank 1-7 is named by its cues only on a card-shaped outline
-FAR_TRIES = 3  # other outlines of a far card left unnamed, read for a 4 by its pips (``far_fours``)
-SAME_CARD = 0.7  # two outlines each covering this much of the other are one card's (``same_card``)
 TWICE_SLACK = 0.2  # how much wider or narrower in the middle than its rank's range a picture
                    # may be where the bank's two best name its rank (``bank_twice``)
-OTHER_TRIES = 3  # other outlines of a card left unnamed, read again (``read_again``)
-SAME_MOVED = 2.0  # pixels: outlines moved onto the same edges, their corners this close
 
 
 @dataclass(frozen=True)
@@ -88,7 +58,8 @@ class RecognizerSettings:
     lead_confidence: float = 0.7   # however far from ``full_similarity`` (``judge``)
     not_a_card: float = 0.45      # below this the outline is dropped: not a card ...
     far_card: float = 0.3         # ... unless it has a card's sides, lies apart from the cards
-                                  # read, reaches this, and its cues name it (``far_readings``)
+                                  # read, reaches this, and its cues name it
+                                  # (``second_look.far_readings``)
     max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
     use_cues: bool = True  # below ``min_confidence``, still name a 1-7 whose cues agree (``cues``)
     use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure,
@@ -97,51 +68,6 @@ class RecognizerSettings:
                                   # neighbouring rank (``cues.miscounted``)
     snap_edges: bool = True  # move each card's sides onto its edge before reading it
     learn: bool = False  # learn views of the table's deck from the cards named (``learned``)
-
-
-@dataclass(frozen=True, eq=False)
-class Reading:
-    """One card found in a frame.  ``card`` is None when abstaining ("no la veo")."""
-
-    card: Card | None
-    confidence: float
-    corners: np.ndarray
-    guess: Card | None = None
-    similarity: float = 0.0
-    by_cues: bool = False  # named because the cues (pips, colours, pinta) agree with the guess
-    figure_of: Suit | None = None  # abstained, but surely a figure (10-12) of this suit
-    edges: np.ndarray | None = None  # the outline snapped onto the card's edges: the cues are
-                                     # read there (``geometry.snap_to_edges``)
-    second: Card | None = None  # the bank's second best card (``bank_twice``)
-    moved: bool = False  # read on an outline moved onto straight edges (``read_again``): named,
-                         # but not learned from (``_learn``)
-
-    @property
-    def outline(self) -> np.ndarray:
-        """The card's corners as best known: snapped onto its edges when they were, else the
-        finder's outline."""
-        return self.corners if self.edges is None else self.edges
-
-    @property
-    def named_by(self) -> str | None:
-        """What named the card: the bank, at ``confidence``, or its cues (pips, colours, pinta)
-        agreeing with the bank's guess below the bar, whatever ``confidence`` the bank gave it."""
-        if self.card is None:
-            return None
-        return "cues" if self.by_cues else "bank"
-
-    def moved_by(self, shift: np.ndarray) -> Reading:
-        """The reading with its outlines moved by ``shift`` (x, y pixels)."""
-        return replace(self, corners=self.corners + shift,
-                       edges=None if self.edges is None else self.edges + shift)
-
-    def as_json(self) -> dict[str, object]:
-        return {"card": str(self.card) if self.card else None,
-                "figure_of": self.figure_of.nombre if self.figure_of else None,
-                "confidence": round(float(self.confidence), 3),
-                "named_by": self.named_by,
-                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.outline],
-                "guess": str(self.guess) if self.guess else None}
 
 
 @dataclass
@@ -160,7 +86,7 @@ class Recognizer:
         self._vectors = np.ascontiguousarray(self.bank.vectors[order])
         self._starts = np.searchsorted(labels[order], np.arange(len(self._cards)))
         self.learned = LearnedViews(self._cards) if self.settings.learn else None
-        self._frame = threading.local()  # the cues read while a frame is read (``_cues``), in
+        self._frame = threading.local()  # the cues read while a frame is read (``cues``), in
                                           # each thread that reads one
 
     def scores(self, card_img: np.ndarray) -> np.ndarray:
@@ -227,8 +153,8 @@ class Recognizer:
         its suit (its pinta, coin or cup) and its picture's rank, or the bank's where the picture
         fits it (more loosely where the bank's two best agree on it, ``bank_twice``), or else may
         still be read as "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from
-        every card is named only on a card-shaped outline (``card_shaped``).  A figure the bank
-        named is read again as if abstained when its pinta reads another suit
+        every card is named only on a card-shaped outline (``outlines.card_shaped``).  A figure
+        the bank named is read again as if abstained when its pinta reads another suit
         (``cues.contradicts``), and a 2-7 it named without being sure is dropped when its pips
         count a neighbouring rank (unless where they lie names it), and an ace when a sure pinta
         reads another suit (``_recount``).  On a frame with no colour only the cues that read
@@ -236,7 +162,7 @@ class Recognizer:
         guess, s = reading.guess, self.settings
         if guess is None or not s.use_cues:
             return reading
-        if self._colourless(frame):
+        if self.colourless_frame(frame):
             return self._confirm_grey(reading, frame)
         figure = s.use_figures and guess.rank in FIGURES
         if not figure and reading.card is not None:
@@ -244,7 +170,7 @@ class Recognizer:
         if not figure and not (has_rule(guess) and self._may_name(reading)):
             return reading
         card_img = cue_image(reading, frame)
-        cues = self._cues(reading, frame, card_img)
+        cues = self.cues(reading, frame, card_img)
         if reading.card is not None:
             if not contradicts(reading.card, cues):
                 return reading
@@ -275,14 +201,14 @@ class Recognizer:
         assert guess is not None
         if not (self.settings.use_figures and guess.rank in FIGURES):
             return self._recount(reading, frame)
-        cues = self._cues(reading, frame)
+        cues = self.cues(reading, frame)
         if reading.card is not None:
             if not contradicts(reading.card, cues):
                 return reading
             reading = replace(reading, card=None)
         return replace(reading, figure_of=grey_figure_suit(cues))
 
-    def _colourless(self, frame: np.ndarray) -> bool:
+    def colourless_frame(self, frame: np.ndarray) -> bool:
         """The frame has no colour (``suits.colourless``): told once a frame while one is read."""
         known: bool | None = getattr(self._frame, "colourless", None)
         return colourless(frame) if known is None else known
@@ -299,7 +225,7 @@ class Recognizer:
         card = reading.card
         if card is None or reading.confidence >= self.settings.sure_confidence:
             return reading
-        cues = self._cues(reading, frame)
+        cues = self.cues(reading, frame)
         if card.rank == 1 and cues.sure and cues.pinta != card.suit:
             return replace(reading, card=None)
         if miscounted(card, cues):
@@ -309,8 +235,8 @@ class Recognizer:
 
     def _may_name(self, reading: Reading) -> bool:
         """A 1-7 left unnamed may be named by its cues: the bank finds it close to a card
-        (``min_similarity``), or its outline is card-shaped (``card_shaped``); else its cues are
-        not read."""
+        (``min_similarity``), or its outline is card-shaped (``outlines.card_shaped``); else its
+        cues are not read."""
         return reading.similarity >= self.settings.min_similarity or card_shaped(reading.corners)
 
     def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
@@ -338,8 +264,9 @@ class Recognizer:
         Each candidate outline is compared with the bank; where outlines overlap, the one that
         looks most like a card of the bank wins (two cards taken as one look like neither).
         Only the cards that stay are checked with the cues, and a card left unnamed is read again
-        on its other outlines (``read_again``); then the card-shaped outlines the bank finds far
-        from every card are read where the cues name them (``far_readings``)."""
+        on its other outlines (``second_look.read_again``); then the card-shaped outlines the
+        bank finds far from every card are read where the cues name them
+        (``second_look.far_readings``)."""
         self._frame.cues = {}
         self._frame.colourless = colourless(frame)
         try:
@@ -361,16 +288,16 @@ class Recognizer:
                 readings.append(reading)
             elif reading.similarity >= s.far_card and card_shaped(corners):
                 far.append(reading)
-        best = self._best(_drop_parts(readings))
-        found = one_per_card(self.read_again(best, [self._read(r, frame) for r in best],
-                                             readings, frame))
-        result = found + self.far_readings(far, found, frame)
+        best = best_of_overlapping(drop_parts(readings))
+        found = one_per_card(read_again(self, best, [self.checked(r, frame) for r in best],
+                                        readings, frame))
+        result = found + far_readings(self, far, found, frame)
         if self.learned is not None:
             self._learn(result, frame)
         return result
 
-    def _cues(self, reading: Reading, frame: np.ndarray,
-              card_img: np.ndarray | None = None) -> Cues:
+    def cues(self, reading: Reading, frame: np.ndarray,
+             card_img: np.ndarray | None = None) -> Cues:
         """The cues read on the card (``cue_image``, or ``card_img`` when it is flattened
         already); while a frame is read, once for each outline: a card read again on another
         outline, or kept as named by its cues, is often asked again."""
@@ -410,171 +337,9 @@ class Recognizer:
                     continue
             self.learned.add(card, flattened, described)
 
-    def _best(self, readings: list[Reading]) -> list[Reading]:
-        """The best of each group of overlapping outlines (``keep_best``)."""
-        keep = keep_best([r.corners for r in readings], [r.similarity for r in readings])
-        return [readings[i] for i in sorted(keep)]
-
-    def _read(self, reading: Reading, frame: np.ndarray) -> Reading:
+    def checked(self, reading: Reading, frame: np.ndarray) -> Reading:
         """The outline snapped onto the card's edges and its reading confirmed by the cues."""
         return self.confirm(self.snapped(reading, frame), frame)
-
-    def _read_best(self, readings: list[Reading], frame: np.ndarray) -> list[Reading]:
-        """The best of each group of overlapping outlines, snapped and confirmed."""
-        return [self._read(r, frame) for r in self._best(readings)]
-
-    def read_again(self, best: list[Reading], found: list[Reading], readings: list[Reading],
-                   frame: np.ndarray) -> list[Reading]:
-        """Each card left unnamed (``found``, read on the outlines ``best``) read again on up to
-        ``OTHER_TRIES`` other outlines of the same card (``same_card``), most like the bank
-        first, then on its outlines moved onto the straight edges outside them
-        (``lines.onto_outer_edges``), then on the outline it was left unnamed on (before and
-        after snapping) with one side moved to a card's proportions
-        (``geometry.card_proportioned``, where the bank finds it like a card); named on the first
-        of them where it is named, a sure pinta (``Cues.sure``) reads the suit named, and the
-        pinta is read at more of the card's ends than on the outline it was left unnamed on, or
-        where the bank alone names it surely (``sure_confidence``); never on an outline lying over
-        a card named already (``APART``).  On an outline placed by proportions, which may take in
-        the table or leave part of the card out, the witness is stricter
-        (``proportioned_witness``), and the bank's sureness counts only for the card it guessed
-        on the outline the card was left unnamed on (three quarters of a 4 of oros and a strip
-        of table look like a 2 of oros, surely).
-
-        The outline most like the bank is not always the card's own: across decks a strip of
-        table or a corner cut off may look a little more like some card of the bank, and then
-        the card's sides do not snap onto its edges and its pinta and pips are not read.  On the
-        held-out scenes of seed 2, two in three easy cards left unnamed were read on an outline
-        off by a tenth of a card's width or more; on the true outline, most of them were named
-        right.  Where none of its outlines is the card's own (its outline follows the frame line
-        printed inside a pale card, or stops where a finger or another card crosses it), the
-        card's straight edges often still run outside them.  Another outline is only another
-        chance to misread the card unless something shows it is the card's own: its pinta, read
-        at more ends and surely, or the bank's sureness (docs/camera.md, "A card left unnamed
-        read again on its other outlines", "A card left unnamed read on its outlines moved onto
-        its edges" and "A card left unnamed read on its outline given a card's proportions")."""
-        named = [r for r in found if r.card is not None]
-        edges = cache(lambda: frame_edges(frame))  # found once a frame, and only if needed
-        result = []
-        for source, reading in zip(best, found):
-            if reading.card is None:
-                reading = self._on_other_outlines(source, reading, readings, named, frame,
-                                                  edges) or reading
-                if reading.card is not None:
-                    named.append(reading)
-            result.append(reading)
-        return result
-
-    def _on_other_outlines(self, source: Reading, unnamed: Reading, readings: list[Reading],
-                           named: list[Reading], frame: np.ndarray,
-                           edges: Callable[[], np.ndarray]) -> Reading | None:
-        """The card left unnamed on ``source`` (read as ``unnamed``) named on another of its
-        outlines, as ``read_again`` says, or None."""
-        others = sorted((r for r in readings if r is not source
-                         and same_card(r.corners, source.corners)
-                         and not any(overlaps(r.corners, n.corners, APART) for n in named)),
-                        key=lambda r: -r.similarity)[:OTHER_TRIES]
-        ends = None
-        for again, both in self._other_readings(source, unnamed, others, named, frame, edges):
-            if again.card is None:
-                continue
-            if (not again.by_cues and again.confidence >= self.settings.sure_confidence
-                    and (not both or again.card == unnamed.guess)):
-                return again
-            cues = self._cues(again, frame)
-            if not cues.reads(again.card.suit):
-                continue
-            if both and not proportioned_witness(again, unnamed, cues):
-                continue
-            if ends is None:
-                ends = ends_read(cue_image(unnamed, frame))
-            if cues.ends > ends:
-                return again
-        return None
-
-    def _other_readings(self, source: Reading, unnamed: Reading, others: list[Reading],
-                        named: list[Reading],
-                        frame: np.ndarray, edges: Callable[[], np.ndarray],
-                        ) -> Iterator[tuple[Reading, bool]]:
-        """The card read on each of its other outlines, then on each of its outlines (the one it
-        was left unnamed on first) moved onto the straight edges outside it, then on the outline
-        it was left unnamed on given a card's proportions, as they are asked for; a moved outline
-        only once, and none lying over a card named already.  Each comes with whether it was
-        placed by proportions (``proportioned_witness``)."""
-        for other in others:
-            yield self._read(other, frame), False
-        moved: list[np.ndarray] = []
-        for corners in [source.outline, *(other.corners for other in others)]:
-            quad = onto_outer_edges(corners, edges())
-            if quad is None or any(np.abs(quad - seen).max() < SAME_MOVED for seen in moved):
-                continue
-            moved.append(quad)
-            if not any(overlaps(quad, n.corners, APART) for n in named):
-                yield replace(self._read(self.classify(flatten(frame, quad), quad), frame),
-                              moved=True), False
-        shapes = [source.outline] + ([unnamed.outline] if unnamed.edges is not None else [])
-        for quad in (q for corners in shapes for q in card_proportioned(corners)):
-            if any(overlaps(quad, n.corners, APART) for n in named):
-                continue
-            judged = self.classify(flatten(frame, quad), quad)
-            if judged.similarity >= self.settings.not_a_card:
-                yield replace(self._read(judged, frame), moved=True), True
-
-    def far_readings(self, far: list[Reading], found: list[Reading],
-                     frame: np.ndarray) -> list[Reading]:
-        """Card-shaped outlines the bank finds far from every card (below ``not_a_card``, at
-        least ``far_card``), lying apart from the cards found (``APART``), kept only when their
-        cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``),
-        or a caballo or rey his picture names where the bank guessed another rank, his suit told
-        twice (``cues.far_figure``); one left unnamed may still be a 4 on another of its
-        outlines (``far_fours``).
-
-        Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
-        bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
-        and caballos to a Fournier one.  The bank still guesses their rank, and their coin,
-        picture, pinta or pips confirm it.  With one witness of the rank such outlines named
-        wrong cards: an 1878 ace of espadas, narrow as a sota, a sota de espadas; one club of
-        an 1878 4 of bastos an ace of bastos."""
-        if not self.settings.use_cues or self._colourless(frame):
-            return []  # every rule naming them reads colour (``_confirm_grey``)
-        apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in found)]
-        best = self._read_best(apart, frame)
-        witnessed = [rank_witnessed(r) or self._figure_witnessed(r, frame) for r in best]
-        named = [r for r, w in zip(best, witnessed) if w]
-        unnamed = [r for r, w in zip(best, witnessed) if not w]
-        return named + self.far_fours(unnamed, apart, named, frame)
-
-    def _figure_witnessed(self, reading: Reading, frame: np.ndarray) -> bool:
-        """A far caballo or rey named by his picture where the bank guessed another rank, his
-        suit witnessed twice (``cues.far_figure``)."""
-        card, guess = reading.card, reading.guess
-        if card is None or guess is None or card.rank not in PICTURED:
-            return False
-        return far_figure(card, guess, self._cues(reading, frame))
-
-    def far_fours(self, unnamed: list[Reading], far: list[Reading], named: list[Reading],
-                  frame: np.ndarray) -> list[Reading]:
-        """A far card left unnamed on its outline most like the bank, named a 4 on another of its
-        outlines (up to ``FAR_TRIES``, most like the bank first) by its pips alone
-        (``cues.far_four``: four pips by every count, a sure pinta of breaks, a bare middle).
-
-        The 1878 4 of bastos, red ornaments between its clubs, is found through many outlines
-        far from a naipes-libres bank; the one most like it is not always the one its pips are
-        counted right on (a fifth blob of ornament, a pinta not read).  One card may leave
-        several far groups: none is read where a card is named already."""
-        fours: list[Reading] = []
-        for reading in unnamed:
-            others = sorted((r for r in far if r.corners is not reading.corners
-                             and overlaps(r.corners, reading.corners, 0.6)),
-                            key=lambda r: -r.similarity)
-            for other in others[:FAR_TRIES]:
-                if any(overlaps(other.corners, r.corners, APART) for r in named + fours):
-                    break
-                snapped = self.snapped(other, frame)
-                four = far_four(self._cues(snapped, frame))
-                if four is not None:
-                    fours.append(replace(snapped, card=four, by_cues=True))
-                    break
-        return fours
 
     def snapped(self, reading: Reading, frame: np.ndarray) -> Reading:
         """The card with its sides snapped onto its edges (``geometry.snap_to_edges``), where its
@@ -601,87 +366,3 @@ def bank_twice(reading: Reading, suit: Suit) -> bool:
     return (guess is not None and second is not None and second.rank == guess.rank
             and suit in (guess.suit, second.suit))
 
-
-def rank_witnessed(reading: Reading) -> bool:
-    """Named with the rank the bank guessed, or a 4 (every rule naming a 4 counts its four pips,
-    and where the bank guessed another rank, also its bare middle: ``cues.far_four``), and
-    neither an ace (an outline far from the bank may hold one pip of a card) nor a sota (a
-    narrow picture is an ace's too)."""
-    card, guess = reading.card, reading.guess
-    if card is None or guess is None:
-        return False
-    return (card.rank == guess.rank or card.rank == FOUR) and card.rank not in ONE_WITNESS
-
-
-def proportioned_witness(again: Reading, unnamed: Reading, cues: Cues) -> bool:
-    """A card named on an outline one side of which was placed by a card's proportions
-    (``geometry.card_proportioned``) is of the rank the bank guessed there or where it was left
-    unnamed (``unnamed``), and its pinta is one of breaks (``BREAK_PINTAS``: the unbroken line of
-    oros is what the edge of any paper shows, and such an outline may take in the table) read at
-    both ends, or bastos at one (``FAR_ONE_END``)."""
-    assert again.card is not None
-    ranks = {r.guess.rank for r in (again, unnamed) if r.guess is not None}
-    return (again.card.rank in ranks and cues.pinta in BREAK_PINTAS
-            and (cues.both_ends or cues.pinta in FAR_ONE_END))
-
-
-def cue_image(reading: Reading, frame: np.ndarray) -> np.ndarray:
-    """The card flattened for its cues, on its snapped outline when there is one."""
-    return flatten(frame, reading.outline, PIP_SIZE)
-
-
-def one_per_card(readings: list[Reading]) -> list[Reading]:
-    """The readings, one per card: of two whose outlines, as best known, are one card's
-    (``same_card``), the named one, or the surer, stays.  Two outlines the finder kept apart
-    may be snapped onto the same card's edges, and the card was then read twice: a 2 of
-    espadas named twice counted as one card named where there was none."""
-    kept: list[Reading] = []
-    for reading in sorted(readings, key=lambda r: (r.card is None, -r.confidence, -r.similarity)):
-        if not any(same_card(reading.outline, other.outline) for other in kept):
-            kept.append(reading)
-    chosen = {id(r) for r in kept}
-    return [r for r in readings if id(r) in chosen]
-
-
-def same_card(a: np.ndarray, b: np.ndarray) -> bool:
-    """Two outlines of one card: each covers at least ``SAME_CARD`` of the other (a part of a
-    card, two coins of a 4 read as a 2, is covered by the card but does not cover it)."""
-    return min(shares(a, b)) >= SAME_CARD
-
-
-def card_shaped(corners: np.ndarray) -> bool:
-    """The outline, its perspective undone, has a card's sides (within ``SHAPE_TOLERANCE``).
-
-    An outline the bank finds far from every card may hold part of a card, or a card and a strip
-    of table: the pips counted on it are then the wrong ones (a check of the cloth as a 7th sword)."""
-    return has_card_proportions(corners, SHAPE_TOLERANCE)
-
-
-def _drop_parts(readings: list[Reading]) -> list[Reading]:
-    """Drop outlines lying inside a larger card-like outline that looks nearly as much like a
-    card, or inside a card-shaped one (``card_shaped``) at least twice their area, however it
-    looks: part of a card can look like another card (two coins of the 5 of oros look like the
-    2; the two coins at one end of an 1878 4 of oros looked like another deck's 2 with full
-    confidence, while the whole 4 looked like no card of that deck), but a card never holds a
-    card.  The larger one stays, read or abstained.
-
-    An outline is never asked whether it lies in one no larger than itself: ``shares`` divides
-    what the two have in common by each one's area (at least 1), so its share would be at most
-    the other's, and a part's share is above 0.8 only where the whole's is under it (``_holds``)."""
-    boxes = bounds([r.corners for r in readings])
-    areas = [max(1.0, float(cv2.contourArea(r.corners))) for r in readings]
-    return [r for r, box, area in zip(readings, boxes, areas)
-            if not any(w is not r and area < warea and not apart(box, wbox) and _holds(w, r)
-                       for w, wbox, warea in zip(readings, boxes, areas))]
-
-
-def _holds(whole: Reading, part: Reading) -> bool:
-    """``part`` lies inside ``whole`` and is a part of it (``_drop_parts``)."""
-    inside, around = shares(part.corners, whole.corners)
-    if inside <= 0.8 or around >= 0.8:
-        return False
-    if whole.similarity >= part.similarity - PART_MARGIN:
-        return True
-    small = cv2.contourArea(part.corners.astype(np.float32)) < PART_AREA * cv2.contourArea(
-        whole.corners.astype(np.float32))
-    return small and card_shaped(whole.corners)

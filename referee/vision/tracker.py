@@ -18,7 +18,8 @@ import numpy as np
 
 from engine.cards import Card
 from engine.events import Play
-from referee.vision.recognize import Reading, Recognizer
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 from referee.vision.stillness import Stillness
 
 SMALLEST_REGION = 0.1  # of the frame's width and height: a card and the hand over it fit in

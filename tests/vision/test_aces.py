@@ -12,7 +12,8 @@ from engine.cards import Card, Suit
 from referee.vision.cues import Cues, one_emblem_ace, read_cues, ribboned_ace
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips
-from referee.vision.recognize import Reading, Recognizer
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, render
 
 ACE_OF_SWORDS = Card(1, Suit.ESPADAS)

@@ -11,7 +11,8 @@ import numpy as np
 from engine.cards import Card
 from referee.table_camera import SHOW_EVERY, SHOW_STEADY, TableCamera
 from referee.vision.faces import Face
-from referee.vision.recognize import Reading, Recognizer
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 from tests.vision.test_table_camera import VERDICT, Counting, TableOnly, feed, frame
 
 ENVIDO_28_WON_BY_A1 = ("hand", "A1: envido", "B1: quiero", "A1: 28", "B1: son buenas", "hand B")

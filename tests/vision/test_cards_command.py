@@ -20,7 +20,8 @@ from referee.vision.bank import Bank, deck_key, save_bank
 from referee.vision.detect import framed
 from referee.vision.draw import label
 from referee.vision.faces import Face, face_files, missing_faces
-from referee.vision.recognize import Reading, Recognizer
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 from referee.vision.scenes import Scene, SceneOptions, render
 from tests.vision.test_detect import corner_error
 

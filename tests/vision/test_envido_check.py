@@ -18,7 +18,8 @@ from referee.vision.envido_check import (
     verdict_hand,
 )
 from referee.vision.faces import Face
-from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.scenes import SceneOptions, render
 
 EASY = SceneOptions(max_tilt=20, finger_rate=0.0, overlap_rate=0.0, tables=("felt", "wood"),

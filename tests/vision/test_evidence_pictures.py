@@ -9,7 +9,7 @@ import pytest
 
 from engine.cards import Card
 from referee.vision import draw
-from referee.vision.recognize import Reading
+from referee.vision.reading import Reading
 
 
 def test_names_on_the_picture_have_no_letters_the_font_lacks(

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from referee.vision import recognize
+from referee.vision import outlines, recognize
 from referee.vision.cues import Cues, read_cues
 from referee.vision.detect import (
     THREE_FIFTHS,
@@ -68,7 +68,8 @@ from referee.vision.pips import (
     hue_mask,
     read_pips,
 )
-from referee.vision.recognize import Reading, Recognizer
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, random_scene
 
 
@@ -480,14 +481,14 @@ def test_a_frames_cues_are_read_once_an_outline_and_forgotten_after(
         return read_cues(card)
 
     asked: list[int] = []
-    ask = Recognizer._cues
+    ask = Recognizer.cues
 
     def asking(self: Recognizer, *args: object) -> Cues:
         asked.append(1)
         return ask(self, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(recognize, "read_cues", counted)
-    monkeypatch.setattr(Recognizer, "_cues", asking)
+    monkeypatch.setattr(Recognizer, "cues", asking)
     frame = first.copy()
     recognizer.read(frame)
     assert len(read) >= 4 and len(set(read)) == len(read) and len(asked) > len(read)
@@ -592,8 +593,8 @@ def _turned_box(rng: np.random.Generator) -> np.ndarray:
 
 
 def test_no_outline_holds_one_at_least_as_large() -> None:
-    """``recognize._drop_parts`` never asks whether an outline lies inside one no larger than
-    itself: such a one never holds it (``recognize._holds``), however the two look."""
+    """``outlines.drop_parts`` never asks whether an outline lies inside one no larger than
+    itself: such a one never holds it (``outlines._holds``), however the two look."""
     rng = np.random.default_rng(17)
     asked = 0
     for _ in range(4000):
@@ -604,8 +605,8 @@ def test_no_outline_holds_one_at_least_as_large() -> None:
             continue
         asked += 1
         for near, far in ((0.5, 0.5), (0.9, 0.2), (0.2, 0.9)):
-            held = recognize._holds(Reading(None, 0.0, whole, similarity=near),
-                                    Reading(None, 0.0, part, similarity=far))
+            held = outlines._holds(Reading(None, 0.0, whole, similarity=near),
+                                   Reading(None, 0.0, part, similarity=far))
             assert not held
     assert asked >= 1000
 

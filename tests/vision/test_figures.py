@@ -16,7 +16,8 @@ from referee.vision.faces import Face
 from referee.vision.figures import PICTURES, brown_share, figure_rank, picture_fits
 from referee.vision.geometry import flatten
 from referee.vision.pips import PIP_SIZE, Pips
-from referee.vision.recognize import TWICE_SLACK, Reading, Recognizer, bank_twice
+from referee.vision.reading import Reading
+from referee.vision.recognize import TWICE_SLACK, Recognizer, bank_twice
 from referee.vision.scenes import SceneOptions, random_scene
 
 HELD_OUT = [("fournier_bank", "wikimedia"), ("wikimedia_bank", "fournier")]

@@ -8,14 +8,16 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision import recognize
+from referee.vision import second_look
 from referee.vision.bank import Bank
 from referee.vision.cues import Cues, far_figure
 from referee.vision.faces import Face
 from referee.vision.geometry import flatten
 from referee.vision.pips import Pips
-from referee.vision.recognize import Reading, Recognizer, RecognizerSettings, rank_witnessed
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.scenes import Scene, SceneOptions, random_scene, render
+from referee.vision.second_look import far_fours, rank_witnessed, read_again
 from tests.vision.test_detect import corner_error
 
 EASY = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
@@ -160,9 +162,9 @@ def test_a_far_figure_is_kept_where_his_pinta_is_read_surely(
     reading = Reading(figure, 0.0, scene.cards[0].corners, Card.parse(guess), similarity=0.4,
                       by_cues=True)
     assert not rank_witnessed(reading)
-    assert recognizer._figure_witnessed(reading, scene.image) is kept
+    assert second_look._figure_witnessed(recognizer, reading, scene.image) is kept
     other_suit = replace(reading, card=Card(figure.rank, Suit.OROS))
-    assert not recognizer._figure_witnessed(other_suit, scene.image)
+    assert not second_look._figure_witnessed(recognizer, other_suit, scene.image)
 
 
 def scores_with(recognizer: Recognizer, best: float, second: float) -> np.ndarray:
@@ -215,11 +217,11 @@ def test_a_far_card_left_unnamed_is_read_as_a_four_on_another_of_its_outlines(
     part = whole.mean(axis=0) + 0.75 * (whole - whole.mean(axis=0))
     unnamed = Reading(None, 0.1, part, Card(5, Suit.BASTOS), similarity=0.36)
     other = Reading(None, 0.1, whole, Card(2, Suit.BASTOS), similarity=0.34)
-    fours = recognizer.far_fours([unnamed], [unnamed, other], [], scene.image)
+    fours = far_fours(recognizer, [unnamed], [unnamed, other], [], scene.image)
     assert [r.card for r in fours] == [four] and fours[0].by_cues
-    assert recognizer.far_fours([unnamed], [unnamed], [], scene.image) == []
+    assert far_fours(recognizer, [unnamed], [unnamed], [], scene.image) == []
     named_there = replace(other, card=four)
-    assert recognizer.far_fours([unnamed], [unnamed, other], [named_there], scene.image) == []
+    assert far_fours(recognizer, [unnamed], [unnamed, other], [named_there], scene.image) == []
 
 
 def bank_reading(recognizer: Recognizer, image: np.ndarray, quad: np.ndarray) -> Reading:
@@ -263,14 +265,14 @@ def test_a_card_left_unnamed_is_read_again_on_its_own_outline(wikimedia_bank: Ba
     off, own = seen.off, seen.own
     unnamed = confirmed(recognizer, seen.image, off)
     assert unnamed.card is None
-    again = recognizer.read_again([off], [unnamed], [off, own], seen.image)
+    again = read_again(recognizer, [off], [unnamed], [off, own], seen.image)
     assert [r.card for r in again] == [sota] and again[0].by_cues
-    (moved,) = recognizer.read_again([off], [unnamed], [off], seen.image)
+    (moved,) = read_again(recognizer, [off], [unnamed], [off], seen.image)
     assert moved.card == sota and moved.by_cues
     assert corner_error(moved.outline, seen.corners) < 0.05
     named_there = replace(own, card=sota)
-    assert recognizer.read_again([off, own], [unnamed, named_there], [off, own],
-                                 seen.image)[0] is unnamed
+    assert read_again(recognizer, [off, own], [unnamed, named_there], [off, own],
+                      seen.image)[0] is unnamed
 
 
 def test_a_card_left_unnamed_is_not_read_again_on_a_part_of_it(wikimedia_bank: Bank,
@@ -287,9 +289,9 @@ def test_a_card_left_unnamed_is_not_read_again_on_a_part_of_it(wikimedia_bank: B
     assert confirmed(recognizer, seen.image, top).card == Card(11, Suit.OROS)
     unnamed = confirmed(recognizer, seen.image, seen.off)
     assert unnamed.card is None
-    (again,) = recognizer.read_again([seen.off], [unnamed], [seen.off, top], seen.image)
+    (again,) = read_again(recognizer, [seen.off], [unnamed], [seen.off, top], seen.image)
     assert again.card == caballo and corner_error(again.outline, q) < 0.05
-    again = recognizer.read_again([seen.off], [unnamed], [seen.off, top, seen.own], seen.image)
+    again = read_again(recognizer, [seen.off], [unnamed], [seen.off, top, seen.own], seen.image)
     assert [r.card for r in again] == [caballo]
 
 
@@ -311,7 +313,7 @@ def test_a_card_left_unnamed_is_not_named_on_an_outline_without_a_witness(
     unnamed = confirmed(recognizer, seen.image, seen.off)
     assert unnamed.card is None
     assert confirmed(recognizer, seen.image, seen.own).card == Card.parse(card)
-    assert recognizer.read_again([seen.off], [unnamed], [seen.off, seen.own], seen.image) == [unnamed], why
+    assert read_again(recognizer, [seen.off], [unnamed], [seen.off, seen.own], seen.image) == [unnamed], why
 
 
 @pytest.mark.parametrize("card", ["6o", "1c"])
@@ -323,7 +325,7 @@ def test_a_card_left_unnamed_is_named_on_another_outline_the_bank_is_sure_of(
     seen = outlines(recognizer, fournier[Card.parse(card)])
     unnamed = confirmed(recognizer, seen.image, seen.off)
     assert unnamed.card is None
-    (again,) = recognizer.read_again([seen.off], [unnamed], [seen.off, seen.own], seen.image)
+    (again,) = read_again(recognizer, [seen.off], [unnamed], [seen.off, seen.own], seen.image)
     assert again.card == Card.parse(card) and not again.by_cues
     assert again.confidence >= recognizer.settings.sure_confidence
 
@@ -342,7 +344,7 @@ def test_a_card_left_unnamed_is_read_on_its_outline_given_a_cards_proportions(
     """An 1878 card outlined up to ``kept`` of its length, no straight edge of it found: read on
     its outline with one side moved to a card's proportions (``geometry.card_proportioned``),
     and named there only with its rank guessed and a pinta of breaks witnessing it."""
-    monkeypatch.setattr(recognize, "frame_edges", lambda frame: np.zeros((0, 4), np.float32))
+    monkeypatch.setattr(second_look, "frame_edges", lambda frame: np.zeros((0, 4), np.float32))
     recognizer = Recognizer(wikimedia_bank)
     scene = one_card_scene(fournier[Card.parse(card)])
     q = scene.cards[0].corners.astype(np.float32)
@@ -350,7 +352,7 @@ def test_a_card_left_unnamed_is_read_on_its_outline_given_a_cards_proportions(
     off = bank_reading(recognizer, scene.image, np.concatenate([q[:2], near + kept * (q[2:] - near)]))
     unnamed = confirmed(recognizer, scene.image, off)
     assert unnamed.card is None
-    (again,) = recognizer.read_again([off], [unnamed], [off], scene.image)
+    (again,) = read_again(recognizer, [off], [unnamed], [off], scene.image)
     if named is None:
         assert again is unnamed
     else:

@@ -14,7 +14,8 @@ from referee.vision.bank import Bank
 from referee.vision.faces import Face
 from referee.vision.features import describe
 from referee.vision.learned import AGAIN, KNOWN, LearnedViews, kin
-from referee.vision.recognize import Reading, Recognizer, RecognizerSettings
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.scenes import SceneOptions, random_scene, render
 
 FIVE, SIX, SEVEN = Card.parse("5e"), Card.parse("6e"), Card.parse("7e")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.cards import Card
-from referee.vision.recognize import Reading, one_per_card
+from referee.vision.outlines import one_per_card
+from referee.vision.reading import Reading
 
 
 def quad(x: float, y: float, w: float = 100, h: float = 155) -> np.ndarray:

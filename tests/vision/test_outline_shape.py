@@ -10,7 +10,9 @@ from engine.cards import Card
 from referee.vision.bank import Bank
 from referee.vision.faces import Face
 from referee.vision.geometry import CARD_ASPECT, card_proportioned, rectified_aspect
-from referee.vision.recognize import Reading, Recognizer, _drop_parts, card_shaped
+from referee.vision.outlines import card_shaped, drop_parts
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 from referee.vision.scenes import project
 from tests.vision.test_detect import corner_error
 
@@ -53,10 +55,10 @@ def test_part_of_a_card_shaped_outline_goes_however_much_better_it_looks() -> No
     the whole 4 looks like any of its cards; a card never lies inside a card."""
     whole = _reading([[0, 0], [100, 0], [100, 155], [0, 155]], 0.56)
     part = _reading([[5, 5], [95, 5], [95, 60], [5, 60]], 0.84)
-    assert _drop_parts([whole, part]) == [whole]
+    assert drop_parts([whole, part]) == [whole]
     # inside an outline without a card's sides (two cards and the table between them), it stays
     wide = _reading([[0, 0], [200, 0], [200, 155], [0, 155]], 0.56)
-    assert _drop_parts([wide, part]) == [wide, part]
+    assert drop_parts([wide, part]) == [wide, part]
 
 
 @pytest.mark.parametrize("tilt", [0, 25])

@@ -26,7 +26,8 @@ from referee.vision.cues import (
 )
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips
-from referee.vision.recognize import Reading, Recognizer
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, render
 
 ONE_COLOUR = [Card(rank, suit) for rank in range(2, 8) for suit in SUIT_HUE]

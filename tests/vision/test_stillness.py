@@ -8,7 +8,8 @@ import pytest
 from engine.cards import Card
 from engine.events import Play
 from referee.vision.faces import Face
-from referee.vision.recognize import Reading, Recognizer
+from referee.vision.reading import Reading
+from referee.vision.recognize import Recognizer
 from referee.vision.scenes import finish, paint_card, project
 from referee.vision.stillness import MAX_STILL, Stillness
 from referee.vision.textures import TABLES, table
