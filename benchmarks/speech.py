@@ -15,6 +15,10 @@ mbrola:es1); "held-out" reports the other three synthetic voices and the real re
 'truco-referee voices calibrate' records) on its renders of the call and number texts at one
 speed and pitch (normal, low), and tested on its other renders only; the report is given twice on
 those same files, without and with calibration. Real recordings are left out (no second render).
+--learn: each voice adapted with no prompts on what the referee heard surely at its low-pitch
+renders, tested on the high-pitch ones. With both, a third report: calibrated, then learned from
+play (the calibrated referee listens, and the prompts are learned from with what it heard), as
+'serve --learn' goes on after 'voices calibrate'.
 """
 
 from __future__ import annotations
@@ -227,17 +231,22 @@ def learned_samples(item: Item, utterances: Iterable[Utterance],
     return out
 
 
-def learn_voices(voices: Iterable[str], folder: Path, min_conf: float) -> dict[str, str]:
+def learn_voices(voices: Iterable[str], folder: Path, min_conf: float,
+                 calibrated: dict[str, str] | None = None) -> dict[str, str]:
     """One adapted means file per voice, estimated with no prompts: on what the uncalibrated
     referee heard surely, and the game would have applied, in all that voice said at the
     low-pitch renders (calls, numbers, look-alikes and chatter alike), its own transcripts taken
-    as the truth."""
+    as the truth.  With ``calibrated`` (a voice's means from ``calibrate_voices``), as at a table
+    that calibrated before playing with ``serve --learn``: the calibrated referee listens, and
+    the calibration's prompts are learned from with what it heard (``referee.asr.learn.learn``)."""
     from referee.asr.adapt import calibrate, write_means
     from referee.asr.base import RecognizerError
+    from referee.audio import read_pcm
 
     with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
         rows = [row for row in csv.DictReader(fh) if f"{row['speed']}/{row['pitch']}" in LEARN_RENDERS]
     _start("sphinx-es", "clean", None, None)
+    _STATE["calibration"] = calibrated or {}
     out: dict[str, str] = {}
     for voice in sorted(voices):
         said = [Item(r["file"], r["text"], r["label"], r["group"], voice) for r in rows if r["voice"] == voice]
@@ -247,12 +256,14 @@ def learn_voices(voices: Iterable[str], folder: Path, min_conf: float) -> dict[s
             got = learned_samples(it, _listen(it)[0], min_conf)
             samples += got
             groups[it.group] += len(got)
+        prompts = ([(read_pcm(SPEECH / f), text) for f, text in calibration_script(voice)]
+                   if calibrated and voice in calibrated else [])
         try:
-            means, stats = calibrate(SPHINX_ES_DIR, [samples])
+            means, stats = calibrate(SPHINX_ES_DIR, [prompts, samples] if prompts else [samples])
         except RecognizerError as err:
             print(f"  {voice}: not learned ({err.message})")
             continue
-        path = folder / f"learned-{zlib.crc32(voice.encode())}"
+        path = folder / f"learned-{'prompted-' if prompts else ''}{zlib.crc32(voice.encode())}"
         write_means(path, means)
         out[voice] = str(path)
         print(f"  learned {voice}: {len(samples)} phrases from {len(said)} files "
@@ -631,6 +642,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.learn:
         calibrations.append((f" · learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
+    if args.calibrate and args.learn:
+        calibrations.append((f" · calibrated, then learned ≥ {args.learn}",
+                             learn_voices({it.voice for it in items}, Path(tmp.name), args.learn,
+                                          calibrations[1][1])))
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
     bars = SAME_BAR if args.same_bar else OWN_BARS
     for name in args.recognizer:
