@@ -111,7 +111,7 @@ def onto_outer_edges(quad: np.ndarray, edges: np.ndarray) -> np.ndarray | None:
 
     An outline can follow the frame line printed inside a pale card on a pale table, or stop where
     a finger or another card crosses the card; its sides then lie inside the card's edges, farther
-    than snapping reaches (``geometry.snap_to_edges``), and the card's straight edges still run
+    than snapping reaches (``snapping.snap_to_edges``), and the card's straight edges still run
     along them outside."""
     quad = np.asarray(quad, np.float32)
     if len(edges) == 0:

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from referee.vision.detect import apart, bounds, keep_best, shares
-from referee.vision.geometry import has_card_proportions
+from referee.vision.proportions import has_card_proportions
 from referee.vision.reading import Reading
 
 PART_MARGIN = 0.2  # a part goes if the whole looks at most this much less like a card ...

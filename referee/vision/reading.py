@@ -23,7 +23,7 @@ class Reading:
     by_cues: bool = False  # named because the cues (pips, colours, pinta) agree with the guess
     figure_of: Suit | None = None  # abstained, but surely a figure (10-12) of this suit
     edges: np.ndarray | None = None  # the outline snapped onto the card's edges: the cues are
-                                     # read there (``geometry.snap_to_edges``)
+                                     # read there (``snapping.snap_to_edges``)
     second: Card | None = None  # the bank's second best card (``recognize.bank_twice``)
     moved: bool = False  # read on an outline moved onto straight edges
                          # (``second_look.read_again``): named, but not learned from

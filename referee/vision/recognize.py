@@ -8,36 +8,36 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.cards import FIGURES, Card, Suit
+from referee.vision.ace_cues import narrow_picture, one_emblem_ace, ribboned_ace
 from referee.vision.bank import Bank
 from referee.vision.cues import (
     Cues,
-    caballo_card,
-    contradicts,
     cues_agree,
-    far_four,
-    figure_card,
-    figure_suit,
-    grey_figure_suit,
     has_rule,
-    is_caballo,
-    layout_card,
     miscounted,
-    narrow_picture,
-    one_emblem_ace,
     pinta_card,
     pinta_confirms,
     pinta_of_two,
     read_cues,
-    ribboned_ace,
 )
 from referee.vision.detect import DetectorSettings, candidates
 from referee.vision.features import describe
+from referee.vision.figure_cues import (
+    caballo_card,
+    contradicts,
+    figure_card,
+    figure_suit,
+    grey_figure_suit,
+    is_caballo,
+)
 from referee.vision.figures import figure_rank, picture_fits
-from referee.vision.geometry import flatten, snap_to_edges
+from referee.vision.geometry import flatten
+from referee.vision.layout_cues import far_four, layout_card
 from referee.vision.learned import LearnedViews
 from referee.vision.outlines import best_of_overlapping, card_shaped, drop_parts, one_per_card
 from referee.vision.reading import Reading, cue_image
 from referee.vision.second_look import far_readings, read_again
+from referee.vision.snapping import snap_to_edges
 from referee.vision.suits import colourless
 
 TWICE_SLACK = 0.2  # how much wider or narrower in the middle than its rank's range a picture
@@ -63,7 +63,7 @@ class RecognizerSettings:
     max_candidates: int = 40      # outlines compared with the bank per frame, best shapes first
     use_cues: bool = True  # below ``min_confidence``, still name a 1-7 whose cues agree (``cues``)
     use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure,
-    figure_ranks: bool = True  # ... or name it if its picture tells the rank (``cues.figure_card``)
+    figure_ranks: bool = True  # ... or name it if its picture tells the rank (``figure_cues.figure_card``)
     sure_confidence: float = 0.9  # a 2-7 named below this is dropped if its pips count a
                                   # neighbouring rank (``cues.miscounted``)
     snap_edges: bool = True  # move each card's sides onto its edge before reading it
@@ -144,18 +144,18 @@ class Recognizer:
         margin; the pip count, ink colours and pinta confirm it without the bank (and the pinta
         may correct the suit of a 1-7 whose other cues agree, ``cues.pinta_card``; an ace of another
         deck, which the bank guesses as a card of several pips, is named by its one emblem and a
-        sure pinta, ``cues.one_emblem_ace``, or the 1878 ace of espadas, taken for a 3, by its
-        middle filled without a blade, ``cues.ribboned_ace``; a 2-7 of the bank's suit and rank
+        sure pinta, ``ace_cues.one_emblem_ace``, or the 1878 ace of espadas, taken for a 3, by its
+        middle filled without a blade, ``ace_cues.ribboned_ace``; a 2-7 of the bank's suit and rank
         needs no ink colours when a sure pinta of breaks reads that suit, ``cues.pinta_confirms``;
-        a 4-7 is named by where its pips lie, ``cues.layout_card``: a 4 of copas or oros by its
+        a 4-7 is named by where its pips lie, ``layout_cues.layout_card``: a 4 of copas or oros by its
         bare middle, a 5-7 of espadas by its swords; a 1-7 far from the bank with four pips, a
-        sure pinta and a bare middle is a 4, ``cues.far_four``).  A guessed figure is named from
+        sure pinta and a bare middle is a 4, ``layout_cues.far_four``).  A guessed figure is named from
         its suit (its pinta, coin or cup) and its picture's rank, or the bank's where the picture
         fits it (more loosely where the bank's two best agree on it, ``bank_twice``), or else may
         still be read as "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from
         every card is named only on a card-shaped outline (``outlines.card_shaped``).  A figure
         the bank named is read again as if abstained when its pinta reads another suit
-        (``cues.contradicts``), and a 2-7 it named without being sure is dropped when its pips
+        (``figure_cues.contradicts``), and a 2-7 it named without being sure is dropped when its pips
         count a neighbouring rank (unless where they lie names it), and an ace when a sure pinta
         reads another suit (``_recount``).  On a frame with no colour only the cues that read
         none are asked (``_confirm_grey``)."""
@@ -196,7 +196,7 @@ class Recognizer:
         10 so.  The pinta reads no colour: a figure the bank named is still read as abstained
         when its pinta reads another suit, an ace when a sure one does (``_recount``), and a
         figure of unsure rank is still read as "a figure of <suit>" by a sure pinta
-        (``cues.grey_figure_suit``)."""
+        (``figure_cues.grey_figure_suit``)."""
         guess = reading.guess
         assert guess is not None
         if not (self.settings.use_figures and guess.rank in FIGURES):
@@ -216,7 +216,7 @@ class Recognizer:
     def _recount(self, reading: Reading, frame: np.ndarray) -> Reading:
         """Abstain on a 2-7 the bank named without being sure (``sure_confidence``) if its pips
         count a neighbouring rank (``cues.miscounted``), unless where they lie names it
-        (``cues.layout_card``: the bank's 6 de espadas on a 7 whose hilts and blades count
+        (``layout_cues.layout_card``: the bank's 6 de espadas on a 7 whose hilts and blades count
         seven); or on such an ace if a sure pinta reads another suit (across decks an ace far
         ahead of every other card, ``clear_lead``, may be an ace of another suit: one emblem, a
         sword or a club, and nothing to count): a wrong card is worse than none.  That ace is
@@ -242,7 +242,7 @@ class Recognizer:
     def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
                       cues: Cues) -> Reading:
         """A guessed 1-7 named by its cues; or a caballo the bank took for an ace or a two, whose
-        picture none of theirs looks like (``cues.is_caballo``): then no 1-7 is named."""
+        picture none of theirs looks like (``figure_cues.is_caballo``): then no 1-7 is named."""
         s = self.settings
         close = reading.similarity >= s.min_similarity
         if s.use_figures and s.figure_ranks and is_caballo(guess, cues, figure_rank(card_img)):
@@ -342,7 +342,7 @@ class Recognizer:
         return self.confirm(self.snapped(reading, frame), frame)
 
     def snapped(self, reading: Reading, frame: np.ndarray) -> Reading:
-        """The card with its sides snapped onto its edges (``geometry.snap_to_edges``), where its
+        """The card with its sides snapped onto its edges (``snapping.snap_to_edges``), where its
         cues are read; compared with the bank again there, and the closer of the two readings kept.
 
         On the held-out benchmark scenes the outlines' corners were 7-9% of a card's width off

@@ -9,19 +9,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from referee.vision.cues import FAR_ONE_END, PICTURED, Cues, far_figure, far_four
+from referee.vision.cues import Cues
 from referee.vision.detect import overlaps
-from referee.vision.geometry import card_proportioned, flatten
+from referee.vision.figure_cues import FAR_ONE_END, PICTURED, far_figure
+from referee.vision.geometry import flatten
+from referee.vision.layout_cues import far_four
 from referee.vision.lines import frame_edges, onto_outer_edges
 from referee.vision.outlines import best_of_overlapping, same_card
 from referee.vision.pintas import BREAK_PINTAS, ends_read
+from referee.vision.proportions import card_proportioned
 from referee.vision.reading import Reading, cue_image
 
 if TYPE_CHECKING:
     from referee.vision.recognize import Recognizer
 
 ONE_WITNESS = frozenset({1, 10})  # ranks a far outline is not named (``rank_witnessed``)
-FOUR = 4  # a far outline may be named a 4 of another rank than the bank's (``cues.far_four``)
+FOUR = 4  # a far outline may be named a 4 of another rank than the bank's (``layout_cues.far_four``)
 APART = 0.3  # a far outline goes if this much of it lies inside a card found, or of the card in it
 FAR_TRIES = 3  # other outlines of a far card left unnamed, read for a 4 by its pips (``far_fours``)
 OTHER_TRIES = 3  # other outlines of a card left unnamed, read again (``read_again``)
@@ -35,7 +38,7 @@ def read_again(recognizer: Recognizer, best: list[Reading], found: list[Reading]
     first, then on its outlines moved onto the straight edges outside them
     (``lines.onto_outer_edges``), then on the outline it was left unnamed on (before and
     after snapping) with one side moved to a card's proportions
-    (``geometry.card_proportioned``, where the bank finds it like a card); named on the first
+    (``proportions.card_proportioned``, where the bank finds it like a card); named on the first
     of them where it is named, a sure pinta (``Cues.sure``) reads the suit named, and the
     pinta is read at more of the card's ends than on the outline it was left unnamed on, or
     where the bank alone names it surely (``sure_confidence``); never on an outline lying over
@@ -133,7 +136,7 @@ def far_readings(recognizer: Recognizer, far: list[Reading], found: list[Reading
     least ``far_card``), lying apart from the cards found (``APART``), kept only when their
     cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``),
     or a caballo or rey his picture names where the bank guessed another rank, his suit told
-    twice (``cues.far_figure``); one left unnamed may still be a 4 on another of its
+    twice (``figure_cues.far_figure``); one left unnamed may still be a 4 on another of its
     outlines (``far_fours``).
 
     Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
@@ -154,7 +157,7 @@ def far_readings(recognizer: Recognizer, far: list[Reading], found: list[Reading
 
 def _figure_witnessed(recognizer: Recognizer, reading: Reading, frame: np.ndarray) -> bool:
     """A far caballo or rey named by his picture where the bank guessed another rank, his
-    suit witnessed twice (``cues.far_figure``)."""
+    suit witnessed twice (``figure_cues.far_figure``)."""
     card, guess = reading.card, reading.guess
     if card is None or guess is None or card.rank not in PICTURED:
         return False
@@ -165,7 +168,7 @@ def far_fours(recognizer: Recognizer, unnamed: list[Reading], far: list[Reading]
               named: list[Reading], frame: np.ndarray) -> list[Reading]:
     """A far card left unnamed on its outline most like the bank, named a 4 on another of its
     outlines (up to ``FAR_TRIES``, most like the bank first) by its pips alone
-    (``cues.far_four``: four pips by every count, a sure pinta of breaks, a bare middle).
+    (``layout_cues.far_four``: four pips by every count, a sure pinta of breaks, a bare middle).
 
     The 1878 4 of bastos, red ornaments between its clubs, is found through many outlines
     far from a naipes-libres bank; the one most like it is not always the one its pips are
@@ -189,7 +192,7 @@ def far_fours(recognizer: Recognizer, unnamed: list[Reading], far: list[Reading]
 
 def rank_witnessed(reading: Reading) -> bool:
     """Named with the rank the bank guessed, or a 4 (every rule naming a 4 counts its four pips,
-    and where the bank guessed another rank, also its bare middle: ``cues.far_four``), and
+    and where the bank guessed another rank, also its bare middle: ``layout_cues.far_four``), and
     neither an ace (an outline far from the bank may hold one pip of a card) nor a sota (a
     narrow picture is an ace's too)."""
     card, guess = reading.card, reading.guess
@@ -200,7 +203,7 @@ def rank_witnessed(reading: Reading) -> bool:
 
 def proportioned_witness(again: Reading, unnamed: Reading, cues: Cues) -> bool:
     """A card named on an outline one side of which was placed by a card's proportions
-    (``geometry.card_proportioned``) is of the rank the bank guessed there or where it was left
+    (``proportions.card_proportioned``) is of the rank the bank guessed there or where it was left
     unnamed (``unnamed``), and its pinta is one of breaks (``BREAK_PINTAS``: the unbroken line of
     oros is what the edge of any paper shows, and such an outline may take in the table) read at
     both ends, or bastos at one (``FAR_ONE_END``)."""

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import Cues, one_emblem_ace, read_cues, ribboned_ace
+from referee.vision.ace_cues import one_emblem_ace, ribboned_ace
+from referee.vision.cues import Cues, read_cues
 from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.reading import Reading

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from engine.cards import FIGURES, Card, Suit
-from referee.vision.cues import Cues, contradicts, figure_card, figure_suit, read_cues
+from referee.vision.cues import Cues, read_cues
 from referee.vision.emblems import holds_coin, holds_cup
 from referee.vision.faces import Face
+from referee.vision.figure_cues import contradicts, figure_card, figure_suit
 from referee.vision.geometry import flatten
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.scenes import SceneOptions, random_scene

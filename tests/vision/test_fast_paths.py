@@ -46,9 +46,6 @@ from referee.vision.figures import _measures, brown_share, shape
 from referee.vision.geometry import (
     _drop_shortest,
     _intersect,
-    _line,
-    _median,
-    _snap_sides,
     _square_corners,
     order_corners,
     refine_quad,
@@ -71,6 +68,7 @@ from referee.vision.pips import (
 from referee.vision.reading import Reading
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import SceneOptions, random_scene
+from referee.vision.snapping import _line, _median, _snap_sides
 
 
 def _plain_normalise(card: np.ndarray) -> np.ndarray:
@@ -556,7 +554,7 @@ def test_blobs_are_labelled_measured_and_boxed_as_with_opencvs_statistics(
 
 
 def test_four_sides_snapped_in_one_step_are_each_snapped_alone(fournier: dict[Card, Face]) -> None:
-    """``geometry._snap_sides`` takes the colour profiles of a card's four sides in one step:
+    """``snapping._snap_sides`` takes the colour profiles of a card's four sides in one step:
     each side comes out as it does snapped on its own, on cards of generated frames and on
     outlines moved off them."""
     rng = np.random.default_rng(21)

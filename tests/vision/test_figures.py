@@ -11,8 +11,9 @@ import pytest
 
 from engine.cards import Card, Suit
 from referee.vision.bank import Bank
-from referee.vision.cues import Cues, contradicts, figure_card, figure_suit, is_caballo, read_cues
+from referee.vision.cues import Cues, read_cues
 from referee.vision.faces import Face
+from referee.vision.figure_cues import contradicts, figure_card, figure_suit, is_caballo
 from referee.vision.figures import PICTURES, brown_share, figure_rank, picture_fits
 from referee.vision.geometry import flatten
 from referee.vision.pips import PIP_SIZE, Pips

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import Cues, grey_figure_suit
+from referee.vision.cues import Cues
 from referee.vision.faces import Face
+from referee.vision.figure_cues import grey_figure_suit
 from referee.vision.pips import Pips
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import Scene, SceneOptions, random_scene

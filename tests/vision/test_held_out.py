@@ -10,8 +10,9 @@ import pytest
 from engine.cards import Card, Suit
 from referee.vision import second_look
 from referee.vision.bank import Bank
-from referee.vision.cues import Cues, far_figure
+from referee.vision.cues import Cues
 from referee.vision.faces import Face
+from referee.vision.figure_cues import far_figure
 from referee.vision.geometry import flatten
 from referee.vision.pips import Pips
 from referee.vision.reading import Reading
@@ -342,7 +343,7 @@ def test_a_card_left_unnamed_is_read_on_its_outline_given_a_cards_proportions(
         wikimedia_bank: Bank, fournier: dict[Card, Face], monkeypatch: pytest.MonkeyPatch,
         card: str, kept: float, named: str | None) -> None:
     """An 1878 card outlined up to ``kept`` of its length, no straight edge of it found: read on
-    its outline with one side moved to a card's proportions (``geometry.card_proportioned``),
+    its outline with one side moved to a card's proportions (``proportions.card_proportioned``),
     and named there only with its rank guessed and a pinta of breaks witnessing it."""
     monkeypatch.setattr(second_look, "frame_edges", lambda frame: np.zeros((0, 4), np.float32))
     recognizer = Recognizer(wikimedia_bank)

@@ -9,8 +9,9 @@ import pytest
 from engine.cards import Card
 from referee.vision.bank import Bank
 from referee.vision.faces import Face
-from referee.vision.geometry import CARD_ASPECT, card_proportioned, rectified_aspect
+from referee.vision.geometry import CARD_ASPECT
 from referee.vision.outlines import card_shaped, drop_parts
+from referee.vision.proportions import card_proportioned, rectified_aspect
 from referee.vision.reading import Reading
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import project

@@ -6,17 +6,10 @@ import cv2
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import (
-    PIP_HUE,
-    Cues,
-    cues_agree,
-    four_not_five,
-    narrow_picture,
-    pinta_card,
-    pinta_confirms,
-    read_cues,
-)
+from referee.vision.ace_cues import narrow_picture
+from referee.vision.cues import PIP_HUE, Cues, cues_agree, pinta_card, pinta_confirms, read_cues
 from referee.vision.faces import Face
+from referee.vision.layout_cues import four_not_five
 from referee.vision.pips import PIP_SIZE, Pips, read_pips
 from referee.vision.suits import suits_seen
 

@@ -12,19 +12,15 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import (
-    SUIT_HUE,
-    Cues,
+from referee.vision.cues import SUIT_HUE, Cues, miscounted, pinta_of_two, read_cues
+from referee.vision.faces import Face
+from referee.vision.layout_cues import (
     five_of_swords,
     four_with_print,
     hilts_across,
-    miscounted,
-    pinta_of_two,
-    read_cues,
     six_of_swords,
     swords_counted,
 )
-from referee.vision.faces import Face
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.reading import Reading
 from referee.vision.recognize import Recognizer
@@ -181,7 +177,7 @@ def test_hilts_and_a_blade_across_name_only_the_five_and_seven_of_swords_among_t
 def test_an_unsure_bank_neighbour_on_a_seven_or_six_of_swords_is_counted(
         recognizer: Recognizer, wikimedia: dict[Card, Face]) -> None:
     """A close guess the bank is not sure of, of the rank next to the card's: the swords'
-    hilts and blades count the card (``cues.swords_counted``)."""
+    hilts and blades count the card (``layout_cues.swords_counted``)."""
     six, seven = Card(6, Suit.ESPADAS), Card(7, Suit.ESPADAS)
     assert confirmed(recognizer, wikimedia[seven], six, 0.3) == seven
     assert confirmed(recognizer, wikimedia[six], seven, 0.3) == six
@@ -254,7 +250,7 @@ def test_a_far_guess_is_named_a_four_only_on_a_four(deck_name: str, recognizer: 
                                                   request: pytest.FixtureRequest) -> None:
     """Far from the bank (similarity 0.4), whatever 2-7 it guessed (here a 2 of the card's suit
     and the 3 of another), a card is named a 4 by its four pips, a sure pinta of breaks and a
-    bare middle (``cues.far_four``) only when it is one; the 1878 4 of bastos, which a
+    bare middle (``layout_cues.far_four``) only when it is one; the 1878 4 of bastos, which a
     naipes-libres bank takes for a 2 or a 3, and both decks' 4s of espadas are."""
     deck: dict[Card, Face] = request.getfixturevalue(deck_name)
     named: dict[Card, set[Card | None]] = {}

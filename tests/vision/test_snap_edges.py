@@ -7,10 +7,11 @@ import numpy as np
 
 from engine.cards import Card
 from referee.vision.faces import Face
-from referee.vision.geometry import flatten, snap_to_edges
+from referee.vision.geometry import flatten
 from referee.vision.pintas import read_pintas
 from referee.vision.pips import PIP_SIZE
 from referee.vision.scenes import SceneOptions, random_scene
+from referee.vision.snapping import snap_to_edges
 from tests.vision.test_detect import corner_error
 
 CLEAR = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
