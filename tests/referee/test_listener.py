@@ -17,7 +17,7 @@ from referee.asr.scripted import ScriptedRecognizer
 from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
 from referee.audio import AudioChunk, WavSource, read_wav
 from referee.cli import main
-from referee.commands import listen
+from referee.commands import listen_printer
 from referee.evidence import EvidenceStore
 from referee.listener import DOUBTED_CONF, HOLD_S, Listener, Utterance, can_grow, item_confidence
 from referee.phrases import parse
@@ -236,7 +236,8 @@ def test_listen_takes_back_a_low_confidence_call_as_unsure(
         capsys: pytest.CaptureFixture[str]) -> None:
     # a bar no whole phrase reaches, not even one heard with confidence 1 (the command's
     # --unsure-below goes up to 1); a call handed over early (bar 0) is applied as before
-    monkeypatch.setattr(listen, "confidence_needed", lambda label, bar: 1.01 if bar > 0 else 0.0)
+    monkeypatch.setattr(listen_printer, "confidence_needed",
+                        lambda label, bar: 1.01 if bar > 0 else 0.0)
     wav = shared_dir / "speech" / "real" / "truco-uruguayo" / "truco.wav"
     code = main(["listen", "--wav", str(wav), "--json", "--recognizer", "sphinx", "--no-evidence",
                  "--models-dir", str(shared_dir / "models")])
@@ -461,7 +462,7 @@ def test_a_revision_confirms_a_call_the_whole_phrase_reads_alone() -> None:
 def test_listen_takes_back_a_quiero_the_whole_phrase_heard_as_no_quiero() -> None:
     import io
 
-    from referee.commands.listen import Printer
+    from referee.commands.listen_printer import Printer
 
     out = io.StringIO()
     printer = Printer(out, True, 0.6, None)
@@ -481,7 +482,7 @@ def test_listen_takes_back_a_quiero_the_whole_phrase_heard_as_no_quiero() -> Non
 def test_listen_takes_back_every_early_call_of_a_phrase_it_is_not_sure_of() -> None:
     import io
 
-    from referee.commands.listen import Printer
+    from referee.commands.listen_printer import Printer
 
     out = io.StringIO()
     printer = Printer(out, True, 0.6, None)
@@ -501,7 +502,7 @@ def test_listen_takes_back_every_early_call_of_a_phrase_it_is_not_sure_of() -> N
 def test_listen_applies_a_call_refused_because_of_an_early_call_taken_back() -> None:
     import io
 
-    from referee.commands.listen import Printer
+    from referee.commands.listen_printer import Printer
 
     def early(text: str, start: float, conf: float, team: str = "A") -> Utterance:
         return Utterance(text, (Word(text, conf, start, start + 0.4),), start, start + 0.4,
@@ -534,7 +535,7 @@ def test_listen_applies_a_call_refused_because_of_an_early_call_taken_back() -> 
 def test_listen_applies_a_call_of_several_words_at_a_lower_confidence() -> None:
     import io
 
-    from referee.commands.listen import Printer
+    from referee.commands.listen_printer import Printer
 
     def final(text: str, start: float, conf: float) -> Utterance:
         words = tuple(Word(w, conf, start + 0.3 * k, start + 0.3 * k + 0.25)

@@ -13,7 +13,7 @@ import pytest
 
 from referee.asr.base import Result, Word
 from referee.audio import AudioChunk
-from referee.commands.listen import Printer
+from referee.commands.listen_printer import Printer
 from referee.listener import Listener, Utterance
 
 Said = tuple[str, float, float, float]  # a word, its start and end, its confidence in the end
