@@ -10,7 +10,8 @@ from typing import Any
 
 from models import catalog
 from models.catalog import ModelSpec
-from models.fetch import FetchError, fetch, lock_path, partial_path
+from models.download import FetchError
+from models.fetch import fetch, lock_path, partial_path
 from models.lock import busy
 from models.paths import models_dir
 from models.validate import check

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from models.fetch import _unreachable
+from models.download import _unreachable
 from referee.cli import main
 
 

@@ -24,9 +24,11 @@ from typing import Any, ClassVar
 
 import pytest
 
+from models import download as download_module
 from models import fetch as fetch_module
 from models.catalog import VOSK_ES, ModelSpec
-from models.fetch import MANIFEST, FetchError, check, download, fetch
+from models.download import FetchError, download
+from models.fetch import MANIFEST, check, fetch
 from referee.asr.find import find_model
 from referee.commands.models import do_fetch
 
@@ -278,7 +280,7 @@ def test_offline_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_a_network_that_drops_what_it_is_sent_is_told_in_the_connect_time(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fetch_module, "CONNECT_TIMEOUT_S", 0.5, raising=False)
+    monkeypatch.setattr(download_module, "CONNECT_TIMEOUT_S", 0.5, raising=False)
     with socket.socket() as deaf:
         deaf.bind(("127.0.0.1", 0))
         deaf.listen(0)
@@ -298,7 +300,7 @@ def test_a_network_that_drops_what_it_is_sent_is_told_in_the_connect_time(
 
 def test_a_server_slower_to_answer_than_to_connect_is_waited_for(
         server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fetch_module, "CONNECT_TIMEOUT_S", 0.5, raising=False)
+    monkeypatch.setattr(download_module, "CONNECT_TIMEOUT_S", 0.5, raising=False)
     assert fetch(_spec(_at(server, "slow")), tmp_path).is_dir()
 
 
@@ -384,7 +386,8 @@ FETCH_SCRIPT = """
 import dataclasses, sys
 from pathlib import Path
 from models.catalog import VOSK_ES
-from models.fetch import FetchError, fetch
+from models.download import FetchError
+from models.fetch import fetch
 try:
     fetch(dataclasses.replace(VOSK_ES, url=sys.argv[1]), Path(sys.argv[2]))
 except FetchError as err:

@@ -15,7 +15,8 @@ import pytest
 
 from models.catalog import DECK_NAIPES_LIBRES
 from models.decks import installed_decks
-from models.fetch import FetchError, check, fetch
+from models.download import FetchError
+from models.fetch import check, fetch
 
 SHEET = "sheet_full_2496x1595.png"
 
