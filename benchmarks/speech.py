@@ -291,7 +291,8 @@ def _start(recognizer: str, snr: str, models_dir: str | None, tune: str | None) 
     import json
 
     from referee.asr.grammar import PhraseList
-    from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
+    from referee.asr.sphinx import SphinxRecognizer
+    from referee.asr.sphinx_decoder import SphinxTuning
 
     plist = PhraseList.from_table()
     tuning = SphinxTuning(**json.loads(tune)) if tune else None
@@ -317,7 +318,8 @@ def _start(recognizer: str, snr: str, models_dir: str | None, tune: str | None) 
 def _calibrated(voice: str, means: str) -> object:
     """The worker's recognizer for one calibrated voice (made once)."""
     from referee.asr.grammar import PhraseList
-    from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
+    from referee.asr.sphinx import SphinxRecognizer
+    from referee.asr.sphinx_decoder import SphinxTuning
 
     recs: dict[str, object] = _STATE.setdefault("calibrated", {})  # type: ignore[assignment]
     if voice not in recs:

@@ -3,94 +3,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from models.validate import broken_message, sphinx_problems
-from referee.asr.base import JOIN_S, SAMPLE_RATE, RecognizerError, Result, Word
-from referee.asr.grammar import (
-    PhraseList,
-    fsg_transitions,
-    garbage_syllables,
-    garbage_words,
-    is_garbage,
-    unheard_spans,
-)
-from referee.asr.lexicon import (
-    dictionary_file,
-    dictionary_lines,
-    english_pronunciations,
-    to_english,
-)
+from referee.asr.base import SAMPLE_RATE, Result, Word
+from referee.asr.grammar import PhraseList, is_garbage, unheard_spans
+from referee.asr.lexicon import english_pronunciations, to_english
 from referee.asr.noise import NoiseMeter
+from referee.asr.sphinx_decoder import ENGLISH_TUNING, SphinxTuning, check_model, make_decoder
 
 FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
 PARTIAL_EVERY_S = 0.06
 NOISY_MARGIN = 2.0  # dB, so that a table near the bar does not flip between decoders
 RECENT_S = 6.0  # input audio kept for decoding a phrase again with the next one (``join_s``)
-
-# English phones for the garbage path of the fallback (vowels and common consonants).
-_EN_GARBAGE = ["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "UW", "B", "CH", "D", "F", "G", "HH", "K", "L", "M", "N", "P", "R", "S", "SH", "T", "V", "Y", "Z"]
-
-
-@dataclass(frozen=True)
-class SphinxTuning:
-    """Grammar weights and search settings; the defaults are set on held-out voices (see benchmark)."""
-
-    call_weight: float = 1.0
-    number_weight: float = 0.3
-    decoy_weight: float = 0.5
-    filler_weight: float = 0.0  # an open filler vocabulary stole calls ("truco" heard as "otro")
-    # "te canto", "te digo" (``phrases.CARRIERS``): on the tuning voices "¿y si te canto truco?"
-    # was heard as "siete retruco"; with this class truco recall went 42.9% → 64.3% clean and
-    # chatter applied in game 2.1% → 1.2% (0.5 and 1.0 let one more chatter through).
-    carrier_weight: float = 0.25
-    garbage_weight: float = 1e-6
-    garbage: str = "phones"  # or "syllables"
-    number_runs: bool = False  # allow a number right after a number
-    wip: float = 0.5
-    lw: float = 10.0
-    # The word-exit beam is what costs: every word ending inside it becomes a node of the lattice
-    # whose posteriors are the confidences, and building that lattice was three quarters of the
-    # CPU.  1e-20 (pocketsphinx's default is 7e-29) cut the CPU 2.5x at 10 dB on the tuning
-    # voices; its surer posteriors hear more calls in noise and let a little more chatter through
-    # (docs/voice.md).  The search beams keep the defaults.
-    beam: float = 1e-48
-    wbeam: float = 1e-20
-    pbeam: float = 1e-48
-    maxhmmpf: int = 5000
-    topn: int = 8  # Gaussians scored per frame (docs/voice.md, "Gaussians per sound")
-    # Silence and noise words Sphinx may insert at every grammar state; they swell the lattice
-    # whose word posteriors (the confidences) are most of the CPU time of an utterance.
-    fsg_fillers: bool = True
-    # A noisy table (the noise meter's spread between voices and background below this, in dB;
-    # about 15 dB SNR) is decoded with Sphinx's own noise removal, which costs recall at a quiet
-    # one (docs/voice.md, "Noise").  0 turns it off.
-    noisy_below: float = 24.0
-    pip: float = 1.0
-    # A phrase ends after this much of a pause (90% of it without voice).  0.18 s instead of 0.21:
-    # every call that waits for the end of its phrase comes 20-30 ms sooner (docs/voice.md,
-    # "Speed"); pocketsphinx refuses a shorter window at this ratio.
-    vad_window: float = 0.18
-    vad_ratio: float = 0.9
-    vad_mode: int = 2
-    # Decode each utterance again as a whole when it ends (cepstral mean of the utterance itself);
-    # partials still come from the streaming pass.
-    final_pass: bool = False
-    # A phrase that starts this soon after one in which nothing was heard is decoded together with
-    # it, that one's audio first: a short «no» on its own is heard as nothing, and then «no…
-    # quiero» broken by a pause would be heard «quiero» (docs/voice.md).  0: off.
-    join_s: float = JOIN_S
-    # Starting cepstral mean, close to what the Spanish model sees on speech; live CMN adapts from here.
-    cmninit: str = "48,17,4,10,-2,-2,10,-6,-2,-10,-4,-10,5"
-
-
-# The English fallback's lattice is larger still (a Spanish lexicon on English phones leaves many
-# words close): a narrower word-exit beam took its CPU from 0.055 / 0.167 to 0.029 / 0.055 of real
-# time (clean / 10 dB, tuning voices) and heard more (31.1% → 38.7% of the calls clean).
-ENGLISH_TUNING = SphinxTuning(wbeam=1e-15)
 
 
 def english_model_dir() -> Path:
@@ -98,21 +24,6 @@ def english_model_dir() -> Path:
     import pocketsphinx
 
     return Path(pocketsphinx.get_model_path()) / "en-us" / "en-us"
-
-
-def check_model(hmm: Path | None) -> Path:
-    """The model folder, checked in Python before pocketsphinx loads it: pocketsphinx ends the
-    whole process on a broken model definition instead of raising."""
-    if hmm is None or not (hmm / "mdef").is_file():
-        raise RecognizerError(
-            "model-missing",
-            f"no encuentro el modelo acústico de Sphinx en {hmm}; "
-            "bajalo con 'truco-referee models fetch'",
-        )
-    problems = sphinx_problems(hmm)
-    if problems:
-        raise RecognizerError("model-broken", broken_message("sphinx", hmm, problems))
-    return hmm
 
 
 class SphinxRecognizer:
@@ -163,41 +74,8 @@ class SphinxRecognizer:
 
     def _make_decoder(self, ps: object, means: Path | None, noisy: bool) -> object:
         """A decoder of this recognizer's model and phrases, with these means (a calibration)."""
-        hmm, phrases, english = self.model_dir, self._phrases, self.low_accuracy
-        lines = dictionary_lines(phrases.words(), english=english)
-        if english:
-            garbage = garbage_words(_EN_GARBAGE)
-        elif self.tuning.garbage == "syllables":
-            garbage = garbage_syllables()
-        else:
-            garbage = garbage_words()
-        lines += [f"{w} {' '.join(p)}" for w, p in garbage.items()]
-        t = self.tuning
-        weights = {"call": t.call_weight, "number": t.number_weight, "decoy": t.decoy_weight,
-                   "filler": t.filler_weight, "carrier": t.carrier_weight,
-                   "garbage": t.garbage_weight}
-        start, final, trans = fsg_transitions(phrases, garbage, weights, t.number_runs)
-        try:
-            with dictionary_file(lines) as dict_path:
-                config = ps.Config(  # type: ignore[attr-defined]
-                    hmm=str(hmm), dict=str(dict_path), wip=t.wip, pip=t.pip, lw=t.lw,
-                    beam=t.beam, wbeam=t.wbeam, pbeam=t.pbeam, maxhmmpf=t.maxhmmpf, topn=t.topn,
-                    fsgusefiller=t.fsg_fillers, remove_noise=noisy,
-                    loglevel="FATAL",
-                )
-                config["lm"] = None
-                if not english:
-                    config["cmninit"] = t.cmninit
-                if means is not None:
-                    config["mean"] = str(means)
-                decoder = ps.Decoder(config)  # type: ignore[attr-defined]
-                fsg = decoder.create_fsg("calls", start, final, trans)
-                decoder.add_fsg("calls", fsg)
-                decoder.activate_search("calls")
-        except (RuntimeError, ValueError) as err:
-            hint = " ('truco-referee voices forget' borra la calibración)" if means else ""
-            raise RecognizerError("model-broken", f"Sphinx no pudo cargar {hmm}: {err}{hint}") from err
-        return decoder
+        return make_decoder(ps, self.model_dir, self._phrases, self.tuning,
+                            english=self.low_accuracy, means=means, noisy=noisy)
 
     # -- streaming -------------------------------------------------------------------------
     def feed(self, pcm: bytes) -> list[Result]:
@@ -402,7 +280,6 @@ def _posterior(prob: float) -> float:
 
 __all__ = [
     "SphinxRecognizer",
-    "SphinxTuning",
     "english_model_dir",
     "english_pronunciations",
     "to_english",

@@ -14,7 +14,8 @@ import pytest
 from referee.asr.base import Result, Word
 from referee.asr.grammar import PhraseList
 from referee.asr.scripted import ScriptedRecognizer
-from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
+from referee.asr.sphinx import SphinxRecognizer
+from referee.asr.sphinx_decoder import SphinxTuning
 from referee.audio import AudioChunk, WavSource, read_wav
 from referee.cli import main
 from referee.commands import listen_printer

@@ -12,7 +12,8 @@ import pytest
 from benchmarks.speech import mix_noise
 from referee.asr.grammar import PhraseList
 from referee.asr.noise import NoiseMeter
-from referee.asr.sphinx import SphinxRecognizer, SphinxTuning
+from referee.asr.sphinx import SphinxRecognizer
+from referee.asr.sphinx_decoder import SphinxTuning
 from referee.audio import read_wav, to_chunk
 from referee.phrases import parse
 
