@@ -3,8 +3,9 @@
 The HTTP routes, the WebSocket, the voice listener and the camera all change the game through
 this object (``submit_line``, ``record_heard``, ``undo``...).  Each change is applied to the Table,
 committed to the store, and only then published to the pages as a full snapshot.  What the
-referee heard is handled by ``heard_calls.HeardCalls``, which changes the game through this
-object too; the heard items are kept by ``heard_strip.HeardStrip``.
+referee heard is handled by ``heard_calls.HeardCalls`` and decided later by
+``heard_decisions.HeardDecisions``, which change the game through this object too; the heard items
+are kept by ``heard_strip.HeardStrip``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from referee.doubt import Earlier, Said
 from web_scoreboard.errors import ActionError, store_failed, written
 from web_scoreboard.heard import Heard
 from web_scoreboard.heard_calls import HeardCalls
+from web_scoreboard.heard_decisions import HeardDecisions
 from web_scoreboard.heard_strip import HeardStrip
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike, common_start, rebuild
@@ -70,6 +72,7 @@ class TableService:
         self._table = table_factory(settings)
         self._strip = HeardStrip(store, heard_limit)
         self._heard = HeardCalls(self, self._strip)
+        self._decisions = HeardDecisions(self, self._strip, self._heard)
         self._warnings: list[str] = []
         self._sources: dict[str, dict[str, str]] = {}
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
@@ -265,7 +268,7 @@ class TableService:
                                                                    before[start:], joined))
             return self.publish()
 
-    # -- heard (``heard_calls.HeardCalls``) ---------------------------------------------------
+    # -- heard (``heard_calls.HeardCalls``, ``heard_decisions.HeardDecisions``) ----------------
     def record_heard(self, item: Heard) -> dict[str, Any]:
         """Store what the listener heard and show it on the pages (``HeardCalls.record``)."""
         return self._heard.record(item)
@@ -285,19 +288,19 @@ class TableService:
                                 needed=needed, earlier=earlier)
 
     def confirm_heard(self, heard_id: int, origin: str = "confirm") -> dict[str, Any]:
-        """Apply an "unsure" heard call a person confirmed (``HeardCalls.confirm``)."""
-        return self._heard.confirm(heard_id, origin)
+        """Apply an "unsure" heard call a person confirmed (``HeardDecisions.confirm``)."""
+        return self._decisions.confirm(heard_id, origin)
 
     def dismiss_heard(self, heard_id: int) -> dict[str, Any]:
-        """Set an "unsure" heard call aside (``HeardCalls.dismiss``)."""
-        return self._heard.dismiss(heard_id)
+        """Set an "unsure" heard call aside (``HeardDecisions.dismiss``)."""
+        return self._decisions.dismiss(heard_id)
 
     def revise_heard(self, heard_id: int, confidence: float, unsure_below: float,
                      phrase_confidence: float | None = None,
                      waits_for: int | None = None, then: Sequence[int] = ()) -> bool:
-        """A call heard early, judged on its whole phrase (``HeardCalls.revise``)."""
-        return self._heard.revise(heard_id, confidence, unsure_below, phrase_confidence,
-                                  waits_for, then)
+        """A call heard early, judged on its whole phrase (``HeardDecisions.revise``)."""
+        return self._decisions.revise(heard_id, confidence, unsure_below, phrase_confidence,
+                                      waits_for, then)
 
     # -- what the heard calls do to the game (``heard_calls.Game``) ---------------------------
     def apply_call(self, line: str, origin: str,
