@@ -94,7 +94,7 @@ class Message(Strict):
 
 
 class LastLineMsg(Message):
-    """A change with the snapshot the page showed (``TableService._require_seen``)."""
+    """A change with the snapshot the page showed (``Snapshots.require_seen``)."""
 
     seq: Seq | None = None
 

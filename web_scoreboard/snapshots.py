@@ -1,0 +1,105 @@
+"""The snapshots the pages are shown: numbered, made of the game in play, the heard strip and how
+the referee's ears and eyes are doing, and pushed to every page through the hub.
+
+``Snapshots`` is not thread-safe: the ``TableService`` holds its lock around every change.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import Any
+
+from web_scoreboard.errors import ActionError
+from web_scoreboard.game_in_play import GameInPlay, is_call
+from web_scoreboard.heard_strip import HeardStrip
+from web_scoreboard.hub import Hub
+
+# The referee's ears and eyes, in the order the pages show them (``TableService.set_source``).
+SOURCE_KEYS = ("mic", "mic A", "mic B", "camera")
+SOURCE_STATES = ("ok", "trouble", "off")
+
+
+def source_state(key: str, state: str, message: str = "") -> dict[str, str]:
+    """How a source is doing, as a snapshot shows it; ValueError for a key not in
+    ``SOURCE_KEYS`` or a state not in ``SOURCE_STATES``."""
+    if key not in SOURCE_KEYS or state not in SOURCE_STATES:
+        raise ValueError(f"source {key!r} in state {state!r}: the key is one of "
+                         f"{', '.join(SOURCE_KEYS)} and the state ok, trouble or off")
+    return {"key": key, "state": state, "message": message}
+
+
+class Snapshots:
+    """The snapshots of this running server: the latest one shown, and what the next shows."""
+
+    def __init__(self, hub: Hub, log_limit: int = 1000) -> None:
+        self._hub = hub
+        self._log_limit = log_limit
+        # Snapshots are numbered on from the boot's millisecond, not from 0: a page still showing
+        # a snapshot of the server before a restart can never name one of this server's
+        # (``require_seen``), and the numbers keep growing across restarts.
+        self._seq = time.time_ns() // 1_000_000
+        # The snapshot the table last changed in: those made since for the sources alone
+        # (``set_source``) show the same table, and a tap on one of them is not stale.
+        self._table_seq = self._seq
+        self._boot = secrets.token_hex(4)
+        self._sources: dict[str, dict[str, str]] = {}
+        self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
+
+    def snapshot(self) -> dict[str, Any]:
+        """The latest snapshot shown."""
+        return self._current[2]
+
+    def current(self) -> tuple[int, str]:
+        """The latest snapshot's sequence number and JSON text."""
+        seq, text, _ = self._current
+        return seq, text
+
+    def require_seen(self, seen: int | None) -> None:
+        """A change the page asked for while it showed snapshot ``seen``: refused if the table
+        changed since (a double tap, or another tablet was quicker), so it never takes back a
+        line the person did not see, nor scores twice what two people tapped once.  A snapshot
+        that only said how the microphone or the camera is doing shows the same table."""
+        if seen is not None and not self._table_seq <= seen <= self._seq:
+            raise ActionError("stale", "la mesa cambió desde que la miraste: fijate cómo quedó y "
+                              "volvé a tocar si hace falta", 409)
+
+    def set_source(self, source: dict[str, str]) -> bool:
+        """Keep how a source is doing (``source_state``) for the snapshots to come; False if it
+        was doing so already."""
+        if self._sources.get(source["key"]) == source:
+            return False
+        self._sources[source["key"]] = source
+        return True
+
+    def make(self, game: GameInPlay, strip: HeardStrip,
+             table: bool = True) -> tuple[int, str, dict[str, Any]]:
+        """The next snapshot: its number, its JSON text and itself; ``table`` False for one that
+        changes only the sources (``set_source``)."""
+        self._seq += 1
+        if table:
+            self._table_seq = self._seq
+        snap = self._build(game, strip)
+        text = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
+        return self._seq, text, snap
+
+    def show(self, current: tuple[int, str, dict[str, Any]]) -> None:
+        """Make a snapshot the latest one and push it to every page."""
+        self._current = current
+        self._hub.publish(current[0], current[1])
+
+    def _build(self, game: GameInPlay, strip: HeardStrip) -> dict[str, Any]:
+        table = game.table
+        snap = dict(table.snapshot())
+        log = list(snap.get("log") or table.lines)
+        last = table.lines[-1] if table.lines else None
+        snap.update(
+            seq=self._seq, boot=self._boot, game_id=game.game_id, names=dict(game.names),
+            heard=strip.shown(), pin_required=True, warnings=game.warnings,
+            log=log[-self._log_limit:], log_total=len(log), last_line=last,
+            can_undo=last is not None, can_flip=last is not None and is_call(last),
+            swap_to=table.opposite_answer(),
+            sources=[dict(self._sources[key]) for key in SOURCE_KEYS if key in self._sources],
+        )
+        return snap
