@@ -4,7 +4,8 @@ engine allows there what a Truco player expects."""
 from __future__ import annotations
 
 from benchmarks.game_states import legal_labels, moments_for
-from benchmarks.speech import Item, Outcome, score
+from benchmarks.speech_corpus import Item
+from benchmarks.speech_scoring import Outcome, score
 
 
 def test_at_the_start_of_a_hand_nobody_can_answer_or_declare() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.speech import mix_noise
+from benchmarks.speech_corpus import mix_noise
 from referee.asr.grammar import PhraseList
 from referee.asr.noise import NoiseMeter
 from referee.asr.sphinx import SphinxRecognizer

@@ -1,0 +1,98 @@
+"""The speech benchmark's corpus: its files by voice and group, and noise mixed in."""
+
+from __future__ import annotations
+
+import csv
+import random
+import zlib
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+SPEECH = SHARED / "speech"
+TUNING_VOICES = {"espeak-ng:es", "pico:es-ES", "mbrola:es1"}
+LEAD_SILENCE_S = 0.25
+
+
+@dataclass(frozen=True)
+class Item:
+    file: str
+    text: str
+    label: str
+    group: str
+    voice: str
+    render: str = ""  # speed/pitch of a synthetic file
+
+
+def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:
+    """Corpus items (synthetic and real) for the requested voice split, sampled per group."""
+    items: list[Item] = []
+    with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            tuning = row["voice"] in TUNING_VOICES
+            if voices == "all" or (voices != "real" and (voices == "tuning") == tuning):
+                items.append(Item(row["file"], row["text"], row["label"], row["group"], row["voice"],
+                                  f"{row['speed']}/{row['pitch']}"))
+    if voices != "tuning":
+        with (SPEECH / "real_manifest.csv").open(encoding="utf-8") as fh:
+            for row in csv.DictReader(fh):
+                label = row["label"] if row["label"] != "none?" else "none"
+                group = "real_call" if label != "none" and not label.startswith("puntos") else (
+                    "real_points" if label.startswith("puntos") else "real_other")
+                if row["text"] == "con flor me achico":
+                    label, group = "con flor me achico", "real_call"
+                if row["text"] == "contra flor al resto":
+                    label = "contraflor al resto"
+                items.append(Item(row["file"], row["text"], label, group, row["accent"]))
+    if limit:
+        rng = random.Random(seed)
+        by_group: dict[str, list[Item]] = defaultdict(list)
+        for it in items:
+            by_group[it.group].append(it)
+        items = [it for g in sorted(by_group) for it in
+                 rng.sample(by_group[g], min(limit, len(by_group[g])))]
+    return items
+
+
+def mix_noise(frames: np.ndarray, snr_db: float, noise: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Add noise at ``snr_db`` relative to the speech part (the file minus its silent ends)."""
+    mono = frames[:, 0]
+    lead = int(LEAD_SILENCE_S * 16000)
+    speech = mono[lead:-lead] if len(mono) > 2 * lead + 160 else mono
+    p_speech = float(np.mean(speech**2)) or 1e-12
+    start = rng.randrange(0, max(1, len(noise) - len(mono)))
+    seg = np.resize(noise[start:start + len(mono)], len(mono))
+    p_noise = float(np.mean(seg**2)) or 1e-12
+    gain = np.sqrt(p_speech / (p_noise * 10 ** (snr_db / 10)))
+    return np.clip(mono + gain * seg, -1.0, 1.0)[:, None]
+
+
+def voice_files() -> dict[str, list[str]]:
+    """Every corpus file by voice, synthetic and real."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for manifest, voice in (("manifest.csv", "voice"), ("real_manifest.csv", "accent")):
+        with (SPEECH / manifest).open(encoding="utf-8") as fh:
+            for row in csv.DictReader(fh):
+                out[row[voice]].append(row["file"])
+    return out
+
+
+def file_seed(item: Item) -> int:
+    """A number fixed by the item's file: its noise, and which half of its voice's files it is in."""
+    return zlib.crc32(item.file.encode())
+
+
+def spoken_end(file: str) -> float:
+    """Where the speech of a recording ends (seconds): the end of its last 10 ms frame within
+    26 dB of its loudest.  The synthetic files end with a known 0.25 s of silence; the real
+    recordings with anything from none to more than a second."""
+    from referee.audio import read_wav
+
+    x = read_wav(SPEECH / file)[:, 0]
+    n = len(x) // 160
+    rms = np.sqrt(np.mean(x[: n * 160].reshape(n, 160) ** 2, axis=1))
+    loud = np.flatnonzero(rms >= 0.05 * rms.max()) if n else np.array([], dtype=int)
+    return (int(loud[-1]) + 1) * 0.01 if len(loud) else len(x) / 16000

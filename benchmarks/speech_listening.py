@@ -1,0 +1,170 @@
+"""The speech benchmark's listening: each worker process hears corpus files as the referee would."""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.game_states import label as heard_label
+from benchmarks.speech_corpus import (
+    LEAD_SILENCE_S,
+    SHARED,
+    SPEECH,
+    Item,
+    file_seed,
+    mix_noise,
+    spoken_end,
+    voice_files,
+)
+from benchmarks.speech_scoring import Outcome
+from referee.listener import Utterance
+
+SPHINX_ES_DIR = SHARED / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+SETTLE_S = 30.0  # audio of the same voice heard before each file (a table talks before it calls)
+
+# What a worker process (or the main one, to learn voices) listens with: set by ``start_worker``.
+STATE: dict[str, object] = {}
+
+
+def settle_files(voice: str, half: int, files: dict[str, list[str]]) -> list[str]:
+    """About ``SETTLE_S`` seconds of the voice's files from one half of them (by name): what the
+    referee heard from this table before the calls of the other half were said."""
+    mine = sorted(f for f in files.get(voice, []) if zlib.crc32(f.encode()) % 2 == half)
+    random.Random(voice).shuffle(mine)
+    return mine[: max(1, int(SETTLE_S / 1.2))]  # the files last about 1.2 s
+
+
+def init_worker(recognizer: str, snr: str, models_dir: str | None, tune: str | None,
+                calibration: dict[str, str] | None = None, early: bool = True,
+                revise: bool = True) -> None:
+    # A worker that fails here would be restarted by the pool forever: keep the error and let the
+    # first item raise it, so the run stops with the reason.
+    try:
+        start_worker(recognizer, snr, models_dir, tune)
+        STATE["calibration"] = calibration or {}
+        STATE["early"] = early
+        STATE["revise"] = revise
+    except Exception as err:  # noqa: BLE001 - reported by run_one
+        STATE["error"] = f"{type(err).__name__}: {err}"
+
+
+def start_worker(recognizer: str, snr: str, models_dir: str | None, tune: str | None) -> None:
+    """This process's recognizer, condition and corpus files by voice (and noises), in ``STATE``."""
+    import json
+
+    from referee.asr.grammar import PhraseList
+    from referee.asr.sphinx import SphinxRecognizer
+    from referee.asr.sphinx_decoder import SphinxTuning
+
+    plist = PhraseList.from_table()
+    tuning = SphinxTuning(**json.loads(tune)) if tune else None
+    if recognizer == "sphinx-es":
+        rec: object = SphinxRecognizer(plist, SPHINX_ES_DIR, tuning=tuning)
+    elif recognizer == "sphinx-en":
+        rec = SphinxRecognizer(plist, None, english=True, tuning=tuning)
+    else:
+        from models.paths import models_dir as resolve
+        from referee.asr.find import find_model, make_recognizer
+
+        rec = make_recognizer(find_model(resolve(models_dir), "vosk"), plist)
+    STATE["rec"] = rec
+    STATE["tuning"] = tuning
+    STATE["snr"] = snr
+    STATE["voice_files"] = voice_files()
+    if snr != "clean":
+        from referee.audio import read_wav
+
+        STATE["noises"] = [read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav"))]
+
+
+def _calibrated(voice: str, means: str) -> object:
+    """The worker's recognizer for one calibrated voice (made once)."""
+    from referee.asr.grammar import PhraseList
+    from referee.asr.sphinx import SphinxRecognizer
+    from referee.asr.sphinx_decoder import SphinxTuning
+
+    recs: dict[str, object] = STATE.setdefault("calibrated", {})  # type: ignore[assignment]
+    if voice not in recs:
+        tuning: SphinxTuning | None = STATE.get("tuning")  # type: ignore[assignment]
+        recs[voice] = SphinxRecognizer(PhraseList.from_table(), SPHINX_ES_DIR, tuning=tuning,
+                                       means=Path(means))
+    return recs[voice]
+
+
+def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Utterance, Utterance]]]:
+    """What the listener hands over for one file (from its voice's settled cepstral mean), the
+    file's length, the CPU seconds it took, and each utterance handed over early with its
+    revision by the whole phrase (none with --no-revise)."""
+    from referee.audio import read_wav, to_chunk
+    from referee.listener import Listener
+
+    if "error" in STATE:
+        raise RuntimeError(STATE["error"])
+    rec = STATE["rec"]
+    calibration: dict[str, str] = STATE.get("calibration", {})  # type: ignore[assignment]
+    if item.voice in calibration:
+        rec = _calibrated(item.voice, calibration[item.voice])
+    snr = str(STATE["snr"])
+
+    def load(file: str, seed: int) -> np.ndarray:
+        frames = read_wav(SPEECH / file)
+        if snr != "clean":
+            rng = random.Random(seed)
+            noises = STATE["noises"]
+            frames = mix_noise(frames, float(snr), rng.choice(noises), rng)  # type: ignore[arg-type]
+        return frames
+
+    rec.reset()  # type: ignore[attr-defined]
+    if hasattr(rec, "settle"):
+        # The cepstral mean the stream would have after hearing this voice for a while, from the
+        # other half of its files (computed once per voice and half).
+        half = 1 - file_seed(item) % 2
+        means: dict[tuple[str, int], tuple[list[float], str]] = STATE.setdefault("means", {})  # type: ignore[assignment]
+        if (item.voice, half) not in means:
+            files = STATE["voice_files"]
+            for k, file in enumerate(settle_files(item.voice, half, files)):  # type: ignore[arg-type]
+                rec.settle(to_chunk(load(file, k), 0.0).pcm)
+            means[(item.voice, half)] = (rec.noise_levels, rec.cepstral_mean)
+        rec.reset()
+        # the table's noise heard so far, then its mean (for the decoder that noise chooses)
+        rec.noise_levels, rec.cepstral_mean = means[(item.voice, half)]
+    frames = load(item.file, file_seed(item))
+    utterances: list[Utterance] = []
+    revised: dict[int, Utterance] = {}
+    listener = Listener(rec, utterances.append, early=bool(STATE.get("early", True)),  # type: ignore[arg-type]
+                        on_revisions=lambda pairs: revised.update((id(utt), later) for utt, later in pairs))
+    t0 = time.process_time()
+    step = 1600
+    for i in range(0, len(frames), step):
+        listener.feed(to_chunk(frames[i:i + step], i / 16000))
+    listener.close()
+    cpu = time.process_time() - t0
+    early: list[tuple[Utterance, Utterance]] = []
+    if STATE.get("revise", True):
+        early = [(u, revised.get(id(u), u)) for u in utterances if u.early]
+        utterances = [revised.get(id(u), u) for u in utterances]
+    return utterances, len(frames) / 16000, cpu, early
+
+
+def run_one(item: Item) -> Outcome:
+    from referee.listener import item_confidence
+    from referee.phrases import parse
+
+    utterances, audio_s, cpu, early = listen(item)
+    speech_end = audio_s - LEAD_SILENCE_S if item.render else spoken_end(item.file)
+    heard: list[tuple[str, float, float, int, int | None]] = []
+    for index, utt in enumerate(utterances):
+        other_words = utt.early and utt.confidence == 0.0  # the whole phrase heard others there
+        for h in parse(utt.text):
+            if h.kind == "decoy":
+                continue
+            conf = item_confidence(utt, h.start, h.end)
+            heard.append((heard_label(h), conf, utt.emitted_at - speech_end, index,
+                          None if other_words else utt.phrase))
+    early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
+                   for first, later in early for h in parse(first.text) if h.kind == "call"]
+    return Outcome(item, heard, audio_s, cpu, early_calls)

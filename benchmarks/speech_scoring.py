@@ -1,0 +1,170 @@
+"""The speech benchmark's scoring: what each file's outcome would apply, and the figures of a run."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
+from benchmarks.speech_corpus import Item
+from referee.phrases import EASIER, SURER, confidence_needed
+
+# The per-call bars a call is applied by (``phrases.confidence_needed``): flor's higher one and
+# the lower one of calls of several words; ``--same-bar`` drops both.
+Bars = tuple[dict[str, float], frozenset[str]]
+OWN_BARS: Bars = (SURER, EASIER)
+SAME_BAR: Bars = ({}, frozenset())
+
+
+@dataclass
+class Outcome:
+    item: Item
+    # (label, confidence, latency, utterance, phrase): the early utterances of a phrase and what
+    # its end hands over share the phrase; an early call the whole phrase heard as other words
+    # has no phrase (it holds nothing back: those words are handed over on their own)
+    heard: list[tuple[str, float, float, int, int | None]]
+    audio_s: float
+    cpu_s: float
+    # each call handed over early (applied at once), with the confidence the whole phrase gave it
+    early: list[tuple[str, float]] = field(default_factory=list)
+
+    def applied(self, min_conf: float, bars: Bars = OWN_BARS,
+                strict: bool = False) -> list[tuple[str, float]]:
+        """(label, latency) of what would be applied at this threshold (a rare call needs more,
+        ``phrases.SURER``, a call of several words less, ``phrases.EASIER``): in each utterance,
+        what comes before its first call under the bar (the rest waits for a tap, as at the
+        table).  ``strict``: in each phrase, across its utterances, as if every call after a
+        doubtful one waited; at the table only those the doubtful one can change wait
+        (``doubt.Held``), so the two bound what the table applies.  A number under the bar holds
+        nothing back: the rules refuse it where a call is said (it is legal only while the tantos
+        are said), and a refused item is no doubtful one."""
+        out, held = [], set()
+        for label, conf, lat, utterance, phrase in self.heard:
+            key = (phrase if phrase is not None else ("alone", utterance)) if strict else utterance
+            if key not in held and conf >= confidence_needed(label, min_conf, *bars):
+                out.append((label, lat))
+            elif not label.startswith("puntos"):
+                held.add(key)
+        return out
+
+    def got(self, min_conf: float, bars: Bars = OWN_BARS, strict: bool = False) -> list[str]:
+        return [label for label, _ in self.applied(min_conf, bars, strict)]
+
+    def latencies(self, min_conf: float, bars: Bars = OWN_BARS) -> list[float]:
+        return [lat for _, lat in self.applied(min_conf, bars)]
+
+
+@dataclass
+class Score:
+    per_call: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    per_voice: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    strict: list[int] = field(default_factory=lambda: [0, 0])  # calls, ``Outcome.applied(strict)``
+    numbers: list[int] = field(default_factory=lambda: [0, 0])
+    lookalike: list[int] = field(default_factory=lambda: [0, 0])
+    lookalike_calls: list[int] = field(default_factory=lambda: [0, 0])
+    chatter: list[int] = field(default_factory=lambda: [0, 0])
+    chatter_calls: list[int] = field(default_factory=lambda: [0, 0])
+    real_other: list[int] = field(default_factory=lambda: [0, 0])
+    extra: list[int] = field(default_factory=lambda: [0, 0])
+    # In game: only what the rules allow at that moment is applied (benchmarks.game_states).
+    lookalike_game: list[int] = field(default_factory=lambda: [0, 0])
+    chatter_game: list[int] = field(default_factory=lambda: [0, 0])
+    lookalike_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
+    chatter_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
+    # what look-alikes and chatter apply sin flor, by call: (file, moment) pairs
+    false_calls_sin_flor: Counter[str] = field(default_factory=Counter)
+    extra_game: list[int] = field(default_factory=lambda: [0, 0])
+    # said -> [files where its opposite answer was applied, files] ("quiero" for "no quiero")
+    opposite: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
+    latencies: list[float] = field(default_factory=list)
+    # calls handed over early (applied at once) that the whole phrase then took back, by call
+    early_back: list[int] = field(default_factory=lambda: [0, 0])
+    early_back_calls: Counter[str] = field(default_factory=Counter)
+    audio_s: float = 0.0
+    cpu_s: float = 0.0
+    misses: list[str] = field(default_factory=list)
+
+
+# An answer taken for its opposite: the worst mistake a referee can make on an answer.
+OPPOSITES = {"no quiero": "quiero", "quiero": "no quiero"}
+
+
+def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = (),
+             flor: bool = True) -> list[int]:
+    """[moments where something not expected would be applied, moments]."""
+    wanted = set(expected)
+    hits = [any(g in legal_labels(m, flor) and g not in wanted for g in got) for m in moments]
+    return [sum(hits), len(hits)]
+
+
+def _count_false_calls(counts: Counter[str], got: list[str]) -> None:
+    """Count, by call, what a look-alike or chatter file would apply at each moment of talk at a
+    table sin flor (a call legal at three moments counts three times)."""
+    for moment in TALK_MOMENTS:
+        counts.update({g for g in got if g in legal_labels(moment, False)})
+
+
+def _add(total: list[int], pair: list[int]) -> None:
+    total[0] += pair[0]
+    total[1] += pair[1]
+
+
+def _tally(total: list[int], hit: bool) -> None:
+    _add(total, [int(hit), 1])
+
+
+def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -> Score:
+    s = Score()
+    for o in outcomes:
+        it, got = o.item, o.got(min_conf, bars)
+        s.audio_s += o.audio_s
+        s.cpu_s += o.cpu_s
+        for label, conf in o.early:
+            back = conf < confidence_needed(label, min_conf, *bars)
+            _tally(s.early_back, back)
+            s.early_back_calls[label] += back
+        triggered = bool(got)
+        a_call = any(not g.startswith("puntos") for g in got)
+        if it.group in ("call", "chatter_call", "real_call") and not it.label.startswith("puntos"):
+            expected = it.label.split("+")
+            for call in expected:
+                _tally(s.per_call[call], call in got)
+                _tally(s.per_voice[it.voice], call in got)
+                _tally(s.strict, call in o.got(min_conf, bars, strict=True))
+                if call not in got:
+                    s.misses.append(f"{it.voice}: «{it.text}» → {got}")
+            _tally(s.extra, any(g not in expected for g in got))
+            _add(s.extra_game, _in_game(got, moments_for(expected)[:1], expected))
+            for said, other in OPPOSITES.items():
+                if said in expected:
+                    _tally(s.opposite[said], other in got and other not in expected)
+            if it.group != "chatter_call" and expected[-1] in got:
+                s.latencies.append(min(o.latencies(min_conf, bars)))
+        elif it.label.startswith("puntos"):
+            ok = [g for g in got if g.startswith("puntos")] == [it.label]
+            _tally(s.numbers, ok)
+            _add(s.numbers_wrong_game, _in_game(got, moments_for([it.label])[:1], [it.label]))
+            if not ok:
+                s.misses.append(f"{it.voice}: «{it.text}» → {got}")
+        elif it.group == "lookalike":
+            _tally(s.lookalike, triggered)
+            _tally(s.lookalike_calls, a_call)
+            _add(s.lookalike_game, _in_game(got, TALK_MOMENTS))
+            _add(s.lookalike_game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
+            _count_false_calls(s.false_calls_sin_flor, got)
+            if triggered:
+                s.misses.append(f"{it.voice}: look-alike «{it.text}» → {got}")
+        elif it.group == "chatter":
+            _tally(s.chatter, triggered)
+            _tally(s.chatter_calls, a_call)
+            _add(s.chatter_game, _in_game(got, TALK_MOMENTS))
+            _add(s.chatter_game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
+            _count_false_calls(s.false_calls_sin_flor, got)
+            if triggered:
+                s.misses.append(f"{it.voice}: chatter «{it.text}» → {got}")
+        elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
+            _tally(s.real_other, triggered)
+    return s
+

@@ -1,0 +1,114 @@
+"""The speech benchmark's voices calibrated on a script, or learned from what the referee heard."""
+
+from __future__ import annotations
+
+import csv
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
+from benchmarks.game_states import label as heard_label
+from benchmarks.speech_corpus import SPEECH, Item, file_seed
+from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
+from referee.listener import Utterance
+from referee.phrases import confidence_needed
+
+CALIBRATION_RENDER = "normal/low"  # speed/pitch of the renders a voice is calibrated on
+LEARN_RENDERS = ("slow/low", "normal/low", "fast/low")  # --learn: what a voice said before
+LEARN_CONF = 0.8  # --learn: what the referee heard at least this surely is taken as said
+
+
+def calibration_script(voice: str) -> list[tuple[str, str]]:
+    """(file, text) of a voice's calibration renders: the call and number texts, said once."""
+    with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
+        return [(row["file"], row["text"]) for row in csv.DictReader(fh)
+                if row["voice"] == voice and row["group"] in ("call", "points")
+                and f"{row['speed']}/{row['pitch']}" == CALIBRATION_RENDER]
+
+
+def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
+    """One adapted means file per voice, estimated on its calibration script."""
+    from referee.asr.adapt import calibrate, write_means
+    from referee.audio import read_pcm
+
+    out: dict[str, str] = {}
+    for voice in sorted(voices):
+        utts = [(read_pcm(SPEECH / f), text) for f, text in calibration_script(voice)]
+        means, stats = calibrate(SPHINX_ES_DIR, [utts])
+        path = folder / f"means-{zlib.crc32(voice.encode())}"
+        write_means(path, means)
+        out[voice] = str(path)
+        print(f"  calibrated {voice}: {len(utts)} prompts, {stats.frames / 100:.0f} s of speech")
+    return out
+
+
+def learned_samples(item: Item, utterances: Iterable[Utterance],
+                    min_conf: float) -> list[tuple[bytes, str]]:
+    """(audio, text) of what the referee would learn from in this file: utterances whose every
+    word reached ``min_conf`` (flor's surer bar if higher) and that carry a call or a number the
+    game would have applied, cut from their clip.  A call or number file is said at a moment where
+    its call is legal, a look-alike or chatter at one of the moments of talk (chosen by file)."""
+    from referee.asr.learn import words_of
+    from referee.phrases import parse
+
+    if item.group in ("lookalike", "chatter"):
+        moment = TALK_MOMENTS[file_seed(item) % len(TALK_MOMENTS)]
+    else:
+        moment = (moments_for(item.label.split("+")) or list(TALK_MOMENTS))[0]
+    legal = legal_labels(moment)
+    out: list[tuple[bytes, str]] = []
+    for utt in utterances:
+        found = [heard_label(h) for h in parse(utt.text) if h.kind != "decoy"]
+        # learning takes only what it is sure of: no call's bar is lowered below ``min_conf``
+        if not any(label in legal
+                   and utt.confidence >= confidence_needed(label, min_conf, easier=frozenset())
+                   for label in found):
+            continue
+        words = words_of(utt.clip, utt.start - utt.clip_start, utt.end - utt.clip_start)
+        if words:
+            out.append((words, utt.text))
+    return out
+
+
+def learn_voices(voices: Iterable[str], folder: Path, min_conf: float,
+                 calibrated: dict[str, str] | None = None) -> dict[str, str]:
+    """One adapted means file per voice, estimated with no prompts: on what the uncalibrated
+    referee heard surely, and the game would have applied, in all that voice said at the
+    low-pitch renders (calls, numbers, look-alikes and chatter alike), its own transcripts taken
+    as the truth.  With ``calibrated`` (a voice's means from ``calibrate_voices``), as at a table
+    that calibrated before playing with ``serve --learn``: the calibrated referee listens, and
+    the calibration's prompts are learned from with what it heard (``referee.asr.learn.learn``)."""
+    from referee.asr.adapt import calibrate, write_means
+    from referee.asr.base import RecognizerError
+    from referee.audio import read_pcm
+
+    with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
+        rows = [row for row in csv.DictReader(fh) if f"{row['speed']}/{row['pitch']}" in LEARN_RENDERS]
+    start_worker("sphinx-es", "clean", None, None)
+    STATE["calibration"] = calibrated or {}
+    out: dict[str, str] = {}
+    for voice in sorted(voices):
+        said = [Item(r["file"], r["text"], r["label"], r["group"], voice) for r in rows if r["voice"] == voice]
+        samples: list[tuple[bytes, str]] = []
+        groups: dict[str, int] = defaultdict(int)
+        for it in said:
+            got = learned_samples(it, listen(it)[0], min_conf)
+            samples += got
+            groups[it.group] += len(got)
+        prompts = ([(read_pcm(SPEECH / f), text) for f, text in calibration_script(voice)]
+                   if calibrated and voice in calibrated else [])
+        try:
+            means, stats = calibrate(SPHINX_ES_DIR, [prompts, samples] if prompts else [samples])
+        except RecognizerError as err:
+            print(f"  {voice}: not learned ({err.message})")
+            continue
+        path = folder / f"learned-{'prompted-' if prompts else ''}{zlib.crc32(voice.encode())}"
+        write_means(path, means)
+        out[voice] = str(path)
+        print(f"  learned {voice}: {len(samples)} phrases from {len(said)} files "
+              f"({', '.join(f'{g} {n}' for g, n in sorted(groups.items()))}), "
+              f"{stats.frames / 100:.0f} s of speech")
+    STATE.clear()
+    return out
