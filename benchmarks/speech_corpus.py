@@ -89,7 +89,7 @@ def spoken_end(file: str) -> float:
     """Where the speech of a recording ends (seconds): the end of its last 10 ms frame within
     26 dB of its loudest.  The synthetic files end with a known 0.25 s of silence; the real
     recordings with anything from none to more than a second."""
-    from referee.audio import read_wav
+    from referee.wav import read_wav
 
     x = read_wav(SPEECH / file)[:, 0]
     n = len(x) // 160

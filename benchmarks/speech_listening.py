@@ -76,7 +76,7 @@ def start_worker(recognizer: str, snr: str, models_dir: str | None, tune: str | 
     STATE["snr"] = snr
     STATE["voice_files"] = voice_files()
     if snr != "clean":
-        from referee.audio import read_wav
+        from referee.wav import read_wav
 
         STATE["noises"] = [read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav"))]
 
@@ -99,8 +99,9 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
     """What the listener hands over for one file (from its voice's settled cepstral mean), the
     file's length, the CPU seconds it took, and each utterance handed over early with its
     revision by the whole phrase (none with --no-revise)."""
-    from referee.audio import read_wav, to_chunk
+    from referee.audio import to_chunk
     from referee.listener import Listener
+    from referee.wav import read_wav
 
     if "error" in STATE:
         raise RuntimeError(STATE["error"])

@@ -31,7 +31,7 @@ def calibration_script(voice: str) -> list[tuple[str, str]]:
 def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
     """One adapted means file per voice, estimated on its calibration script."""
     from referee.asr.adapt import calibrate, write_means
-    from referee.audio import read_pcm
+    from referee.wav import read_pcm
 
     out: dict[str, str] = {}
     for voice in sorted(voices):
@@ -82,7 +82,7 @@ def learn_voices(voices: Iterable[str], folder: Path, min_conf: float,
     the calibration's prompts are learned from with what it heard (``referee.asr.learn.learn``)."""
     from referee.asr.adapt import calibrate, write_means
     from referee.asr.base import RecognizerError
-    from referee.audio import read_pcm
+    from referee.wav import read_pcm
 
     with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
         rows = [row for row in csv.DictReader(fh) if f"{row['speed']}/{row['pitch']}" in LEARN_RENDERS]

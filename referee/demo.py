@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.audio import read_wav
+from referee.wav import read_wav
 
 GAP_S = 1.2
 

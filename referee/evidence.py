@@ -25,7 +25,7 @@ from pathlib import Path
 
 from models.syserrors import said
 from referee.asr.base import SAMPLE_RATE
-from referee.audio import print_status
+from referee.device_status import print_status
 
 _ID = re.compile(r"^[0-9]{8}T[0-9]{6}Z-[0-9]{5}$")
 

@@ -11,7 +11,8 @@ import queue
 import threading
 from collections.abc import Iterable, Iterator
 
-from referee.audio import AudioChunk, MicSource
+from referee.audio import AudioChunk
+from referee.microphone import MicSource
 
 WAIT_S = 1.0  # how long to wait for the other microphone before going on with one
 

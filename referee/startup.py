@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from rich.markup import escape
 
 from models.paths import models_dir
-from referee.audio import said_once as audio_said_once
 from referee.commands import values
+from referee.device_status import said_once as device_said_once
 from referee.phrases import BARS_SAID
 
 if TYPE_CHECKING:
@@ -148,7 +148,8 @@ def _recognizer_part(choice: Any, recognizer: Any) -> Part:
 
 
 def _audio_source(args: argparse.Namespace, log: Log, service: Any = None) -> tuple[Any, Part]:
-    from referee.audio import AudioError, WavSource
+    from referee.audio import AudioError
+    from referee.wav import WavSource
 
     source: Any
     if args.wav:
@@ -166,7 +167,8 @@ def _mic_source(args: argparse.Namespace, log: Log, service: Any = None) -> tupl
     """The microphone (or one per team) and whether it is there: the source is made even when it
     is not, and keeps looking for it while the scoreboard runs on its buttons; the terminal and
     the pages (``service``) are told how it is doing."""
-    from referee.audio import AudioError, MicSource, list_devices
+    from referee.audio import AudioError
+    from referee.microphone import MicSource, list_devices
 
     source: Any
     mics = args.mic or []
@@ -189,8 +191,9 @@ STILL_LOOKING = "se anota con los botones y se sigue buscando"
 
 def mic_part(mics: list[str], devices: list[Any]) -> Part:
     """The microphone's line of the start-up screen: whether the ones asked for (none: the
-    system's own) are among ``devices`` (``audio.InputDevice``), and if not, why."""
-    from referee.audio import AudioError, resolve_device
+    system's own) are among ``devices`` (``microphone.InputDevice``), and if not, why."""
+    from referee.audio import AudioError
+    from referee.microphone import resolve_device
 
     if not devices:
         return Part("micrófono", False, f"no hay ninguno conectado; {STILL_LOOKING} (enchufá "
@@ -219,14 +222,14 @@ def _against(score: dict[str, int], expected: dict[str, int] | None) -> str:
 
 def said_once(log: Log, who: str) -> Callable[[str], None]:
     """A status callback that logs a message only when it differs from the last one
-    (``audio.said_once``)."""
-    return audio_said_once(lambda message: log(f"{who}: {escape(message)}"))
+    (``device_status.said_once``)."""
+    return device_said_once(lambda message: log(f"{who}: {escape(message)}"))
 
 
 def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any) -> Any:
     """One microphone per team (``mics.TeamMics``), each shown on the pages on its own ("mic A",
     "mic B"): one unplugged while the other hears is not hidden by it."""
-    from referee.audio import MicSource
+    from referee.microphone import MicSource
     from referee.mics import TeamMics
 
     said = said_once(log, "micrófonos")
@@ -263,9 +266,9 @@ def show_part(show: Show, part: Part) -> Part:
 
 def source_status(service: Any, key: str, terminal: Callable[[str], None]) -> Callable[[str], None]:
     """A microphone's or a camera's ``on_status``: each message on the terminal (``terminal``) and
-    on the pages, in trouble while it looks for its device again (``audio.is_retrying``), else
-    fine («escuchando», «la cámara 0 ya manda imágenes»)."""
-    from referee.audio import is_retrying
+    on the pages, in trouble while it looks for its device again
+    (``device_status.is_retrying``), else fine («escuchando», «la cámara 0 ya manda imágenes»)."""
+    from referee.device_status import is_retrying
 
     show = shown(service, key)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from referee.audio import AudioError, list_devices
+from referee.audio import AudioError
+from referee.microphone import list_devices
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,13 +11,16 @@ from pathlib import Path
 from models.paths import models_dir, user_data_dir
 from referee.asr.base import RecognizerError
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
-from referee.audio import AudioChunk, AudioError, MicSource, WavSource, print_status
+from referee.audio import AudioChunk, AudioError
 from referee.commands import values
 from referee.commands.listen_printer import Printer
+from referee.device_status import print_status
 from referee.evidence import EvidenceError, EvidenceStore
 from referee.listener import Listener
+from referee.microphone import MicSource
 from referee.phrases import BARS_SAID
 from referee.startup import load_recognizer
+from referee.wav import WavSource
 
 UNSURE_BELOW = 0.6
 

@@ -19,9 +19,12 @@ from referee.asr import learn as voice_learning
 from referee.asr.adapt import calibrate, calibration_dir
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
-from referee.audio import AudioChunk, AudioError, MicSource, print_status, read_pcm
+from referee.audio import AudioChunk, AudioError
 from referee.commands import values
+from referee.device_status import print_status
+from referee.microphone import MicSource
 from referee.phrases import normalize, vocabulary
+from referee.wav import read_pcm
 
 # What a calibration asks for: every call once, then envido numbers (the texts of the benchmark's
 # calibration script).

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import cv2
 import numpy as np
 
-from referee.audio import retrying
+from referee.device_status import retrying
 from referee.vision.errors import VisionError
 
 

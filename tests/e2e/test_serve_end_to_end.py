@@ -146,7 +146,7 @@ def test_a_recorded_game_scores_on_the_page_as_the_same_game_replayed(
 
 
 def test_serve_with_nothing_attached_says_what_is_missing_and_keeps_score(tmp_path: Path) -> None:
-    from referee.audio import list_devices
+    from referee.microphone import list_devices
 
     if list_devices():
         pytest.skip("this machine has a microphone; the test is for one without")

@@ -24,10 +24,11 @@ from referee.asr.adapt import (
 from referee.asr.find import classify, find_model
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
-from referee.audio import AudioError, read_pcm
+from referee.audio import AudioError
 from referee.cli import main
 from referee.commands.voices import from_wav_dir
 from referee.phrases import parse
+from referee.wav import read_pcm
 
 CALIBRATION_RENDER = ("normal", "low")
 

@@ -11,8 +11,8 @@ from referee.asr.base import RecognizerError, Result
 from referee.asr.grammar import PhraseList, fsg_transitions, garbage_words, is_garbage
 from referee.asr.lexicon import SPANISH_PHONES, dictionary_lines, pronunciations
 from referee.asr.sphinx import SphinxRecognizer
-from referee.audio import WavSource
 from referee.phrases import CALL_PHRASES, DECOYS, parse, vocabulary
+from referee.wav import WavSource
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ import pytest
 from referee.asr.base import RecognizerError, Result
 from referee.asr.grammar import PhraseList
 from referee.asr.vosk import VoskRecognizer, is_vosk_model
-from referee.audio import WavSource
+from referee.wav import WavSource
 
 KOREAN = PhraseList(phrases=("안녕하세요", "감사합니다", "하나", "둘", "셋"), decoys=())
 

@@ -13,18 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from referee import audio
-from referee.audio import (
-    SAMPLE_RATE,
-    AudioError,
-    InputDevice,
-    MicSource,
-    WavSource,
-    print_status,
-    read_wav,
-    resolve_device,
-    to_chunk,
-)
+from referee import microphone
+from referee.audio import SAMPLE_RATE, AudioError, to_chunk
+from referee.device_status import print_status
+from referee.microphone import InputDevice, MicSource, resolve_device
+from referee.wav import WavSource, read_wav
 
 
 def _write(path: Path, data: np.ndarray, rate: int) -> None:
@@ -280,7 +273,8 @@ class TableMic:
 def test_the_sound_before_a_prompt_is_dropped_not_taken_for_its_answer(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sounddevice", TableMic)
-    monkeypatch.setattr(audio, "list_devices", lambda: [InputDevice(0, "mesa", 1, 16000.0, True)])
+    monkeypatch.setattr(microphone, "list_devices",
+                        lambda: [InputDevice(0, "mesa", 1, 16000.0, True)])
     TableMic.answer.clear()
     mic = MicSource(None, keep_trying=False)
     chunks = iter(mic)

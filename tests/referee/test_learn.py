@@ -15,12 +15,12 @@ from referee.asr import learn as voice_learning
 from referee.asr.find import find_model
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
-from referee.audio import read_pcm
 from referee.cli import main
 from referee.learning import TableLearner
 from referee.listener import Listener
 from referee.phrases import parse
 from referee.voice import VoiceReferee
+from referee.wav import read_pcm
 from web_scoreboard.app import DB_NAME
 from web_scoreboard.store import Store
 
@@ -112,7 +112,8 @@ def play(store: Store, rec: SphinxRecognizer, files: list[Path]) -> None:
     voice referee."""
     import numpy as np
 
-    from referee.audio import read_wav, to_chunk
+    from referee.audio import to_chunk
+    from referee.wav import read_wav
 
     listener = Listener(rec, VoiceReferee(StoreService(store), log=lambda _: None))
     stream = np.concatenate([read_wav(f) for f in files])

@@ -16,12 +16,13 @@ from referee.asr.grammar import PhraseList
 from referee.asr.scripted import ScriptedRecognizer
 from referee.asr.sphinx import SphinxRecognizer
 from referee.asr.sphinx_decoder import SphinxTuning
-from referee.audio import AudioChunk, WavSource, read_wav
+from referee.audio import AudioChunk
 from referee.cli import main
 from referee.commands import listen_printer
 from referee.evidence import EvidenceStore
 from referee.listener import DOUBTED_CONF, HOLD_S, Listener, Utterance, can_grow, item_confidence
 from referee.phrases import parse
+from referee.wav import WavSource, read_wav
 
 
 def run_script(script: list[tuple[float, float, str, float]], seconds: float = 8.0,

@@ -14,8 +14,9 @@ from referee.asr.grammar import PhraseList
 from referee.asr.noise import NoiseMeter
 from referee.asr.sphinx import SphinxRecognizer
 from referee.asr.sphinx_decoder import SphinxTuning
-from referee.audio import read_wav, to_chunk
+from referee.audio import to_chunk
 from referee.phrases import parse
+from referee.wav import read_wav
 
 RATE = 16000
 

@@ -8,8 +8,8 @@ import pytest
 
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
-from referee.audio import read_pcm
 from referee.table_sound import SAVE_EVERY_S, TableSound, sound_file, valid_mean
+from referee.wav import read_pcm
 
 SETTLED = ",".join(["51.5", "19.2", "-6.1"] + ["1.5"] * 10)
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from referee.audio import AudioChunk, read_wav, to_chunk
+from referee.audio import AudioChunk, to_chunk
 from referee.commands import voices
+from referee.wav import read_wav
 
 VOICE, RENDER = "espeak-ng:es-419+f3", ("normal", "low")
 SILENT = "flor"  # the player says nothing when asked for this one

@@ -1,0 +1,39 @@
+"""How a microphone or a camera tells how it is doing: looking for its lost device again, and
+each message said once."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+# How a microphone or a camera that lost its device says it is looking for it again («no hay
+# ningún micrófono conectado: enchufá uno; reintento en 2 s»); any other status says it works.
+RETRYING = "; reintento en "
+
+
+def retrying(trouble: str, retry_s: float) -> str:
+    """A source's status while it looks for its device again (``is_retrying``)."""
+    return f"{trouble}{RETRYING}{retry_s:.0f} s"
+
+
+def is_retrying(status: str) -> bool:
+    """Whether a source's status says it lost its device and is looking for it again."""
+    return RETRYING in status
+
+
+def said_once(say: Callable[[str], None]) -> Callable[[str], None]:
+    """A status callback that passes a message on only when it differs from the last one (a
+    microphone or camera that stays unplugged is said once, not at every retry)."""
+    last: list[str] = []
+
+    def status(message: str) -> None:
+        if last != [message]:
+            last[:] = [message]
+            say(message)
+
+    return status
+
+
+def print_status(what: str) -> Callable[[str], None]:
+    """``said_once`` on standard error, as ``[what] message``: the commands run in a terminal."""
+    return said_once(lambda msg: print(f"[{what}] {msg}", file=sys.stderr, flush=True))

@@ -1,0 +1,143 @@
+"""The microphone (``sounddevice``) as a stream of 16 kHz chunks, and the input devices to pick
+it from; one that is missing or unplugged is looked for again until it is back."""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, to_chunk
+from referee.device_status import retrying
+
+
+@dataclass(frozen=True)
+class InputDevice:
+    index: int
+    name: str
+    channels: int
+    default_rate: float
+    is_default: bool
+
+
+def list_devices() -> list[InputDevice]:
+    """Every input device PortAudio knows about."""
+    try:
+        import sounddevice as sd
+
+        default_in = sd.default.device[0] if sd.default.device else -1
+        devices = sd.query_devices()
+    except (OSError, Exception) as err:  # PortAudio missing raises OSError; others PortAudioError
+        raise AudioError("no-audio-system", f"no puedo hablar con el sistema de audio: {err}") from err
+    return [
+        InputDevice(i, str(d["name"]), int(d["max_input_channels"]),
+                    float(d["default_samplerate"]), i == default_in)
+        for i, d in enumerate(devices)
+        if int(d["max_input_channels"]) > 0
+    ]
+
+
+def resolve_device(spec: str | int | None, devices: Sequence[InputDevice] | None = None) -> int | None:
+    """A device index from an index or a (part of a) name; None means the system default."""
+    if spec is None or spec == "":
+        return None
+    devices = list(devices) if devices is not None else list_devices()
+    if isinstance(spec, int) or str(spec).isdigit():
+        index = int(spec)
+        if any(d.index == index for d in devices):
+            return index
+        raise AudioError("mic-missing", f"no hay un micrófono con el número {index}")
+    matches = [d for d in devices if str(spec).lower() in d.name.lower()]
+    if not matches:
+        raise AudioError("mic-missing", f"no encuentro un micrófono que se llame '{spec}'")
+    return matches[0].index
+
+
+class MicSource:
+    """The microphone as a stream of chunks.  If it is missing or gets unplugged, ``on_status`` is
+    told in plain words and the source keeps retrying until it is back (or ``stop()`` is called);
+    with ``keep_trying=False`` (a one-shot command) the AudioError is raised instead."""
+
+    def __init__(
+        self,
+        device: str | int | None = None,
+        *,
+        channels: int = 1,
+        chunk_s: float = CHUNK_S,
+        retry_s: float = 2.0,
+        on_status: Callable[[str], None] = lambda msg: None,
+        keep_trying: bool = True,
+    ) -> None:
+        self.device_spec = device
+        self.keep_trying = keep_trying
+        self.channels = channels
+        self.chunk_s = chunk_s
+        self.retry_s = retry_s
+        self.on_status = on_status
+        self._stopped = False
+        self._samples = 0
+        self._queue: queue.Queue[np.ndarray] | None = None
+
+    def stop(self) -> None:
+        self._stopped = True
+
+    def drop_queued(self) -> None:
+        """Forget the sound the microphone heard and nobody has read yet: the answer to a prompt
+        starts after the prompt, not with what was said while the player got ready."""
+        while self._queue is not None:
+            try:
+                self._samples += len(self._queue.get_nowait())
+            except queue.Empty:
+                return
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        while not self._stopped:
+            try:
+                yield from self._run_stream()
+            except AudioError as err:
+                if not self.keep_trying:
+                    raise
+                self.on_status(retrying(err.message, self.retry_s))
+                time.sleep(self.retry_s)
+
+    def _run_stream(self) -> Iterator[AudioChunk]:
+        try:
+            import sounddevice as sd
+        except OSError as err:
+            raise AudioError("no-audio-system", f"falta PortAudio (libportaudio2): {err}") from err
+        devices = list_devices()
+        if not devices:
+            raise AudioError("mic-missing", "no hay ningún micrófono conectado: enchufá uno")
+        device = resolve_device(self.device_spec, devices)
+        q: queue.Queue[np.ndarray] = queue.Queue()
+        self._queue = q
+        failed: list[str] = []
+
+        def callback(indata: np.ndarray, frames: int, t: object, status: object) -> None:
+            q.put(indata.copy())
+
+        def finished() -> None:
+            failed.append("el micrófono dejó de mandar sonido (¿se desenchufó?)")
+
+        try:
+            stream = sd.InputStream(
+                samplerate=SAMPLE_RATE, channels=self.channels, dtype="int16", device=device,
+                blocksize=int(self.chunk_s * SAMPLE_RATE), callback=callback,
+                finished_callback=finished,
+            )
+        except (sd.PortAudioError, ValueError) as err:
+            raise AudioError("mic-unavailable", f"no puedo abrir el micrófono: {err}") from err
+        with stream:
+            self.on_status("escuchando")
+            while not self._stopped:
+                try:
+                    block = q.get(timeout=max(1.0, 5 * self.chunk_s))
+                except queue.Empty:
+                    raise AudioError("mic-silent", failed[0] if failed else
+                                     "el micrófono no manda sonido") from None
+                frames = block.astype(np.float64) / 32768.0
+                yield to_chunk(frames, self._samples / SAMPLE_RATE)
+                self._samples += len(block)
