@@ -372,7 +372,7 @@ def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
 def _seat_region(text: str) -> tuple[str, tuple[float, float, float, float]]:
     """A ``--seat-region``: well written, and for a seat some table has (the largest one's)."""
     from engine.settings import SEATS
-    from referee.table_camera import parse_seat_region
+    from referee.seat_regions import parse_seat_region
 
     try:
         seat, box = parse_seat_region(text)
@@ -390,6 +390,6 @@ def start_camera(args: argparse.Namespace, service: Any, log: Log) -> list[Part]
     if args.camera is None:
         unused = "; sin cámara, --seat-region no se usa" if getattr(args, "seat_region", None) else ""
         return [Part("cámara", False, f"sin cámara (--camera N para usar una){unused}")]
-    from referee.table_camera import start_table_camera
+    from referee.camera_startup import start_table_camera
 
     return [start_table_camera(args, service, log)]

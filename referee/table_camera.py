@@ -2,20 +2,13 @@
 envido or flor winner shows after the hand (after any duel in pica-pica, or after the game's last
 point) become a show the engine checks against the declaration.
 
-The camera looks down on the table; each seat has a region of the image (``default_regions``):
-with two players A1 sits at the bottom of the image and B1 at the top; with four, A1 bottom, B1
-right, A2 top, B2 left; with six, A1 B1 A2 along the bottom from left to right and B2 A3 B3 along
-the top from right to left.  A table laid out otherwise gives its own boxes (``--seat-region
-A1=0,0.5,0.5,1``, fractions of the image: left, top, right, bottom).  Anything doubtful is left to
-the table ("no la veo").
+The camera looks down on the table; each seat has a region of the image
+(``seat_regions.default_regions``).  Anything doubtful is left to the table ("no la veo").
 """
 
 from __future__ import annotations
 
-import argparse
-import threading
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,59 +16,27 @@ import numpy as np
 from rich.markup import escape
 
 from engine.cards import Card
-from engine.events import NewHand, Play, Show
-from referee.logline import parse_line
+from engine.events import Play
+from referee.game_snapshot import (
+    ToShow,
+    cards_of_last_deal,
+    duels_of,
+    place_of,
+    played_by_others,
+    plays_in,
+    still_at,
+    to_show,
+)
+from referee.seat_regions import Box, default_regions
 from referee.vision.camera import bgr_frame
 from referee.vision.draw import save_annotated
 from referee.vision.envido_check import EnvidoChecker, ShowCheck
 from referee.vision.recognize import Recognizer
-from referee.vision.tracker import SMALLEST_REGION, PlayTracker, SeatRegion
+from referee.vision.tracker import PlayTracker
 
 Log = Callable[[str], None]
 SHOW_EVERY = 5  # frames between two looks at the envido or flor winner's cards
 SHOW_STEADY = 3  # looks in a row that must read the same cards (or the same doubt) to tell it
-SHOW_ORDER = ("flor", "envido")  # what a winner shows, in the order the engine checks a show
-CLEAR_AFTER = 10  # frames looked at in a row after one that failed: the pages stop showing it
-
-_REGIONS: dict[int, tuple[tuple[float, float, float, float], ...]] = {
-    2: ((0, .5, 1, 1), (0, 0, 1, .5)),
-    4: ((.25, .6, .75, 1), (.6, .25, 1, .75), (.25, 0, .75, .4), (0, .25, .4, .75)),
-    6: ((0, .5, .34, 1), (.33, .5, .67, 1), (.66, .5, 1, 1),
-        (.66, 0, 1, .5), (.33, 0, .67, .5), (0, 0, .34, .5)),
-}
-
-
-Box = tuple[float, float, float, float]
-
-
-def default_regions(seats: tuple[str, ...],
-                    given: Mapping[str, Box] | None = None) -> list[SeatRegion]:
-    """Each seat's part of the image, in table order (see the module docstring); ``given`` boxes
-    replace the default ones of their seats."""
-    given = given or {}
-    boxes = _REGIONS[len(seats)]
-    return [SeatRegion(seat, given.get(seat, box)) for seat, box in zip(seats, boxes)]
-
-
-def parse_seat_region(text: str) -> tuple[str, Box]:
-    """``"A1=0,0.5,0.5,1"`` → ("A1", (0.0, 0.5, 0.5, 1.0)); ValueError saying what is wrong."""
-    seat, _, numbers = text.partition("=")
-    seat = seat.strip().upper()
-    parts = numbers.split(",")
-    if not seat or len(parts) != 4:
-        raise ValueError(f"'{text}': se escribe ASIENTO=izq,arriba,der,abajo "
-                         "(p. ej. A1=0,0.5,0.5,1)")
-    try:
-        box = (float(parts[0]), float(parts[1]), float(parts[2]), float(parts[3]))
-    except ValueError:
-        raise ValueError(f"'{text}': los cuatro bordes son números entre 0 y 1") from None
-    try:
-        SeatRegion(seat, box)
-    except ValueError:
-        raise ValueError(f"'{text}': cada borde va de 0 a 1, la izquierda antes que la derecha y "
-                         f"arriba antes que abajo, y la zona mide al menos {SMALLEST_REGION} de la "
-                         "imagen de ancho y de alto (tiene que entrar una carta)") from None
-    return seat, box
 
 
 class GameService(Protocol):
@@ -85,15 +46,6 @@ class GameService(Protocol):
 
     def record_seen(self, text: str, picture: bytes, line: str | None = None,
                     doubt: str | None = None) -> dict[str, Any]: ...
-
-
-@dataclass(frozen=True)
-class ToShow:
-    """A seat that won the flor or the envido and has not shown its cards yet."""
-
-    seat: str
-    kind: str  # "flor" or "envido"
-    declared: int | None  # the number sung; None for a flor nobody sang against
 
 
 class TableCamera:
@@ -133,7 +85,7 @@ class TableCamera:
             return
         frame = usable
         snap = self.service.snapshot()
-        duels = _duels(snap)
+        duels = duels_of(snap)
         self._follow_hand(snap, duels)
         self._follow_undos(snap)
         self._frames += 1
@@ -151,7 +103,7 @@ class TableCamera:
         if number != self._hand:
             self._hand = number
             # the last hand's cards may still lie there, played or shown by any means
-            self.tracker.new_hand(self._shown | _cards_of_last_deal(snap.get("log") or []))
+            self.tracker.new_hand(self._shown | cards_of_last_deal(snap.get("log") or []))
             self._earlier = set(self.tracker.lying)
             self._shown, self._waiting, self._refused = set(), {}, set()
             self._sent, self._overruled, self._looks, self._doubts = {}, set(), {}, set()
@@ -161,21 +113,21 @@ class TableCamera:
             if strangers and strangers != self._strangers:
                 self.log(escape(f"cámara: {strangers} no juega en esta mesa; esa región no se usa"))
             self._strangers = strangers
-        for seat, card in _plays_in(duels):  # played by any means (a tap, the camera)
+        for seat, card in plays_in(duels):  # played by any means (a tap, the camera)
             self.tracker.played.setdefault(card, seat)
 
     def _check_duel(self, frame: np.ndarray, duel: dict[str, Any],
                     duels: list[dict[str, Any]]) -> None:
         """Look at whoever may still show in this duel, until the table takes one show."""
-        for due in _to_show(duel):
-            if self._check_show(frame, due, _played_by_others(duels, due.seat)):
+        for due in to_show(duel):
+            if self._check_show(frame, due, played_by_others(duels, due.seat)):
                 return
 
     def _follow_undos(self, snap: dict[str, Any]) -> None:
         """A line the camera gave that is no longer in the game's log was taken back by the table:
         it is overruled, and not given again in this hand (``_submit``); said once."""
         for line, at in list(self._sent.items()):
-            if not _still_at(snap, at, line):
+            if not still_at(snap, at, line):
                 del self._sent[line]
                 self._overruled.add(line)
                 self.log(escape(f"cámara: la mesa deshizo «{line}»; en esta mano no lo vuelvo "
@@ -274,7 +226,7 @@ class TableCamera:
             if not quiet:
                 self.log(escape(f"cámara: ✗ {line}: {getattr(err, 'message', err)}"))
             return False
-        at = _place_of(snap if snap and "log" in snap else self.service.snapshot(), line)
+        at = place_of(snap if snap and "log" in snap else self.service.snapshot(), line)
         if at is not None:
             self._sent[line] = at
         return True
@@ -305,84 +257,6 @@ class TableCamera:
             self.log(escape(f"cámara: no pude mostrar la foto en la tablet: {err}"))
 
 
-def _duels(snap: dict[str, Any]) -> list[dict[str, Any]]:
-    """The hands of the deal: the duels in pica-pica, else the one hand (none before the first)."""
-    return list(snap.get("duels") or ([snap["hand"]] if snap.get("hand") else []))
-
-
-def _to_show(duel: dict[str, Any]) -> list[ToShow]:
-    """Who may still show in a duel: the flor winner, else the envido winner (``SHOW_ORDER``)."""
-    for kind in SHOW_ORDER:
-        view = duel.get(kind) or {}
-        if view.get("status") == "decided" and view.get("shown") is None:
-            return [ToShow(seat, kind, points) for seat, points in _winners(view)]
-    return []
-
-
-def _winners(view: dict[str, Any]) -> list[tuple[str, int | None]]:
-    """The winning team's seat with its best number sung; when nobody declared (a flor nobody
-    sang against), each seat of the winning team that sang the flor, without a number."""
-    team = view.get("winner")
-    said = [(d["seat"], d["points"]) for d in view.get("declarations", [])
-            if d.get("points") is not None and d["seat"][0] == team]
-    if said:
-        return [max(said, key=lambda sung: sung[1])]
-    if view.get("declarations"):
-        return []
-    return [(seat, None) for seat in view.get("sung", []) if seat[0] == team]
-
-
-def _played_by_others(duels: list[dict[str, Any]], seat: str) -> list[Card]:
-    """The cards other seats played in this deal (a card shown by ``seat`` cannot be one)."""
-    return [card for who, card in _plays_in(duels) if who != seat]
-
-
-def _plays_in(duels: list[dict[str, Any]]) -> list[tuple[str, Card]]:
-    """Each card played in the deal, with its seat."""
-    return [(p["seat"], Card.parse(p["card"])) for duel in duels for r in duel.get("rounds", [])
-            for p in r.get("plays", []) if p.get("card")]
-
-
-def _cards_of_last_deal(log: list[str]) -> set[Card]:
-    """The cards played or shown in the deal before the current one (by the camera, a tap or a
-    voice), from the game's log."""
-    starts = [i for i, line in enumerate(log) if line == str(NewHand())]
-    if not starts:
-        return set()
-    first = starts[-2] + 1 if len(starts) > 1 else 0
-    return {card for line in log[first:starts[-1]] for card in _cards_of(line)}
-
-
-def _cards_of(line: str) -> tuple[Card, ...]:
-    """The cards a log line puts in sight (a play, a show); none for any other line."""
-    try:
-        event = parse_line(line)
-    except ValueError:
-        return ()
-    if isinstance(event, Play):
-        return (event.card,)
-    return event.cards if isinstance(event, Show) else ()
-
-
-def _log_end(snap: dict[str, Any]) -> tuple[int, list[str]]:
-    """The end of the game's log a snapshot gives, and where in the whole log it starts."""
-    log = snap.get("log") or []
-    return snap.get("log_total", len(log)) - len(log), log
-
-
-def _place_of(snap: dict[str, Any], line: str) -> int | None:
-    """Where the last ``line`` stands in the game's whole log (the snapshot may give its end only)."""
-    start, log = _log_end(snap)
-    return next((start + i for i in range(len(log) - 1, -1, -1) if log[i] == line), None)
-
-
-def _still_at(snap: dict[str, Any], at: int, line: str) -> bool:
-    """Whether ``line`` still stands at place ``at`` of the game's log (a place before the end the
-    snapshot gives is taken as standing)."""
-    start, log = _log_end(snap)
-    return at < start or (at - start < len(log) and log[at - start] == line)
-
-
 def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = box
@@ -391,75 +265,3 @@ def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarr
 
 def _shape(frame: object) -> str:
     return str(getattr(frame, "shape", type(frame).__name__))
-
-
-def run_camera(camera: TableCamera, frames: Iterable[np.ndarray], log: Log,
-               show: Callable[[str, str], None] | None = None) -> threading.Thread:
-    """Feed frames to the table camera in a daemon thread; trouble is logged, never raised.  A
-    frame that fails is skipped (each trouble said once) and the next one is looked at.  ``show``
-    (state, message) tells the pages: a frame that failed is trouble until ``CLEAR_AFTER`` frames
-    in a row were looked at, a camera that stopped is trouble for good."""
-    tell = show or (lambda state, message: None)
-
-    def run() -> None:
-        said: set[str] = set()
-        looked = CLEAR_AFTER  # frames looked at since the last one that failed
-        try:
-            for frame in frames:
-                try:
-                    camera.step(frame)
-                except Exception as err:  # noqa: BLE001 - one frame lost, not the camera
-                    trouble = str(getattr(err, "message", err))
-                    message = f"no pude mirar una imagen ({trouble}); sigo con la siguiente"
-                    if trouble not in said:
-                        said.add(trouble)
-                        log(escape(f"cámara: {message}"))
-                    tell("trouble", message)
-                    looked = 0
-                    continue
-                looked += 1
-                if looked == CLEAR_AFTER:
-                    tell("ok", "vuelvo a mirar las imágenes")
-        except Exception as err:  # noqa: BLE001 - the table goes on without the camera
-            stopped = f"se detuvo: {getattr(err, 'message', err)}"
-            log(escape(f"cámara: {stopped}"))
-            tell("trouble", f"{stopped}; se anota sin cámara")
-
-    thread = threading.Thread(target=run, name="camera", daemon=True)
-    thread.start()
-    return thread
-
-
-def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
-    """Open the deck's reference bank and start watching the table; the start-up line for the
-    camera, shown on the pages too.  A camera missing at the start, or unplugged later, is looked
-    for again and again (``CameraSource``): the game goes on without it meanwhile, and the pages
-    show it in trouble until it is back."""
-    from models.paths import models_dir, user_data_dir
-    from referee.startup import Part, said_once, show_part, shown, source_status
-    from referee.vision.camera import CameraSource
-    from referee.vision.errors import VisionError
-    from referee.vision.recognize import Recognizer as CardRecognizer
-    from referee.vision.recognize import RecognizerSettings
-    from referee.vision.reference import reference_bank
-
-    show = shown(service, "camera")
-    try:
-        bank = reference_bank(args.deck, models_dir(args.models_dir))
-    except VisionError as err:
-        return show_part(show, Part("cámara", False, f"{err.message}; se anota sin cámara"))
-    status = source_status(service, "camera", said_once(log, "cámara"))
-    source = CameraSource(args.camera, 640, 480, on_status=status)
-    trouble = source.open()
-    evidence = (args.data_dir or user_data_dir()) / "evidencia-camara"
-    regions = dict(getattr(args, "seat_region", None) or [])
-    settings = RecognizerSettings(learn=getattr(args, "learn_deck", False))
-    camera = TableCamera(service, CardRecognizer(bank, settings), log, evidence, regions)
-    if trouble:
-        part = Part("cámara", False, f"{trouble}; se anota sin cámara y se la sigue buscando")
-    else:
-        part = Part("cámara", True, f"cámara {args.camera}: sigue las cartas jugadas y verifica "
-                    "el envido y la flor que se muestran")
-    show_part(show, part)  # before the camera's own news, which may follow at once
-    run_camera(camera, source, log, show)
-    return part

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from referee import startup
+from referee.camera_startup import CLEAR_AFTER, run_camera, start_table_camera
 from referee.commands.serve import demo_arguments
-from referee.table_camera import CLEAR_AFTER, run_camera, start_table_camera
 from referee.vision.camera import CameraSource
 from tests.vision.test_camera_source import MISSING, Plugged
 

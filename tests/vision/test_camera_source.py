@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from engine.cards import Card
-from referee.table_camera import TableCamera, run_camera
+from referee.camera_startup import run_camera
+from referee.table_camera import TableCamera
 from referee.vision.camera import CameraSource
 from referee.vision.errors import VisionError
 from referee.vision.faces import Face

@@ -11,14 +11,9 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
+from referee.seat_regions import default_regions, parse_seat_region
 from referee.table import Table
-from referee.table_camera import (
-    SHOW_EVERY,
-    SHOW_STEADY,
-    TableCamera,
-    default_regions,
-    parse_seat_region,
-)
+from referee.table_camera import SHOW_EVERY, SHOW_STEADY, TableCamera
 from referee.vision.faces import Face
 from referee.vision.recognize import Recognizer
 from referee.vision.scenes import paint_card, project
@@ -237,12 +232,12 @@ def test_a_false_envido_shown_to_the_camera_scores_to_the_other_team(
 
 
 def test_the_envido_show_knows_which_cards_other_seats_played() -> None:
-    from referee.table_camera import _played_by_others
+    from referee.game_snapshot import played_by_others
 
     service = TableOnly("hand", "A1 plays 12c", "B1 plays 10c", "A1 plays 4o")
     hand = service.snapshot()["hand"]
-    assert _played_by_others([hand], "A1") == [Card.parse("10c")]
-    assert _played_by_others([hand], "B1") == [Card.parse("12c"), Card.parse("4o")]
+    assert played_by_others([hand], "A1") == [Card.parse("10c")]
+    assert played_by_others([hand], "B1") == [Card.parse("12c"), Card.parse("4o")]
 
 
 class Counting(TableOnly):
