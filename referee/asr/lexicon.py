@@ -10,6 +10,7 @@ fallback the same pronunciations are mapped onto the phones of the model inside 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -29,65 +30,42 @@ def normalize_word(word: str) -> str:
     return "".join(ch for ch in word if ch.isalpha())
 
 
+# How Spanish is read, letter by letter: at each place in a word the first pattern that matches
+# gives its phones; a letter no pattern matches is its own phone (the vowels, b, d, f, ...).
+_SPELLING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(pattern), tuple(phones.split())) for pattern, phones in (
+        ("ch", "ch"),
+        ("c(?=[ei])", "z"),
+        ("c", "k"),
+        ("qu?", "k"),            # the u of "que", "qui" is not said
+        ("g(?=[ei])", "j"),
+        ("gu(?=[ei])", "g"),     # "gue", "gui": the u is not said ("güe", "güi": it is)
+        ("ll", "ll"),
+        ("rr", "rr"),
+        ("(?<![^nls])r", "rr"),  # a word's first r, or one after n, l or s, is trilled
+        ("y(?![aeiou])", "i"),   # "y" alone or before a consonant is a vowel
+        ("ü", "u"),
+        ("ñ", "gn"),
+        ("h", ""),
+        ("v", "b"),
+        ("w", "u"),
+    ))
+
+
 def _phones(word: str) -> list[str]:
-    """The standard (Castilian-spelling) reading of one normalized word."""
+    """The standard (Castilian-spelling) reading of one normalized word (``_SPELLING``)."""
     out: list[str] = []
-    i, n = 0, len(word)
-    while i < n:
-        ch = word[i]
-        nxt = word[i + 1] if i + 1 < n else ""
-        if ch in _VOWELS:
-            out.append(ch)
-        elif ch == "ü":
-            out.append("u")
-        elif ch == "c":
-            if nxt == "h":
-                out.append("ch")
-                i += 1
-            elif nxt in ("e", "i"):
-                out.append("z")
-            else:
-                out.append("k")
-        elif ch == "q":
-            out.append("k")
-            if nxt == "u":
-                i += 1
-        elif ch == "g":
-            if nxt in ("e", "i"):
-                out.append("j")
-            elif nxt == "ü":
-                out.append("g")  # "güe", "güi": the u is said
-            elif nxt == "u" and i + 2 < n and word[i + 2] in ("e", "i"):
-                out.append("g")
-                i += 1
-            else:
-                out.append("g")
-        elif ch == "l" and nxt == "l":
-            out.append("ll")
-            i += 1
-        elif ch == "r":
-            if nxt == "r":
-                out.append("rr")
-                i += 1
-            elif i == 0 or word[i - 1] in "nls":
-                out.append("rr")
-            else:
-                out.append("r")
-        elif ch == "y":
-            out.append("i" if nxt == "" or nxt not in _VOWELS else "y")
-        elif ch == "ñ":
-            out.append("gn")
-        elif ch == "h":
-            pass
-        elif ch == "v":
-            out.append("b")
-        elif ch == "w":
-            out.append("u")
-        elif ch == "x":
-            out.append("x")
+    i = 0
+    while i < len(word):
+        for pattern, phones in _SPELLING:
+            found = pattern.match(word, i)
+            if found:
+                out += phones
+                i = found.end()
+                break
         else:
-            out.append(ch)
-        i += 1
+            out.append(word[i])
+            i += 1
     return out
 
 
