@@ -11,6 +11,7 @@ import http.server
 import io
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -421,7 +422,13 @@ def test_ctrl_c_ends_the_fetch_cleanly_and_keeps_the_download(
         server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = _spec(_at(server, "interrupt"))
     Handler.watch = tmp_path / f"{spec.archive}.part"
-    assert do_fetch([spec, _spec(server)], tmp_path, force=False) == 130
+    # Ctrl-C as at a terminal however the suite was started: a shell that starts it in the
+    # background leaves SIGINT ignored, and ``interrupt_main`` then does nothing.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert do_fetch([spec, _spec(server)], tmp_path, force=False) == 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert "sigue desde donde quedó" in capsys.readouterr().err
     assert (tmp_path / f"{spec.archive}.part").stat().st_size >= 20_000
     assert Handler.requests == {"interrupt": 1}  # it stopped: the next model was not tried
