@@ -84,5 +84,6 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
         part = Part("cámara", True, f"cámara {args.camera}: sigue las cartas jugadas y verifica "
                     "el envido y la flor que se muestran")
     show_part(show, part)  # before the camera's own news, which may follow at once
+    camera.check_regions()
     run_camera(camera, source, log, show)
     return part

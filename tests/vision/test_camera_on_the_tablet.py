@@ -10,9 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from referee import startup
+from engine.cards import Card
+from referee import camera_startup, startup
 from referee.camera_startup import CLEAR_AFTER, run_camera, start_table_camera
 from referee.commands.serve import demo_arguments
+from referee.vision import camera as camera_module
+from referee.vision import reference
+from referee.vision.bank import Bank
 from referee.vision.camera import CameraSource
 from tests.vision.test_camera_source import MISSING, Plugged
 
@@ -89,3 +93,35 @@ def test_no_deck_to_read_the_cards_with_shows_the_camera_in_trouble(tmp_path: Pa
     part = start_table_camera(args, pages, lambda line: None)
     assert not part.running and "ningún mazo de referencia" in part.detail
     assert pages.shown == [("camera", "trouble", part.detail)]
+
+
+class Table(Pages):
+    """The scoreboard's service with a game of two in play."""
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"seats": ["A1", "B1"], "duels": [], "log": []}
+
+
+class NoCamera:
+    """A camera that is not plugged in (``CameraSource`` as ``start_table_camera`` makes it)."""
+
+    def __init__(self, index: int, *args: Any, **kwargs: Any) -> None:
+        self.index = index
+
+    def open(self) -> str:
+        return f"no puedo abrir la cámara {self.index}"
+
+
+def test_a_seat_region_for_a_seat_not_at_the_table_is_said_at_start_up(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Said at once, not only when the camera reads its first frame: there may be no camera yet."""
+    bank = Bank(np.ones((1, 4), np.float32) / 2, (Card.parse("1e"),))
+    monkeypatch.setattr(reference, "reference_bank", lambda *args, **kwargs: bank)
+    monkeypatch.setattr(camera_module, "CameraSource", NoCamera)
+    monkeypatch.setattr(camera_startup, "run_camera", lambda *args, **kwargs: None)
+    args = demo_arguments(camera=0, models_dir=str(tmp_path / "models"), data_dir=tmp_path,
+                          seat_region=[("A3", (0.0, 0.0, 0.5, 1.0)), ("B1", (0.5, 0.0, 1.0, 1.0))])
+    said: list[str] = []
+    part = start_table_camera(args, Table(), said.append)
+    assert not part.running
+    assert said == ["cámara: A3 no juega en esta mesa; esa región no se usa"]
