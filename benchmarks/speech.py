@@ -66,18 +66,18 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     for voice in sorted(s.per_voice):
         print(f"    {voice:22s}{_pct(s.per_voice[voice])}")
     print(f"  envido numbers        {_pct(s.numbers)}")
-    print(f"  look-alike accepts    {_pct(s.lookalike)}")
-    print(f"    of which a call     {_pct(s.lookalike_calls)}  (the rest: a number only)")
-    print(f"  chatter triggers      {_pct(s.chatter)}")
-    print(f"    of which a call     {_pct(s.chatter_calls)}  (the rest: a number only)")
+    print(f"  look-alike accepts    {_pct(s.lookalike.heard)}")
+    print(f"    of which a call     {_pct(s.lookalike.calls)}  (the rest: a number only)")
+    print(f"  chatter triggers      {_pct(s.chatter.heard)}")
+    print(f"    of which a call     {_pct(s.chatter.calls)}  (the rest: a number only)")
     print(f"  extra calls in calls  {_pct(s.extra)}")
     if s.real_other[1]:
         print(f"  real non-call prompts {_pct(s.real_other)}  (numbers 8-19 etc.; any call/number)")
     print("  in game (applied only if the rules allow it at that moment):")
-    print(f"    look-alike applied  {_pct(s.lookalike_game)}  (each at {len(TALK_MOMENTS)} moments of talk)")
-    print(f"    chatter applied     {_pct(s.chatter_game)}")
-    print(f"    the same sin flor   {_pct(s.lookalike_game_sin_flor)} look-alikes, "
-          f"{_pct(s.chatter_game_sin_flor)} chatter  (flor is off by default)")
+    print(f"    look-alike applied  {_pct(s.lookalike.game)}  (each at {len(TALK_MOMENTS)} moments of talk)")
+    print(f"    chatter applied     {_pct(s.chatter.game)}")
+    print(f"    the same sin flor   {_pct(s.lookalike.game_sin_flor)} look-alikes, "
+          f"{_pct(s.chatter.game_sin_flor)} chatter  (flor is off by default)")
     if s.false_calls_sin_flor:
         calls = ", ".join(f"{call} {n}" for call, n in s.false_calls_sin_flor.most_common())
         print(f"      by call           {calls}  (look-alike and chatter file-moments)")

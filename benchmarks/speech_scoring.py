@@ -56,22 +56,26 @@ class Outcome:
 
 
 @dataclass
+class Talk:
+    """What files with no call in them (look-alikes, chatter) made the referee hear and apply."""
+
+    heard: list[int] = field(default_factory=lambda: [0, 0])  # files where anything was heard
+    calls: list[int] = field(default_factory=lambda: [0, 0])  # ... a call, not only a number
+    # In game: only what the rules allow at that moment is applied (benchmarks.game_states).
+    game: list[int] = field(default_factory=lambda: [0, 0])
+    game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
+
+
+@dataclass
 class Score:
     per_call: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     per_voice: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     strict: list[int] = field(default_factory=lambda: [0, 0])  # calls, ``Outcome.applied(strict)``
     numbers: list[int] = field(default_factory=lambda: [0, 0])
-    lookalike: list[int] = field(default_factory=lambda: [0, 0])
-    lookalike_calls: list[int] = field(default_factory=lambda: [0, 0])
-    chatter: list[int] = field(default_factory=lambda: [0, 0])
-    chatter_calls: list[int] = field(default_factory=lambda: [0, 0])
+    lookalike: Talk = field(default_factory=Talk)
+    chatter: Talk = field(default_factory=Talk)
     real_other: list[int] = field(default_factory=lambda: [0, 0])
     extra: list[int] = field(default_factory=lambda: [0, 0])
-    # In game: only what the rules allow at that moment is applied (benchmarks.game_states).
-    lookalike_game: list[int] = field(default_factory=lambda: [0, 0])
-    chatter_game: list[int] = field(default_factory=lambda: [0, 0])
-    lookalike_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
-    chatter_game_sin_flor: list[int] = field(default_factory=lambda: [0, 0])
     # what look-alikes and chatter apply sin flor, by call: (file, moment) pairs
     false_calls_sin_flor: Counter[str] = field(default_factory=Counter)
     extra_game: list[int] = field(default_factory=lambda: [0, 0])
@@ -86,6 +90,9 @@ class Score:
     cpu_s: float = 0.0
     misses: list[str] = field(default_factory=list)
 
+
+# The files with no call in them, as the misses name them.
+TALK_GROUPS = {"lookalike": "look-alike", "chatter": "chatter"}
 
 # An answer taken for its opposite: the worst mistake a referee can make on an answer.
 OPPOSITES = {"no quiero": "quiero", "quiero": "no quiero"}
@@ -148,22 +155,15 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             _add(s.numbers_wrong_game, _in_game(got, moments_for([it.label])[:1], [it.label]))
             if not ok:
                 s.misses.append(f"{it.voice}: «{it.text}» → {got}")
-        elif it.group == "lookalike":
-            _tally(s.lookalike, triggered)
-            _tally(s.lookalike_calls, a_call)
-            _add(s.lookalike_game, _in_game(got, TALK_MOMENTS))
-            _add(s.lookalike_game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
+        elif it.group in TALK_GROUPS:
+            talk = s.lookalike if it.group == "lookalike" else s.chatter
+            _tally(talk.heard, triggered)
+            _tally(talk.calls, a_call)
+            _add(talk.game, _in_game(got, TALK_MOMENTS))
+            _add(talk.game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
             _count_false_calls(s.false_calls_sin_flor, got)
             if triggered:
-                s.misses.append(f"{it.voice}: look-alike «{it.text}» → {got}")
-        elif it.group == "chatter":
-            _tally(s.chatter, triggered)
-            _tally(s.chatter_calls, a_call)
-            _add(s.chatter_game, _in_game(got, TALK_MOMENTS))
-            _add(s.chatter_game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
-            _count_false_calls(s.false_calls_sin_flor, got)
-            if triggered:
-                s.misses.append(f"{it.voice}: chatter «{it.text}» → {got}")
+                s.misses.append(f"{it.voice}: {TALK_GROUPS[it.group]} «{it.text}» → {got}")
         elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
             _tally(s.real_other, triggered)
     return s
