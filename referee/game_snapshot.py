@@ -98,3 +98,8 @@ def still_at(snap: dict[str, Any], at: int, line: str) -> bool:
     snapshot gives is taken as standing)."""
     start, log = _log_end(snap)
     return at < start or (at - start < len(log) and log[at - start] == line)
+
+
+def seats_of(snap: dict[str, Any]) -> tuple[str, ...]:
+    """The seats of the game in the snapshot (two, before any is known)."""
+    return tuple(snap.get("seats") or ("A1", "B1"))

@@ -24,6 +24,7 @@ from referee.game_snapshot import (
     place_of,
     played_by_others,
     plays_in,
+    seats_of,
     still_at,
     to_show,
 )
@@ -107,24 +108,23 @@ class TableCamera:
             self._earlier = set(self.tracker.lying)
             self._shown, self._waiting, self._refused = set(), {}, set()
             self._sent, self._overruled, self._looks, self._doubts = {}, set(), {}, set()
-            seats = self._seats(snap)
+            seats = seats_of(snap)
+            self._say_strangers(seats)
             self.tracker.seats = default_regions(seats, self.regions)
         for seat, card in plays_in(duels):  # played by any means (a tap, the camera)
             self.tracker.played.setdefault(card, seat)
 
     def check_regions(self) -> None:
         """Say at once a seat region given for a seat that does not play in the game (it is said
-        again whenever the game's seats change so that one no longer plays)."""
-        self._seats(self.service.snapshot())
+        again whenever a hand begins with other seats, so that one no longer plays)."""
+        self._say_strangers(seats_of(self.service.snapshot()))
 
-    def _seats(self, snap: dict[str, Any]) -> tuple[str, ...]:
-        """The game's seats; a region given for another seat is said once."""
-        seats = tuple(snap.get("seats") or ("A1", "B1"))
+    def _say_strangers(self, seats: tuple[str, ...]) -> None:
+        """Say, once, the seat regions given for seats other than ``seats``."""
         strangers = ", ".join(sorted(set(self.regions) - set(seats)))
         if strangers and strangers != self._strangers:
             self.log(escape(f"cámara: {strangers} no juega en esta mesa; esa región no se usa"))
         self._strangers = strangers
-        return seats
 
     def _check_duel(self, frame: np.ndarray, duel: dict[str, Any],
                     duels: list[dict[str, Any]]) -> None:
