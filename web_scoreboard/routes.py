@@ -212,7 +212,9 @@ def build_router(service: TableService, hub: Hub, guard: PinGuard, limiter: Rate
 
     auth = [Depends(authorised)]
     _read_routes(router, service, guard, host_addresses)
-    _change_routes(router, service, guard, auth)
+    _hand_routes(router, service, auth)
+    _game_routes(router, service, auth)
+    _pin_routes(router, guard, auth)
 
     @router.post("/api/actions")
     async def action(request: Request, x_table_pin: str | None = Header(default=None)) -> Any:
@@ -264,54 +266,62 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
         return {"pin": guard.pin}
 
 
-def _change_routes(router: APIRouter, service: TableService, guard: PinGuard,
-                   auth: list[Any]) -> None:
-    def snap(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
-        return JSONResponse(fn())
+def _snap(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
+    return JSONResponse(fn())
 
+
+def _hand_routes(router: APIRouter, service: TableService, auth: list[Any]) -> None:
+    """What is done to the hand in play: a line, an undo, a flipped seat or answer."""
     # ``seq``: the snapshot the page showed; the change is refused if the table moved since
     @router.post("/api/events", dependencies=auth)
     def event(body: schemas.EventIn, seq: Seen = None) -> Any:
-        return snap(lambda: service.submit_line(body.line, "page", seq))
+        return _snap(lambda: service.submit_line(body.line, "page", seq))
 
     @router.post("/api/undo", dependencies=auth)
     def undo(seq: Seen = None) -> Any:
-        return snap(lambda: service.undo("page", seq))
+        return _snap(lambda: service.undo("page", seq))
 
     @router.post("/api/flip", dependencies=auth)
     def flip(seq: Seen = None) -> Any:
-        return snap(lambda: service.flip_last("page", seq))
+        return _snap(lambda: service.flip_last("page", seq))
 
     @router.post("/api/swap", dependencies=auth)
     def swap(seq: Seen = None) -> Any:
-        return snap(lambda: service.swap_answer("page", seq))
+        return _snap(lambda: service.swap_answer("page", seq))
 
+
+def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> None:
+    """The games and what the referee heard: names, settings, a new or stored game, a heard call
+    confirmed or dismissed."""
     @router.put("/api/names", dependencies=auth)
     def names(body: schemas.NamesIn) -> Any:
-        return snap(lambda: service.set_names(body.model_dump()))
+        return _snap(lambda: service.set_names(body.model_dump()))
 
     @router.post("/api/settings", dependencies=auth)
     def settings(body: schemas.SettingsIn) -> Any:
-        return snap(lambda: service.new_game(body.given()))
+        return _snap(lambda: service.new_game(body.given()))
 
     @router.post("/api/games", dependencies=auth)
     def new_game(body: schemas.NewGameIn | None = None) -> Any:
         settings = body.settings.given() if body and body.settings else None
         names = body.names.model_dump() if body and body.names else None
-        return snap(lambda: service.new_game(settings, names))
+        return _snap(lambda: service.new_game(settings, names))
 
     @router.post("/api/games/{game_id}/open", dependencies=auth)
     def open_game(game_id: schemas.RowId) -> Any:
-        return snap(lambda: service.open_game(game_id))
+        return _snap(lambda: service.open_game(game_id))
 
     @router.post("/api/heard/{heard_id}/confirm", dependencies=auth)
     def confirm(heard_id: schemas.RowId) -> Any:
-        return snap(lambda: service.confirm_heard(heard_id, "confirm"))
+        return _snap(lambda: service.confirm_heard(heard_id, "confirm"))
 
     @router.post("/api/heard/{heard_id}/dismiss", dependencies=auth)
     def dismiss(heard_id: schemas.RowId) -> Any:
-        return snap(lambda: service.dismiss_heard(heard_id))
+        return _snap(lambda: service.dismiss_heard(heard_id))
 
+
+def _pin_routes(router: APIRouter, guard: PinGuard, auth: list[Any]) -> None:
+    """The tablet's PIN: checked, or changed."""
     @router.post("/api/pin/check", dependencies=auth)
     def check_pin() -> Any:
         return {"ok": True}
