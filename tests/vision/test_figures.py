@@ -14,7 +14,7 @@ from referee.vision.bank import Bank
 from referee.vision.cues import Cues, read_cues
 from referee.vision.faces import Face
 from referee.vision.figure_cues import contradicts, figure_card, figure_suit, is_caballo
-from referee.vision.figures import PICTURES, brown_share, figure_rank, picture_fits
+from referee.vision.figures import INNER, PICTURES, brown_share, figure_rank, picture_fits
 from referee.vision.geometry import flatten
 from referee.vision.pips import PIP_SIZE, Pips
 from referee.vision.reading import Reading
@@ -103,6 +103,32 @@ def test_the_banks_rank_is_told_twice_by_its_two_best_one_of_the_suit_told(
     reading = Reading(None, 0.0, np.zeros((4, 2)), Card.parse(guess), 0.5,
                       second=Card.parse(second) if second else None)
     assert bank_twice(reading, suit) == twice
+
+
+def silhouette(top: float, middle: float, bottom: float) -> np.ndarray:
+    """A figure's picture in grey ink on paper, no horse's brown: as wide as these shares of the
+    card's inner width above, in and below the middle band."""
+    width, height = PIP_SIZE
+    card = np.full((height, width, 3), 245, np.uint8)
+    left, above = int(INNER[0] * width), int(INNER[1] * height)
+    inner_w, inner_h = width - 2 * left, height - 2 * above
+    for y in range(inner_h):
+        share = top if y < 0.35 * inner_h else middle if y < 0.65 * inner_h else bottom
+        half = int(share * inner_w / 2)
+        card[above + y, width // 2 - half:width // 2 + half] = (70, 60, 60)
+    return card
+
+
+def test_a_picture_narrow_at_both_ends_fits_no_rey() -> None:
+    """A wide picture whose horse reads no brown tells no rank; the bank's rey stands on it only
+    if one end is nearly as full as a rey's (``figures.FITTING_END``): a caballo is narrower at
+    both ends, a rey's robe reaches one."""
+    narrow = silhouette(0.5, 0.8, 0.55)
+    nearly = silhouette(0.5, 0.8, 0.62)
+    robe = silhouette(0.5, 0.8, 0.8)
+    assert figure_rank(narrow) is None and not picture_fits(narrow, 12)
+    assert figure_rank(nearly) is None and picture_fits(nearly, 12)
+    assert figure_rank(robe) == 12 and picture_fits(robe, 12)
 
 
 def sota_cut_short(face: Face, cut: float) -> np.ndarray:
