@@ -217,16 +217,19 @@ class Recognizer:
         """Abstain on a 2-7 the bank named without being sure (``sure_confidence``) if its pips
         count a neighbouring rank (``cues.miscounted``), unless where they lie names it
         (``layout_cues.layout_card``: the bank's 6 de espadas on a 7 whose hilts and blades count
-        seven); or on such an ace if a sure pinta reads another suit (across decks an ace far
-        ahead of every other card, ``clear_lead``, may be an ace of another suit: one emblem, a
-        sword or a club, and nothing to count): a wrong card is worse than none.  That ace is
-        not named by the pinta's suit instead: aces of oros, no break in their line, read a suit
-        of breaks where the bank named them (docs/camera.md, "Tried and dropped")."""
-        card = reading.card
-        if card is None or reading.confidence >= self.settings.sure_confidence:
+        seven); or on such an ace, or a card named only by its clear lead, if a sure pinta reads
+        another suit (across decks an ace far ahead of every other card, ``clear_lead``, may be
+        an ace of another suit: one emblem, a sword or a club, and nothing to count; and the
+        Fournier bank took naipes-libres 4s of bastos for 4s of espadas so, at the bar): a wrong
+        card is worse than none.  That card is not named by the pinta's suit instead: aces of
+        oros, no break in their line, read a suit of breaks where the bank named them
+        (docs/camera.md, "Tried and dropped")."""
+        card, s = reading.card, self.settings
+        if card is None or reading.confidence >= s.sure_confidence:
             return reading
         cues = self.cues(reading, frame)
-        if card.rank == 1 and cues.sure and cues.pinta != card.suit:
+        by_lead = reading.confidence <= s.lead_confidence  # named at the bar: by its clear lead
+        if (card.rank == 1 or by_lead) and cues.sure and cues.pinta != card.suit:
             return replace(reading, card=None)
         if miscounted(card, cues):
             again = layout_card(card, reading.second, cues)

@@ -78,6 +78,20 @@ def test_an_unsure_bank_six_on_a_seven_of_swords_is_dropped_and_read_by_its_swor
     assert confirmed(recognizer, wikimedia[seven], six, 0.95) == six  # a sure bank is not checked
 
 
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_a_card_named_only_by_its_clear_lead_is_dropped_when_a_sure_pinta_reads_another_suit(
+        deck_name: str, recognizer: Recognizer, request: pytest.FixtureRequest) -> None:
+    """Across decks the bank named 4s of bastos 4s of espadas at its bar, by their clear lead
+    (``lead_confidence``): the pinta's three breaks drop it; a little surer, it is not checked so,
+    and a 4 of espadas named at the bar stays."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    bastos, espadas = Card(4, Suit.BASTOS), Card(4, Suit.ESPADAS)
+    at_the_bar = recognizer.settings.lead_confidence
+    assert confirmed(recognizer, deck[bastos], espadas, at_the_bar) is None
+    assert confirmed(recognizer, deck[bastos], espadas, 0.8) == espadas
+    assert confirmed(recognizer, deck[espadas], espadas, at_the_bar) == espadas
+
+
 def test_an_unsure_bank_five_on_a_four_of_cups_is_the_four(recognizer: Recognizer,
                                                            wikimedia: dict[Card, Face]) -> None:
     """Four cups counted, the pinta of copas and nothing in the middle: the 4, not the 5."""
