@@ -108,8 +108,8 @@ def figure_rank(card: np.ndarray) -> int | None:
 # rey's range in ``PICTURES`` (0.85), which the ends of a rey read in a scene often miss: on the
 # faces the caballos read 0.55-0.75 and the reyes 0.89-1.08; on the held-out scenes of seeds 2-14
 # (both ways) the 1878 rey de oros read 0.64-0.85 where his picture told no rank, and the caballos
-# the bank took for reyes 0.57-0.83.  From 0.78, 16 of those 19 caballos are not named reyes, and 5
-# of the 102 reyes are left a figure of their suit.
+# the bank took for reyes 0.57-0.83.  From 0.78, 16 of the 19 cards named reyes wrongly so (18
+# caballos and an ace) are not, and 5 of the 102 reyes are left a figure of their suit.
 FITTING_END: dict[int, float] = {12: 0.78}
 
 
