@@ -92,6 +92,21 @@ def test_a_card_named_only_by_its_clear_lead_is_dropped_when_a_sure_pinta_reads_
     assert confirmed(recognizer, deck[espadas], espadas, at_the_bar) == espadas
 
 
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_an_unsure_bank_two_ranks_off_on_the_swords_is_dropped_when_no_count_finds_its_rank(
+        deck_name: str, recognizer: Recognizer, request: pytest.FixtureRequest) -> None:
+    """The bank names a 7 (under ``sure_confidence``) on a 5 or a 3 de espadas: neither the ink,
+    nor the blades, nor the hilts count seven, so the 7 is dropped and the card read by its
+    swords (five blades and five hilts name the 5); each 2-7 of espadas keeps its own rank so."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    seven = Card(7, Suit.ESPADAS)
+    assert confirmed(recognizer, deck[Card(5, Suit.ESPADAS)], seven, 0.75) == Card(5, Suit.ESPADAS)
+    assert confirmed(recognizer, deck[Card(3, Suit.ESPADAS)], seven, 0.75) is None
+    for rank in range(2, 8):
+        card = Card(rank, Suit.ESPADAS)
+        assert confirmed(recognizer, deck[card], card, 0.75) == card
+
+
 def test_an_unsure_bank_five_on_a_four_of_cups_is_the_four(recognizer: Recognizer,
                                                            wikimedia: dict[Card, Face]) -> None:
     """Four cups counted, the pinta of copas and nothing in the middle: the 4, not the 5."""
