@@ -238,9 +238,10 @@ class Recognizer:
 
     def _may_name(self, reading: Reading) -> bool:
         """A 1-7 left unnamed may be named by its cues: the bank finds it close to a card
-        (``min_similarity``), or its outline is card-shaped (``outlines.card_shaped``); else its
-        cues are not read."""
-        return reading.similarity >= self.settings.min_similarity or card_shaped(reading.corners)
+        (``min_similarity``), or its outline is card-shaped (``outlines.card_shaped``), as found
+        or snapped onto the card's edges, where the cues are read; else its cues are not read."""
+        return (reading.similarity >= self.settings.min_similarity
+                or card_shaped(reading.corners) or card_shaped(reading.outline))
 
     def _confirm_pips(self, reading: Reading, guess: Card, card_img: np.ndarray,
                       cues: Cues) -> Reading:

@@ -359,3 +359,23 @@ def test_a_card_left_unnamed_is_read_on_its_outline_given_a_cards_proportions(
     else:
         assert again.card == Card.parse(named) and again.moved
         assert corner_error(again.outline, q) < 0.08
+
+
+@pytest.mark.parametrize("card", ["11e", "11o", "4b"])
+def test_a_card_far_from_the_bank_is_read_on_its_outline_snapped_to_a_cards_shape(
+        wikimedia_bank: Bank, fournier: dict[Card, Face], card: str) -> None:
+    """An 1878 card the bank finds a little far (below ``min_similarity``) on an outline found
+    too wide, over a strip of the table: its cues are read on the outline snapped onto its
+    edges, which has a card's shape, and name it (a caballo the bank took for an ace, a 4 for a
+    5); snapped no better, it is left unnamed."""
+    recognizer = Recognizer(wikimedia_bank)
+    truth = Card.parse(card)
+    scene = one_card_scene(fournier[truth])
+    corners = scene.cards[0].corners
+    wide = corners.copy()  # the short sides 0-1 and 3-2 a third longer
+    wide[1] = corners[1] + 0.35 * (corners[1] - corners[0])
+    wide[2] = corners[2] + 0.35 * (corners[2] - corners[3])
+    guess = Card(1, Suit.OROS) if truth.rank == 11 else Card(5, truth.suit)
+    reading = Reading(None, 0.0, wide, guess, similarity=0.5, edges=corners)
+    assert recognizer.confirm(reading, scene.image).card == truth
+    assert recognizer.confirm(replace(reading, edges=wide), scene.image).card is None
