@@ -23,16 +23,26 @@ def best_of_overlapping(readings: list[Reading]) -> list[Reading]:
 
 
 def one_per_card(readings: list[Reading]) -> list[Reading]:
-    """The readings, one per card: of two whose outlines, as best known, are one card's
-    (``same_card``), the named one, or the surer, stays.  Two outlines the finder kept apart
-    may be snapped onto the same card's edges, and the card was then read twice: a 2 of
-    espadas named twice counted as one card named where there was none."""
+    """The readings, one per card: of two read twice (``read_twice``), the named one, or the
+    surer, stays.  Two outlines the finder kept apart may be snapped onto the same card's
+    edges, and the card was then read twice: a 2 of espadas named twice counted as one card
+    named where there was none."""
     kept: list[Reading] = []
     for reading in sorted(readings, key=lambda r: (r.card is None, -r.confidence, -r.similarity)):
-        if not any(same_card(reading.outline, other.outline) for other in kept):
+        if not any(read_twice(reading, other) for other in kept):
             kept.append(reading)
     chosen = {id(r) for r in kept}
     return [r for r in readings if id(r) in chosen]
+
+
+def read_twice(a: Reading, b: Reading) -> bool:
+    """Two readings of one card: their outlines, as best known, are one card's (``same_card``),
+    or they name the same card and one lies inside the other (``SAME_CARD`` of it).  A deck
+    holds each card once: the middle of an 1878 ace of bastos, read on its own, was named the
+    ace of bastos again, as well as the whole card."""
+    if a.card is not None and a.card == b.card:
+        return max(shares(a.outline, b.outline)) >= SAME_CARD
+    return same_card(a.outline, b.outline)
 
 
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:

@@ -1,5 +1,6 @@
-"""Each card is read once: of two readings whose outlines, as best known, are one card's, the
-named one (or the surer) stays; cards side by side, or a part of a card, are kept apart."""
+"""Each card is read once: of two readings whose outlines, as best known, are one card's, or
+that name the same card one inside the other, the named one (or the surer) stays; cards side by
+side, or a part of a card named otherwise, are kept apart."""
 
 from __future__ import annotations
 
@@ -38,3 +39,15 @@ def test_cards_side_by_side_and_a_part_of_a_card_are_kept() -> None:
     left, right = reading("4b", 0.9, quad(100, 100)), reading("5c", 0.9, quad(180, 100))
     part = reading(None, 0.2, quad(100, 100, 100, 70))  # half the left card: covers little of it
     assert one_per_card([left, right, part]) == [left, right, part]
+
+
+def test_a_part_of_a_card_named_as_the_card_is_the_card_read_twice() -> None:
+    """A deck holds each card once: the middle of a card named the same card goes; named
+    another card, or the same card beside it, it stays."""
+    whole = reading("1b", 0.6, quad(100, 100))
+    middle = reading("1b", 0.01, quad(130, 150, 40, 50))
+    assert one_per_card([whole, middle]) == [whole]
+    other = reading("2b", 0.01, quad(130, 150, 40, 50))
+    assert one_per_card([whole, other]) == [whole, other]
+    beside = reading("1b", 0.3, quad(250, 100))
+    assert one_per_card([whole, beside]) == [whole, beside]
