@@ -65,7 +65,8 @@ class RecognizerSettings:
     use_figures: bool = True  # ... and read "a figure of <suit>" when only the rank is unsure,
     figure_ranks: bool = True  # ... or name it if its picture tells the rank (``figure_cues.figure_card``)
     sure_confidence: float = 0.9  # a 2-7 named below this is dropped if its pips count a
-                                  # neighbouring rank (``cues.miscounted``)
+                                  # neighbouring rank, or no count of a 4-7 of espadas' swords
+                                  # finds its rank (``cues.miscounted``)
     snap_edges: bool = True  # move each card's sides onto its edge before reading it
     learn: bool = False  # learn views of the table's deck from the cards named (``learned``)
 
@@ -153,10 +154,12 @@ class Recognizer:
         its suit (its pinta, coin or cup) and its picture's rank, or the bank's where the picture
         fits it (more loosely where the bank's two best agree on it, ``bank_twice``), or else may
         still be read as "a figure of <suit>" (``figure_of``).  A 1-7 the bank finds far from
-        every card is named only on a card-shaped outline (``outlines.card_shaped``).  A figure
+        every card is named only on a card-shaped outline, as found or snapped
+        (``outlines.card_shaped``).  A figure
         the bank named is read again as if abstained when its pinta reads another suit
         (``figure_cues.contradicts``), and a 2-7 it named without being sure is dropped when its pips
-        count a neighbouring rank (unless where they lie names it), and an ace when a sure pinta
+        count a neighbouring rank, or no count of a 4-7 of espadas' swords finds its rank (unless
+        where they lie names it), and an ace when a sure pinta
         reads another suit (``_recount``).  On a frame with no colour only the cues that read
         none are asked (``_confirm_grey``)."""
         guess, s = reading.guess, self.settings
@@ -215,7 +218,8 @@ class Recognizer:
 
     def _recount(self, reading: Reading, frame: np.ndarray) -> Reading:
         """Abstain on a 2-7 the bank named without being sure (``sure_confidence``) if its pips
-        count a neighbouring rank (``cues.miscounted``), unless where they lie names it
+        count a neighbouring rank, or no count of a 4-7 of espadas' swords finds its rank
+        (``cues.miscounted``), unless where they lie names it
         (``layout_cues.layout_card``: the bank's 6 de espadas on a 7 whose hilts and blades count
         seven); or on such an ace, or a card named only by its clear lead, if a sure pinta reads
         another suit (across decks an ace far ahead of every other card, ``clear_lead``, may be

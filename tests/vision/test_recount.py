@@ -1,5 +1,5 @@
-"""A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank,
-and then read by where its pips lie (a 4 of copas or oros by its bare middle, a 5-7 of espadas
+"""A 2-7 the bank names without being sure is dropped when its pips count a neighbouring rank
+(a 4-7 of espadas also when no count of its swords finds its rank), and then read by where its pips lie (a 4 of copas or oros by its bare middle, a 5-7 of espadas
 by its swords); a 5 of espadas the bank takes for another 2-7 of
 espadas is named by its swords (a 5 or a 7 also by its hilts and the blade across its middle),
 a 5-7 of espadas by as many hilts as blades, and a 4 far from the bank by its four pips and its bare
