@@ -74,22 +74,33 @@ def pip_counts(card: Card, cues: Cues) -> set[int]:
 
 def _pip_card(card: Card, cues: Cues) -> bool:
     """2-7: as many pips as the rank by either count (``pip_counts``), in colours the suit allows,
-    and a 5 of oros or copas with its middle pip (``BARE_MIDDLE``): the red maker's name between
-    the cups of the 1878 4 of copas is a fifth red blob."""
-    if card.rank == 5 and card.suit in BARE_SUITS and cues.pips.middle < BARE_MIDDLE:
-        return False
-    return card.rank in pip_counts(card, cues) and card.suit in suits_seen(cues.pips.shares)
+    and the middle of the card as the rank has it (``middle_fits``)."""
+    return (card.rank in pip_counts(card, cues) and card.suit in suits_seen(cues.pips.shares)
+            and middle_fits(card, cues))
+
+
+def middle_fits(card: Card, cues: Cues) -> bool:
+    """What lies in the middle of the card is what its rank lays there: a 5 of oros or copas its
+    middle pip (``BARE_MIDDLE``; the red maker's name between the cups of the 1878 4 of copas is a
+    fifth red blob), a 6 of espadas no blade (``BLADE_ACROSS``; a 7 whose middle sword's hilt
+    and blade run together counts six blobs of blue)."""
+    if card.rank == 5 and card.suit in BARE_SUITS:
+        return cues.pips.middle >= BARE_MIDDLE
+    if card == SIX_OF_SWORDS:
+        return cues.pips.middle_blue < BLADE_ACROSS
+    return True
 
 
 def pinta_confirms(guess: Card, cues: Cues) -> bool:
     """A 2-7 the bank guessed, of the suit a sure pinta of breaks reads (``BREAK_PINTAS``), with
-    as many pips as its rank by every count (``pip_counts``): three witnesses, the ink's colours not
-    asked.  Their bounds (``suits.SUIT_COLOURS``) are loose for any deck, and still a cup's teal
-    rim or a sword's yellow hilt may push a card out of its own suit's.  Every count must agree:
-    the red maker's name on the 1878 4 of copas makes a fifth red blob, which the colours (too
-    little red for copas) had kept from being named a 5."""
-    return (2 <= guess.rank <= 7 and cues.reads(guess.suit)
-            and guess.suit in BREAK_PINTAS and pip_counts(guess, cues) == {guess.rank})
+    as many pips as its rank by every count (``pip_counts``) and its middle as the rank has it
+    (``middle_fits``): three witnesses, the ink's colours not asked.  Their bounds
+    (``suits.SUIT_COLOURS``) are loose for any deck, and still a cup's teal rim or a sword's
+    yellow hilt may push a card out of its own suit's.  Every count must agree: the red maker's
+    name on the 1878 4 of copas makes a fifth red blob, which the colours (too little red for
+    copas) had kept from being named a 5."""
+    return (2 <= guess.rank <= 7 and cues.reads(guess.suit) and guess.suit in BREAK_PINTAS
+            and pip_counts(guess, cues) == {guess.rank} and middle_fits(guess, cues))
 
 
 def _ace(card: Card, cues: Cues) -> bool:
@@ -143,6 +154,14 @@ def pinta_of_two(guess: Card, second: Card | None, cues: Cues) -> Card | None:
 # thin across a 5's middle, so they are left out.
 BARE_MIDDLE = 0.2
 BARE_SUITS = frozenset({Suit.OROS, Suit.COPAS})
+
+# The 5 and the 7 of espadas lay a blade across the middle of the card, the 4 and the 6 leave it
+# bare, on every Spanish deck.  On the held-out scenes of seeds 1-8 (both ways, readings with a
+# sure pinta of espadas) the 4s held at most 0.02 of blue ink in the middle and nearly all 6s
+# none (those counting seven hilts 0.006 at most), against a median of 0.06 for the 1878 5 and
+# 0.14 for the naipes-libres one (``layout_cues.hilts_across``).
+BLADE_ACROSS = 0.02  # share of the middle of the card (``pips.MIDDLE``) in blue ink
+SIX_OF_SWORDS = Card(6, Suit.ESPADAS)
 
 
 # The suits whose pips are all of one colour (``pips.HUES``); bastos are green or red.

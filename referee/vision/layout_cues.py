@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from engine.cards import Card, Suit
-from referee.vision.cues import BARE_MIDDLE, BARE_SUITS, Cues, cues_agree, pip_counts
+from referee.vision.cues import (
+    BARE_MIDDLE,
+    BARE_SUITS,
+    BLADE_ACROSS,
+    Cues,
+    cues_agree,
+    pip_counts,
+)
 from referee.vision.pintas import BREAK_PINTAS
 
 
@@ -123,9 +130,9 @@ def five_of_swords(guess: Card, cues: Cues) -> Card | None:
 # five blades were many, but none held blue in the middle.  Five or seven hilts, as many blades or
 # one fewer, at least five blobs of ink and blue across the middle named a 5 or a 7 of espadas
 # 280 times there (20 of them left unnamed), and nothing else (the naipes-libres 3, whose guards
-# split into five or six gold blobs, counts three or four in all the ink).
+# split into five or six gold blobs, counts three or four in all the ink).  The bar is
+# ``cues.BLADE_ACROSS``.
 ODD_HILTS = frozenset({5, 7})
-BLADE_ACROSS = 0.02  # share of the middle of the card (``pips.MIDDLE``) in blue ink
 
 
 def hilts_across(guess: Card, cues: Cues) -> Card | None:

@@ -225,16 +225,18 @@ class Recognizer:
         another suit (across decks an ace far ahead of every other card, ``clear_lead``, may be
         an ace of another suit: one emblem, a sword or a club, and nothing to count; and the
         Fournier bank took naipes-libres 4s of bastos for 4s of espadas so, at the bar): a wrong
-        card is worse than none.  That card is not named by the pinta's suit instead: aces of
-        oros, no break in their line, read a suit of breaks where the bank named them
-        (docs/camera.md, "Tried and dropped")."""
+        card is worse than none.  A 2-7 so dropped is named in the pinta's suit where its pips
+        and ink colours agree with that card (``cues.pinta_card``: the 4 of bastos); an ace is
+        not, having nothing to count: aces of oros, no break in their line, read a suit of
+        breaks where the bank named them (docs/camera.md, "Tried and dropped")."""
         card, s = reading.card, self.settings
         if card is None or reading.confidence >= s.sure_confidence:
             return reading
         cues = self.cues(reading, frame)
         by_lead = reading.confidence <= s.lead_confidence  # named at the bar: by its clear lead
         if (card.rank == 1 or by_lead) and cues.sure and cues.pinta != card.suit:
-            return replace(reading, card=None)
+            again = None if card.rank == 1 else pinta_card(card, cues, close=True)
+            return replace(reading, card=again, by_cues=again is not None)
         if miscounted(card, cues):
             again = layout_card(card, reading.second, cues)
             return replace(reading, card=again, by_cues=again is not None)

@@ -7,12 +7,21 @@ middle."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from engine.cards import Card, Suit
-from referee.vision.cues import SUIT_HUE, Cues, miscounted, pinta_of_two, read_cues
+from referee.vision.cues import (
+    SUIT_HUE,
+    Cues,
+    cues_agree,
+    miscounted,
+    pinta_of_two,
+    read_cues,
+)
 from referee.vision.faces import Face
 from referee.vision.layout_cues import (
     five_of_swords,
@@ -79,17 +88,34 @@ def test_an_unsure_bank_six_on_a_seven_of_swords_is_dropped_and_read_by_its_swor
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
-def test_a_card_named_only_by_its_clear_lead_is_dropped_when_a_sure_pinta_reads_another_suit(
+def test_a_card_named_only_by_its_clear_lead_is_named_in_the_suit_a_sure_pinta_reads(
         deck_name: str, recognizer: Recognizer, request: pytest.FixtureRequest) -> None:
     """Across decks the bank named 4s of bastos 4s of espadas at its bar, by their clear lead
-    (``lead_confidence``): the pinta's three breaks drop it; a little surer, it is not checked so,
-    and a 4 of espadas named at the bar stays."""
+    (``lead_confidence``): the pinta's three breaks drop the espadas, and the four clubs name the
+    4 of bastos; where the pips do not count the rank (a 5 of bastos) nothing is named.  A little
+    surer, the bank is not checked so, and a 4 of espadas named at the bar stays."""
     deck: dict[Card, Face] = request.getfixturevalue(deck_name)
     bastos, espadas = Card(4, Suit.BASTOS), Card(4, Suit.ESPADAS)
     at_the_bar = recognizer.settings.lead_confidence
-    assert confirmed(recognizer, deck[bastos], espadas, at_the_bar) is None
+    assert confirmed(recognizer, deck[bastos], espadas, at_the_bar) == bastos
+    assert confirmed(recognizer, deck[Card(5, Suit.BASTOS)], espadas, at_the_bar) is None
     assert confirmed(recognizer, deck[bastos], espadas, 0.8) == espadas
     assert confirmed(recognizer, deck[espadas], espadas, at_the_bar) == espadas
+
+
+@pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
+def test_a_six_of_swords_is_not_named_by_its_pips_over_a_blade_across_the_middle(
+        deck_name: str, recognizer: Recognizer, request: pytest.FixtureRequest) -> None:
+    """A 7 de espadas whose middle sword's hilt and blade touch counts six blobs of blue, and the
+    bank's guess of a 6 was named so; the 6 leaves the middle bare, the 7 lays a blade across it."""
+    deck: dict[Card, Face] = request.getfixturevalue(deck_name)
+    six = Card(6, Suit.ESPADAS)
+    seven = cues_of(deck[Card(7, Suit.ESPADAS)])
+    counted_six = replace(seven, pips=replace(seven.pips, counts={**seven.pips.counts, "blue": 6}))
+    assert not cues_agree(six, counted_six)
+    assert cues_agree(six, cues_of(deck[six]))
+    bare = replace(counted_six, pips=replace(counted_six.pips, middle_blue=0.0))
+    assert cues_agree(six, bare)
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
