@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from engine.cards import FIGURES
 from referee.vision.cues import Cues
 from referee.vision.detect import overlaps
 from referee.vision.figure_cues import FAR_ONE_END, PICTURED, far_figure
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 ONE_WITNESS = frozenset({1, 10})  # ranks a far outline is not named (``rank_witnessed``)
 FOUR = 4  # a far outline may be named a 4 of another rank than the bank's (``layout_cues.far_four``)
 APART = 0.3  # a far outline goes if this much of it lies inside a card found, or of the card in it
-FAR_TRIES = 3  # other outlines of a far card left unnamed, read for a 4 by its pips (``far_fours``)
+FAR_TRIES = 3  # other outlines of a far card left unnamed, read again (``far_again``)
 OTHER_TRIES = 3  # other outlines of a card left unnamed, read again (``read_again``)
 SAME_MOVED = 2.0  # pixels: outlines moved onto the same edges, their corners this close
 
@@ -134,10 +135,9 @@ def far_readings(recognizer: Recognizer, far: list[Reading], found: list[Reading
                  frame: np.ndarray) -> list[Reading]:
     """Card-shaped outlines the bank finds far from every card (below ``not_a_card``, at
     least ``far_card``), lying apart from the cards found (``APART``), kept only when their
-    cues name them with the rank the bank guessed, or a 4 by its pips (``rank_witnessed``),
-    or a caballo or rey his picture names where the bank guessed another rank, his suit told
-    twice (``figure_cues.far_figure``); one left unnamed may still be a 4 on another of its
-    outlines (``far_fours``).
+    cues name them as a far card must be named (``far_witnessed``); one left unnamed on the
+    outline most like the bank may be named so on another of its outlines, or be a 4 there
+    (``far_again``).
 
     Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
     bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
@@ -149,45 +149,68 @@ def far_readings(recognizer: Recognizer, far: list[Reading], found: list[Reading
         return []  # every rule naming them reads colour (``Recognizer._confirm_grey``)
     apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in found)]
     best = [recognizer.checked(r, frame) for r in best_of_overlapping(apart)]
-    witnessed = [rank_witnessed(r) or _figure_witnessed(recognizer, r, frame) for r in best]
+    witnessed = [far_witnessed(recognizer, r, frame) for r in best]
     named = [r for r, w in zip(best, witnessed) if w]
     unnamed = [r for r, w in zip(best, witnessed) if not w]
-    return named + far_fours(recognizer, unnamed, apart, named, frame)
+    return named + far_again(recognizer, unnamed, apart, named, frame)
 
 
-def _figure_witnessed(recognizer: Recognizer, reading: Reading, frame: np.ndarray) -> bool:
-    """A far caballo or rey named by his picture where the bank guessed another rank, his
-    suit witnessed twice (``figure_cues.far_figure``)."""
+def far_witnessed(recognizer: Recognizer, reading: Reading, frame: np.ndarray) -> bool:
+    """A far outline named with the rank the bank guessed or a 4 (``rank_witnessed``), or a
+    caballo or rey his picture names where the bank guessed another rank, his suit told twice
+    (``figure_cues.far_figure``)."""
     card, guess = reading.card, reading.guess
-    if card is None or guess is None or card.rank not in PICTURED:
+    if card is None or guess is None:
         return False
-    return far_figure(card, guess, recognizer.cues(reading, frame))
+    if rank_witnessed(reading):
+        return True
+    return card.rank in PICTURED and far_figure(card, guess, recognizer.cues(reading, frame))
 
 
-def far_fours(recognizer: Recognizer, unnamed: list[Reading], far: list[Reading],
+def far_again(recognizer: Recognizer, unnamed: list[Reading], far: list[Reading],
               named: list[Reading], frame: np.ndarray) -> list[Reading]:
-    """A far card left unnamed on its outline most like the bank, named a 4 on another of its
-    outlines (up to ``FAR_TRIES``, most like the bank first) by its pips alone
-    (``layout_cues.far_four``: four pips by every count, a sure pinta of breaks, a bare middle).
+    """A far card left unnamed on its outline most like the bank, named on another of its
+    outlines (up to ``FAR_TRIES``, those it overlaps by 0.6, most like the bank first) as a
+    caballo or a rey where the bank took that outline for a figure too (``figure_again``), or as
+    a 4 by its pips alone (``layout_cues.far_four``: four pips by every count, a sure pinta of
+    breaks, a bare middle).
 
-    The 1878 4 of bastos, red ornaments between its clubs, is found through many outlines
-    far from a naipes-libres bank; the one most like it is not always the one its pips are
-    counted right on (a fifth blob of ornament, a pinta not read).  One card may leave
-    several far groups: none is read where a card is named already."""
-    fours: list[Reading] = []
+    The outline most like the bank is not always the card's own: a strip of table or a corner
+    cut off may look a little more like some card of the bank, and then the card's pinta and
+    pips are not read.  The 1878 4 of bastos, red ornaments between its clubs, is found through
+    many outlines far from a naipes-libres bank, and the one most like it is not always the one
+    its pips are counted right on (a fifth blob of ornament, a pinta not read); 1878 reyes and
+    caballos far from it were left unnamed on an outline a tenth of a card off and named on their
+    own.  Every far rule asked on the other outlines (seed 16, both ways) also named wrong cards:
+    an 1878 4 of bastos a 5 by a fifth blob of ornament, and reyes de oros the bank took for a two
+    caballos by their coin and picture.  One card may leave several far groups: none is read
+    where a card is named already."""
+    again: list[Reading] = []
     for reading in unnamed:
         others = sorted((r for r in far if r.corners is not reading.corners
                          and overlaps(r.corners, reading.corners, 0.6)),
                         key=lambda r: -r.similarity)
         for other in others[:FAR_TRIES]:
-            if any(overlaps(other.corners, r.corners, APART) for r in named + fours):
+            if any(overlaps(other.corners, r.corners, APART) for r in named + again):
                 break
             snapped = recognizer.snapped(other, frame)
+            checked = recognizer.confirm(snapped, frame)
+            if figure_again(recognizer, checked, frame):
+                again.append(checked)
+                break
             four = far_four(recognizer.cues(snapped, frame))
             if four is not None:
-                fours.append(replace(snapped, card=four, by_cues=True))
+                again.append(replace(snapped, card=four, by_cues=True))
                 break
-    return fours
+    return again
+
+
+def figure_again(recognizer: Recognizer, reading: Reading, frame: np.ndarray) -> bool:
+    """A caballo or a rey (``PICTURED``) named on a far outline the bank took for a figure,
+    witnessed as a far card is (``far_witnessed``)."""
+    card, guess = reading.card, reading.guess
+    return (card is not None and guess is not None and card.rank in PICTURED
+            and guess.rank in FIGURES and far_witnessed(recognizer, reading, frame))
 
 
 def rank_witnessed(reading: Reading) -> bool:

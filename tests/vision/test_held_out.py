@@ -18,7 +18,7 @@ from referee.vision.pips import Pips
 from referee.vision.reading import Reading
 from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.scenes import Scene, SceneOptions, random_scene, render
-from referee.vision.second_look import far_fours, rank_witnessed, read_again
+from referee.vision.second_look import far_again, far_witnessed, rank_witnessed, read_again
 from tests.vision.test_detect import corner_error
 
 EASY = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
@@ -163,9 +163,9 @@ def test_a_far_figure_is_kept_where_his_pinta_is_read_surely(
     reading = Reading(figure, 0.0, scene.cards[0].corners, Card.parse(guess), similarity=0.4,
                       by_cues=True)
     assert not rank_witnessed(reading)
-    assert second_look._figure_witnessed(recognizer, reading, scene.image) is kept
+    assert far_witnessed(recognizer, reading, scene.image) is kept
     other_suit = replace(reading, card=Card(figure.rank, Suit.OROS))
-    assert not second_look._figure_witnessed(recognizer, other_suit, scene.image)
+    assert not far_witnessed(recognizer, other_suit, scene.image)
 
 
 def scores_with(recognizer: Recognizer, best: float, second: float) -> np.ndarray:
@@ -218,11 +218,28 @@ def test_a_far_card_left_unnamed_is_read_as_a_four_on_another_of_its_outlines(
     part = whole.mean(axis=0) + 0.75 * (whole - whole.mean(axis=0))
     unnamed = Reading(None, 0.1, part, Card(5, Suit.BASTOS), similarity=0.36)
     other = Reading(None, 0.1, whole, Card(2, Suit.BASTOS), similarity=0.34)
-    fours = far_fours(recognizer, [unnamed], [unnamed, other], [], scene.image)
+    fours = far_again(recognizer, [unnamed], [unnamed, other], [], scene.image)
     assert [r.card for r in fours] == [four] and fours[0].by_cues
-    assert far_fours(recognizer, [unnamed], [unnamed], [], scene.image) == []
+    assert far_again(recognizer, [unnamed], [unnamed], [], scene.image) == []
     named_there = replace(other, card=four)
-    assert far_fours(recognizer, [unnamed], [unnamed, other], [named_there], scene.image) == []
+    assert far_again(recognizer, [unnamed], [unnamed, other], [named_there], scene.image) == []
+
+
+@pytest.mark.parametrize("card", ["12e", "11o", "12b"])
+def test_a_far_figure_left_unnamed_is_named_on_another_of_its_outlines(
+        wikimedia_bank: Bank, fournier: dict[Card, Face], card: str) -> None:
+    """An 1878 rey or caballo far from a naipes-libres bank, left unnamed on an outline of part
+    of him: on his whole card his picture names his rank and his pinta, coin or club his suit."""
+    recognizer = Recognizer(wikimedia_bank)
+    figure = Card.parse(card)
+    scene = one_card_scene(fournier[figure])
+    whole = scene.cards[0].corners
+    part = whole.mean(axis=0) + 0.75 * (whole - whole.mean(axis=0))
+    unnamed = Reading(None, 0.0, part, Card(10, Suit.ESPADAS), similarity=0.36)
+    other = Reading(None, 0.0, whole, Card(10, Suit.ESPADAS), similarity=0.34)
+    again = far_again(recognizer, [unnamed], [unnamed, other], [], scene.image)
+    assert [r.card for r in again] == [figure] and again[0].by_cues
+    assert far_again(recognizer, [unnamed], [unnamed], [], scene.image) == []
 
 
 def bank_reading(recognizer: Recognizer, image: np.ndarray, quad: np.ndarray) -> Reading:
