@@ -6,7 +6,7 @@ from engine.cards import Card, Suit
 from referee.vision.cues import (
     BARE_MIDDLE,
     BARE_SUITS,
-    BLADE_ACROSS,
+    SWORD_MIDDLE,
     Cues,
     cues_agree,
     pip_counts,
@@ -91,18 +91,6 @@ def far_four(cues: Cues) -> Card | None:
     return four
 
 
-# A 5 of espadas has a sword across the middle of the card, on every Spanish deck; the 4 and the
-# 6 leave the middle bare.  Across decks the bank takes the naipes-libres 5 of espadas for a 7 or
-# a 2, but a sure pinta reads espadas and its swords counted in blue (``cues.PIP_HUE``) are five.
-# On the held-out scenes of seeds 2-4 nine in ten 4s and 6s of espadas held under 0.04 of ink in the
-# middle (a 5: a median of 0.08-0.15, its sword is thin); among the readings left unnamed with a
-# sure pinta of espadas and a 2-7 of espadas guessed, five blue swords and a middle of 0.10 or
-# more were a 5 of espadas 20 times and nothing else (19 of them counting five or more in all the
-# ink).  Three blue swords and such a middle were once a 5 with two swords lost: the 3 is not
-# named this way.
-SWORD_MIDDLE = 0.1
-
-
 def five_of_swords(guess: Card, cues: Cues) -> Card | None:
     """The 5 of espadas, when the bank guessed a 2-7 of espadas, a sure pinta reads espadas,
     the swords count five in blue and at least five in all the ink, and the middle of the card
@@ -130,9 +118,9 @@ def five_of_swords(guess: Card, cues: Cues) -> Card | None:
 # five blades were many, but none held blue in the middle.  Five or seven hilts, as many blades or
 # one fewer, at least five blobs of ink and blue across the middle named a 5 or a 7 of espadas
 # 280 times there (20 of them left unnamed), and nothing else (the naipes-libres 3, whose guards
-# split into five or six gold blobs, counts three or four in all the ink).  The bar is
-# ``cues.BLADE_ACROSS``.
+# split into five or six gold blobs, counts three or four in all the ink).
 ODD_HILTS = frozenset({5, 7})
+BLADE_ACROSS = 0.02  # share of the middle of the card (``pips.MIDDLE``) in blue ink
 
 
 def hilts_across(guess: Card, cues: Cues) -> Card | None:

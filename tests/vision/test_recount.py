@@ -104,17 +104,17 @@ def test_a_card_named_only_by_its_clear_lead_is_named_in_the_suit_a_sure_pinta_r
 
 
 @pytest.mark.parametrize("deck_name", ["wikimedia", "fournier"])
-def test_a_six_of_swords_is_not_named_by_its_pips_over_a_blade_across_the_middle(
+def test_a_six_of_swords_is_not_named_by_its_pips_over_a_sword_across_the_middle(
         deck_name: str, recognizer: Recognizer, request: pytest.FixtureRequest) -> None:
     """A 7 de espadas whose middle sword's hilt and blade touch counts six blobs of blue, and the
-    bank's guess of a 6 was named so; the 6 leaves the middle bare, the 7 lays a blade across it."""
+    bank's guess of a 6 was named so; the 6 leaves the middle bare, the 7 lays a sword across it."""
     deck: dict[Card, Face] = request.getfixturevalue(deck_name)
     six = Card(6, Suit.ESPADAS)
     seven = cues_of(deck[Card(7, Suit.ESPADAS)])
     counted_six = replace(seven, pips=replace(seven.pips, counts={**seven.pips.counts, "blue": 6}))
     assert not cues_agree(six, counted_six)
     assert cues_agree(six, cues_of(deck[six]))
-    bare = replace(counted_six, pips=replace(counted_six.pips, middle_blue=0.0))
+    bare = replace(counted_six, pips=replace(counted_six.pips, middle=0.0))
     assert cues_agree(six, bare)
 
 
