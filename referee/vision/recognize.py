@@ -36,7 +36,7 @@ from referee.vision.layout_cues import far_four, layout_card
 from referee.vision.learned import LearnedViews
 from referee.vision.outlines import best_of_overlapping, card_shaped, drop_parts, one_per_card
 from referee.vision.reading import Reading, cue_image
-from referee.vision.second_look import far_readings, read_again
+from referee.vision.second_look import covered, far_readings, read_again
 from referee.vision.snapping import snap_to_edges
 from referee.vision.suits import colourless
 
@@ -301,7 +301,8 @@ class Recognizer:
         best = best_of_overlapping(drop_parts(readings))
         found = one_per_card(read_again(self, best, [self.checked(r, frame) for r in best],
                                         readings, frame))
-        result = found + far_readings(self, far, found, frame)
+        far_named = far_readings(self, far, found, frame)
+        result = [r for r in found if not covered(r, far_named)] + far_named
         if self.learned is not None:
             self._learn(result, frame)
         return result

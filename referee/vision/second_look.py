@@ -134,10 +134,13 @@ def _other_readings(recognizer: Recognizer, source: Reading, unnamed: Reading,
 def far_readings(recognizer: Recognizer, far: list[Reading], found: list[Reading],
                  frame: np.ndarray) -> list[Reading]:
     """Card-shaped outlines the bank finds far from every card (below ``not_a_card``, at
-    least ``far_card``), lying apart from the cards found (``APART``), kept only when their
+    least ``far_card``), lying apart from the cards named (``APART``), kept only when their
     cues name them as a far card must be named (``far_witnessed``); one left unnamed on the
     outline most like the bank may be named so on another of its outlines, or be a 4 there
-    (``far_again``).
+    (``far_again``).  A card left unnamed that a far card named lies over goes (``covered``):
+    an outline the bank found a little like a card may take in part of one it does not know
+    (an 1878 4 of bastos, well outlined but far from a naipes-libres bank, lay partly under an
+    outline of the table and another card, and was not read).
 
     Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
     bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
@@ -147,7 +150,8 @@ def far_readings(recognizer: Recognizer, far: list[Reading], found: list[Reading
     an 1878 4 of bastos an ace of bastos."""
     if not recognizer.settings.use_cues or recognizer.colourless_frame(frame):
         return []  # every rule naming them reads colour (``Recognizer._confirm_grey``)
-    apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in found)]
+    named_found = [f for f in found if f.card is not None]
+    apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in named_found)]
     best = [recognizer.checked(r, frame) for r in best_of_overlapping(apart)]
     witnessed = [far_witnessed(recognizer, r, frame) for r in best]
     named = [r for r, w in zip(best, witnessed) if w]
@@ -234,3 +238,10 @@ def proportioned_witness(again: Reading, unnamed: Reading, cues: Cues) -> bool:
     ranks = {r.guess.rank for r in (again, unnamed) if r.guess is not None}
     return (again.card.rank in ranks and cues.pinta in BREAK_PINTAS
             and (cues.both_ends or cues.pinta in FAR_ONE_END))
+
+
+def covered(reading: Reading, far_named: list[Reading]) -> bool:
+    """A reading left unnamed that a far card named lies over (``APART``): the far card's
+    witnesses stand for what is there."""
+    return reading.card is None and any(overlaps(reading.corners, f.corners, APART)
+                                        for f in far_named)

@@ -18,7 +18,13 @@ from referee.vision.pips import Pips
 from referee.vision.reading import Reading
 from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.scenes import Scene, SceneOptions, random_scene, render
-from referee.vision.second_look import far_again, far_witnessed, rank_witnessed, read_again
+from referee.vision.second_look import (
+    covered,
+    far_again,
+    far_witnessed,
+    rank_witnessed,
+    read_again,
+)
 from tests.vision.test_detect import corner_error
 
 EASY = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
@@ -225,11 +231,12 @@ def test_a_far_card_left_unnamed_is_read_as_a_four_on_another_of_its_outlines(
     assert far_again(recognizer, [unnamed], [unnamed, other], [named_there], scene.image) == []
 
 
-@pytest.mark.parametrize("card", ["12e", "11o", "12b"])
+@pytest.mark.parametrize("card", ["12e", "11c", "12o"])
 def test_a_far_figure_left_unnamed_is_named_on_another_of_its_outlines(
         wikimedia_bank: Bank, fournier: dict[Card, Face], card: str) -> None:
     """An 1878 rey or caballo far from a naipes-libres bank, left unnamed on an outline of part
-    of him: on his whole card his picture names his rank and his pinta, coin or club his suit."""
+    of him: on his whole card, which the bank takes for a figure, his picture names his rank and
+    his pinta or coin his suit."""
     recognizer = Recognizer(wikimedia_bank)
     figure = Card.parse(card)
     scene = one_card_scene(fournier[figure])
@@ -240,6 +247,18 @@ def test_a_far_figure_left_unnamed_is_named_on_another_of_its_outlines(
     again = far_again(recognizer, [unnamed], [unnamed, other], [], scene.image)
     assert [r.card for r in again] == [figure] and again[0].by_cues
     assert far_again(recognizer, [unnamed], [unnamed], [], scene.image) == []
+
+
+def test_a_far_card_named_over_a_card_left_unnamed_stands_for_it() -> None:
+    """A far card named where an outline the bank found a little like a card was left unnamed:
+    the unnamed one goes; a card named there, or an outline elsewhere, stays."""
+    square = np.array([[0, 0], [100, 0], [100, 150], [0, 150]], np.float32)
+    far = Reading(Card(4, Suit.BASTOS), 0.0, square, Card(5, Suit.BASTOS), similarity=0.37)
+    over = Reading(None, 0.1, square + np.float32([40, 60]), Card(3, Suit.BASTOS), similarity=0.55)
+    elsewhere = Reading(None, 0.1, square + np.float32([300, 0]), Card(3, Suit.BASTOS), similarity=0.55)
+    assert covered(over, [far])
+    assert not covered(replace(over, card=Card(3, Suit.BASTOS)), [far])
+    assert not covered(elsewhere, [far]) and not covered(over, [])
 
 
 def bank_reading(recognizer: Recognizer, image: np.ndarray, quad: np.ndarray) -> Reading:
