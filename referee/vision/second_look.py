@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 ONE_WITNESS = frozenset({1, 10})  # ranks a far outline is not named (``rank_witnessed``)
 FOUR = 4  # a far outline may be named a 4 of another rank than the bank's (``layout_cues.far_four``)
-APART = 0.3  # a far outline goes if this much of it lies inside a card found, or of the card in it
+APART = 0.3  # a far outline goes if this much of it lies inside a card named, or of the card in it
+UNNAMED_APART = 0.5  # ... or this much inside an outline left unnamed (``far_readings``)
 FAR_TRIES = 3  # other outlines of a far card left unnamed, read again (``far_again``)
 OTHER_TRIES = 3  # other outlines of a card left unnamed, read again (``read_again``)
 SAME_MOVED = 2.0  # pixels: outlines moved onto the same edges, their corners this close
@@ -137,10 +138,13 @@ def far_readings(recognizer: Recognizer, far: list[Reading], found: list[Reading
     least ``far_card``), lying apart from the cards named (``APART``), kept only when their
     cues name them as a far card must be named (``far_witnessed``); one left unnamed on the
     outline most like the bank may be named so on another of its outlines, or be a 4 there
-    (``far_again``).  A card left unnamed that a far card named lies over goes (``covered``):
-    an outline the bank found a little like a card may take in part of one it does not know
-    (an 1878 4 of bastos, well outlined but far from a naipes-libres bank, lay partly under an
-    outline of the table and another card, and was not read).
+    (``far_again``).  A far outline may lie over part of an outline left unnamed, less than half
+    of either (``UNNAMED_APART``), and then that outline goes if the far one is named
+    (``covered``): an outline the bank found a little like a card may take in a corner of one it
+    does not know (an 1878 4 of bastos, well outlined but far from a naipes-libres bank, lay
+    under 0.3 of an outline of the table and another card, and was not read).  Where one holds
+    most of the other, the one the bank found more like a card is the card's: far outlines
+    round an ace of oros left unnamed, taking in the table or another card, were named reyes.
 
     Across decks some cards look like no card of the bank: the 1878 rey de oros and 4 of
     bastos (red ornaments between the clubs) to a naipes-libres bank, naipes-libres reyes
@@ -150,8 +154,8 @@ def far_readings(recognizer: Recognizer, far: list[Reading], found: list[Reading
     an 1878 4 of bastos an ace of bastos."""
     if not recognizer.settings.use_cues or recognizer.colourless_frame(frame):
         return []  # every rule naming them reads colour (``Recognizer._confirm_grey``)
-    named_found = [f for f in found if f.card is not None]
-    apart = [r for r in far if not any(overlaps(r.corners, f.corners, APART) for f in named_found)]
+    apart = [r for r in far if not any(overlaps(r.corners, f.corners, apart_from(f))
+                                       for f in found)]
     best = [recognizer.checked(r, frame) for r in best_of_overlapping(apart)]
     witnessed = [far_witnessed(recognizer, r, frame) for r in best]
     named = [r for r, w in zip(best, witnessed) if w]
@@ -238,6 +242,12 @@ def proportioned_witness(again: Reading, unnamed: Reading, cues: Cues) -> bool:
     ranks = {r.guess.rank for r in (again, unnamed) if r.guess is not None}
     return (again.card.rank in ranks and cues.pinta in BREAK_PINTAS
             and (cues.both_ends or cues.pinta in FAR_ONE_END))
+
+
+def apart_from(found: Reading) -> float:
+    """How much of a far outline may lie inside a card found, or of it in the far outline: less
+    for a card named than for an outline left unnamed (``far_readings``)."""
+    return APART if found.card is not None else UNNAMED_APART
 
 
 def covered(reading: Reading, far_named: list[Reading]) -> bool:
