@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.cards import FIGURES
 from referee.vision.cues import Cues
 from referee.vision.detect import overlaps
 from referee.vision.figure_cues import FAR_ONE_END, PICTURED, far_figure
@@ -30,6 +29,7 @@ APART = 0.3  # a far outline goes if this much of it lies inside a card named, o
 UNNAMED_APART = 0.5  # ... or this much inside an outline left unnamed (``far_readings``)
 FAR_TRIES = 3  # other outlines of a far card left unnamed, read again (``far_again``)
 OTHER_TRIES = 3  # other outlines of a card left unnamed, read again (``read_again``)
+SOTA = 10  # a far caballo or rey may be named on another outline the bank took for one (``figure_again``)
 SAME_MOVED = 2.0  # pixels: outlines moved onto the same edges, their corners this close
 
 
@@ -179,8 +179,8 @@ def far_again(recognizer: Recognizer, unnamed: list[Reading], far: list[Reading]
               named: list[Reading], frame: np.ndarray) -> list[Reading]:
     """A far card left unnamed on its outline most like the bank, named on another of its
     outlines (up to ``FAR_TRIES``, those it overlaps by 0.6, most like the bank first) as a
-    caballo or a rey where the bank took that outline for a figure too (``figure_again``), or as
-    a 4 by its pips alone (``layout_cues.far_four``: four pips by every count, a sure pinta of
+    caballo or a rey where the bank took that outline for him or for a sota (``figure_again``),
+    or as a 4 by its pips alone (``layout_cues.far_four``: four pips by every count, a sure pinta of
     breaks, a bare middle).
 
     The outline most like the bank is not always the card's own: a strip of table or a corner
@@ -214,11 +214,14 @@ def far_again(recognizer: Recognizer, unnamed: list[Reading], far: list[Reading]
 
 
 def figure_again(recognizer: Recognizer, reading: Reading, frame: np.ndarray) -> bool:
-    """A caballo or a rey (``PICTURED``) named on a far outline the bank took for a figure,
-    witnessed as a far card is (``far_witnessed``)."""
+    """A caballo or a rey (``PICTURED``) named on a far outline the bank took for him or for a
+    sota (``SOTA``), witnessed as a far card is (``far_witnessed``).  A sota's narrow picture is
+    told from theirs, a caballo from a rey only by the horse's brown, which the 1878 rey de oros'
+    robe shows too: of three other outlines the bank took for reyes and the picture named
+    caballos, two were 1878 reyes de oros (seeds 3 and 9, naipes libres → Fournier)."""
     card, guess = reading.card, reading.guess
     return (card is not None and guess is not None and card.rank in PICTURED
-            and guess.rank in FIGURES and far_witnessed(recognizer, reading, frame))
+            and guess.rank in (card.rank, SOTA) and far_witnessed(recognizer, reading, frame))
 
 
 def rank_witnessed(reading: Reading) -> bool:

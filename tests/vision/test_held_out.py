@@ -22,6 +22,7 @@ from referee.vision.second_look import (
     covered,
     far_again,
     far_witnessed,
+    figure_again,
     rank_witnessed,
     read_again,
 )
@@ -231,12 +232,12 @@ def test_a_far_card_left_unnamed_is_read_as_a_four_on_another_of_its_outlines(
     assert far_again(recognizer, [unnamed], [unnamed, other], [named_there], scene.image) == []
 
 
-@pytest.mark.parametrize("card", ["12e", "11c", "12o"])
+@pytest.mark.parametrize("card", ["11b", "12o", "12c"])
 def test_a_far_figure_left_unnamed_is_named_on_another_of_its_outlines(
         wikimedia_bank: Bank, fournier: dict[Card, Face], card: str) -> None:
     """An 1878 rey or caballo far from a naipes-libres bank, left unnamed on an outline of part
-    of him: on his whole card, which the bank takes for a figure, his picture names his rank and
-    his pinta or coin his suit."""
+    of him: on his whole card, which the bank takes for him, his picture names his rank and his
+    pinta or coin his suit."""
     recognizer = Recognizer(wikimedia_bank)
     figure = Card.parse(card)
     scene = one_card_scene(fournier[figure])
@@ -247,6 +248,20 @@ def test_a_far_figure_left_unnamed_is_named_on_another_of_its_outlines(
     again = far_again(recognizer, [unnamed], [unnamed, other], [], scene.image)
     assert [r.card for r in again] == [figure] and again[0].by_cues
     assert far_again(recognizer, [unnamed], [unnamed], [], scene.image) == []
+
+
+@pytest.mark.parametrize(("guess", "kept"), [("11b", True), ("10b", True), ("12b", False)])
+def test_a_far_caballo_on_another_outline_is_named_where_the_bank_took_him_for_himself_or_a_sota(
+        wikimedia_bank: Bank, fournier: dict[Card, Face], guess: str, kept: bool) -> None:
+    """A sota's narrow picture is told from a caballo's; a rey's only by the horse's brown, which
+    the 1878 rey de oros' robe shows too: where the bank took the outline for a rey, the picture
+    does not make him a caballo."""
+    recognizer = Recognizer(wikimedia_bank)
+    caballo = Card(11, Suit.BASTOS)
+    scene = one_card_scene(fournier[caballo])
+    reading = Reading(caballo, 0.0, scene.cards[0].corners, Card.parse(guess), similarity=0.4,
+                      by_cues=True)
+    assert figure_again(recognizer, reading, scene.image) is kept
 
 
 def test_a_far_card_named_over_a_card_left_unnamed_stands_for_it() -> None:
