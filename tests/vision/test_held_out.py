@@ -214,40 +214,25 @@ def one_card_scene(face: Face) -> Scene:
     return render([face], np.random.default_rng(3), opts)
 
 
-def test_a_far_card_left_unnamed_is_read_as_a_four_on_another_of_its_outlines(
-        wikimedia_bank: Bank, fournier: dict[Card, Face]) -> None:
-    """The 1878 4 of bastos, far from a naipes-libres bank: on an outline of part of it no pinta
-    is read, on the whole card its four clubs, its pinta and its bare middle name it."""
+@pytest.mark.parametrize("card", ["4b", "11b", "12o", "12c"])
+def test_a_far_card_left_unnamed_is_read_on_another_of_its_outlines(
+        wikimedia_bank: Bank, fournier: dict[Card, Face], card: str) -> None:
+    """1878 cards far from a naipes-libres bank, left unnamed on an outline of part of them: on
+    the whole card the 4 of bastos' four clubs, pinta and bare middle name it, and a rey's or a
+    caballo's picture his rank, where the bank takes the outline for him, and his pinta or coin
+    his suit.  None is read where a card is named already."""
     recognizer = Recognizer(wikimedia_bank)
-    four = Card(4, Suit.BASTOS)
-    scene = one_card_scene(fournier[four])
+    named = Card.parse(card)
+    scene = one_card_scene(fournier[named])
     whole = scene.cards[0].corners
     part = whole.mean(axis=0) + 0.75 * (whole - whole.mean(axis=0))
     unnamed = Reading(None, 0.1, part, Card(5, Suit.BASTOS), similarity=0.36)
     other = Reading(None, 0.1, whole, Card(2, Suit.BASTOS), similarity=0.34)
-    fours = far_again(recognizer, [unnamed], [unnamed, other], [], scene.image)
-    assert [r.card for r in fours] == [four] and fours[0].by_cues
-    assert far_again(recognizer, [unnamed], [unnamed], [], scene.image) == []
-    named_there = replace(other, card=four)
-    assert far_again(recognizer, [unnamed], [unnamed, other], [named_there], scene.image) == []
-
-
-@pytest.mark.parametrize("card", ["11b", "12o", "12c"])
-def test_a_far_figure_left_unnamed_is_named_on_another_of_its_outlines(
-        wikimedia_bank: Bank, fournier: dict[Card, Face], card: str) -> None:
-    """An 1878 rey or caballo far from a naipes-libres bank, left unnamed on an outline of part
-    of him: on his whole card, which the bank takes for him, his picture names his rank and his
-    pinta or coin his suit."""
-    recognizer = Recognizer(wikimedia_bank)
-    figure = Card.parse(card)
-    scene = one_card_scene(fournier[figure])
-    whole = scene.cards[0].corners
-    part = whole.mean(axis=0) + 0.75 * (whole - whole.mean(axis=0))
-    unnamed = Reading(None, 0.0, part, Card(10, Suit.ESPADAS), similarity=0.36)
-    other = Reading(None, 0.0, whole, Card(10, Suit.ESPADAS), similarity=0.34)
     again = far_again(recognizer, [unnamed], [unnamed, other], [], scene.image)
-    assert [r.card for r in again] == [figure] and again[0].by_cues
+    assert [r.card for r in again] == [named] and again[0].by_cues
     assert far_again(recognizer, [unnamed], [unnamed], [], scene.image) == []
+    named_there = replace(other, card=named)
+    assert far_again(recognizer, [unnamed], [unnamed, other], [named_there], scene.image) == []
 
 
 @pytest.mark.parametrize(("guess", "kept"), [("11b", True), ("10b", True), ("12b", False)])
