@@ -188,8 +188,8 @@ def far_again(recognizer: Recognizer, unnamed: list[Reading], far: list[Reading]
     pips are not read.  The 1878 4 of bastos, red ornaments between its clubs, is found through
     many outlines far from a naipes-libres bank, and the one most like it is not always the one
     its pips are counted right on (a fifth blob of ornament, a pinta not read); 1878 reyes and
-    caballos far from it were left unnamed on an outline a tenth of a card off and named on their
-    own.  Every far rule asked on the other outlines (seed 16, both ways) also named wrong cards:
+    caballos far from it were left unnamed on such an outline and named on their own, within 3%
+    of a card's width.  Every far rule asked on the other outlines (seed 16, both ways) also named wrong cards:
     an 1878 4 of bastos a 5 by a fifth blob of ornament, and reyes de oros the bank took for a two
     caballos by their coin and picture.  One card may leave several far groups: none is read
     where a card is named already."""
@@ -217,8 +217,8 @@ def figure_again(recognizer: Recognizer, reading: Reading, frame: np.ndarray) ->
     """A caballo or a rey (``PICTURED``) named on a far outline the bank took for him or for a
     sota (``SOTA``), witnessed as a far card is (``far_witnessed``).  A sota's narrow picture is
     told from theirs, a caballo from a rey only by the horse's brown, which the 1878 rey de oros'
-    robe shows too: of three other outlines the bank took for reyes and the picture named
-    caballos, two were 1878 reyes de oros (seeds 3 and 9, naipes libres → Fournier)."""
+    robe shows too: of seven other outlines the bank took for reyes and the picture named
+    caballos (seeds 2-20, both ways), two were 1878 reyes de oros (seeds 3 and 9)."""
     card, guess = reading.card, reading.guess
     return (card is not None and guess is not None and card.rank in PICTURED
             and guess.rank in (card.rank, SOTA) and far_witnessed(recognizer, reading, frame))
