@@ -10,6 +10,7 @@ from engine.events import (
     Adjust,
     Call,
     Declare,
+    EnvidoAside,
     EnvidoResult,
     Event,
     HandResult,
@@ -29,7 +30,7 @@ from engine.snapshot import snapshot
 
 __all__ = [
     "DECK",
-    "Adjust", "Call", "Card", "Declare", "EngineError", "EnvidoResult", "Event", "Game",
+    "Adjust", "Call", "Card", "Declare", "EngineError", "EnvidoAside", "EnvidoResult", "Event", "Game",
     "HandResult", "IllegalEvent", "InvalidEvent", "NewHand", "Play", "RoundResult", "Say",
     "SetRule", "Settings", "Show", "Suit", "Team",
     "envido_value", "flor_value", "has_flor", "other", "parse_cards", "snapshot", "team_of",

@@ -138,6 +138,18 @@ class EnvidoResult:
 
 
 @dataclass(frozen=True)
+class EnvidoAside:
+    """The numbers of an accepted envido (or flor) were not heard and the hand goes on; who won
+    it is told later (``EnvidoResult``)."""
+
+    seat: str | None = None
+    type: ClassVar[str] = "envido-aside"
+
+    def __str__(self) -> str:
+        return "envido aside" + (f" {self.seat}" if self.seat else "")
+
+
+@dataclass(frozen=True)
 class NewHand:
     """Cards are dealt for a new hand; mano moves one seat."""
 
@@ -171,5 +183,6 @@ class SetRule:
         return f"set {self.name} {self.value}"
 
 
-Event = (Say | Declare | Play | Show | RoundResult | HandResult | EnvidoResult | NewHand | Adjust
+Event = (Say | Declare | Play | Show | RoundResult | HandResult | EnvidoResult | EnvidoAside
+         | NewHand | Adjust
          | SetRule)

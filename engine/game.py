@@ -14,6 +14,7 @@ from engine.events import (
     Adjust,
     Call,
     Declare,
+    EnvidoAside,
     EnvidoResult,
     Event,
     HandResult,
@@ -61,6 +62,7 @@ class Game:
         self._score: dict[Team, int] = {"A": 0, "B": 0}
         self.chicos: dict[Team, int] = {"A": 0, "B": 0}
         self.deals: list[list[Hand]] = []   # one hand each, or three duels in pica-pica
+        self.chico_start = 0   # the first deal of the chico being played
         self.hand_count = 0
         self._winner: Team | None = None
 
@@ -225,9 +227,22 @@ class Game:
         hand = self._reported_hand(event.seat, event, lambda h: not h.over)
         hand.report_hand(event.winner, commit)
 
+    def _envido_aside(self, event: EnvidoAside, commit: bool) -> None:
+        self._reported_hand(event.seat, event, lambda h: h.declaring()).set_aside(commit)
+
     def _envido_result(self, event: EnvidoResult, commit: bool) -> None:
-        hand = self._reported_hand(event.seat, event, lambda h: h.declaring())
+        """The winner of a contest of numbers: in the hand in play, or, when none waits there,
+        the last one set aside in an earlier hand (``EnvidoAside``)."""
+        hand = self._reported_hand(event.seat, event, lambda h: h.contest_unsettled() is not None)
+        if hand.contest_unsettled() is None:
+            hand = next(iter(self.set_aside_before(event.seat)), hand)
         hand.report_envido(event.winner, commit)
+
+    def set_aside_before(self, seat: str | None = None) -> list[Hand]:
+        """The hands of the chico's earlier deals (of ``seat``, if given) whose contest was set
+        aside and is not decided yet, the latest first: a chico over takes its own with it."""
+        return [hand for deal in reversed(self.deals[self.chico_start:-1]) for hand in deal
+                if hand.contest_unsettled() and (seat is None or seat in hand.seats)]
 
     def _new_hand(self, event: NewHand, commit: bool) -> None:
         if self.over:
@@ -239,6 +254,7 @@ class Game:
             return
         chico = self.chico_winner()
         if chico is not None:  # a match goes on with a new chico
+            self.chico_start = len(self.deals)
             self.chicos[chico] += 1
             self._score = {"A": 0, "B": 0}
             self._winner = self._find_winner()
@@ -300,6 +316,7 @@ _HANDLERS: dict[type, Callable[[Game, Any, bool], None]] = {
     RoundResult: Game._round,
     HandResult: Game._hand_result,
     EnvidoResult: Game._envido_result,
+    EnvidoAside: Game._envido_aside,
     NewHand: Game._new_hand,
     Adjust: Game._adjust,
     SetRule: Game._set_rule,

@@ -8,9 +8,10 @@ from engine.declarations import Declarations
 from engine.events import Call, Team, other, team_of
 from engine.hand_state import HandState
 
-# pending: called, waiting for an answer; accepted: declaring; refused / decided: settled;
+# pending: called, waiting for an answer; accepted: declaring; aside: its numbers were not heard
+# and the hand went on, it waits for the table to say who won it; refused / decided: settled;
 # cancelled: a flor took its place.
-ENVIDO_STATUSES = ("none", "pending", "accepted", "refused", "decided", "cancelled")
+ENVIDO_STATUSES = ("none", "pending", "accepted", "aside", "refused", "decided", "cancelled")
 
 
 class EnvidoRules(HandState):
@@ -115,16 +116,42 @@ class EnvidoRules(HandState):
         else:
             self.settle_envido_if_decided()
 
+    def contest_unsettled(self) -> str | None:
+        """The contest of numbers accepted and not decided ("envido" or "flor"), whether its
+        numbers are being said or were set aside, or None."""
+        if self.flor_status in ("accepted", "aside"):
+            return "flor"
+        if self.envido_status in ("accepted", "aside"):
+            return "envido"
+        return None
+
+    def set_aside(self, commit: bool) -> None:
+        """The numbers of the open contest were not heard and the hand went on: the contest
+        stops holding the hand up and waits for the table to say who won it
+        (``report_envido``)."""
+        self.require(self.flor_declaring() or self.envido_declaring(),
+                     "envido aside: no hay tantos por decir")
+        if not commit:
+            return
+        if self.flor_declaring():
+            self.flor_status = "aside"
+            self.notes.append("los tantos de la flor no se oyeron: falta decir quién la ganó")
+        else:
+            self.envido_status = "aside"
+            self.notes.append("los tantos del envido no se oyeron: falta decir quién lo ganó")
+
     def report_envido(self, winner: Team, commit: bool) -> None:
-        """The winner of the open contest, told to the referee when the numbers were not heard."""
-        decl = self.flor_decl if self.flor_declaring() else self.envido_decl
-        ok = self.flor_declaring() or self.envido_declaring()
-        self.require(ok and decl is not None, f"envido para {winner}: no hay tantos por decidir")
+        """The winner of the open contest, told to the referee when the numbers were not heard
+        (also once the hand went on without them, ``set_aside``)."""
+        contest = self.contest_unsettled()
+        decl = self.flor_decl if contest == "flor" else self.envido_decl
+        self.require(contest is not None and decl is not None,
+                     f"envido para {winner}: no hay tantos por decidir")
         if not commit:
             return
         assert decl is not None
         decl.reported = winner
-        if self.flor_declaring():
+        if contest == "flor":
             self.settle_flor_if_decided()
         else:
             self.settle_envido_if_decided()

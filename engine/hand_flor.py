@@ -9,8 +9,8 @@ from engine.events import Call, Team, other, team_of
 from engine.hand_state import HandState
 
 # open: sung, the other team may still answer; pending: a contraflor waits for an answer;
-# accepted: declaring; decided: settled.
-FLOR_STATUSES = ("none", "open", "pending", "accepted", "decided")
+# accepted: declaring; aside: its numbers were not heard (as the envido's); decided: settled.
+FLOR_STATUSES = ("none", "open", "pending", "accepted", "aside", "decided")
 
 
 class FlorRules(HandState):

@@ -34,6 +34,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "hand": hand_view(game.hand) if game.hand else None,
         "duels": [hand_view(h) for h in game.deal] if len(game.deal) > 1 else [],
         "hands": [deal_record(deal) for deal in game.deals],
+        "set_aside": set_aside_view(game),
         "log": [str(e) for e in game.events],
     }
 
@@ -51,6 +52,13 @@ def deal_record(deal: list[Hand]) -> dict[str, Any]:
             "pica_pica": len(deal) > 1, "over": all(h.over for h in deal),
             "winner": deal[0].winner if len(deal) == 1 else None,
             "points": points, "notes": notes}
+
+
+def set_aside_view(game: Game) -> list[dict[str, Any]]:
+    """The contests of the chico's earlier hands whose numbers were not heard and that wait for
+    the table to say who won them (``EnvidoAside``), the earliest first."""
+    return [{"hand": hand.number, "contest": hand.contest_unsettled()}
+            for hand in reversed(game.set_aside_before())]
 
 
 def hand_view(hand: Hand) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
     set players 4          hand               round A | round parda      hand A
     A1: envido             A1 plays 7o        A1 shows 7o 1o             envido B
-    points A +2            # comments
+    points A +2            envido aside       # comments
 
 Spoken lines (``SEAT: words``) are not turned into events here: their words go through the
 phrase interpretation (``referee.interpret``) like anything the microphone hears.
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from engine import (
     Adjust,
     Card,
+    EnvidoAside,
     EnvidoResult,
     Event,
     HandResult,
@@ -108,7 +109,10 @@ def _round(args: list[str]) -> Event:
 
 def _envido(args: list[str]) -> Event:
     if not args:
-        raise InvalidEvent("envido: se escribe envido A o envido B (el que lo ganó)")
+        raise InvalidEvent("envido: se escribe envido A o envido B (el que lo ganó), o envido aside "
+                           "(los tantos no se oyeron)")
+    if args[0].lower() in ASIDE:
+        return EnvidoAside(_seat(args[1:]))
     return EnvidoResult(_team(args[0]), _seat(args[1:]))  # type: ignore[arg-type]
 
 
@@ -124,5 +128,6 @@ def _set(args: list[str]) -> Event:
     return SetRule(args[0].lower(), args[1])
 
 
+ASIDE = ("aside", "aparte")
 _TABLE_ACTIONS = {"hand": _hand, "mano": _hand, "round": _round, "vuelta": _round,
                   "envido": _envido, "points": _points, "puntos": _points, "set": _set}

@@ -8,9 +8,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from engine import EngineError, Event, Game, NewHand, Say, Settings, Team, other, snapshot, team_of
+from engine import (
+    EngineError,
+    EnvidoAside,
+    Event,
+    Game,
+    NewHand,
+    Say,
+    Settings,
+    Team,
+    other,
+    snapshot,
+    team_of,
+)
 from engine.events import Call, Declare
 from referee.interpret import Interpretation, interpret
 from referee.logline import Spoken, parse_line
@@ -144,12 +157,15 @@ class Table:
                 auto_hand: bool = True) -> list[Interpretation]:
         """What a transcript would do, without changing anything, read as ``hear`` would read its
         first call: in the next hand when the last one is over (``hear`` deals it, with
-        ``auto_hand``)."""
-        if not auto_hand or not self._can_deal():
+        ``auto_hand``), and with the envido set aside when its call shows the hand went on
+        without the numbers (``goes_on``)."""
+        dealt = auto_hand and self._can_deal()
+        first = NewHand() if dealt else EnvidoAside() if self.goes_on(text, team) else None
+        if first is None:
             return self.interpret(text, team)
-        self._apply_event(NewHand())
+        self._apply_event(first)
         try:
-            return self.interpret(text, team)
+            return _said_aside(self.interpret(text, team), first)
         finally:
             self.undo()
 
@@ -183,18 +199,56 @@ class Table:
         """Interpret a transcript and apply what is legal, item by item.
 
         With ``auto_hand``, a call heard after the hand ended deals the next hand first, if the
-        rules accept the call in it (a stray «quiero» deals nothing).
+        rules accept the call in it (a stray «quiero» deals nothing).  A call heard while the
+        numbers of an accepted envido are awaited, that the rules take only without them, sets
+        the envido aside first (``goes_on``).
         """
         dealt = auto_hand and self._wants_new_hand(text)
-        if dealt:
-            self._apply_event(NewHand())
-        items = interpret(self.game, text, team=team)
+        first = NewHand() if dealt else EnvidoAside() if self.goes_on(text, team) else None
+        if first is not None:
+            self._apply_event(first)
+        items = _said_aside(interpret(self.game, text, team=team), first)
         applied = [item.event for item in items if item.accepted and item.event is not None]
-        if dealt and not applied:
+        if first is not None and not applied:
             self.undo()
         for event in applied:
             self._apply_event(event)
         return items
+
+    def goes_on(self, text: str, team: Team | None = None) -> bool:
+        """Whether a transcript heard while the numbers of an accepted envido (or flor) are
+        awaited shows that the hand went on without them: nothing in it is taken now, and a call
+        in it is once the envido is set aside (``EnvidoAside``).  A truco or a card played means
+        the numbers were said and not heard; leaving the envido for the table to settle with a
+        tap keeps the rest of the hand."""
+        if not self.game.is_legal(EnvidoAside()):
+            return False
+        if any(item.accepted for item in interpret(self.game, text, team=team)):
+            return False
+        self._apply_event(EnvidoAside())
+        try:
+            return any(item.accepted for item in interpret(self.game, text, team=team))
+        finally:
+            self.undo()
+
+    def sets_aside(self, line: str) -> bool:
+        """Whether a log line is refused only because the numbers of an accepted envido (or
+        flor) were not heard: taken once the envido is set aside (``goes_on``, for a line)."""
+        if not self.game.is_legal(EnvidoAside()):
+            return False
+        try:
+            self.events_for_line(line)
+            return False
+        except LineRejected:
+            pass
+        self._apply_event(EnvidoAside())
+        try:
+            self.events_for_line(line)
+            return True
+        except LineRejected:
+            return False
+        finally:
+            self.undo()
 
     def _wants_new_hand(self, text: str) -> bool:
         return self._can_deal() and any(h.kind == "call" for h in parse(text))
@@ -264,6 +318,16 @@ class Table:
             return str(swapped)
         self._apply_event(last, joined)
         raise LineRejected(f"«{swapped.call.value}» no se puede decir ahora")
+
+
+ASIDE_REASON = "no se oyeron los tantos: el envido queda para decidir con un toque"
+
+
+def _said_aside(items: list[Interpretation], first: Event | None) -> list[Interpretation]:
+    """The items read once the envido was set aside (``first``), the accepted ones saying so."""
+    if not isinstance(first, EnvidoAside):
+        return items
+    return [replace(i, reason=ASIDE_REASON) if i.accepted else i for i in items]
 
 
 def _bets(table: Table) -> str:

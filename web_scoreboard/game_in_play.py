@@ -103,16 +103,20 @@ class GameInPlay:
     def apply_call(self, line: str, origin: str,
                    deals: bool = True) -> tuple[list[str], list[str]]:
         """Apply a heard call; one heard after the hand ended deals the next hand first, if it
-        ``deals`` (``Earlier.deals``).  Returns the lines of the hand it dealt (none if it dealt
-        none) and those of the call itself."""
+        ``deals`` (``Earlier.deals``), and one the rules take only once the numbers of an
+        accepted envido are given up for unheard sets the envido aside first
+        (``Table.sets_aside``).  Returns the lines applied first for it (none if none) and
+        those of the call itself."""
         hand = self.table.snapshot().get("hand")
         before = len(self.table.lines)
-        if (not deals or not (hand is None or hand.get("over")) or not is_call(line)
-                or _NUMBER.search(line)):
+        deal = (deals and (hand is None or bool(hand.get("over"))) and is_call(line)
+                and not _NUMBER.search(line))
+        first = "hand" if deal else "envido aside" if self.table.sets_aside(line) else None
+        if first is None:
             self.apply(line, origin)
             return [], list(self.table.lines[before:])
         try:
-            dealt = self._apply_to_table("hand")
+            dealt = self._apply_to_table(first)
             call = self._apply_to_table(line)
         except ActionError:
             self._rollback(len(self.table.lines) - before, [])

@@ -16,6 +16,7 @@ from engine import (
     Card,
     Declare,
     EngineError,
+    EnvidoAside,
     EnvidoResult,
     Event,
     Game,
@@ -47,6 +48,8 @@ def ev(line: str) -> Event:
     if words[0] == "round":
         winner = None if words[1] == "parda" else _TEAMS[words[1]]
         return RoundResult(winner, seat_arg)  # type: ignore[arg-type]
+    if words[0] == "envido" and words[1] == "aside":
+        return EnvidoAside(seat_arg)
     if words[0] == "envido":
         return EnvidoResult(_TEAMS[words[1]], seat_arg)  # type: ignore[arg-type]
     if words[0] == "points":

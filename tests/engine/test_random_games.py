@@ -17,6 +17,7 @@ from engine import (
     Call,
     Declare,
     EngineError,
+    EnvidoAside,
     EnvidoResult,
     Event,
     Game,
@@ -66,6 +67,7 @@ def random_event(rng: random.Random) -> Event:
         lambda: RoundResult(rng.choice((team, None)), duel),
         lambda: HandResult(team, duel),
         lambda: EnvidoResult(team, duel),
+        lambda: EnvidoAside(duel),
         lambda: NewHand(),
     )
     return rng.choice(makers)()  # type: ignore[no-any-return]

@@ -55,16 +55,19 @@ def phrase(rng: random.Random, flor: bool, team: Callable[[], str | None]
     return calls, early
 
 
+FIRST = ("hand", "envido aside")  # what a call applies first, to be taken (and taken back with it)
+
+
 def troubles(before: Sequence[str], steps: Steps, said_whole: Steps | None) -> list[str]:
     """What went wrong with both front ends fed ``steps``, compared with ``said_whole``."""
     ended = run(before, steps)
     found = [f"trouble: {x}" for x in ended.troubles]
     if ended.listened != ended.tablet:
         found.append(f"listen {ended.listened} ≠ tablet {ended.tablet}")
-    calls = [line for line in ended.listened[len(before):] if line != "hand"]
+    calls = [line for line in ended.listened[len(before):] if line not in FIRST]
     if ended.printed != calls:
         found.append(f"listen printed {ended.printed}, applied {calls}")
-    if [line for line in ended.shown if line != "hand"] != calls:
+    if [line for line in ended.shown if line not in FIRST] != calls:
         found.append(f"the tablet shows {ended.shown} applied, applied {calls}")
     if said_whole is not None:
         heard = run(before, said_whole)

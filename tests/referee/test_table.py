@@ -203,3 +203,39 @@ def test_the_opposite_answer_is_offered_only_when_the_rules_take_it() -> None:
                        settings=Settings(flor=True))
     assert table.opposite_answer() == "con flor me achico"
     assert table.swap_answer() == "A1: con flor me achico"
+
+
+def test_a_truco_heard_while_the_numbers_are_awaited_sets_the_envido_aside_first() -> None:
+    table = table_with("hand", "A1: envido", "B1: quiero", "A1: 27")
+    items = table.hear("truco")
+    assert [i.line for i in items] == ["A1: truco"]
+    assert table.lines[-2:] == ["envido aside", "A1: truco"]
+    assert table.snapshot()["hand"]["envido"]["status"] == "aside"
+    table.apply_line("envido B")
+    assert table.snapshot()["score"] == {"A": 0, "B": 2}
+
+
+@pytest.mark.parametrize("text", ["treinta y uno", "son buenas", "quiero", "turco"])
+def test_what_the_numbers_still_take_or_nothing_takes_does_not_set_the_envido_aside(
+        text: str) -> None:
+    table = table_with("hand", "A1: envido", "B1: quiero", "A1: 27")
+    before = table.lines
+    table.hear(text)
+    assert "envido aside" not in table.lines
+    assert table.lines[:len(before)] == before
+
+
+def test_preview_reads_a_truco_over_the_numbers_awaited_as_hear_would_and_changes_nothing() -> None:
+    table = table_with("hand", "A1: envido", "B1: quiero")
+    before = table.snapshot()
+    assert [(i.accepted, i.line) for i in table.preview("truco")] == [(True, "A1: truco")]
+    assert table.snapshot() == before
+    assert table.sets_aside("A1 plays 4c") and not table.sets_aside("A1: 30")
+    assert not table.sets_aside("B1 plays 4c")  # not its turn, numbers or not
+
+
+def test_an_envido_set_aside_is_written_in_the_log_and_replayed() -> None:
+    table = table_with("hand", "A1: envido", "B1: quiero", "envido aparte", "A1: truco",
+                       "B1: no quiero", "hand", "envido A")
+    assert "envido aside" in table.lines
+    assert table.snapshot()["score"] == {"A": 3, "B": 0}

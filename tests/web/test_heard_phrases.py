@@ -246,3 +246,30 @@ def test_a_doubtful_quiero_the_call_after_it_leaves_behind_says_why_it_cannot_be
     assert service.snapshot()["heard"][1]["reason"] == row.reason
     assert lines(service)[-1].endswith(raised_words)
     service.dismiss_heard(quiero["id"])
+
+
+def test_a_truco_heard_over_numbers_not_heard_sets_the_envido_aside_and_the_tablet_settles_it(
+        service: TableService) -> None:
+    for line in ("hand", "A1: envido", "B1: quiero", "A1: 27"):
+        service.submit_line(line)
+    [truco] = hear(service, "truco", 0.9)
+    assert truco["status"] == "accepted"
+    assert lines(service)[-2:] == ["envido aside", "A1: truco"]
+    hear(service, "quiero", 0.9)
+    service.submit_line("envido B")  # the «Envido» button
+    assert service.snapshot()["score"] == {"A": 0, "B": 2}
+
+
+def test_an_early_truco_taken_back_takes_back_the_envido_it_set_aside(
+        service: TableService) -> None:
+    for line in ("hand", "A1: envido", "B1: quiero", "A1: 27"):
+        service.submit_line(line)
+    before = lines(service)
+    referee = VoiceReferee(service, lambda _: None)
+    early = said("truco", 0.8, early=True)
+    referee(early)
+    assert lines(service) == [*before, "envido aside", "A1: truco"]
+    referee.revise([(early, said("truco", 0.2))])
+    assert lines(service) == before
+    service.submit_line("B1: 31")  # the numbers are awaited again
+    assert service.snapshot()["score"] == {"A": 0, "B": 2}

@@ -482,6 +482,22 @@ def test_the_declarations_banner_names_the_team_whose_turn_it_is(server: LiveSer
     assert not [b for b in BANNERS.values() if " de el " in b]
 
 
+def test_an_envido_whose_numbers_were_not_heard_shows_until_the_table_says_who_won(
+        server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("hand", "A1: envido", "B1: quiero", "envido aside", "A1: truco")
+    wait_seq(page, snap["seq"])
+    assert "no se oyeron los tantos: ¿quién lo ganó?" in text(page, '[data-fact="envido"]')
+    snap = server.post("B1: no quiero", "hand")
+    wait_seq(page, snap["seq"])
+    fact = '[data-fact="aside"]'
+    assert text(page, fact).startswith("Envido de la mano 1 sin decidir: no se oyeron los tantos.")
+    shot(page, "tablet-envido-aside")
+    page.locator(f'{fact} button[data-line="envido B"]').click()  # the host's page knows the PIN
+    page.wait_for_function("!document.querySelector('[data-fact=\"aside\"]')", timeout=5000)
+    assert text(page, '[data-score="B"]') == "2" and text(page, '[data-score="A"]') == "1"
+
+
 def test_a_call_that_waits_for_another_names_no_line_before_it_is_read_again(
         server: LiveServer, page: Any) -> None:
     server.post("hand", "A1: truco")

@@ -179,14 +179,29 @@ const Render = (() => {
     if (!e || ((!e.chain || !e.chain.length) && !(e.sung || []).length && (!e.status || e.status === "none"))) return "";
     const sung = (e.sung || []).length ? ` · cantaron: ${e.sung.map((s) => seatTag(snap, s)).join(", ")}` : "";
     const chain = (e.chain || []).join(" + ") || (sung ? "flor" : "");
-    const status = STATUS[e.status] ?? esc(e.status || "");
+    const status = e.status === "aside" ? `no se oyeron los tantos: ¿quién ${key === "flor" ? "la" : "lo"} ganó?`
+      : STATUS[e.status] ?? esc(e.status || "");
     const stake = e.status === "pending" && e.quiero != null ?
       ` · quiero ${esc(e.quiero)}${e.no_quiero != null ? ` / no quiero ${esc(e.no_quiero)}` : ""}` : "";
     const decl = declarations(snap, e.declarations);
     const next = e.next_declarer ? ` · le toca a ${seatTag(snap, e.next_declarer)}` : "";
     const won = e.winner ? ` · para ${tag(snap, e.winner)}${e.points != null ? ` (+${esc(e.points)})` : ""}` : "";
-    return `<div class="fact" data-fact="${key}"><b>${label}</b>${esc(chain)} ${status ? `· ${status}` : ""}` +
-      `${sung}${stake}${decl ? `<br>${decl}` : ""}${next}${won}</div>`;
+    const settle = e.status === "aside" ? settleButtons(snap) : "";
+    return `<div class="fact${settle ? " warn" : ""}" data-fact="${key}"><b>${label}</b>${esc(chain)} ${status ? `· ${status}` : ""}` +
+      `${sung}${stake}${decl ? `<br>${decl}` : ""}${next}${won}${settle}</div>`;
+  }
+
+  /* Contests of an earlier hand whose numbers were not heard, each with the buttons that settle
+     it (``envido A``: the last one set aside, when the hand in play has none). */
+  function asideFact(snap) {
+    return (snap.set_aside || []).map((a) => `<div class="fact warn" data-fact="aside">` +
+      `<b>${a.contest === "flor" ? "Flor" : "Envido"} de la mano ${esc(a.hand)}</b> sin decidir: ` +
+      `no se oyeron los tantos. ¿Quién ${a.contest === "flor" ? "la" : "lo"} ganó?${settleButtons(snap)}</div>`).join("");
+  }
+
+  function settleButtons(snap) {
+    return `<span class="settle">` + ["A", "B"].map((t) => `<button class="btn team-${t.toLowerCase()}" ` +
+      `type="button" data-line="envido ${t}">${esc(teamName(snap, t))}</button>`).join("") + `</span>`;
   }
 
   function rounds(snap, list) {
@@ -237,7 +252,7 @@ const Render = (() => {
     const over = h.over ? ` · <span class="muted">terminada${h.winner ? `, para</span> ${tag(snap, h.winner)}` : "</span>"}` : "";
     $("#hand-head").innerHTML = `Mano ${esc(h.number ?? "")} · <span class="muted">mano:</span> ` +
       `${seatTag(snap, h.mano)}${turn}${over}`;
-    $("#hand-body").innerHTML = duelsFact(snap) + trucoFact(snap, h.truco) +
+    $("#hand-body").innerHTML = asideFact(snap) + duelsFact(snap) + trucoFact(snap, h.truco) +
       envidoFact(snap, h.envido, "Envido", "envido") + envidoFact(snap, h.flor, "Flor", "flor") +
       rounds(snap, h.rounds) + handPoints(snap, h.points) +
       ((h.notes || []).length ? `<ul class="notes">${h.notes.map((n) => `<li>${note(snap, n)}</li>`).join("")}</ul>` : "");
