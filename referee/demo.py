@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.wav import read_wav
+from referee.wav import read_pcm, read_wav
 
 GAP_S = 1.2
 
@@ -89,6 +89,19 @@ def join_wavs(parts: Sequence[Path], out: Path, gap_s: float = GAP_S) -> float:
         w.setframerate(16000)
         w.writeframes((np.clip(frames[:, 0], -1, 1) * 32767).astype("<i2").tobytes())
     return len(frames) / 16000
+
+
+def say_each(lines: Sequence[str], speak: Callable[[str, Path], None] = espeak_line
+             ) -> list[tuple[bytes, str]]:
+    """Each line said on its own, as (16 kHz PCM, line): the script's voice giving the
+    calibration's prompts, as a player gives them to ``voices calibrate``."""
+    with tempfile.TemporaryDirectory(prefix="truco-demo-") as tmp:
+        said = []
+        for i, line in enumerate(lines):
+            part = Path(tmp) / f"{i:02d}.wav"
+            speak(line, part)
+            said.append((read_pcm(part), line))
+        return said
 
 
 def render_script(out: Path, speak: Callable[[str, Path], None] = espeak_line,

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from referee.commands import values
-from referee.demo import DEMO_LOG, DEMO_POINTS, DemoError, render_script
+from referee.demo import DEMO_LOG, DEMO_POINTS, DemoError, render_script, say_each
 from referee.replay import replay
 
 
@@ -31,6 +31,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="terminar cuando se acaba el guion (si no, el tanteador sigue abierto)")
 
 
+def calibrated_to_the_script(args: argparse.Namespace, folder: Path) -> tuple[str | None, str | None]:
+    """The ``--model`` and ``--models-dir`` the demo's referee runs with: with the Spanish Sphinx
+    model, that model calibrated to the script's voice as a table calibrates it to its own
+    (``voices calibrate``: each prompt said once), kept in ``folder`` so the table's own
+    calibration is neither used nor touched; else the ones asked for.  Uncalibrated, Sphinx
+    hears espeak-ng's voice poorly (docs/voice.md)."""
+    from referee.asr.adapt import calibrate
+    from referee.asr.base import RecognizerError
+    from referee.asr.learn import Learned, save
+    from referee.commands.listen import choose_model
+    from referee.commands.voices import PROMPTS
+
+    asked = (args.model, args.models_dir)
+    try:
+        choice = choose_model(args)
+    except RecognizerError:
+        return asked  # serve says what is wrong with it
+    if choice.kind != "sphinx" or choice.english:
+        return asked
+    print("Calibrando el reconocedor a la voz del guion, como 'truco-referee voices calibrate' "
+          "a las voces de una mesa…", file=sys.stderr)
+    try:
+        voice = say_each(PROMPTS)
+        means, stats = calibrate(choice.path, [voice])
+        save(folder, choice.path, Learned(means, stats, len(voice), 0), learned_until=0.0)
+    except (DemoError, RecognizerError, OSError) as err:
+        print(f"No pude calibrar ({getattr(err, 'message', err)}); sigo sin calibrar.",
+              file=sys.stderr)
+        return asked
+    return str(choice.path), str(folder)
+
+
 def run(args: argparse.Namespace) -> int:
     from referee.commands import serve
 
@@ -48,10 +80,11 @@ def run(args: argparse.Namespace) -> int:
         shutil.rmtree(work, ignore_errors=True)
         print(f"truco-referee demo: {err.message}", file=sys.stderr)
         return 2
+    model, models = calibrated_to_the_script(args, work / "modelos")
     print(f"Guion listo: {seconds:.0f} s de partida. Abrí el tanteador y mirá.", file=sys.stderr)
     serve_args = serve.demo_arguments(
         wav=wav, data_dir=args.data_dir or work / "datos", port=args.port, host=args.host,
-        points=DEMO_POINTS, recognizer=args.recognizer, model=args.model,
-        models_dir=args.models_dir, pin=args.pin, exit_when_done=args.exit_when_done,
+        points=DEMO_POINTS, recognizer=args.recognizer, model=model,
+        models_dir=models, pin=args.pin, exit_when_done=args.exit_when_done,
         command="demo", expected_score=replay(DEMO_LOG.splitlines()).to_dict()["score"])
     return serve.run(serve_args)
