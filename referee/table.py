@@ -7,7 +7,7 @@ scoreboard, so all of them read lines and words the same way.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -218,35 +218,31 @@ class Table:
     def goes_on(self, text: str, team: Team | None = None) -> bool:
         """Whether a transcript heard while the numbers of an accepted envido (or flor) are
         awaited shows that the hand went on without them: nothing in it is taken now, and a call
-        in it is once the envido is set aside (``EnvidoAside``).  A truco or a card played means
-        the numbers were said and not heard; leaving the envido for the table to settle with a
-        tap keeps the rest of the hand."""
-        if not self.game.is_legal(EnvidoAside()):
-            return False
-        if any(item.accepted for item in interpret(self.game, text, team=team)):
-            return False
-        self._apply_event(EnvidoAside())
-        try:
-            return any(item.accepted for item in interpret(self.game, text, team=team))
-        finally:
-            self.undo()
+        in it is once the envido is set aside (``EnvidoAside``).  A truco said then means the
+        numbers were said and not heard; leaving the envido for the table to settle with a tap
+        keeps the rest of the hand."""
+        return self._taken_only_aside(
+            lambda: any(item.accepted for item in interpret(self.game, text, team=team)))
 
     def sets_aside(self, line: str) -> bool:
         """Whether a log line is refused only because the numbers of an accepted envido (or
         flor) were not heard: taken once the envido is set aside (``goes_on``, for a line)."""
-        if not self.game.is_legal(EnvidoAside()):
-            return False
+        return self._taken_only_aside(lambda: self._takes(line))
+
+    def _takes(self, line: str) -> bool:
         try:
             self.events_for_line(line)
-            return False
         except LineRejected:
-            pass
+            return False
+        return True
+
+    def _taken_only_aside(self, taken: Callable[[], bool]) -> bool:
+        """Whether ``taken`` is false now and true once the envido is set aside."""
+        if not self.game.is_legal(EnvidoAside()) or taken():
+            return False
         self._apply_event(EnvidoAside())
         try:
-            self.events_for_line(line)
-            return True
-        except LineRejected:
-            return False
+            return taken()
         finally:
             self.undo()
 
