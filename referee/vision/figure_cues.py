@@ -134,7 +134,7 @@ FAR_ONE_END = frozenset({Suit.BASTOS})
 
 def far_figure(named: Card, guess: Card, cues: Cues) -> bool:
     """A caballo or a rey (``PICTURED``) named by his picture on an outline the bank finds far from
-    every card, where the bank guessed another figure, or an ace or a two for a caballo
+    every card, where the bank guessed a figure, or an ace or a two for a caballo
     (``is_caballo``), and whose suit is told as surely as near the bank: by the one emblem he is
     seen holding (his coin or his cup, ``held``) where no pinta reads another suit and the bank
     took him for a narrow picture (a sota, an ace, a two: a caballo and a rey differ by the

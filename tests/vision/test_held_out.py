@@ -249,6 +249,19 @@ def test_a_far_caballo_on_another_outline_is_named_where_the_bank_took_him_for_h
     assert figure_again(recognizer, reading, scene.image) is kept
 
 
+@pytest.mark.parametrize(("named", "kept"), [("12o", True), ("12c", False)])
+def test_a_far_rey_on_another_outline_is_named_only_in_the_suit_his_cues_tell(
+        wikimedia_bank: Bank, fournier: dict[Card, Face], named: str, kept: bool) -> None:
+    """The 1878 rey de oros on an outline a naipes-libres bank took for a rey de espadas: the
+    bank's rank is no witness of his suit.  Named a rey de copas there (as on held-out scenes of
+    seeds 5 and 20), his pinta, read as oros, and his coin say otherwise."""
+    recognizer = Recognizer(wikimedia_bank)
+    scene = one_card_scene(fournier[Card(12, Suit.OROS)])
+    reading = Reading(Card.parse(named), 0.0, scene.cards[0].corners, Card(12, Suit.ESPADAS),
+                      similarity=0.4, by_cues=True)
+    assert figure_again(recognizer, reading, scene.image) is kept
+
+
 def test_a_far_card_named_over_a_card_left_unnamed_stands_for_it() -> None:
     """A far card named where an outline the bank found a little like a card was left unnamed:
     the unnamed one goes; a card named there, or an outline elsewhere, stays."""
