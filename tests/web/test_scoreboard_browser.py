@@ -484,18 +484,22 @@ def test_the_declarations_banner_names_the_team_whose_turn_it_is(server: LiveSer
 
 def test_an_envido_whose_numbers_were_not_heard_shows_until_the_table_says_who_won(
         server: LiveServer, page: Any) -> None:
-    open_board(page, server.url)
+    open_board(page, server.url)  # the host's own page knows the PIN
     snap = server.post("hand", "A1: envido", "B1: quiero", "envido aside", "A1: truco")
     wait_seq(page, snap["seq"])
     assert "no se oyeron los tantos: ¿quién lo ganó?" in text(page, '[data-fact="envido"]')
-    snap = server.post("B1: no quiero", "hand")
+    snap = server.post("B1: no quiero", "hand", "B1: envido", "A1: quiero", "envido aside")
     wait_seq(page, snap["seq"])
-    fact = '[data-fact="aside"]'
-    assert text(page, fact).startswith("Envido de la mano 1 sin decidir: no se oyeron los tantos.")
+    aside, envido = '[data-fact="aside"]', '[data-fact="envido"]'
+    assert text(page, aside).startswith("Envido de la mano 1 sin decidir: no se oyeron los tantos.")
+    # «envido B» settles this hand's first: only its buttons show
+    assert page.locator(f"{aside} button").count() == 0
     shot(page, "tablet-envido-aside")
-    page.locator(f'{fact} button[data-line="envido B"]').click()  # the host's page knows the PIN
+    page.locator(f'{envido} button[data-line="envido B"]').click()
+    page.wait_for_function("window.scoreboard.snapshot.score.B === 2")
+    page.locator(f'{aside} button[data-line="envido B"]').click()
     page.wait_for_function("!document.querySelector('[data-fact=\"aside\"]')", timeout=5000)
-    assert text(page, '[data-score="B"]') == "2" and text(page, '[data-score="A"]') == "1"
+    assert text(page, '[data-score="B"]') == "4" and text(page, '[data-score="A"]') == "1"
 
 
 def test_a_call_that_waits_for_another_names_no_line_before_it_is_read_again(

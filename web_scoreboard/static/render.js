@@ -191,12 +191,17 @@ const Render = (() => {
       `${sung}${stake}${decl ? `<br>${decl}` : ""}${next}${won}${settle}</div>`;
   }
 
-  /* Contests of an earlier hand whose numbers were not heard, each with the buttons that settle
-     it (``envido A``: the last one set aside, when the hand in play has none). */
+  /* Contests of an earlier hand whose numbers were not heard.  «envido A» settles the hand in
+     play's first, then the latest one set aside: only that one shows the buttons. */
   function asideFact(snap) {
-    return (snap.set_aside || []).map((a) => `<div class="fact warn" data-fact="aside">` +
+    const h = snap.hand || {};
+    const open = ["accepted", "aside"];
+    const here = open.includes((h.envido || {}).status) || open.includes((h.flor || {}).status);
+    const list = snap.set_aside || [];
+    return list.map((a, i) => `<div class="fact warn" data-fact="aside">` +
       `<b>${a.contest === "flor" ? "Flor" : "Envido"} de la mano ${esc(a.hand)}</b> sin decidir: ` +
-      `no se oyeron los tantos. ¿Quién ${a.contest === "flor" ? "la" : "lo"} ganó?${settleButtons(snap)}</div>`).join("");
+      `no se oyeron los tantos. ¿Quién ${a.contest === "flor" ? "la" : "lo"} ganó?` +
+      `${!here && i === list.length - 1 ? settleButtons(snap) : ""}</div>`).join("");
   }
 
   function settleButtons(snap) {
