@@ -46,6 +46,12 @@ def held(cues: Cues) -> list[Suit]:
     return [suit for suit, seen in ((Suit.OROS, cues.coin), (Suit.COPAS, cues.cup)) if seen]
 
 
+def held_alone(suit: Suit, cues: Cues) -> bool:
+    """The figure is seen holding this suit's emblem and no other, and no pinta reads another
+    suit."""
+    return held(cues) == [suit] and cues.pinta in (None, suit)
+
+
 def figure_suit_alone(cues: Cues) -> Suit | None:
     """A figure's suit told without the bank: the emblem it holds (its coin or its cup, unless a
     sure pinta reads another suit: neither was seen on another figure, but the tops of an oros
@@ -147,8 +153,7 @@ def far_figure(named: Card, guess: Card, cues: Cues) -> bool:
     taken = guess.rank in FIGURES or (named.rank == CABALLO and guess.rank in CABALLO_GUESSES)
     if named.rank not in PICTURED or not taken:
         return False
-    emblem_alone = held(cues) == [named.suit] and cues.pinta in (None, named.suit)
-    if emblem_alone and guess.rank not in PICTURED:
+    if held_alone(named.suit, cues) and guess.rank not in PICTURED:
         return True
     if cues.pinta != named.suit:
         return False

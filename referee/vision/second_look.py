@@ -12,7 +12,7 @@ import numpy as np
 from engine.cards import Suit
 from referee.vision.cues import Cues
 from referee.vision.detect import overlaps
-from referee.vision.figure_cues import FAR_ONE_END, PICTURED, far_figure, held
+from referee.vision.figure_cues import FAR_ONE_END, PICTURED, far_figure, held_alone
 from referee.vision.geometry import flatten
 from referee.vision.layout_cues import far_four
 from referee.vision.lines import frame_edges, onto_outer_edges
@@ -236,8 +236,7 @@ def figure_again(recognizer: Recognizer, reading: Reading, frame: np.ndarray) ->
             or guess.rank not in (card.rank, SOTA)):
         return False
     cues = recognizer.cues(reading, frame)
-    coin_alone = (card.suit == Suit.OROS and held(cues) == [Suit.OROS]
-                  and cues.pinta in (None, Suit.OROS))
+    coin_alone = card.suit == Suit.OROS and held_alone(Suit.OROS, cues)
     return far_figure(card, guess, cues) or cues.reads(card.suit) or coin_alone
 
 
