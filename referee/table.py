@@ -257,24 +257,54 @@ class Table:
     def flip_last(self) -> str:
         """Give the last line's calls (or declaration) to the other team: one tap on the
         scoreboard.  A line of two calls was said by one seat, so both move, or neither."""
+        said = self._said_last()
+        rival_team = other(team_of(said[0].seat))
+        return self._give(said, [s for s in self.game.settings.seats if team_of(s) == rival_team],
+                          f"{rival_team} no puede haber dicho «{_words(said)}» ahora")
+
+    def partners_of_last(self) -> list[str]:
+        """The other seats of the team whose seat made the last call (none with two players, or
+        when the last line is not a call): who else of that team may have said it."""
+        line = self._last_line()
+        said = [e for e in line if isinstance(e, Say)]
+        if not said or len(said) < len(line):
+            return []
+        seat = said[0].seat
+        return [s for s in self.game.settings.seats if team_of(s) == team_of(seat) and s != seat]
+
+    def give_last_to(self, seat: str) -> str:
+        """Give the last line's calls to ``seat``, of the same team: one tap on the scoreboard
+        when a partner said it (with four or six players one microphone cannot tell which seat
+        of a team spoke, and the seat matters for a flor)."""
+        said = self._said_last()
+        if not all(isinstance(e, Say) for e in said):
+            raise LineRejected("lo último no fue un canto")
+        if seat not in self.partners_of_last():
+            raise LineRejected(f"{seat} no es compañero de {said[0].seat}")
+        return self._give(said, [seat], f"{seat} no puede haber dicho «{_words(said)}» ahora")
+
+    def _said_last(self) -> list[Say | Declare]:
+        """The last line if it is a seat's calls or declaration, else ``LineRejected``."""
         line = self._last_line()
         said = [e for e in line if isinstance(e, (Say, Declare))]
         if not said or len(said) < len(line):
             raise LineRejected("lo último no fue un canto")
-        rival_team = other(team_of(said[0].seat))
+        return said
+
+    def _give(self, said: list[Say | Declare], seats: list[str], refused: str) -> str:
+        """Say the last line again by the first of ``seats`` the rules allow; the new line.  If
+        none may, the line stays as it was and ``LineRejected(refused)``."""
         for _ in said:
             self.undo()
-        for seat in self.game.settings.seats:
-            if team_of(seat) != rival_team:
-                continue
-            flipped = [_said_by(e, seat) for e in said]
+        for seat in seats:
+            moved = [_said_by(e, seat) for e in said]
             try:
-                self._apply_together(flipped)
+                self._apply_together(moved)
             except LineRejected:
                 continue
-            return _line_text(flipped)
+            return _line_text(moved)
         self._apply_together(said)
-        raise LineRejected(f"{rival_team} no puede haber dicho «{_words(said)}» ahora")
+        raise LineRejected(refused)
 
     def _last_answer(self) -> Say | None:
         """The last event if it is an answer with an opposite (``OPPOSITE_ANSWERS``)."""

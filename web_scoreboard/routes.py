@@ -125,6 +125,8 @@ def run_command(service: TableService, cmd: Any, origin: str) -> dict[str, Any]:
         return service.flip_last(origin, cmd.seq)
     if isinstance(cmd, schemas.SwapMsg):
         return service.swap_answer(origin, cmd.seq)
+    if isinstance(cmd, schemas.SeatMsg):
+        return service.give_last_to(cmd.seat, origin, cmd.seq)
     if isinstance(cmd, schemas.NamesMsg):
         return service.set_names(cmd.names.model_dump())
     if isinstance(cmd, schemas.NewGameMsg):
@@ -288,6 +290,10 @@ def _hand_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
     @router.post("/api/swap", dependencies=auth)
     def swap(seq: Seen = None) -> Any:
         return _snap(lambda: service.swap_answer("page", seq))
+
+    @router.post("/api/seat", dependencies=auth)
+    def seat(body: schemas.SeatIn, seq: Seen = None) -> Any:
+        return _snap(lambda: service.give_last_to(body.seat, "page", seq))
 
 
 def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> None:

@@ -43,6 +43,7 @@ Pin = Annotated[str, AfterValidator(_pin), Field(json_schema_extra={"pattern": P
 MAX_ROW = 2**63 - 1
 RowId = Annotated[int, Field(ge=-MAX_ROW - 1, le=MAX_ROW)]
 Seq = Annotated[int, Field(ge=0, le=MAX_ROW)]
+SeatName = Annotated[str, StringConstraints(pattern=r"^[AB][1-3]$")]
 
 
 class Strict(BaseModel):
@@ -53,6 +54,12 @@ class EventIn(Strict):
     """One event in the replay-log notation, e.g. ``{"line": "A1: truco"}``."""
 
     line: Line
+
+
+class SeatIn(Strict):
+    """The seat that said the last call, a partner of the seat it was given to: ``{"seat": "A2"}``."""
+
+    seat: SeatName
 
 
 class NamesIn(Strict):
@@ -116,6 +123,13 @@ class SwapMsg(LastLineMsg):
     action: Literal["swap"]
 
 
+class SeatMsg(LastLineMsg):
+    """The last call was said by ``seat``, a partner of the seat it was given to."""
+
+    action: Literal["seat"]
+    seat: SeatName
+
+
 class NamesMsg(Message):
     action: Literal["names"]
     names: NamesIn
@@ -149,10 +163,10 @@ class PingMsg(Message):
 
 
 Command = Annotated[
-    EventMsg | UndoMsg | FlipMsg | SwapMsg | NamesMsg | NewGameMsg | OpenGameMsg | ConfirmMsg
+    EventMsg | UndoMsg | FlipMsg | SwapMsg | SeatMsg | NamesMsg | NewGameMsg | OpenGameMsg | ConfirmMsg
     | DismissMsg | PingMsg,
     Field(discriminator="action"),
 ]
 COMMAND = TypeAdapter(Command)
-ACTIONS = ("event", "undo", "flip", "swap", "names", "new-game", "open-game", "confirm", "dismiss",
+ACTIONS = ("event", "undo", "flip", "swap", "seat", "names", "new-game", "open-game", "confirm", "dismiss",
            "ping")

@@ -200,6 +200,13 @@ class TableService:
         return self._replace_last(lambda: self._game.table.flip_last(), origin, "flip",
                                   "no hay ningún canto para cambiar de equipo", seen)
 
+    def give_last_to(self, seat: str, origin: str = "manual",
+                     seen: int | None = None) -> dict[str, Any]:
+        """Give the last line's calls to a partner of its seat (with four or six players the
+        referee cannot tell which seat of a team spoke)."""
+        return self._replace_last(lambda: self._game.table.give_last_to(seat), origin, "seat",
+                                  "no hay ningún canto para cambiar de asiento", seen)
+
     def swap_answer(self, origin: str = "manual", seen: int | None = None) -> dict[str, Any]:
         """Turn the last answer into its opposite (the referee heard «quiero» for «no quiero»)."""
         return self._replace_last(lambda: self._game.table.swap_answer(), origin, "swap",

@@ -99,7 +99,7 @@ class Snapshots:
             heard=strip.shown(), pin_required=True, warnings=game.warnings,
             log=log[-self._log_limit:], log_total=len(log), last_line=last,
             can_undo=last is not None, can_flip=last is not None and is_call(last),
-            swap_to=table.opposite_answer(),
+            swap_to=table.opposite_answer(), partners=table.partners_of_last(),
             sources=[dict(self._sources[key]) for key in SOURCE_KEYS if key in self._sources],
         )
         return snap

@@ -239,3 +239,29 @@ def test_an_envido_set_aside_is_written_in_the_log_and_replayed() -> None:
                        "B1: no quiero", "hand", "envido A")
     assert "envido aside" in table.lines
     assert table.snapshot()["score"] == {"A": 3, "B": 0}
+
+
+def test_the_last_call_goes_to_a_partner_with_one_tap() -> None:
+    table = table_with("hand", settings=Settings(players=4, flor=True))
+    assert table.partners_of_last() == []  # the last line is no call
+    assert [i.line for i in table.hear("flor")] == ["A1: flor"]  # the seat whose turn it is
+    assert table.partners_of_last() == ["A2"]
+    assert table.give_last_to("A2") == "A2: flor"
+    assert table.lines == ["hand", "A2: flor"]
+    assert table.snapshot()["hand"]["flor"]["sung"] == ["A2"]
+    assert table.partners_of_last() == ["A1"]
+    table.apply_line("A1: flor")  # then the first seat sings its own: both flores stand
+    assert table.snapshot()["hand"]["flor"]["sung"] == ["A2", "A1"]
+
+
+def test_a_partner_is_given_only_what_the_rules_let_that_seat_say() -> None:
+    table = table_with("hand", "A1: truco", settings=Settings(players=4, flor=True))
+    for seat, reason in [("B1", "no es compañero"), ("A1", "no es compañero"), ("A3", "no es compañero")]:
+        with pytest.raises(LineRejected, match=reason):
+            table.give_last_to(seat)
+    table = table_with("hand", "A1: flor", "A2: flor", settings=Settings(players=4, flor=True))
+    with pytest.raises(LineRejected, match="A1 no puede haber dicho «flor» ahora"):
+        table.give_last_to("A1")  # A1 already sang it
+    assert table.lines == ["hand", "A1: flor", "A2: flor"]
+    assert table_with("hand", "A1: truco").partners_of_last() == []  # two players
+    assert table_with("hand", "A1: envido", "B1: quiero", "A1: 27", settings=Settings(players=4)).partners_of_last() == []

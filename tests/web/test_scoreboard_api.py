@@ -178,6 +178,30 @@ def test_undo_and_flip_the_last_call(client: TestClient, post: Post) -> None:
     assert client.post("/api/undo", headers=AUTH).json()["error"]["code"] == "nothing-to-undo"
 
 
+def test_the_last_call_goes_to_a_partner(client: TestClient, post: Post) -> None:
+    client.post("/api/settings", json={"players": 4, "flor": True}, headers=AUTH)
+    post(client, "hand")
+    assert state(client)["partners"] == []  # no call yet
+    seq = post(client, "A1: flor").json()["seq"]
+    assert state(client)["partners"] == ["A2"]
+    moved = client.post(f"/api/seat?seq={seq}", json={"seat": "A2"}, headers=AUTH)
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["log"][-1] == "A2: flor" and moved.json()["partners"] == ["A1"]
+    again = client.post(f"/api/seat?seq={seq}", json={"seat": "A2"}, headers=AUTH)  # a double tap
+    assert again.json()["error"]["code"] == "stale"
+    refused = client.post("/api/seat", json={"seat": "B1"}, headers=AUTH)
+    assert refused.json()["error"]["code"] == "seat-refused"
+    assert "B1 no es compañero de A2" in refused.json()["error"]["message"]
+    invalid = client.post("/api/seat", json={"seat": "C1"}, headers=AUTH)
+    assert invalid.status_code == 422 and invalid.json()["error"]["code"] == "invalid"
+    over_socket = client.post("/api/actions", headers=AUTH, json={"action": "seat", "seat": "A1"})
+    assert over_socket.json()["log"][-1] == "A1: flor"
+    assert state(client)["log"] == ["hand", "A1: flor"]
+    record = client.get(f"/api/games/{state(client)['game_id']}/log").json()["log"]
+    assert [(e["action"], e["line"]) for e in record][-4:] == [
+        ("undo", "A1: flor"), ("apply", "A2: flor"), ("undo", "A2: flor"), ("apply", "A1: flor")]
+
+
 @pytest.mark.parametrize("change", ["undo", "flip", "swap"])
 def test_a_double_tap_changes_the_last_line_once(client: TestClient, post: Post, change: str) -> None:
     post(client, "hand")

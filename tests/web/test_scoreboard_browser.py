@@ -348,7 +348,7 @@ def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
     open_board(page, server.url)
     snap = server.post("set players 4", "set flor on", "hand", "A1: flor", "B1: contraflor")
     wait_seq(page, snap["seq"])
-    assert "contraflor" in text(page, '[data-fact="flor"]')
+    assert "contraflor · ¿quiero?" in text(page, '[data-fact="flor"]')
     assert text(page, "#banner").startswith("¡CONTRAFLOR!")
     assert "cantaron: Nosotros 1, Ellos 1" in text(page, '[data-fact="flor"]')
     shot(page, "tablet-four-players-flor")
@@ -360,6 +360,21 @@ def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
     wait_seq(page, snap["seq"])
     assert text(page, '[data-score="B"]') == "6" and strokes(page, "B") == 6
     assert "para Ellos (+6)" in text(page, '[data-fact="flor"]')
+
+
+def test_a_flor_goes_to_the_partner_who_sang_it_with_one_tap(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("set players 4", "set flor on", "hand", "A1: flor")  # the voice's guess
+    wait_seq(page, snap["seq"])
+    page.click("#btn-controls")
+    page.click('[data-partner="A2"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A2: flor'")
+    assert text(page, '[data-fact="flor"]') .endswith("flor · cantada · cantaron: Nosotros 2")
+    assert text(page, '[data-partner="A1"]') == "Lo dijo Nosotros 1 (A1)"
+    shot(page, "tablet-flor-by-a-partner")
+    snap = server.post("points A +1")  # the last line is no call: no partner to give it to
+    wait_seq(page, snap["seq"])
+    assert page.locator("#partner-buttons button").count() == 0
 
 
 def test_six_players_pica_pica_results_go_to_the_selected_duel(server: LiveServer,

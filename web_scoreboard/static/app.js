@@ -224,6 +224,10 @@ function renderControls(snap) {
     button.hidden = !flor && FLOR_CALLS.includes(button.dataset.call);  // no flor, no flor calls
   }
   $("#btn-flip").disabled = snap.can_flip === false;
+  // four or six players: one microphone cannot tell which seat of a team made the last call
+  $("#partner-buttons").innerHTML = (snap.partners || []).map((seat) =>
+    `<button class="btn team-${Render.teamOf(seat).toLowerCase()}" type="button" data-partner="${seat}">` +
+    `Lo dijo ${Render.esc(Render.seatName(snap, seat))} (${seat})</button>`).join("");
   $("#btn-undo2").disabled = snap.can_undo === false;
 }
 
@@ -386,6 +390,7 @@ function onClick(event) {
   if (d.line) applyLine(d.line);
   else if (d.call) applyLine(`${state.seat}: ${d.call}`);
   else if (d.seat) { state.seat = d.seat; renderControls(state.snap); $(`[data-seat="${d.seat}"]`).focus(); }
+  else if (d.partner) send("POST", seen("/api/seat"), { seat: d.partner });
   else if (d.confirm) send("POST", `/api/heard/${d.confirm}/confirm`);
   else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
   else if (d.clip) new Audio(`/api/clips/${encodeURIComponent(d.clip)}`).play().catch(() => toast("No se pudo reproducir el audio"));

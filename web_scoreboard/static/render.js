@@ -7,6 +7,9 @@ const Render = (() => {
     pending: "¿quiero?", accepted: "querido", refused: "no querido",
     decided: "decidido", cancelled: "anulado", none: "",
   };
+  const FLOR_STATUS = {  // «la flor»: open, sung and not answered yet
+    ...STATUS, accepted: "querida", refused: "no querida", decided: "decidida", cancelled: "anulada", open: "cantada",
+  };
   const TRUCO_NAMES = { 1: "sin cantar", 2: "truco", 3: "retruco", 4: "vale cuatro" };
   const RULES = {
     players: "jugadores", points: "a", flor: "flor", falta: "falta envido", envido_credit: "tantos",
@@ -180,7 +183,7 @@ const Render = (() => {
     const sung = (e.sung || []).length ? ` · cantaron: ${e.sung.map((s) => seatTag(snap, s)).join(", ")}` : "";
     const chain = (e.chain || []).join(" + ") || (sung ? "flor" : "");
     const status = e.status === "aside" ? `no se oyeron los tantos: ¿quién ${key === "flor" ? "la" : "lo"} ganó?`
-      : STATUS[e.status] ?? esc(e.status || "");
+      : (key === "flor" ? FLOR_STATUS : STATUS)[e.status] ?? esc(e.status || "");
     const stake = e.status === "pending" && e.quiero != null ?
       ` · quiero ${esc(e.quiero)}${e.no_quiero != null ? ` / no quiero ${esc(e.no_quiero)}` : ""}` : "";
     const decl = declarations(snap, e.declarations);
