@@ -25,7 +25,7 @@ from engine import (
     team_of,
 )
 from engine.events import Call, Declare
-from referee.interpret import Interpretation, interpret
+from referee.interpret import Interpretation, candidate_seats, interpret
 from referee.logline import Spoken, parse_line
 from referee.phrases import parse
 
@@ -160,7 +160,7 @@ class Table:
         ``auto_hand``), and with the envido set aside when its call shows the hand went on
         without the numbers (``goes_on``)."""
         dealt = auto_hand and self._can_deal()
-        first = NewHand() if dealt else EnvidoAside() if self.goes_on(text, team) else None
+        first = NewHand() if dealt else self.goes_on(text, team)
         if first is None:
             return self.interpret(text, team)
         self._apply_event(first)
@@ -204,7 +204,7 @@ class Table:
         the envido aside first (``goes_on``).
         """
         dealt = auto_hand and self._wants_new_hand(text)
-        first = NewHand() if dealt else EnvidoAside() if self.goes_on(text, team) else None
+        first = NewHand() if dealt else self.goes_on(text, team)
         if first is not None:
             self._apply_event(first)
         items = _said_aside(interpret(self.game, text, team=team), first)
@@ -215,36 +215,60 @@ class Table:
             self._apply_event(event)
         return items
 
-    def goes_on(self, text: str, team: Team | None = None) -> bool:
-        """Whether a transcript heard while the numbers of an accepted envido (or flor) are
-        awaited shows that the hand went on without them: nothing in it is taken now, and a call
-        in it is once the envido is set aside (``EnvidoAside``).  A truco said then means the
-        numbers were said and not heard; leaving the envido for the table to settle with a tap
-        keeps the rest of the hand."""
-        return self._taken_only_aside(
-            lambda: any(item.accepted for item in interpret(self.game, text, team=team)))
+    def goes_on(self, text: str, team: Team | None = None) -> EnvidoAside | None:
+        """The set-aside to apply first when a transcript heard while the numbers of an accepted
+        envido (or flor) are awaited shows the hand went on without them (nothing in it is taken
+        now, a call in it is once that envido is set aside); else None.  A truco said then means
+        the numbers were said and not heard; leaving the envido for the table to settle with a
+        tap keeps the rest of the hand.  In pica-pica only the envido of the duel the call goes
+        to is set aside, named by the call's seat (``envido aside B1``): the other duels still
+        await their numbers."""
+        return self._aside_taking(lambda: [
+            i.event for i in interpret(self.game, text, team=team)
+            if i.accepted and i.event is not None], team)
 
-    def sets_aside(self, line: str) -> bool:
-        """Whether a log line is refused only because the numbers of an accepted envido (or
-        flor) were not heard: taken once the envido is set aside (``goes_on``, for a line)."""
-        return self._taken_only_aside(lambda: self._takes(line))
+    def sets_aside(self, line: str) -> str | None:
+        """The line that sets aside an envido (or flor) whose numbers were not heard
+        (``envido aside``; ``envido aside A3`` in pica-pica) when a log line is refused only
+        because they are awaited: taken once it is set aside (``goes_on``, for a line); else
+        None."""
+        aside = self._aside_taking(lambda: self._taken(line))
+        return None if aside is None else str(aside)
 
-    def _takes(self, line: str) -> bool:
+    def _taken(self, line: str) -> list[Event]:
         try:
-            self.events_for_line(line)
+            return self.events_for_line(line)
         except LineRejected:
-            return False
-        return True
+            return []
 
-    def _taken_only_aside(self, taken: Callable[[], bool]) -> bool:
-        """Whether ``taken`` is false now and true once the envido is set aside."""
-        if not self.game.is_legal(EnvidoAside()) or taken():
-            return False
-        self._apply_event(EnvidoAside())
-        try:
-            return taken()
-        finally:
-            self.undo()
+    def _aside_taking(self, taken: Callable[[], list[Event]],
+                      team: Team | None = None) -> EnvidoAside | None:
+        """The first set-aside the rules take now (``_asides``) that makes ``taken``, empty now,
+        take something, named by the seat of what it takes; else None."""
+        asides = self._asides(team)
+        if not asides or taken():
+            return None
+        for aside in asides:
+            self._apply_event(aside)
+            try:
+                events = taken()
+            finally:
+                self.undo()
+            if events:
+                return _named(aside, events, self.game)
+        return None
+
+    def _asides(self, team: Team | None) -> list[EnvidoAside]:
+        """The set-asides the rules take now: the hand's, or in pica-pica one for each duel whose
+        numbers are awaited, named by its seat tried first for a heard call (``candidate_seats``)."""
+        if len(self.game.deal) < 2:
+            asides = [EnvidoAside()]
+        else:
+            first_seat: dict[tuple[str, ...], str] = {}
+            for seat in candidate_seats(self.game, team):
+                first_seat.setdefault(_duel(self.game, seat), seat)
+            asides = [EnvidoAside(seat) for seat in first_seat.values()]
+        return [aside for aside in asides if self.game.is_legal(aside)]
 
     def _wants_new_hand(self, text: str) -> bool:
         return self._can_deal() and any(h.kind == "call" for h in parse(text))
@@ -354,6 +378,21 @@ def _said_aside(items: list[Interpretation], first: Event | None) -> list[Interp
     if not isinstance(first, EnvidoAside):
         return items
     return [replace(i, reason=ASIDE_REASON) if i.accepted else i for i in items]
+
+
+def _duel(game: Game, seat: str) -> tuple[str, ...]:
+    """The seats of the duel (or hand) of the deal in play that ``seat`` plays in."""
+    return next(hand.seats for hand in game.deal if seat in hand.seats)
+
+
+def _named(aside: EnvidoAside, events: list[Event], game: Game) -> EnvidoAside:
+    """A pica-pica duel's set-aside named by the seat of the first call it lets in (the same
+    duel, told by the seat that spoke)."""
+    if aside.seat is None:
+        return aside
+    duel = _duel(game, aside.seat)
+    seats = [seat for seat in (getattr(e, "seat", None) for e in events) if seat in duel]
+    return EnvidoAside(seats[0]) if seats else aside
 
 
 def _bets(table: Table) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Settings
-from referee.table import LineRejected, Table
+from referee.table import ASIDE_REASON, LineRejected, Table
 
 
 def table_with(*lines: str, settings: Settings | None = None) -> Table:
@@ -232,6 +232,56 @@ def test_preview_reads_a_truco_over_the_numbers_awaited_as_hear_would_and_change
     assert table.snapshot() == before
     assert table.sets_aside("A1 plays 4c") and not table.sets_aside("A1: 30")
     assert not table.sets_aside("B1 plays 4c")  # not its turn, numbers or not
+
+
+PICA_PICA = Settings(players=6, pica_pica=True)
+# duels A1–B2, B1–A3 and A2–B3, each with its envido accepted and its numbers awaited
+THREE_DUELS_DECLARING = ("points A +5", "hand", "A1: envido", "B2: quiero", "B1: envido",
+                         "A3: quiero", "A2: envido", "B3: quiero")
+
+
+def envidos(table: Table) -> list[str]:
+    return [duel["envido"]["status"] for duel in table.snapshot()["duels"]]
+
+
+def test_in_pica_pica_a_call_heard_sets_aside_the_envido_of_its_own_duel_only() -> None:
+    table = table_with(*THREE_DUELS_DECLARING, settings=PICA_PICA)
+    before = table.lines
+    assert [i.line for i in table.preview("truco", "B")] == ["B1: truco"]
+    assert table.lines == before
+    items = table.hear("truco", "B")  # B's microphone: B1 first, in the duel B1–A3
+    assert [(i.line, i.reason) for i in items] == [("B1: truco", ASIDE_REASON)]
+    assert table.lines[-2:] == ["envido aside B1", "B1: truco"]
+    assert envidos(table) == ["accepted", "aside", "accepted"]  # the others await their numbers
+    table.apply_line("A1: 27")
+    assert envidos(table)[0] == "accepted"
+
+
+def test_in_pica_pica_a_quiero_sets_aside_the_envido_of_the_duel_whose_truco_it_answers() -> None:
+    table = table_with("points A +5", "hand", "A1: truco", "B2: envido", "A1: quiero",
+                       "B1: envido", "A3: quiero", settings=PICA_PICA)
+    items = table.hear("quiero", "B")  # B1 has nothing to answer; B2 answers A1's truco
+    assert [i.line for i in items] == ["B2: quiero"]
+    assert table.lines[-2:] == ["envido aside B2", "B2: quiero"]
+    assert envidos(table) == ["aside", "accepted", "none"]
+
+
+def test_in_pica_pica_a_line_sets_aside_its_seat_s_duel_and_the_tablet_settles_that_one() -> None:
+    table = table_with(*THREE_DUELS_DECLARING[:6], settings=PICA_PICA)
+    assert table.sets_aside("A3: truco") == "envido aside A3"
+    assert table.sets_aside("B2: truco") == "envido aside B2"
+    assert not table.sets_aside("A3: 30")  # the numbers still take a number
+    table.apply_line("envido aside A3")
+    table.apply_line("A3: truco")
+    assert envidos(table) == ["accepted", "aside", "none"]
+    replayed = table_with(*table.lines, settings=PICA_PICA)
+    assert replayed.snapshot() == table.snapshot()
+    table.apply_line("envido B B1")  # the button of the duel B1–A3
+    assert envidos(table) == ["accepted", "decided", "none"]
+    assert table.snapshot()["score"] == {"A": 5, "B": 2}
+    assert table.undo_line() == ["envido B B1"]
+    assert table.undo_line() == ["A3: truco"] and table.undo_line() == ["envido aside A3"]
+    assert envidos(table) == ["accepted", "accepted", "none"]
 
 
 def test_an_envido_set_aside_is_written_in_the_log_and_replayed() -> None:

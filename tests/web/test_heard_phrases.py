@@ -260,6 +260,23 @@ def test_a_truco_heard_over_numbers_not_heard_sets_the_envido_aside_and_the_tabl
     assert service.snapshot()["score"] == {"A": 0, "B": 2}
 
 
+def test_in_pica_pica_a_truco_heard_sets_aside_its_duel_s_envido_and_its_button_settles_it(
+        service: TableService) -> None:
+    for line in ("set players 6", "set pica_pica on", "points A +5", "hand", "A1: envido",
+                 "B2: quiero", "B1: envido", "A3: quiero", "A2: envido", "B3: quiero"):
+        service.submit_line(line)  # every duel awaits its numbers
+    [truco] = service.hear("truco", "B")  # B's microphone: B1, in the duel B1–A3
+    assert truco["status"] == "accepted"
+    assert lines(service)[-2:] == ["envido aside B1", "B1: truco"]
+    duels = service.snapshot()["duels"]
+    assert [d["envido"]["status"] for d in duels] == ["accepted", "aside", "accepted"]
+    service.submit_line("envido A B1")  # the button of the duel B1–A3
+    assert service.snapshot()["score"] == {"A": 7, "B": 0}
+    for line in ("A1: 30", "B2: son buenas"):  # the duel A1–B2 still takes its numbers
+        service.submit_line(line)
+    assert service.snapshot()["score"] == {"A": 9, "B": 0}
+
+
 def test_an_early_truco_taken_back_takes_back_the_envido_it_set_aside(
         service: TableService) -> None:
     for line in ("hand", "A1: envido", "B1: quiero", "A1: 27"):
