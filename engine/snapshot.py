@@ -56,8 +56,9 @@ def deal_record(deal: list[Hand]) -> dict[str, Any]:
 
 def set_aside_view(game: Game) -> list[dict[str, Any]]:
     """The contests of the chico's earlier hands whose numbers were not heard and that wait for
-    the table to say who won them (``EnvidoAside``), the earliest first."""
-    return [{"hand": hand.number, "contest": hand.contest_unsettled()}
+    the table to say who won them (``EnvidoAside``), the earliest first, each with the seats
+    of its hand (of its duel, in pica-pica)."""
+    return [{"hand": hand.number, "contest": hand.contest_unsettled(), "seats": list(hand.seats)}
             for hand in reversed(game.set_aside_before())]
 
 

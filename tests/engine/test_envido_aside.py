@@ -34,7 +34,7 @@ def test_the_winner_told_later_in_the_hand_scores_the_envido() -> None:
 def test_the_winner_told_in_a_later_hand_scores_that_hand_s_envido() -> None:
     game = aside_envido("A1: real envido")
     steps(game, "A1: truco", "B1: no quiero", "hand", expect=(1, 0))
-    assert snapshot(game)["set_aside"] == [{"hand": 1, "contest": "envido"}]
+    assert snapshot(game)["set_aside"] == [{"hand": 1, "contest": "envido", "seats": ["A1", "B1"]}]
     steps(game, "B1: envido", "A1: quiero", "B1: 30", "A1: son buenas", expect=(1, 2))
     step(game, "envido A", expect=(4, 2))  # the real envido of hand 1, not the envido of hand 2
     assert snapshot(game)["hands"][0]["points"]["envido"] == {"A": 3, "B": 0}
@@ -78,3 +78,19 @@ def test_a_chico_over_takes_the_envidos_it_set_aside_with_it() -> None:
     step(game, "hand")  # the next chico
     assert snapshot(game)["set_aside"] == []
     refused(game, "envido B", "no hay tantos por decidir")
+
+
+def test_in_pica_pica_each_duel_sets_its_own_envido_aside_and_a_seat_of_it_settles_it() -> None:
+    game = new_game(hand=False, players=6, pica_pica=True)
+    steps(game, "points A 5", "hand", "A1: envido", "B2: quiero", "B1: envido", "A3: quiero")
+    refused(game, "envido aside", "decí de qué duelo")
+    step(game, "envido aside A3")  # the duel B1–A3; the duel A1–B2 still awaits its numbers
+    assert [h.envido_status for h in game.deal] == ["accepted", "aside", "none"]
+    refused(game, "A1: truco", "faltan los tantos del envido")
+    step(game, "A3: truco")
+    refused(game, "envido A", "decí de qué duelo")
+    steps(game, "A1: 30", "B2: son buenas", expect=(7, 0))
+    steps(game, "B1: no quiero", "hand A A1", "hand A A2", "hand", expect=(10, 0))
+    assert snapshot(game)["set_aside"] == [{"hand": 1, "contest": "envido", "seats": ["B1", "A3"]}]
+    step(game, "envido B", expect=(10, 2))  # told in the next hand, as any envido set aside
+    assert snapshot(game)["set_aside"] == []

@@ -517,6 +517,25 @@ def test_an_envido_whose_numbers_were_not_heard_shows_until_the_table_says_who_w
     assert text(page, '[data-score="B"]') == "4" and text(page, '[data-score="A"]') == "1"
 
 
+def test_each_pica_pica_duel_whose_numbers_were_not_heard_has_buttons_that_name_it(
+        server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("set players 6", "set pica_pica on", "points A +5", "hand", "A1: envido",
+                       "B2: quiero", "B1: envido", "A3: quiero", "envido aside A3", "A3: truco")
+    wait_seq(page, snap["seq"])
+    # the panel follows the duel A1–B2, still awaiting its numbers; B1–A3 shows apart
+    aside = '[data-fact="aside"][data-duel="B1"]'
+    assert "del duelo" in text(page, aside) and "sin decidir" in text(page, aside)
+    assert page.locator('[data-fact="envido"] button').count() == 0
+    page.locator(f'{aside} button[data-line="envido B B1"]').click()
+    page.wait_for_function("window.scoreboard.snapshot.score.B === 2")
+    assert page.locator('[data-fact="aside"]').count() == 0
+    snap = server.post("envido aside A1", "A1: truco")
+    wait_seq(page, snap["seq"])
+    page.locator('[data-fact="envido"] button[data-line="envido A A1"]').click()
+    page.wait_for_function("window.scoreboard.snapshot.score.A === 7")
+
+
 def test_a_call_that_waits_for_another_names_no_line_before_it_is_read_again(
         server: LiveServer, page: Any) -> None:
     server.post("hand", "A1: truco")

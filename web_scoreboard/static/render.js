@@ -178,7 +178,8 @@ const Render = (() => {
     return (list || []).map((d) => `${seatTag(snap, d.seat)} ${d.points == null ? "son buenas" : esc(d.points)}`).join(" · ");
   }
 
-  function envidoFact(snap, e, label, key) {
+  /* ``duel``: a seat of the pica-pica duel it belongs to, named by its buttons. */
+  function envidoFact(snap, e, label, key, duel) {
     if (!e || ((!e.chain || !e.chain.length) && !(e.sung || []).length && (!e.status || e.status === "none"))) return "";
     const sung = (e.sung || []).length ? ` · cantaron: ${e.sung.map((s) => seatTag(snap, s)).join(", ")}` : "";
     const chain = (e.chain || []).join(" + ") || (sung ? "flor" : "");
@@ -189,27 +190,48 @@ const Render = (() => {
     const decl = declarations(snap, e.declarations);
     const next = e.next_declarer ? ` · le toca a ${seatTag(snap, e.next_declarer)}` : "";
     const won = e.winner ? ` · para ${tag(snap, e.winner)}${e.points != null ? ` (+${esc(e.points)})` : ""}` : "";
-    const settle = e.status === "aside" ? settleButtons(snap) : "";
+    const settle = e.status === "aside" ? settleButtons(snap, duel) : "";
     return `<div class="fact${settle ? " warn" : ""}" data-fact="${key}"><b>${label}</b>${esc(chain)} ${status ? `· ${status}` : ""}` +
       `${sung}${stake}${decl ? `<br>${decl}` : ""}${next}${won}${settle}</div>`;
   }
 
   /* Contests of an earlier hand whose numbers were not heard.  «envido A» settles the hand in
-     play's first, then the latest one set aside: only that one shows the buttons. */
+     play's first (any duel's, in pica-pica), then the latest one set aside: only that one shows
+     the buttons.  A pica-pica duel is told by its seats. */
   function asideFact(snap) {
-    const h = snap.hand || {};
     const open = ["accepted", "aside"];
-    const here = open.includes((h.envido || {}).status) || open.includes((h.flor || {}).status);
+    const here = [snap.hand || {}, ...(snap.duels || [])].some((h) =>
+      open.includes((h.envido || {}).status) || open.includes((h.flor || {}).status));
     const list = snap.set_aside || [];
     return list.map((a, i) => `<div class="fact warn" data-fact="aside">` +
-      `<b>${a.contest === "flor" ? "Flor" : "Envido"} de la mano ${esc(a.hand)}</b> sin decidir: ` +
+      `<b>${a.contest === "flor" ? "Flor" : "Envido"} de la mano ${esc(a.hand)}${duelName(snap, a.seats)}</b> sin decidir: ` +
       `no se oyeron los tantos. ¿Quién ${a.contest === "flor" ? "la" : "lo"} ganó?` +
-      `${!here && i === list.length - 1 ? settleButtons(snap) : ""}</div>`).join("");
+      `${!here && i === list.length - 1 ? settleButtons(snap) : ""}</div>`).join("") + duelsAsideFact(snap);
   }
 
-  function settleButtons(snap) {
+  /* The other duels of the pica-pica hand in play whose numbers were not heard (the panel
+     follows the first one still going): each with its own buttons, «envido A B1». */
+  function duelsAsideFact(snap) {
+    const followed = ((snap.hand || {}).seats || [])[0];
+    return (snap.duels || []).filter((d) => (d.seats || [])[0] !== followed).map((d) => {
+      const key = (d.flor || {}).status === "aside" ? "flor" : (d.envido || {}).status === "aside" ? "envido" : null;
+      if (!key) return "";
+      return `<div class="fact warn" data-fact="aside" data-duel="${esc(d.seats[0])}">` +
+        `<b>${key === "flor" ? "Flor" : "Envido"}${duelName(snap, d.seats)}</b> sin decidir: no se oyeron los tantos. ` +
+        `¿Quién ${key === "flor" ? "la" : "lo"} ganó?${settleButtons(snap, d.seats[0])}</div>`;
+    }).join("");
+  }
+
+  /* « del duelo A1 – B2» for the seats of a pica-pica duel (fewer than the table's), else "". */
+  function duelName(snap, seats) {
+    const duel = (seats || []).length && seats.length < (snap.seats || []).length;
+    return duel ? ` del duelo ${seats.map((s) => seatTag(snap, s)).join(" – ")}` : "";
+  }
+
+  /* «envido A», or «envido A B1» for the duel of B1 in pica-pica. */
+  function settleButtons(snap, seat) {
     return `<span class="settle">` + ["A", "B"].map((t) => `<button class="btn team-${t.toLowerCase()}" ` +
-      `type="button" data-line="envido ${t}">${esc(teamName(snap, t))}</button>`).join("") + `</span>`;
+      `type="button" data-line="envido ${t}${seat ? ` ${esc(seat)}` : ""}">${esc(teamName(snap, t))}</button>`).join("") + `</span>`;
   }
 
   function rounds(snap, list) {
@@ -260,8 +282,9 @@ const Render = (() => {
     const over = h.over ? ` · <span class="muted">terminada${h.winner ? `, para</span> ${tag(snap, h.winner)}` : "</span>"}` : "";
     $("#hand-head").innerHTML = `Mano ${esc(h.number ?? "")} · <span class="muted">mano:</span> ` +
       `${seatTag(snap, h.mano)}${turn}${over}`;
+    const duel = (snap.duels || []).length ? (h.seats || [])[0] : null;
     $("#hand-body").innerHTML = asideFact(snap) + duelsFact(snap) + trucoFact(snap, h.truco) +
-      envidoFact(snap, h.envido, "Envido", "envido") + envidoFact(snap, h.flor, "Flor", "flor") +
+      envidoFact(snap, h.envido, "Envido", "envido", duel) + envidoFact(snap, h.flor, "Flor", "flor", duel) +
       rounds(snap, h.rounds) + handPoints(snap, h.points) +
       ((h.notes || []).length ? `<ul class="notes">${h.notes.map((n) => `<li>${note(snap, n)}</li>`).join("")}</ul>` : "");
   }
