@@ -19,6 +19,9 @@ those same files, without and with calibration. Real recordings are left out (no
 renders, tested on the high-pitch ones. With both, a third report: calibrated, then learned from
 play (the calibrated referee listens, and the prompts are learned from with what it heard), as
 'serve --learn' goes on after 'voices calibrate'.
+--calibrate-in-noise (with --calibrate): in each noisy condition, one report more, with the
+prompts said in that noise (the corpus's noise at the same SNR), as at a table that calibrates
+in the noise it plays in; --calibrate alone calibrates on the clean prompts.
 """
 
 from __future__ import annotations
@@ -138,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
                              "calls of several words off: phrases.SURER, phrases.EASIER)")
     parser.add_argument("--calibrate", action="store_true",
                         help="sphinx-es: also report with each voice calibrated on other renders")
+    parser.add_argument("--calibrate-in-noise", action="store_true",
+                        help="with --calibrate: in each noisy condition, also report with each voice "
+                             "calibrated on its prompts mixed with the same noise at the same SNR")
     parser.add_argument("--learn", type=float, nargs="?", const=LEARN_CONF, metavar="CONF",
                         help="sphinx-es: also report with each voice adapted, without prompts, on "
                              "what it said at the low-pitch renders (tested on the high-pitch ones) and the referee heard with "
@@ -162,14 +168,21 @@ def main(argv: list[str] | None = None) -> int:
         calibrations.append((f" · calibrated, then learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn,
                                           calibrations[1][1])))
+    # --calibrate-in-noise: the voices calibrated in each noisy condition's own noise
+    in_noise: dict[str, list[tuple[str, dict[str, str]]]] = {
+        cond: [(" · calibrated in this noise",
+                calibrate_voices({it.voice for it in items}, Path(tmp.name), cond))]
+        for cond in args.snr if args.calibrate and args.calibrate_in_noise and cond != "clean"}
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
+
     bars = SAME_BAR if args.same_bar else OWN_BARS
     for name in args.recognizer:
         problem = _preflight(name, args.models_dir)
         if problem:
             print(f"\n== {name} ==\n  could not run: {problem}")
             continue
-        for cond, (how, calibration) in ((c, cal) for c in args.snr for cal in calibrations):
+        for cond, (how, calibration) in ((c, cal) for c in args.snr
+                                         for cal in calibrations + in_noise.get(c, [])):
             if calibration and name != "sphinx-es":
                 continue
             label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how

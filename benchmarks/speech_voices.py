@@ -10,7 +10,7 @@ from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
-from benchmarks.speech_corpus import SPEECH, Item, file_seed
+from benchmarks.speech_corpus import SPEECH, Item, file_seed, mix_noise
 from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
 from referee.listener import Utterance
 from referee.phrases import confidence_needed
@@ -28,20 +28,38 @@ def calibration_script(voice: str) -> list[tuple[str, str]]:
                 and f"{row['speed']}/{row['pitch']}" == CALIBRATION_RENDER]
 
 
-def calibrate_voices(voices: Iterable[str], folder: Path) -> dict[str, str]:
-    """One adapted means file per voice, estimated on its calibration script."""
+def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean") -> dict[str, str]:
+    """One adapted means file per voice, estimated on its calibration script; with an ``snr``,
+    the prompts said in the corpus's noise at that SNR, as at a table that calibrates in the noise
+    it plays in (each prompt with its own stretch of noise, chosen by its file)."""
     from referee.asr.adapt import calibrate, write_means
     from referee.wav import read_pcm
 
     out: dict[str, str] = {}
     for voice in sorted(voices):
-        utts = [(read_pcm(SPEECH / f), text) for f, text in calibration_script(voice)]
+        utts = [(read_pcm(SPEECH / f) if snr == "clean" else _in_noise(f, float(snr)), text)
+                for f, text in calibration_script(voice)]
         means, stats = calibrate(SPHINX_ES_DIR, [utts])
-        path = folder / f"means-{zlib.crc32(voice.encode())}"
+        path = folder / f"means-{snr}-{zlib.crc32(voice.encode())}"
         write_means(path, means)
         out[voice] = str(path)
-        print(f"  calibrated {voice}: {len(utts)} prompts, {stats.frames / 100:.0f} s of speech")
+        noise = "" if snr == "clean" else f" in noise at {snr} dB SNR"
+        print(f"  calibrated {voice}{noise}: {len(utts)} prompts, {stats.frames / 100:.0f} s of speech")
     return out
+
+
+def _in_noise(file: str, snr_db: float) -> bytes:
+    """A corpus file with noise mixed in at ``snr_db``, as 16-bit PCM (what the test files get)."""
+    import random
+
+    import numpy as np
+
+    from referee.wav import read_wav
+
+    noises = [read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav"))]
+    rng = random.Random(zlib.crc32(file.encode()))
+    mixed = mix_noise(read_wav(SPEECH / file), snr_db, rng.choice(noises), rng)
+    return bytes(np.round(mixed[:, 0] * 32767).astype("<i2").tobytes())
 
 
 def learned_samples(item: Item, utterances: Iterable[Utterance],
