@@ -124,7 +124,8 @@ def from_mic(spec: str | None, players: int = 1) -> list[list[tuple[bytes, str]]
     voices: list[list[tuple[bytes, str]]] = []
     try:
         next(chunks, None)  # opens the microphone, or raises why it cannot
-        print("Hablá como en la mesa, a la distancia de siempre. Si no te oigo, sigo con la próxima.")
+        print("Hablá como en la mesa, a la distancia de siempre y con el ruido de siempre: "
+              "calibrá donde juegan. Si no te oigo, sigo con la próxima.")
         for player in range(1, players + 1):
             if players > 1:
                 _wait_for(f"Jugador {player} de {players}: cuando estés listo, apretá Enter.")
