@@ -19,9 +19,10 @@ those same files, without and with calibration. Real recordings are left out (no
 renders, tested on the high-pitch ones. With both, a third report: calibrated, then learned from
 play (the calibrated referee listens, and the prompts are learned from with what it heard), as
 'serve --learn' goes on after 'voices calibrate'.
---calibrate-in-noise (with --calibrate): in each noisy condition, one report more, with the
-prompts said in that noise (the corpus's noise at the same SNR), as at a table that calibrates
-in the noise it plays in; --calibrate alone calibrates on the clean prompts.
+--calibrate-in-noise [SNR] (with --calibrate): one report more per condition, with the prompts said
+in the corpus's noise, at the condition's own SNR (noisy conditions only: a table that calibrates
+in the noise it plays in) or at SNR in every condition (a table calibrated in noise that later
+plays quiet); --calibrate alone calibrates on the clean prompts.
 """
 
 from __future__ import annotations
@@ -141,9 +142,10 @@ def main(argv: list[str] | None = None) -> int:
                              "calls of several words off: phrases.SURER, phrases.EASIER)")
     parser.add_argument("--calibrate", action="store_true",
                         help="sphinx-es: also report with each voice calibrated on other renders")
-    parser.add_argument("--calibrate-in-noise", action="store_true",
-                        help="with --calibrate: in each noisy condition, also report with each voice "
-                             "calibrated on its prompts mixed with the same noise at the same SNR")
+    parser.add_argument("--calibrate-in-noise", nargs="?", const="same", metavar="SNR",
+                        help="with --calibrate: also report with each voice calibrated on its prompts "
+                             "mixed with the corpus's noise, at each noisy condition's own SNR, or "
+                             "at SNR for every condition (clean included)")
     parser.add_argument("--learn", type=float, nargs="?", const=LEARN_CONF, metavar="CONF",
                         help="sphinx-es: also report with each voice adapted, without prompts, on "
                              "what it said at the low-pitch renders (tested on the high-pitch ones) and the referee heard with "
@@ -168,11 +170,12 @@ def main(argv: list[str] | None = None) -> int:
         calibrations.append((f" · calibrated, then learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn,
                                           calibrations[1][1])))
-    # --calibrate-in-noise: the voices calibrated in each noisy condition's own noise
-    in_noise: dict[str, list[tuple[str, dict[str, str]]]] = {
-        cond: [(" · calibrated in this noise",
-                calibrate_voices({it.voice for it in items}, Path(tmp.name), cond))]
-        for cond in args.snr if args.calibrate and args.calibrate_in_noise and cond != "clean"}
+    # --calibrate-in-noise: the voices calibrated in noise, each condition's own or one for all
+    noisy_prompts = {cond: cond if args.calibrate_in_noise == "same" else args.calibrate_in_noise
+                     for cond in args.snr if args.calibrate and args.calibrate_in_noise}
+    in_noise = {snr: [(f" · calibrated in noise at {snr} dB SNR",
+                       calibrate_voices({it.voice for it in items}, Path(tmp.name), snr))]
+                for snr in sorted(set(noisy_prompts.values()) - {"clean"})}
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
 
     bars = SAME_BAR if args.same_bar else OWN_BARS
@@ -182,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n== {name} ==\n  could not run: {problem}")
             continue
         for cond, (how, calibration) in ((c, cal) for c in args.snr
-                                         for cal in calibrations + in_noise.get(c, [])):
+                                         for cal in calibrations + in_noise.get(noisy_prompts.get(c, ""), [])):
             if calibration and name != "sphinx-es":
                 continue
             label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how
