@@ -315,3 +315,11 @@ def test_a_partner_is_given_only_what_the_rules_let_that_seat_say() -> None:
     assert table.lines == ["hand", "A1: flor", "A2: flor"]
     assert table_with("hand", "A1: truco").partners_of_last() == []  # two players
     assert table_with("hand", "A1: envido", "B1: quiero", "A1: 27", settings=Settings(players=4)).partners_of_last() == []
+
+
+def test_in_pica_pica_a_call_given_to_a_partner_moves_to_that_partners_duel() -> None:
+    table = table_with("points A +5", "hand", "A1: truco", settings=Settings(players=6, pica_pica=True))
+    assert table.partners_of_last() == ["A2", "A3"]
+    assert table.give_last_to("A3") == "A3: truco"
+    pending = {tuple(d["seats"]): d["truco"]["pending"] for d in table.snapshot()["duels"]}
+    assert pending[("B1", "A3")]["seat"] == "A3" and pending[("A1", "B2")] is None
