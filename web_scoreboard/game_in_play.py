@@ -81,10 +81,10 @@ class GameInPlay:
                       rollback=lambda: self._rollback(0, lines, joined))
 
     def replace_last(self, change: Callable[[], str], origin: str, name: str,
-                     empty: str) -> None:
+                     empty: str) -> int:
         """Replace the last line by what ``change`` (a call on the current Table) makes of it,
         stored as undos of the lines it changed and the lines it put in their place; the Table
-        refuses what the rules do not allow."""
+        refuses what the rules do not allow.  Returns where the log changed from."""
         before, joined = list(self.table.lines), self.table.joined
         if not before:
             raise ActionError(f"nothing-to-{name}", empty)
@@ -99,6 +99,7 @@ class GameInPlay:
         entries += self._applied_since(start, origin)
         self._persist(entries, rollback=lambda: self._rollback(len(after) - start,
                                                                before[start:], joined))
+        return start
 
     def apply_call(self, line: str, origin: str,
                    deals: bool = True) -> tuple[list[str], list[str]]:

@@ -79,6 +79,12 @@ class HeardCalls:
         self._strip.mark_undone(self._game.game_id, start)
         self._undos += 1
 
+    def changed_by_hand(self, start: int, how: str) -> None:
+        """A line from ``start`` on was given to another seat or turned into its opposite by
+        hand (``how``: ``flip``, ``seat``, ``swap``): the heard calls applied in it show the line
+        they stand as now (``HeardStrip.reline``)."""
+        self._strip.reline(self._game.game_id, start, list(self._game.table.lines), how)
+
     def record(self, item: Heard) -> dict[str, Any]:
         """Store what the listener heard and show it on the pages; the stored item as a dict.
 

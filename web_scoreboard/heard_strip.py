@@ -46,7 +46,7 @@ class HeardStrip:
         self._shown.appendleft(row.to_dict())
         return row.to_dict()
 
-    def set_status(self, heard_id: int, status: str, reason: str, *,
+    def set_status(self, heard_id: int, status: str, reason: str | None, *,
                    line: str | None = None, extra: dict[str, Any] | None = None) -> None:
         """Store an item's new status and reason (with the line it stands for and its extra, if
         given) and show them."""
@@ -79,3 +79,17 @@ class HeardStrip:
             at = row.extra.get("applied_at")
             if isinstance(at, int) and at >= start:
                 self.set_status(row.id, "undone", UNDONE_REASON)
+
+    def reline(self, game_id: int, start: int, lines: list[str], how: str) -> None:
+        """Show each heard call applied at line ``start`` or later that a tap gave to another
+        seat or turned into its opposite (the log is now ``lines``) as it stands now, marked as
+        changed by hand, and ``how`` (``flip``, ``seat``, ``swap``: a swapped answer's words were
+        misheard, so it is not learned from); stored, so a restart shows it too."""
+        for row in self.store.heard_of(game_id, "accepted"):
+            at, applied = row.extra.get("applied_at"), row.extra.get("applied")
+            if not (isinstance(at, int) and at >= start and isinstance(applied, list)):
+                continue
+            now = lines[at:at + len(applied)]
+            if now and len(now) == len(applied) and now != applied:
+                self.set_status(row.id, "accepted", row.reason, line=" · ".join(now),
+                                extra={**row.extra, "applied": now, "changed": how})

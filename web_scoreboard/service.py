@@ -219,7 +219,8 @@ class TableService:
         still as the page showed it (``Snapshots.require_seen``)."""
         with self.change():
             self._snapshots.require_seen(seen)
-            self._game.replace_last(change, origin, name, empty)
+            start = self._game.replace_last(change, origin, name, empty)
+            self._heard.changed_by_hand(start, name)
             return self.publish()
 
     # -- heard (``heard_calls.HeardCalls``, ``heard_decisions.HeardDecisions``) ----------------

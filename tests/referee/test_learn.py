@@ -73,6 +73,10 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
     doubtful_word = phrase(9.0, text="quiero retruco")
     doubtful_word.extra["phrase_confidence"] = 0.3
     assert voice_learning.learnable(phrase(9.0)) and not voice_learning.learnable(doubtful_word)
+    # an answer the table swapped for its opposite was misheard; one given to another seat was not
+    swapped, flipped = phrase(10.0, text="quiero"), phrase(11.0, text="quiero")
+    swapped.extra["changed"], flipped.extra["changed"] = "swap", "flip"
+    assert not voice_learning.learnable(swapped) and voice_learning.learnable(flipped)
 
 
 class StoreService:

@@ -290,3 +290,36 @@ def test_an_early_truco_taken_back_takes_back_the_envido_it_set_aside(
     assert lines(service) == before
     service.submit_line("B1: 31")  # the numbers are awaited again
     assert service.snapshot()["score"] == {"A": 0, "B": 2}
+
+
+def shown(service: TableService, heard_id: int) -> tuple[str, str | None, bool]:
+    """A heard item as the strip shows it and as the store keeps it: (status, line, changed)."""
+    item = next(h for h in service.snapshot()["heard"] if h["id"] == heard_id)
+    stored = service.store.heard_item(heard_id)
+    assert stored is not None and (stored.status, stored.line) == (item["status"], item["line"])
+    return item["status"], item["line"], item["extra"].get("changed")
+
+
+def test_a_heard_call_given_to_another_seat_or_swapped_by_hand_shows_as_it_stands(
+        service: TableService) -> None:
+    service.submit_line("hand")
+    (truco,) = hear(service, "truco")
+    assert shown(service, truco["id"]) == ("accepted", "A1: truco", None)
+    service.flip_last()
+    assert shown(service, truco["id"]) == ("accepted", "B1: truco", "flip")
+    (answer,) = hear(service, "quiero")
+    service.swap_answer()
+    assert lines(service)[-1] == "A1: no quiero"
+    assert shown(service, answer["id"]) == ("accepted", "A1: no quiero", "swap")
+    assert shown(service, truco["id"]) == ("accepted", "B1: truco", "flip")  # not the last line
+    service.undo()
+    assert shown(service, answer["id"])[0] == "undone"
+
+
+def test_a_heard_flor_given_to_a_partner_shows_the_partner(service: TableService) -> None:
+    service.new_game({"players": 4, "flor": True})
+    service.submit_line("hand")
+    (flor,) = hear(service, "flor", 0.95)
+    assert shown(service, flor["id"]) == ("accepted", "A1: flor", None)
+    service.give_last_to("A2")
+    assert shown(service, flor["id"]) == ("accepted", "A2: flor", "seat")

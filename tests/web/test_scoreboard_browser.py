@@ -364,11 +364,14 @@ def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
 
 def test_a_flor_goes_to_the_partner_who_sang_it_with_one_tap(server: LiveServer, page: Any) -> None:
     open_board(page, server.url)
-    snap = server.post("set players 4", "set flor on", "hand", "A1: flor")  # the voice's guess
+    snap = server.post("set players 4", "set flor on", "hand")
     wait_seq(page, snap["seq"])
+    server.service.hear("flor")  # heard: the seat whose turn it is, A1
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: flor'")
     page.click("#btn-controls")
     page.click('[data-partner="A2"]')
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A2: flor'")
+    assert "anotado: A2 dice flor (cambiado a mano)" in text(page, "#heard-list")
     assert text(page, '[data-fact="flor"]') .endswith("flor · cantada · cantaron: Nosotros 2")
     assert text(page, '[data-partner="A1"]') == "Lo dijo Nosotros 1 (A1)"
     shot(page, "tablet-flor-by-a-partner")

@@ -296,7 +296,8 @@ const Render = (() => {
     $("#heard-list").innerHTML = items.map((h) => {
       const status = icons[h.status] ? h.status : "rejected";
       const line = h.line ? logText(snap, h.line) : "";
-      const why = h.reason ? note(snap, h.reason) : line ? esc(`anotado: ${line}`) : "";
+      const changed = h.extra && h.extra.changed ? " (cambiado a mano)" : "";  // flip, seat or swap
+      const why = h.reason ? note(snap, h.reason) : line ? esc(`anotado: ${line}${changed}`) : "";
       const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
       const said = seen ? String(h.text ?? "") : `«${h.text ?? ""}»`;
       const play = !h.clip_id ? "" : seen ?
