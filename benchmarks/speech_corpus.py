@@ -7,6 +7,7 @@ import random
 import zlib
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,23 @@ def mix_noise(frames: np.ndarray, snr_db: float, noise: np.ndarray, rng: random.
     p_noise = float(np.mean(seg**2)) or 1e-12
     gain = np.sqrt(p_speech / (p_noise * 10 ** (snr_db / 10)))
     return np.clip(mono + gain * seg, -1.0, 1.0)[:, None]
+
+
+@cache
+def noises() -> tuple[np.ndarray, ...]:
+    """The corpus's noises (``noise/*.wav``), read once per process."""
+    from referee.wav import read_wav
+
+    return tuple(read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav")))
+
+
+def read_in_noise(file: str, snr_db: float, seed: int) -> np.ndarray:
+    """A corpus file with one of the noises mixed in at ``snr_db``; the noise and its stretch are
+    chosen by ``seed``, so a file gets the same noise on every run."""
+    from referee.wav import read_wav
+
+    rng = random.Random(seed)
+    return mix_noise(read_wav(SPEECH / file), snr_db, rng.choice(noises()), rng)
 
 
 def voice_files() -> dict[str, list[str]]:

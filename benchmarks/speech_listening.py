@@ -16,7 +16,7 @@ from benchmarks.speech_corpus import (
     SPEECH,
     Item,
     file_seed,
-    mix_noise,
+    read_in_noise,
     spoken_end,
     voice_files,
 )
@@ -75,10 +75,6 @@ def start_worker(recognizer: str, snr: str, models_dir: str | None, tune: str | 
     STATE["tuning"] = tuning
     STATE["snr"] = snr
     STATE["voice_files"] = voice_files()
-    if snr != "clean":
-        from referee.wav import read_wav
-
-        STATE["noises"] = [read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav"))]
 
 
 def _calibrated(voice: str, means: str) -> object:
@@ -112,12 +108,7 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
     snr = str(STATE["snr"])
 
     def load(file: str, seed: int) -> np.ndarray:
-        frames = read_wav(SPEECH / file)
-        if snr != "clean":
-            rng = random.Random(seed)
-            noises = STATE["noises"]
-            frames = mix_noise(frames, float(snr), rng.choice(noises), rng)  # type: ignore[arg-type]
-        return frames
+        return read_wav(SPEECH / file) if snr == "clean" else read_in_noise(file, float(snr), seed)
 
     rec.reset()  # type: ignore[attr-defined]
     if hasattr(rec, "settle"):

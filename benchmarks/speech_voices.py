@@ -10,7 +10,7 @@ from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
-from benchmarks.speech_corpus import SPEECH, Item, file_seed, mix_noise
+from benchmarks.speech_corpus import SPEECH, Item, file_seed, read_in_noise
 from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
 from referee.listener import Utterance
 from referee.phrases import confidence_needed
@@ -50,15 +50,9 @@ def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean") ->
 
 def _in_noise(file: str, snr_db: float) -> bytes:
     """A corpus file with noise mixed in at ``snr_db``, as 16-bit PCM (what the test files get)."""
-    import random
-
     import numpy as np
 
-    from referee.wav import read_wav
-
-    noises = [read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav"))]
-    rng = random.Random(zlib.crc32(file.encode()))
-    mixed = mix_noise(read_wav(SPEECH / file), snr_db, rng.choice(noises), rng)
+    mixed = read_in_noise(file, snr_db, zlib.crc32(file.encode()))
     return bytes(np.round(mixed[:, 0] * 32767).astype("<i2").tobytes())
 
 
