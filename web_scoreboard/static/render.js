@@ -203,10 +203,16 @@ const Render = (() => {
     const here = [snap.hand || {}, ...(snap.duels || [])].some((h) =>
       open.includes((h.envido || {}).status) || open.includes((h.flor || {}).status));
     const list = snap.set_aside || [];
-    return list.map((a, i) => `<div class="fact warn" data-fact="aside">` +
-      `<b>${a.contest === "flor" ? "Flor" : "Envido"} de la mano ${esc(a.hand)}${duelName(snap, a.seats)}</b> sin decidir: ` +
-      `no se oyeron los tantos. ¿Quién ${a.contest === "flor" ? "la" : "lo"} ganó?` +
-      `${!here && i === list.length - 1 ? settleButtons(snap) : ""}</div>`).join("") + duelsAsideFact(snap);
+    return list.map((a, i) => asideBox(a.contest, ` de la mano ${esc(a.hand)}${duelName(snap, a.seats)}`, "",
+      !here && i === list.length - 1 ? settleButtons(snap) : "")).join("") + duelsAsideFact(snap);
+  }
+
+  /* One contest whose numbers were not heard: «Envido de la mano 3 sin decidir…», with the
+     buttons that settle it (``settle``, or none). */
+  function asideBox(contest, whose, attrs, settle) {
+    return `<div class="fact warn" data-fact="aside"${attrs}>` +
+      `<b>${contest === "flor" ? "Flor" : "Envido"}${whose}</b> sin decidir: no se oyeron los tantos. ` +
+      `¿Quién ${contest === "flor" ? "la" : "lo"} ganó?${settle}</div>`;
   }
 
   /* The other duels of the pica-pica hand in play whose numbers were not heard (the panel
@@ -216,9 +222,7 @@ const Render = (() => {
     return (snap.duels || []).filter((d) => (d.seats || [])[0] !== followed).map((d) => {
       const key = (d.flor || {}).status === "aside" ? "flor" : (d.envido || {}).status === "aside" ? "envido" : null;
       if (!key) return "";
-      return `<div class="fact warn" data-fact="aside" data-duel="${esc(d.seats[0])}">` +
-        `<b>${key === "flor" ? "Flor" : "Envido"}${duelName(snap, d.seats)}</b> sin decidir: no se oyeron los tantos. ` +
-        `¿Quién ${key === "flor" ? "la" : "lo"} ganó?${settleButtons(snap, d.seats[0])}</div>`;
+      return asideBox(key, duelName(snap, d.seats), ` data-duel="${esc(d.seats[0])}"`, settleButtons(snap, d.seats[0]));
     }).join("");
   }
 
