@@ -271,7 +271,8 @@ def test_what_the_camera_saw_opens_as_a_picture(server: LiveServer, page: Any) -
     item = server.service.record_seen("A1 jugó el 4 de copas", jpeg.tobytes(), "A1 plays 4c")
     wait_seq(page, server.service.snapshot()["seq"])
     chip = page.locator(f'[data-heard="{item["id"]}"]')
-    assert "A1 jugó el 4 de copas" in str(chip.inner_text()) and chip.locator("[data-clip]").count() == 0
+    assert "Nosotros jugó el 4 de copas" in str(chip.inner_text()) and chip.locator("[data-clip]").count() == 0
+    assert chip.locator("[data-picture]").get_attribute("aria-label") == "Ver la foto: Nosotros jugó el 4 de copas"
     chip.locator("[data-picture]").click()
     page.wait_for_function("document.querySelector('#picture').naturalWidth === 320")
     assert page.locator("#dlg-picture").is_visible()
@@ -371,7 +372,7 @@ def test_a_flor_goes_to_the_partner_who_sang_it_with_one_tap(server: LiveServer,
     page.click("#btn-controls")
     page.click('[data-partner="A2"]')
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A2: flor'")
-    assert "anotado: A2 dice flor (cambiado a mano)" in text(page, "#heard-list")
+    assert "anotado: Nosotros 2 dice flor (cambiado a mano)" in text(page, "#heard-list")
     assert text(page, '[data-fact="flor"]') .endswith("flor · cantada · cantaron: Nosotros 2")
     assert text(page, '[data-partner="A1"]') == "Lo dijo Nosotros 1 (A1)"
     shot(page, "tablet-flor-by-a-partner")
@@ -395,6 +396,38 @@ def test_six_players_pica_pica_results_go_to_the_selected_duel(server: LiveServe
     assert [d["winner"] for d in duels if "B1" in d["seats"]] == ["B"]
     assert sum(d["over"] for d in duels) == 1
     shot(page, "tablet-pica-pica")
+
+
+def test_seats_are_named_as_the_table_named_the_teams(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    server.post("set players 6", "set pica_pica on")
+    server.service.set_names({"A": "Los Pibes", "B": "Las Chicas"})
+    snap = server.post("points A +5", "hand", "A1 plays 7o", "hand A A1", "B1 plays 4c",
+                       "A3: envido")
+    server.service.record_seen("A1 jugó el 7 de oros", b"\xff\xd8 not shown", "A1 plays 7o")
+    wait_seq(page, snap["seq"] + 1)
+    assert "Los Pibes 1 jugó el 7 de oros" in text(page, ".chip.accepted")
+    assert "anotado: Los Pibes 1 juega el 7 de oros" in text(page, ".chip.accepted")
+    assert text(page, '[data-round="1"] .cards') == "Las Chicas 1: 4 de copas"
+    shot(page, "tablet-seat-names")
+    page.click("#btn-controls")
+    page.click('[data-seat="A3"]')
+    assert text(page, "#result-round") == "Ronda (duelo de Los Pibes 3)"
+    # what a message quotes stays as it is typed
+    hint = ("«A1 baila»: no entiendo la línea; se escribe como «A1: truco», «A1 juega 7o», "
+            "«vuelta parda», «mano B» o «puntos A +2» (docs/replay.md)")
+    for line, refused in [("A1: quiero", "Los Pibes 1: quiero: la mano ya terminó"), ("A1 baila", hint)]:
+        page.fill("#line-input", line)
+        page.press("#line-input", "Enter")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert text(page, "#toast") == refused
+        page.evaluate("document.querySelector('#toast').hidden = true")
+    page.click("#btn-controls-close")
+    page.click("#btn-history")
+    shown = [str(line).strip() for line in page.locator(".log > div").all_inner_texts()]
+    assert shown[-4:] == ["Los Pibes 1 juega el 7 de oros", "mano para Los Pibes (duelo de Los Pibes 1)",
+                          "Las Chicas 1 juega el 4 de copas", "Los Pibes 3 dice envido"]
+    assert server.api.get("/api/state").json()["log"][-1] == "A3: envido"  # the log keeps its notation
 
 
 def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> None:
@@ -433,18 +466,23 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     assert server.api.get("/api/state").json()["log"][-1] == "hand"
 
 
-def test_refusals_name_the_teams(server: LiveServer, page: Any) -> None:
+def test_refusals_name_the_seats_and_teams(server: LiveServer, page: Any) -> None:
     open_board(page, server.url)
     server.service.set_names({"A": "Los Pibes", "B": "Las Chicas"})
     snap = server.post("hand", "A1: truco")
     server.service.record_heard(Heard("quiero", "rejected", reason="A1: quiero: contesta B, no A"))
     wait_seq(page, snap["seq"] + 1)
-    assert text(page, ".chip.rejected .why") == "A1: quiero: contesta Las Chicas, no Los Pibes"
+    assert text(page, ".chip.rejected .why") == "Los Pibes: quiero: contesta Las Chicas, no Los Pibes"
     page.click("#btn-controls")
     page.fill("#line-input", "A1: quiero")
     page.press("#line-input", "Enter")
     page.wait_for_selector("#toast:not([hidden])")
-    assert text(page, "#toast") == "A1: quiero: contesta Las Chicas, no Los Pibes"
+    assert text(page, "#toast") == "Los Pibes: quiero: contesta Las Chicas, no Los Pibes"
+    page.evaluate("document.querySelector('#toast').hidden = true")
+    page.fill("#line-input", "B2: quiero")  # no such seat at a table of two: no name for it
+    page.press("#line-input", "Enter")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert text(page, "#toast") == "B2: quiero: no hay asiento B2 en una mesa de 2 (Los Pibes Las Chicas)"
 
 
 def test_a_warning_when_a_stored_game_did_not_replay_whole(tmp_path: Path, page: Any) -> None:
@@ -549,7 +587,7 @@ def test_a_call_that_waits_for_another_names_no_line_before_it_is_read_again(
     open_board(page, server.url)
     labels = page.locator(".chip.unsure [data-confirm]").evaluate_all(
         "bs => bs.map(b => b.getAttribute('aria-label'))")
-    assert labels == ["Confirmar «retruco»", "Confirmar «quiero» (B1 dice quiero)"]
+    assert labels == ["Confirmar «retruco»", "Confirmar «quiero» (Ellos dice quiero)"]
 
 
 def test_an_unsure_item_can_be_confirmed_at_every_size(server: LiveServer, browser: Any) -> None:
@@ -567,9 +605,9 @@ def test_an_unsure_item_can_be_confirmed_at_every_size(server: LiveServer, brows
         fits = "b => b.scrollWidth <= b.clientWidth && b.getBoundingClientRect().right <= " \
                "b.closest('.chip').getBoundingClientRect().right"
         assert confirm.evaluate(fits) and dismiss.evaluate(fits), name
-        assert confirm.get_attribute("aria-label") == "Confirmar «quiero» (B1 dice quiero)"
+        assert confirm.get_attribute("aria-label") == f"Confirmar «quiero» ({LONG_NAMES['B']} dice quiero)"
         assert dismiss.get_attribute("aria-label") == "Descartar «quiero»"
-        assert "anotado: A1 juega el 4 de copas" in text(page, ".chip.accepted")
+        assert f"anotado: {LONG_NAMES['A']} juega el 4 de copas" in text(page, ".chip.accepted")
         adjust = page.locator('.team-B [data-line="points B +1"]').get_attribute("aria-label")
         assert adjust == f"Sumar un punto a {LONG_NAMES['B']}"
         notice = page.locator("#unsure-notice")
@@ -634,10 +672,11 @@ def test_the_history_and_the_event_field_speak_spanish(server: LiveServer, page:
     wait_seq(page, snap["seq"])
     page.click("#btn-history")
     shown = [str(line).strip() for line in page.locator(".log > div").all_inner_texts()]
-    assert shown == ["Nosotros +2", "mano nueva", "A1 juega el 7 de oros", "B1 juega el 4 de copas",
-                     "mano para Ellos", "regla: flor sí", "mano nueva", "B1 dice envido",
-                     "A1 dice quiero", "envido para Nosotros", "vuelta parda", "A1 dice truco",
-                     "B1 dice quiero", "vuelta para Ellos", "Ellos −1"]
+    assert shown == ["Nosotros +2", "mano nueva", "Nosotros juega el 7 de oros",
+                     "Ellos juega el 4 de copas", "mano para Ellos", "regla: flor sí", "mano nueva",
+                     "Ellos dice envido", "Nosotros dice quiero", "envido para Nosotros",
+                     "vuelta parda", "Nosotros dice truco", "Ellos dice quiero", "vuelta para Ellos",
+                     "Ellos −1"]
     assert "truco querido por Ellos" in text(page, ".hist")
     shot(page, "tablet-history-in-spanish")
     page.click("#dlg-history [data-close]")

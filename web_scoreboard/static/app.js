@@ -235,7 +235,7 @@ function renderControls(snap) {
    belongs to one duel: the selected seat's. */
 function resultGroup(snap, { label, kind, picks }) {
   const duel = (snap.duels || []).length ? ` ${state.seat}` : "";
-  const title = `${label}${duel ? ` (duelo de ${state.seat})` : ""}`;
+  const title = `${label}${duel ? ` (duelo de ${Render.esc(Render.seatName(snap, state.seat))})` : ""}`;
   const buttons = picks.map((pick) => {
     const team = pick === "parda" ? "" : ` team-${pick.toLowerCase()}`;
     const name = pick === "parda" ? "Parda" : Render.esc(Render.teamName(snap, pick));

@@ -32,9 +32,12 @@ const Render = (() => {
     return names[team] || (team === "A" ? "Nosotros" : "Ellos");
   }
 
+  /* A seat for people: its team's name, numbered at a table of four or six («Nosotros 2»); a seat
+     the table has not (a typed «B2» at a table of two) keeps its code. */
   function seatName(snap, seat) {
     if (!seat) return "";
     const seats = snap.seats || [];
+    if (seats.length && !seats.includes(seat)) return seat;
     const name = teamName(snap, teamOf(seat));
     return seats.length > 2 ? `${name} ${String(seat).slice(1)}` : name;
   }
@@ -58,16 +61,17 @@ const Render = (() => {
      The stored log keeps its notation: this is for showing only. */
   function logText(snap, line) {
     const text = String(line ?? "").trim();
+    const seat = (code) => seatName(snap, code.toUpperCase());
     const spoken = /^([AB][1-3])\s*:\s*(.*)$/i.exec(text);
-    if (spoken) return `${spoken[1].toUpperCase()} dice ${spoken[2]}`;
+    if (spoken) return `${seat(spoken[1])} dice ${spoken[2]}`;
     const w = text.split(/\s+/);
     const head = (w[0] || "").toLowerCase();
     const team = (word) => (/^[ab]$/i.test(word || "") ? teamName(snap, word.toUpperCase()) : word);
-    const duel = (seat) => (seat ? ` (duelo de ${seat.toUpperCase()})` : "");
+    const duel = (code) => (code ? ` (duelo de ${seat(code)})` : "");
     if (/^[AB][1-3]$/i.test(w[0] || "") && w.length >= 3) {
-      const seat = w[0].toUpperCase(), verb = w[1].toLowerCase();
-      if (["plays", "juega"].includes(verb) && w.length === 3) return `${seat} juega ${cardList(w.slice(2))}`;
-      if (["shows", "muestra"].includes(verb)) return `${seat} muestra ${cardList(w.slice(2))}`;
+      const who = seat(w[0]), verb = w[1].toLowerCase();
+      if (["plays", "juega"].includes(verb) && w.length === 3) return `${who} juega ${cardList(w.slice(2))}`;
+      if (["shows", "muestra"].includes(verb)) return `${who} muestra ${cardList(w.slice(2))}`;
     }
     if (["hand", "mano"].includes(head)) return w.length === 1 ? "mano nueva" : `mano para ${team(w[1])}${duel(w[2])}`;
     if (["round", "vuelta"].includes(head) && w.length > 1) {
@@ -113,13 +117,18 @@ const Render = (() => {
     }
   }
 
-  /* A note or refusal from the engine with the team letters replaced by the teams' names. */
-  function note(snap, text) {
-    return esc(text).replace(/\b([AB])\b/g, (_, team) => tag(snap, team));
-  }
+  /* The seat (``A2``) and team (``A``) codes of a text from the server (a note or refusal of the
+     engine, what the camera saw) as the players' names, each drawn by ``draw(team, name)``; what
+     it quotes («A1: truco», words said or to be typed) stays as written. */
+  const CODES = /«[^»]*»|\b[AB][1-3]?\b/g;
+  const nameCodes = (snap, text, draw) => text.replace(CODES, (code) => (code[0] === "«" ? code :
+    draw(teamOf(code), code.length > 1 ? seatName(snap, code) : teamName(snap, code))));
+
+  /* A note or refusal from the engine with its seats and teams named, in their colours. */
+  const note = (snap, text) => nameCodes(snap, esc(text), (team, name) => tag(snap, team, name));
 
   /* ``note`` as plain text, for a message box. */
-  const named = (snap, text) => String(text ?? "").replace(/\b([AB])\b/g, (_, team) => teamName(snap, team));
+  const named = (snap, text) => nameCodes(snap, String(text ?? ""), (team, name) => name);
 
   /* -- the hand --------------------------------------------------------------------------- */
   function pendingOf(snap) {
@@ -243,7 +252,7 @@ const Render = (() => {
       const r = (list || [])[i] || {};
       const win = r.winner === "parda" ? "parda" : r.winner ? tag(snap, r.winner) : "—";
       const title = r.winner && r.winner !== "parda" ? ` title="${esc(teamName(snap, r.winner))}"` : "";
-      const plays = (r.plays || []).map((p) => `${esc(p.seat)} ${card(p.card)}`).join("<br>");
+      const plays = (r.plays || []).map((p) => `${seatTag(snap, p.seat)}: ${card(p.card)}`).join("<br>");
       return `<div class="round" data-round="${i + 1}"><div class="r-title">${i + 1}ª</div>` +
         `<div class="r-win"${title}>${win}</div><div class="cards">${plays}</div></div>`;
     });
@@ -303,7 +312,7 @@ const Render = (() => {
       const changed = h.extra && h.extra.changed ? " (cambiado a mano)" : "";  // flip, seat or swap
       const why = h.reason ? note(snap, h.reason) : line ? esc(`anotado: ${line}${changed}`) : "";
       const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
-      const said = seen ? String(h.text ?? "") : `«${h.text ?? ""}»`;
+      const said = seen ? named(snap, h.text) : `«${h.text ?? ""}»`;
       const play = !h.clip_id ? "" : seen ?
         `<button class="btn" type="button" data-picture="${esc(h.clip_id)}" aria-label="${esc(`Ver la foto: ${said}`)}">Foto</button>` :
         `<button class="btn" type="button" data-clip="${esc(h.clip_id)}" aria-label="${esc(`Escuchar ${said}`)}">▶</button>`;
