@@ -7,17 +7,29 @@ each one, which event it is and who said it, using the game state:
 - otherwise the speaker is whoever the rules allow: only the challenged team can answer, only the
   team holding the quiero can raise, declarations follow the fixed order.  A team hint (one
   microphone per team) narrows the choice to that team's seats;
-- when both teams could have said it (a first "truco" or "envido"), the seat whose turn it is to
-  play is preferred, then table order from it — the guess is marked ``ambiguous`` so the
-  scoreboard can flip it with one tap.
+- when several seats could have said it, the seat whose turn it is to play is preferred, then
+  table order from it.  The choice is marked a ``guess`` where it matters (``guess_of``): the
+  "team" when seats of both teams could have said it (a first "truco" or "envido"), the "seat"
+  when two seats of a team could and which one changes what the call does (the pica-pica duel it
+  goes to, the seat a flor is sung by), so the scoreboard offers the tap that fixes it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-from engine import Declare, EngineError, Event, Game, Say, Team, team_of
+from engine import Call, Declare, EngineError, Event, Game, Say, Team, team_of
+from engine.events import FLOR_CALLS
 from referee.phrases import Heard, decoy_reason, parse
+
+# What of who said a call is a guess: its "team", its "seat" within the team, both, or nothing.
+Guess = tuple[Literal["team", "seat"], ...]
+
+# Calls that belong to the seat that says them, not only to its team: a flor is the singer's own
+# (its cards, its place in the contest's declarations).
+SEAT_BOUND: frozenset[Call] = frozenset(FLOR_CALLS)
 
 
 @dataclass(frozen=True)
@@ -28,12 +40,18 @@ class Interpretation:
     event: Event | None       # the event it is (attributed), or None for a look-alike
     accepted: bool            # legal now (applied, or to be applied)
     reason: str               # why it was refused, or what it did
-    ambiguous: bool = False   # both teams could have said it: attribution is a guess
+    guess: Guess = ()         # what of who said it is a guess that matters (``guess_of``)
+    seats: tuple[str, ...] = ()  # the seats that could have said it, the one taken first
 
     @property
     def call(self) -> str | None:
         """The canonical call name, "puntos" for a number, None for a look-alike."""
         return None if self.heard.kind == "decoy" else self.heard.label
+
+    @property
+    def ambiguous(self) -> bool:
+        """Who said it is a guess: the team, or the seat within it."""
+        return bool(self.guess)
 
     @property
     def seat(self) -> str | None:
@@ -52,6 +70,18 @@ def candidate_seats(game: Game, team: Team | None) -> list[str]:
     i = seats.index(start)
     ordered = seats[i:] + seats[:i]
     return [s for s in ordered if team is None or team_of(s) == team]
+
+
+def guess_of(game: Game, call: Call | None, seats: Sequence[str]) -> Guess:
+    """What of who said ``call`` is a guess when any of ``seats`` could have: the "team" when they
+    are of both teams; the "seat" when two are of one team and the seat matters: in a pica-pica
+    hand, where each seat plays a duel of its own, and for a call that is the seat's own (a flor,
+    ``SEAT_BOUND``).  Nothing else: for the rest the seat taken makes no difference."""
+    teams = {team_of(seat) for seat in seats}
+    seat_matters = call in SEAT_BOUND or len(game.deal) > 1
+    team: Guess = ("team",) if len(teams) > 1 else ()
+    seat: Guess = ("seat",) if seat_matters and len(set(seats)) > len(teams) else ()
+    return team + seat
 
 
 def _event_for(heard: Heard, seat: str) -> Declare | Say:
@@ -76,8 +106,8 @@ def _attribute(game: Game, heard: Heard, seats: list[str]) -> Interpretation:
         legal.append(event)
     if not legal:
         return Interpretation(heard, _event_for(heard, seats[0]), False, first_reason)
-    teams = {team_of(e.seat) for e in legal}
-    return Interpretation(heard, legal[0], True, "", ambiguous=len(teams) > 1)
+    could = tuple(e.seat for e in legal)
+    return Interpretation(heard, legal[0], True, "", guess_of(game, heard.call, could), could)
 
 
 def interpret(game: Game, text: str, seat: str | None = None,

@@ -25,7 +25,7 @@ from engine import (
     team_of,
 )
 from engine.events import Call, Declare
-from referee.interpret import Interpretation, candidate_seats, interpret
+from referee.interpret import Interpretation, candidate_seats, guess_of, interpret
 from referee.logline import Spoken, parse_line
 from referee.phrases import parse
 
@@ -150,8 +150,26 @@ class Table:
 
     # -- heard words -------------------------------------------------------------------------------
     def interpret(self, text: str, team: Team | None = None) -> list[Interpretation]:
-        """What a transcript would do now, item by item, without changing anything."""
-        return interpret(self.game, text, team=team)
+        """What a transcript would do now, item by item, without changing anything.
+
+        In a pica-pica hand whose duels await their numbers, a call could also be one of a duel
+        whose numbers were missed (``goes_on``): the seats that could have said it there count
+        among those that could have said it, so which duel it went to is a guess (``guess_of``)."""
+        items = interpret(self.game, text, team=team)
+        if len(self.game.deal) < 2:
+            return items
+        readings = [self._read_aside(aside, text, team) for aside in self._asides(team)]
+        return [_widened(self.game, item, [r[k] for r in readings])
+                for k, item in enumerate(items)]
+
+    def _read_aside(self, aside: EnvidoAside, text: str,
+                    team: Team | None) -> list[Interpretation]:
+        """What a transcript would do with the envido ``aside`` set aside first."""
+        self._apply_event(aside)
+        try:
+            return interpret(self.game, text, team=team)
+        finally:
+            self.undo()
 
     def preview(self, text: str, team: Team | None = None,
                 auto_hand: bool = True) -> list[Interpretation]:
@@ -207,7 +225,7 @@ class Table:
         first = NewHand() if dealt else self.goes_on(text, team)
         if first is not None:
             self._apply_event(first)
-        items = _said_aside(interpret(self.game, text, team=team), first)
+        items = _said_aside(self.interpret(text, team), first)
         applied = [item.event for item in items if item.accepted and item.event is not None]
         if first is not None and not applied:
             self.undo()
@@ -283,8 +301,11 @@ class Table:
         scoreboard.  A line of two calls was said by one seat, so both move, or neither."""
         said = self._said_last()
         rival_team = other(team_of(said[0].seat))
-        return self._give(said, [s for s in self.game.settings.seats if team_of(s) == rival_team],
-                          f"{rival_team} no puede haber dicho «{_words(said)}» ahora")
+        rivals = [s for s in self.game.settings.seats if team_of(s) == rival_team]
+        # in pica-pica, the rival facing the seat first: the call stays in its duel if it can
+        own = _duel(self.game, said[0].seat)
+        rivals.sort(key=lambda seat: seat not in own)
+        return self._give(said, rivals, f"{rival_team} no puede haber dicho «{_words(said)}» ahora")
 
     def partners_of_last(self) -> list[str]:
         """The other seats of the team whose seat made the last call (none with two players, or
@@ -317,18 +338,37 @@ class Table:
 
     def _give(self, said: list[Say | Declare], seats: list[str], refused: str) -> str:
         """Say the last line again by the first of ``seats`` the rules allow; the new line.  If
-        none may, the line stays as it was and ``LineRejected(refused)``."""
+        none may, the line stays as it was and ``LineRejected(refused)``.  An envido set aside
+        for the line (named by its seat, just before it) goes with it: it is set aside again
+        only where the line, said by the new seat, needs it (``sets_aside``)."""
         for _ in said:
+            self.undo()
+        events = self.game.events
+        aside = events[-1] if events and events[-1] == EnvidoAside(said[0].seat) else None
+        if aside is not None:
             self.undo()
         for seat in seats:
             moved = [_said_by(e, seat) for e in said]
-            try:
-                self._apply_together(moved)
-            except LineRejected:
-                continue
-            return _line_text(moved)
+            if self._apply_with_aside(moved):
+                return _line_text(moved)
+        if aside is not None:
+            self._apply_event(aside)
         self._apply_together(said)
         raise LineRejected(refused)
+
+    def _apply_with_aside(self, said: list[Say | Declare]) -> bool:
+        """Apply a seat's line, after setting aside the envido of its duel when only that lets it
+        in (``sets_aside``, a line of its own); False, and nothing changed, if it is refused."""
+        aside = self.sets_aside(_line_text(said))
+        if aside is not None:
+            self.apply_line(aside)
+        try:
+            self._apply_together(said)
+        except LineRejected:
+            if aside is not None:
+                self.undo()
+            return False
+        return True
 
     def _last_answer(self) -> Say | None:
         """The last event if it is an answer with an opposite (``OPPOSITE_ANSWERS``)."""
@@ -393,6 +433,17 @@ def _named(aside: EnvidoAside, events: list[Event], game: Game) -> EnvidoAside:
     duel = _duel(game, aside.seat)
     seats = [seat for seat in (getattr(e, "seat", None) for e in events) if seat in duel]
     return EnvidoAside(seats[0]) if seats else aside
+
+
+def _widened(game: Game, item: Interpretation,
+             readings: list[Interpretation]) -> Interpretation:
+    """An accepted item with the seats that could also have said it in other ``readings`` of
+    its words (with a duel's envido set aside), and what of who said it is a guess then."""
+    more = [seat for r in readings if r.accepted for seat in r.seats if seat not in item.seats]
+    if not item.accepted or not more:
+        return item
+    seats = (*item.seats, *dict.fromkeys(more))
+    return replace(item, guess=guess_of(game, item.heard.call, seats), seats=seats)
 
 
 def _bets(table: Table) -> str:

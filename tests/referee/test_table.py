@@ -323,3 +323,60 @@ def test_in_pica_pica_a_call_given_to_a_partner_moves_to_that_partners_duel() ->
     assert table.give_last_to("A3") == "A3: truco"
     pending = {tuple(d["seats"]): d["truco"]["pending"] for d in table.snapshot()["duels"]}
     assert pending[("B1", "A3")]["seat"] == "A3" and pending[("A1", "B2")] is None
+
+
+FOUR_WITH_FLOR = Settings(players=4, flor=True)
+
+
+@pytest.mark.parametrize(("settings", "lines", "words", "team", "line", "guess"), [
+    (None, ["hand"], "truco", None, "A1: truco", ("team",)),  # either team could
+    (None, ["hand", "A1: truco"], "quiero", None, "B1: quiero", ()),  # only B answers
+    (Settings(players=4), ["hand"], "truco", "A", "A1: truco", ()),  # A1's or A2's, the same bet
+    (FOUR_WITH_FLOR, ["hand"], "flor", "A", "A1: flor", ("seat",)),  # a flor is the seat's own
+    (FOUR_WITH_FLOR, ["hand"], "flor", None, "A1: flor", ("team", "seat")),
+    (FOUR_WITH_FLOR, ["hand", "A1: flor", "A2: flor"], "contraflor", "B", "B1: contraflor",
+     ("seat",)),
+    (PICA_PICA, ["points A +5", "hand"], "truco", "A", "A1: truco", ("seat",)),  # three duels
+    (PICA_PICA, ["points A +5", "hand", "A1: truco", "B1: truco", "A2: truco"], "quiero", "B",
+     "B2: quiero", ("seat",)),  # three trucos to answer, one per duel
+    (PICA_PICA, ["points A +5", "hand", "A1: truco"], "quiero", None, "B2: quiero", ()),  # one
+    # every duel declaring: the numbers of whichever a truco belongs to were missed
+    (PICA_PICA, list(THREE_DUELS_DECLARING), "truco", "B", "B1: truco", ("seat",)),
+    (PICA_PICA, list(THREE_DUELS_DECLARING), "veintisiete", "A", "A1: 27", ("seat",)),
+    # a free duel takes it, yet a declaring one could have, its numbers missed
+    (PICA_PICA, list(THREE_DUELS_DECLARING[:6]), "truco", "B", "B3: truco", ("seat",)),
+])
+def test_a_seat_guessed_is_marked_with_what_of_it_is_in_doubt(
+        settings: Settings | None, lines: list[str], words: str, team: str | None, line: str,
+        guess: tuple[str, ...]) -> None:
+    table = table_with(*lines, settings=settings)
+    hint = "A" if team == "A" else "B" if team == "B" else None
+    [read] = table.preview(words, hint)
+    [heard] = table.hear(words, hint)
+    assert (read.line, read.guess) == (heard.line, heard.guess) == (line, guess)
+    assert heard.ambiguous == bool(guess)
+
+
+def test_in_pica_pica_a_call_flipped_stays_in_its_duel() -> None:
+    table = table_with("points A +5", "hand", "A1: truco", settings=PICA_PICA)
+    assert table.flip_last() == "B2: truco"  # A1's rival in the duel A1–B2, not B1
+    assert table.flip_last() == "A1: truco"
+
+
+def test_in_pica_pica_a_call_given_to_a_duel_awaiting_its_numbers_sets_that_one_aside() -> None:
+    table = table_with(*THREE_DUELS_DECLARING, settings=PICA_PICA)
+    [item] = table.hear("truco", "B")
+    assert item.guess == ("seat",) and table.lines[-2:] == ["envido aside B1", "B1: truco"]
+    assert table.give_last_to("B3") == "B3: truco"
+    assert table.lines[-3:] == ["B3: quiero", "envido aside B3", "B3: truco"]
+    assert envidos(table) == ["accepted", "accepted", "aside"]  # B1–A3 awaits its numbers again
+    assert table.flip_last() == "A2: truco"  # the same duel, set aside by its other seat
+    assert table.lines[-3:] == ["B3: quiero", "envido aside A2", "A2: truco"]
+    table = table_with(*THREE_DUELS_DECLARING[:6], settings=PICA_PICA)
+    assert [i.line for i in table.hear("truco", "B")] == ["B3: truco"]  # the free duel's
+    assert table.give_last_to("B1") == "B1: truco"
+    assert table.lines[-2:] == ["envido aside B1", "B1: truco"]
+    assert envidos(table) == ["accepted", "aside", "none"]
+    assert table.give_last_to("B3") == "B3: truco"  # back: the set-aside goes with it
+    assert table.lines[-2:] == ["A3: quiero", "B3: truco"]
+    assert envidos(table) == ["accepted", "accepted", "none"]
