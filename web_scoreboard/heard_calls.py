@@ -176,8 +176,8 @@ class HeardCalls:
                     extra={**(extra or {}), **own, "call": item.call,
                            "hand": self.hand_to_come(self.deals(earlier)),
                            "phrase_at": earlier.start, "undos": self._undos,
-                           "points": item.heard.points, "seat": item.seat,
-                           "ambiguous": item.ambiguous, "item": k, "words": item.heard.text,
+                           "points": item.heard.points, **who_said(item),
+                           "item": k, "words": item.heard.text,
                            **({"after": after["id"]} if after else {}),
                            "log_length": len(self._game.table.lines)}))
                 held.add(row, item.call, row["status"] == "unsure", said)
@@ -222,7 +222,7 @@ class HeardCalls:
             if item is None or not item.accepted:
                 reason = item.reason if item is not None else f"«{words}» no es un canto"
                 raise ActionError("line-rejected", reason, 422)
-            return str(item.line), {"seat": item.seat, "ambiguous": item.ambiguous}
+            return str(item.line), who_said(item)
         if not row.line:
             raise ActionError("nothing-to-confirm", "no se sabe qué canto confirmar")
         return row.line, {}
@@ -250,6 +250,12 @@ class HeardCalls:
         """Where in the log a heard call's lines, just applied, begin: an undo that takes them
         back marks the call undone (``HeardStrip.mark_undone``)."""
         return len(self._game.table.lines) - len(applied)
+
+
+def who_said(item: Any) -> dict[str, Any]:
+    """Who an interpreted item is taken to have said it, as its heard row keeps it: the seat, and
+    what of that is a guess (``Interpretation.guess``: the page offers the taps that fix it)."""
+    return {"seat": item.seat, "guess": list(item.guess)}
 
 
 def heard_as(row: dict[str, Any]) -> str:

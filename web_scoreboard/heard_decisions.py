@@ -19,7 +19,7 @@ from referee.doubt import (
     waiting_reason,
 )
 from web_scoreboard.errors import ActionError, written
-from web_scoreboard.heard_calls import Game, HeardCalls, heard_as
+from web_scoreboard.heard_calls import Game, HeardCalls, heard_as, who_said
 from web_scoreboard.heard_strip import HeardStrip
 from web_scoreboard.store import HeardRow
 
@@ -214,5 +214,4 @@ class HeardDecisions:
         except ActionError:
             return
         self._strip.set_status(row.id, "accepted", rejudged_reason(row.reason), line=item.line,
-                               extra={**extra, **applied, "seat": item.seat,
-                                      "ambiguous": item.ambiguous})
+                               extra={**extra, **applied, **who_said(item)})

@@ -33,6 +33,17 @@ class HeardStrip:
         """The items as the snapshot shows them, newest first (copies)."""
         return [dict(h) for h in self._shown]
 
+    def guess_of_last(self, lines: list[str]) -> list[str]:
+        """What of who said the last of ``lines`` (the log) is a guess (``who_said``), when a heard
+        call applied it and no tap has changed it since; else nothing."""
+        for item in self._shown:
+            extra = item.get("extra") or {}
+            at, applied = extra.get("applied_at"), extra.get("applied")
+            if (item["status"] == "accepted" and isinstance(at, int) and applied
+                    and applied == lines[at:]):
+                return [] if extra.get("changed") else list(extra.get("guess") or [])
+        return []
+
     def add(self, game_id: int, status: str, text: str, *, line: str | None,
             clip: bytes | None, extra: dict[str, Any], reason: str | None = None,
             team: str | None = None, mime: str = "audio/wav") -> dict[str, Any]:
@@ -84,12 +95,18 @@ class HeardStrip:
         """Show each heard call applied at line ``start`` or later that a tap gave to another
         seat or turned into its opposite (the log is now ``lines``) as it stands now, marked as
         changed by hand, and ``how`` (``flip``, ``seat``, ``swap``: a swapped answer's words were
-        misheard, so it is not learned from); stored, so a restart shows it too."""
+        misheard, so it is not learned from); stored, so a restart shows it too.  Such a call
+        ends the log, and the lines it brought with it (``dealt``: the hand it dealt, the envido
+        of a pica-pica duel it set aside) are those between its first line and its new place: a
+        call moved into a duel awaiting its numbers sets that one aside, one moved out of it
+        takes the set-aside back."""
         for row in self.store.heard_of(game_id, "accepted"):
             at, applied = row.extra.get("applied_at"), row.extra.get("applied")
             if not (isinstance(at, int) and at >= start and isinstance(applied, list)):
                 continue
-            now = lines[at:at + len(applied)]
-            if now and len(now) == len(applied) and now != applied:
+            begin, now_at = at - len(row.extra.get("dealt") or []), len(lines) - len(applied)
+            now = lines[now_at:]
+            if applied and begin <= now_at and now != applied:
                 self.set_status(row.id, "accepted", row.reason, line=" · ".join(now),
-                                extra={**row.extra, "applied": now, "changed": how})
+                                extra={**row.extra, "applied": now, "applied_at": now_at,
+                                       "dealt": lines[begin:now_at], "changed": how})

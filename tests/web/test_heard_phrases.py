@@ -323,3 +323,47 @@ def test_a_heard_flor_given_to_a_partner_shows_the_partner(service: TableService
     assert shown(service, flor["id"]) == ("accepted", "A1: flor", None)
     service.give_last_to("A2")
     assert shown(service, flor["id"]) == ("accepted", "A2: flor", "seat")
+
+
+def test_a_seat_the_referee_guessed_is_offered_to_fix_until_a_tap_fixes_it(
+        service: TableService) -> None:
+    service.new_game({"players": 6, "pica_pica": True})
+    service.submit_line("points A +5")
+    service.submit_line("hand")
+    (truco,) = hear(service, "truco")  # either team, in any of three duels
+    assert truco["extra"]["guess"] == ["team", "seat"]
+    assert service.snapshot()["guess"] == ["team", "seat"]
+    service.flip_last()
+    assert lines(service)[-1] == "B2: truco"  # the rival of its duel
+    assert service.snapshot()["guess"] == []  # the table said who it was
+    (answer,) = hear(service, "quiero")  # only A1 has a truco to answer
+    assert answer["line"] == "A1: quiero" and service.snapshot()["guess"] == []
+    for line in ["B1: envido", "A3: quiero", "A2: envido", "B3: quiero"]:
+        service.submit_line(line)
+    (truco,) = service.hear("truco", "A")  # A3's or A2's, each in a duel awaiting its numbers
+    assert (truco["line"], truco["extra"]["guess"]) == ("A2: truco", ["seat"])
+    assert lines(service)[-2:] == ["envido aside A2", "A2: truco"]
+    assert service.snapshot()["guess"] == ["seat"]
+    service.give_last_to("A3")
+    assert lines(service)[-3:] == ["B3: quiero", "envido aside A3", "A3: truco"]
+    assert service.snapshot()["guess"] == []
+    service.submit_line("points A +1")
+    assert service.snapshot()["guess"] == []  # the last line is no heard call
+
+
+def test_a_heard_call_moved_into_a_duel_awaiting_its_numbers_shows_where_it_went(
+        service: TableService) -> None:
+    service.new_game({"players": 6, "pica_pica": True})
+    for line in ["points A +5", "hand", "A1: envido", "B2: quiero", "B1: envido", "A3: quiero"]:
+        service.submit_line(line)
+    (truco,) = service.hear("truco", "B")  # the free duel A2–B3 takes it; B1–A3's could have
+    assert (truco["line"], truco["extra"]["guess"]) == ("B3: truco", ["seat"])
+    service.give_last_to("B1")
+    assert lines(service)[-2:] == ["envido aside B1", "B1: truco"]
+    row = next(h for h in service.snapshot()["heard"] if h["id"] == truco["id"])
+    assert row["line"] == "B1: truco" and row["extra"]["dealt"] == ["envido aside B1"]
+    service.give_last_to("B3")  # back to the free duel: the set-aside goes with it
+    assert lines(service)[-2:] == ["A3: quiero", "B3: truco"]
+    assert shown(service, truco["id"]) == ("accepted", "B3: truco", "seat")
+    service.undo()
+    assert shown(service, truco["id"])[0] == "undone" and lines(service)[-1] == "A3: quiero"

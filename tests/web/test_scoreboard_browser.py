@@ -381,6 +381,33 @@ def test_a_flor_goes_to_the_partner_who_sang_it_with_one_tap(server: LiveServer,
     assert page.locator("#partner-buttons button").count() == 0
 
 
+def test_a_seat_the_referee_guessed_is_offered_at_the_top_until_fixed(server: LiveServer,
+                                                                      page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("hand")
+    wait_seq(page, snap["seq"])
+    assert page.locator("#guess-fix").is_hidden()
+    server.service.hear("truco")  # either team could have: A1, whose turn it is
+    page.wait_for_selector("#guess-fix:has-text('¿Quién')")
+    assert page.locator("#guess-fix [data-partner]").count() == 0  # two players: no partner
+    page.click("#guess-fix [data-flip]")  # «⇄ Lo dijo Ellos»
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: truco'")
+    page.wait_for_selector("#guess-fix", state="hidden")
+    server.api.post("/api/settings", json={"players": 6, "pica_pica": True}).raise_for_status()
+    snap = server.post("points A +5", "hand", "A1: envido", "B2: quiero", "B1: envido",
+                       "A3: quiero")
+    wait_seq(page, snap["seq"])
+    server.service.hear("truco", "B")  # the free duel A2–B3's, or B1–A3's with its numbers missed
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B3: truco'")
+    assert page.locator("#guess-fix [data-flip]").count() == 0  # the team was heard
+    assert text(page, '#guess-fix [data-partner="B1"]') == "Lo dijo Ellos 1 (B1)"
+    shot(page, "tablet-pica-pica-seat-guessed")
+    page.click('#guess-fix [data-partner="B1"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: truco'")
+    assert server.api.get("/api/state").json()["log"][-2] == "envido aside B1"
+    page.wait_for_selector("#guess-fix", state="hidden")
+
+
 def test_six_players_pica_pica_results_go_to_the_selected_duel(server: LiveServer,
                                                                 page: Any) -> None:
     open_board(page, server.url)

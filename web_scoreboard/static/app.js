@@ -85,6 +85,7 @@ function render(snap) {
   Render.heard(snap);
   Render.sources(snap);
   renderUnsure(snap);
+  renderGuess(snap);
   renderControls(snap);
   renderGameOver(snap);
   renderWarnings(snap);
@@ -225,10 +226,27 @@ function renderControls(snap) {
   }
   $("#btn-flip").disabled = snap.can_flip === false;
   // four or six players: one microphone cannot tell which seat of a team made the last call
-  $("#partner-buttons").innerHTML = (snap.partners || []).map((seat) =>
+  $("#partner-buttons").innerHTML = partnerButtons(snap);
+  $("#btn-undo2").disabled = snap.can_undo === false;
+}
+
+function partnerButtons(snap) {
+  return (snap.partners || []).map((seat) =>
     `<button class="btn team-${Render.teamOf(seat).toLowerCase()}" type="button" data-partner="${seat}">` +
     `Lo dijo ${Render.esc(Render.seatName(snap, seat))} (${seat})</button>`).join("");
-  $("#btn-undo2").disabled = snap.can_undo === false;
+}
+
+/* The last call went to a seat the referee guessed («A1: truco», what of it is in doubt in
+   ``snap.guess``): at the top, the taps that fix it, the other team and the partners. */
+function renderGuess(snap) {
+  const guess = snap.guess || [];
+  const other = Render.teamOf(snap.last_line) === "A" ? "B" : "A";
+  const flip = guess.includes("team") ?
+    `<button class="btn" type="button" data-flip>⇄ Lo dijo ${Render.esc(Render.teamName(snap, other))}</button>` : "";
+  const partners = guess.includes("seat") ? partnerButtons(snap) : "";
+  const box = $("#guess-fix");
+  box.hidden = !(flip || partners);
+  box.innerHTML = box.hidden ? "" : `<span class="guess-label">¿Quién<span class="wide-only"> lo dijo</span>?</span>${flip}${partners}`;
 }
 
 /* «Ronda: Nosotros · Parda · Ellos» as a group a screen reader names. In a pica-pica hand a result
@@ -391,6 +409,7 @@ function onClick(event) {
   else if (d.call) applyLine(`${state.seat}: ${d.call}`);
   else if (d.seat) { state.seat = d.seat; renderControls(state.snap); $(`[data-seat="${d.seat}"]`).focus(); }
   else if (d.partner) send("POST", seen("/api/seat"), { seat: d.partner });
+  else if ("flip" in d) send("POST", seen("/api/flip"));
   else if (d.confirm) send("POST", `/api/heard/${d.confirm}/confirm`);
   else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
   else if (d.clip) new Audio(`/api/clips/${encodeURIComponent(d.clip)}`).play().catch(() => toast("No se pudo reproducir el audio"));
