@@ -17,6 +17,12 @@ OWN_BARS: Bars = (SURER, EASIER)
 SAME_BAR: Bars = ({}, frozenset())
 
 
+def needed(label: str, min_conf: float, bars: Bars = OWN_BARS) -> float:
+    """The confidence a heard label needs to be applied (``phrases.confidence_needed``); a
+    number's label («puntos:27») is judged as the referee judges every number, «puntos»."""
+    return confidence_needed(label.split(":")[0], min_conf, *bars)
+
+
 @dataclass
 class Outcome:
     item: Item
@@ -42,7 +48,7 @@ class Outcome:
         out, held = [], set()
         for label, conf, lat, utterance, phrase in self.heard:
             key = (phrase if phrase is not None else ("alone", utterance)) if strict else utterance
-            if key not in held and conf >= confidence_needed(label, min_conf, *bars):
+            if key not in held and conf >= needed(label, min_conf, bars):
                 out.append((label, lat))
             elif not label.startswith("puntos"):
                 held.add(key)
@@ -129,7 +135,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
         s.audio_s += o.audio_s
         s.cpu_s += o.cpu_s
         for label, conf in o.early:
-            back = conf < confidence_needed(label, min_conf, *bars)
+            back = conf < needed(label, min_conf, bars)
             _tally(s.early_back, back)
             s.early_back_calls[label] += back
         triggered = bool(got)

@@ -12,8 +12,9 @@ from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
 from benchmarks.speech_corpus import SPEECH, Item, file_seed, read_in_noise
 from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
+from benchmarks.speech_scoring import needed
 from referee.listener import Utterance
-from referee.phrases import confidence_needed
+from referee.phrases import SURER
 
 CALIBRATION_RENDER = "normal/low"  # speed/pitch of the renders a voice is calibrated on
 LEARN_RENDERS = ("slow/low", "normal/low", "fast/low")  # --learn: what a voice said before
@@ -75,7 +76,7 @@ def learned_samples(item: Item, utterances: Iterable[Utterance],
         found = [heard_label(h) for h in parse(utt.text) if h.kind != "decoy"]
         # learning takes only what it is sure of: no call's bar is lowered below ``min_conf``
         if not any(label in legal
-                   and utt.confidence >= confidence_needed(label, min_conf, easier=frozenset())
+                   and utt.confidence >= needed(label, min_conf, (SURER, frozenset()))
                    for label in found):
             continue
         words = words_of(utt.clip, utt.start - utt.clip_start, utt.end - utt.clip_start)

@@ -9,6 +9,7 @@ import numpy as np
 
 from referee.asr.base import SAMPLE_RATE, Result, Word
 from referee.asr.grammar import PhraseList, is_garbage, unheard_spans
+from referee.asr.lattice import lattice_spans, posterior
 from referee.asr.lexicon import english_pronunciations, to_english
 from referee.asr.noise import NoiseMeter
 from referee.asr.sphinx_decoder import ENGLISH_TUNING, SphinxTuning, check_model, make_decoder
@@ -253,13 +254,17 @@ class SphinxRecognizer:
         segments: list[tuple[str, float, float]] = []
         hyp = dec.hyp()  # type: ignore[attr-defined]
         if hyp is not None:
+            spans = lattice_spans(dec) if final else None
             for seg in dec.seg():  # type: ignore[attr-defined]
                 text = seg.word.split("(")[0]
                 seg_start = self._utt_start + seg.start_frame * FRAME_S
                 seg_end = self._utt_start + (seg.end_frame + 1) * FRAME_S
                 segments.append((text, seg_start, seg_end))
                 if text and not is_garbage(text):
-                    words.append(Word(text=text, conf=_posterior(seg.prob), start=seg_start, end=seg_end))
+                    conf = (posterior(spans, text, seg.start_frame * FRAME_S,
+                                      (seg.end_frame + 1) * FRAME_S)
+                            if spans else _posterior(seg.prob))
+                    words.append(Word(text=text, conf=conf, start=seg_start, end=seg_end))
         start = words[0].start if words else self._utt_start
         end = words[-1].end if words else self.stream_time
         return Result(
