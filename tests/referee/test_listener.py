@@ -251,15 +251,16 @@ def test_listen_takes_back_a_low_confidence_call_as_unsure(
     assert lines[0]["early"] and lines[1]["retracted"] and "dudoso" in lines[1]["reason"]
 
 
-def _spoken_hand(shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                 ) -> tuple[list[dict[str, Any]], str]:
-    """``listen --json`` over a hand of real recordings: what it printed, and its stderr."""
+def _spoken_hand(shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                 *options: str) -> tuple[list[dict[str, Any]], str]:
+    """``listen --json`` over a hand of real recordings (and ``options``): what it printed, and
+    its stderr."""
     real = shared_dir / "speech" / "real" / "truco-uruguayo"
     said = ["envido", "no_quiero", "truco", "retruco", "vale_4", "no_quiero"]
     wav = tmp_path / "hand.wav"
     _concat([real / f"{name}.wav" for name in said], wav)
     code = main(["listen", "--wav", str(wav), "--json", "--no-evidence", "--recognizer", "sphinx",
-                 "--models-dir", str(shared_dir / "models")])
+                 "--models-dir", str(shared_dir / "models"), *options])
     assert code == 0
     captured = capsys.readouterr()
     return [json.loads(line) for line in captured.out.splitlines() if line.strip()], captured.err
@@ -273,10 +274,8 @@ def test_a_spoken_hand_scores_like_the_same_hand_written_for_replay(
     # the clips of "retruco" and "vale_4" say "quiero …"
     written = ["hand", "A1: envido", "B1: no quiero", "A1: truco",
                "B1: quiero retruco", "A1: quiero vale cuatro", "B1: no quiero"]
-    # The whole phrase gives this recording's "vale" 0.59 and "cuatro" 0.96: judged by its weaker
-    # word "vale cuatro" was taken back as doubtful and the last "no quiero" refused; judged by
-    # the mean of its words it stays.  Its «quiero» gets 0.53, dudoso at the default threshold:
-    # it is taken back, and the «vale cuatro» after it, A's raise with it or without it, stays.
+    # Every call of it is sure at the default threshold, each word read from the whole lattice
+    # (read from one copy of it, the «quiero» before «vale cuatro» was 0.53 and taken back).
     lines, err = _spoken_hand(shared_dir, tmp_path, capsys)
     kept = [x for x in lines if not x.get("retracted")]
     assert all(line["accepted"] for line in kept)
@@ -290,10 +289,10 @@ def test_a_spoken_hand_scores_like_the_same_hand_written_for_replay(
 def test_a_spoken_vale_cuatro_does_not_wait_for_the_doubtful_quiero_before_it(
         shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # «quiero» and «vale cuatro» are handed over in two early utterances of one phrase, and the
-    # whole phrase is unsure of the «quiero»: it alone is taken back.  Before, the «vale cuatro»
-    # waited for it, and B's «no quiero» after it was taken for A's answer to the retruco: A 1 -
-    # B 2 instead of A 4 - B 0.
-    lines, err = _spoken_hand(shared_dir, tmp_path, capsys)
+    # whole phrase is unsure of the «quiero» (0.66, under a table's threshold of 0.7): it alone is
+    # taken back.  Before, the «vale cuatro» waited for it, and B's «no quiero» after it was taken
+    # for A's answer to the retruco: A 1 - B 2 instead of A 4 - B 0.
+    lines, err = _spoken_hand(shared_dir, tmp_path, capsys, "--unsure-below", "0.7")
     taken = [(x["call"], x["reason"].split(" (")[0]) for x in lines if x.get("retracted")]
     assert taken == [("quiero", "dudoso: la frase entera no lo confirmó")]
     assert [(x["seat"], x["call"]) for x in lines][-1] == ("B1", "no quiero")
