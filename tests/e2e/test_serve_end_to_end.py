@@ -1,10 +1,12 @@
-"""One program at the table: `serve` with a recorded game, the page in Chromium, and `serve` on a
-machine with no microphone, no camera and no downloaded model."""
+"""One program at the table: `serve` with a recorded game, the page in Chromium, the demo heard
+with nobody at the tablet, and `serve` on a machine with no microphone, no camera and no
+downloaded model."""
 
 from __future__ import annotations
 
 import csv
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -143,6 +145,24 @@ def test_a_recorded_game_scores_on_the_page_as_the_same_game_replayed(
     finally:
         output = serve.stop()
     assert "la grabación terminó" in output
+
+
+@pytest.mark.shared
+def test_the_demo_scores_as_its_script_with_nobody_at_the_tablet(shared_dir: Path,
+                                                                  tmp_path: Path) -> None:
+    """`truco-referee demo` said by espeak-ng, heard by the Spanish model calibrated to that voice
+    and nobody confirming anything: its last line says it ended as its script gives."""
+    if not shutil.which("espeak-ng"):
+        pytest.fail("espeak-ng is not installed (scripts/setup.sh installs it)")
+    command = [sys.executable, "-m", "referee.cli", "demo", "--exit-when-done",
+               "--port", str(free_port()), "--data-dir", str(tmp_path / "data"),
+               "--model", str(shared_dir / "models" / "cmusphinx-es-5.2-ptm")]
+    done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    score = replay(DEMO_LOG.splitlines()).to_dict()["score"]
+    ended = f"la grabación terminó: {score['A']} a {score['B']}, como da el guion"
+    assert ended in done.stdout + done.stderr, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.returncode == 0
 
 
 def test_serve_with_nothing_attached_says_what_is_missing_and_keeps_score(tmp_path: Path) -> None:
