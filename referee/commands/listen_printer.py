@@ -82,6 +82,7 @@ class Printer:
                 "points": item.heard.points, "accepted": accepted,
                 "reason": item.reason if hold is None else hold,
                 "confidence": round(conf, 3), "team": team, "seat": item.seat,
+                "guess": list(item.guess),
                 "unsure": hold is not None, "early": utt.early, "latency": round(utt.latency, 3),
             }
             record["evidence"] = self._keep(record, utt.clip)
@@ -283,7 +284,7 @@ class Printer:
             if not any(i.accepted for i in items):
                 continue
             again = {**record, "accepted": True, "confidence": round(conf, 3),
-                     "seat": items[0].seat, "rejudged": True,
+                     "seat": items[0].seat, "guess": list(items[0].guess), "rejudged": True,
                      "reason": rejudged_reason(record["reason"])}
             again.pop("heard")
             self._print(again, str(record.get("call")))

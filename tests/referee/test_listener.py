@@ -170,6 +170,8 @@ def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
     for line in lines:
         assert {"t", "text", "call", "points", "accepted", "reason"} <= set(line)
     assert lines[0]["accepted"] and lines[0]["t"] < lines[1]["t"]
+    # either team could have sung the truco, one microphone cannot tell; only B can answer it
+    assert [line["guess"] for line in lines] == [["team"], []]
     store = EvidenceStore(tmp_path / "ev")
     assert [e.call for e in store.all()] == ["truco", "no quiero"]
     assert all(store.clip_path(e.id) for e in store.all())
