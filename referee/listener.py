@@ -252,6 +252,28 @@ class Listener:
         return any(s - 0.05 <= mid <= e + 0.05 for s, e in self._sent)
 
     def _emit(self, words: list[Word], now: float, early: bool, phrase: int | None = None) -> None:
+        for run in self._by_team(words):
+            self._emit_run(run, now, early, phrase)
+
+    def _by_team(self, words: list[Word]) -> list[list[Word]]:
+        """The words in runs said by one team each: with a microphone per team, a phrase in which
+        both teams spoke («veintisiete» and at once «son buenas» from the other side) goes out as
+        one utterance per team, cut only between its calls, numbers and other words, never inside
+        one («vale cuatro» stays whole, whatever microphone each word was loudest in)."""
+        if len(self.channel_teams) < 2 or len(words) < 2:
+            return [words]
+        runs: list[list[Word]] = []
+        team: str | None = None
+        for piece in _pieces(words):
+            said_by = self._team(piece[0].start, piece[-1].end)
+            if runs and said_by in (team, None):
+                runs[-1] += piece
+            else:
+                runs.append(list(piece))
+                team = said_by or team
+        return runs
+
+    def _emit_run(self, words: list[Word], now: float, early: bool, phrase: int | None) -> None:
         start, end = words[0].start, words[-1].end
         self._sent.append((start, end))
         clip, clip_start = self._clip(start, end)
@@ -292,6 +314,23 @@ class Listener:
         energy = np.sum([np.square(c.levels) for c in chunks], axis=0)
         channel = int(np.argmax(energy))
         return self.channel_teams[channel] if channel < len(self.channel_teams) else None
+
+
+def _pieces(words: list[Word]) -> list[list[Word]]:
+    """The words cut wherever no call, number or look-alike of the table goes on across the cut
+    (``parse`` of the whole; a word it reads as none of them is a piece of its own)."""
+    owner = [i for i, w in enumerate(words) for _ in normalize(w.text).split()]
+    joined = [False] * len(words)  # joined[k]: word k belongs with the word before it
+    for item in parse(" ".join(normalize(w.text) for w in words)):
+        for k in range(owner[item.start] + 1, owner[item.end - 1] + 1):
+            joined[k] = True
+    pieces: list[list[Word]] = []
+    for k, word in enumerate(words):
+        if joined[k] and pieces:
+            pieces[-1].append(word)
+        else:
+            pieces.append([word])
+    return pieces
 
 
 def _dangling(words: list[Word]) -> int:

@@ -132,6 +132,32 @@ def test_loudest_channel_decides_the_team() -> None:
     assert run_script([(0.5, 1.0, "truco", 0.9)])[0].team is None
 
 
+def run_two_mics(script: list[tuple[float, float, str, float]], a_until: float,
+                 seconds: float = 4.0) -> list[Utterance]:
+    """The script heard with a microphone per team: team A's the louder until ``a_until``."""
+    out: list[Utterance] = []
+    listener = Listener(ScriptedRecognizer(script), out.append)
+    for i in range(int(seconds * 10)):
+        levels = (0.3, 0.02) if i / 10 < a_until else (0.02, 0.3)
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, levels))
+    listener.close()
+    return out
+
+
+def test_a_phrase_both_teams_spoke_in_goes_out_one_utterance_per_team() -> None:
+    # A declares, and B says «son buenas» before the phrase ends: with one team for the whole
+    # phrase, «son buenas» would be A's, and refused
+    out = run_two_mics([(0.5, 1.5, "veintisiete son buenas", 0.9)], a_until=1.0)
+    assert [(u.text, u.team) for u in out] == [("veintisiete", "A"), ("son buenas", "B")]
+    assert len({u.phrase for u in out}) == 1
+
+
+@pytest.mark.parametrize("said", ["vale cuatro", "treinta y tres", "no quiero"])
+def test_a_call_or_number_is_never_cut_between_teams(said: str) -> None:
+    out = run_two_mics([(0.5, 1.5, said, 0.9)], a_until=1.0)
+    assert " ".join(u.text for u in out) == said and len({u.team for u in out}) == 1
+
+
 def test_evidence_store_keeps_records_and_clips(tmp_path: Path) -> None:
     store = EvidenceStore(tmp_path)
     a = store.record(t=1.0, text="truco", call="truco", points=None, accepted=True, reason="ok",
@@ -175,6 +201,47 @@ def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
     store = EvidenceStore(tmp_path / "ev")
     assert [e.call for e in store.all()] == ["truco", "no quiero"]
     assert all(store.clip_path(e.id) for e in store.all())
+
+
+def _two_mics(said: list[tuple[int, Path, float]], out: Path, crosstalk: float = 0.15) -> None:
+    """A two-channel WAV, a microphone per team: each recording (team 0 or 1, file, pause after
+    its voice ends) loud on its team's channel and at ``crosstalk`` on the other, as both
+    microphones hear every voice at the table."""
+    channels: list[list[np.ndarray]] = [[], []]
+    for team, path, pause_s in said:
+        voice = read_wav(path)[:, 0]
+        loud = np.flatnonzero(np.abs(voice) > 0.02)
+        voice = voice[max(0, loud[0] - 800):loud[-1] + 800]  # from its voice's start to its end
+        for c in (0, 1):
+            channels[c] += [voice * (1.0 if c == team else crosstalk), np.zeros(int(pause_s * 16000))]
+    frames = np.stack([np.concatenate([np.zeros(8000), *ch, np.zeros(16000)]) for ch in channels], 1)
+    with wave.open(str(out), "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes((np.clip(frames, -1, 1) * 32767).astype("<i2").tobytes())
+
+
+@pytest.mark.shared
+def test_with_a_microphone_per_team_a_son_buenas_right_after_the_number_is_the_other_teams(
+        shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # «veintisiete» and B's «son buenas» 0.05 s later are one phrase: given A's team as a whole,
+    # the «son buenas» was refused («le toca decir a B1») and the envido stayed undecided
+    real = shared_dir / "speech" / "real" / "truco-uruguayo"
+    number = (shared_dir / "speech" / "clean" / "mbrola-es1" /
+              "points__veintisiete__mbrola-es1__normal__high.wav")
+    wav = tmp_path / "two-mics.wav"
+    _two_mics([(0, real / "envido.wav", 0.6), (1, real / "quiero.wav", 0.6), (0, number, 0.05),
+               (1, real / "son_buenas.wav", 0.6)], wav)
+    code = main(["listen", "--wav", str(wav), "--json", "--channels", "2", "--no-evidence",
+                 "--recognizer", "sphinx", "--models-dir", str(shared_dir / "models")])
+    assert code == 0
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert [(x["seat"], x["call"], x["accepted"]) for x in lines] == [
+        ("A1", "envido", True), ("B1", "quiero", True), ("A1", "puntos", True),
+        ("B1", "son buenas", True)]
+    assert "tanteador: A 2 — B 0" in err
 
 
 def with_a_pause(said_wav: Path, out: Path, pause_s: float = 0.3) -> Path:
