@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import (
     EngineError,
@@ -28,6 +28,8 @@ from engine.events import Call, Declare
 from referee.interpret import Interpretation, candidate_seats, guess_of, interpret
 from referee.logline import Spoken, parse_line
 from referee.phrases import parse
+
+T = TypeVar("T")
 
 # An answer and its opposite.  "Quiero" heard for "no quiero" (the "no" lost) is the mistake that
 # most needs undoing, so the scoreboard turns the last answer into its opposite with one tap.
@@ -158,16 +160,16 @@ class Table:
         items = interpret(self.game, text, team=team)
         if len(self.game.deal) < 2:
             return items
-        readings = [self._read_aside(aside, text, team) for aside in self._asides(team)]
+        readings = [self._with_aside(aside, lambda: interpret(self.game, text, team=team))
+                    for aside in self._asides(team)]
         return [_widened(self.game, item, [r[k] for r in readings])
                 for k, item in enumerate(items)]
 
-    def _read_aside(self, aside: EnvidoAside, text: str,
-                    team: Team | None) -> list[Interpretation]:
-        """What a transcript would do with the envido ``aside`` set aside first."""
+    def _with_aside(self, aside: EnvidoAside, read: Callable[[], T]) -> T:
+        """What ``read`` gives with the envido ``aside`` set aside first; the game is left as it was."""
         self._apply_event(aside)
         try:
-            return interpret(self.game, text, team=team)
+            return read()
         finally:
             self.undo()
 
@@ -267,11 +269,7 @@ class Table:
         if not asides or taken():
             return None
         for aside in asides:
-            self._apply_event(aside)
-            try:
-                events = taken()
-            finally:
-                self.undo()
+            events = self._with_aside(aside, taken)
             if events:
                 return _named(aside, events, self.game)
         return None
