@@ -148,7 +148,11 @@ def fsg_transitions(
     Unless ``number_runs``, a number cannot follow a number, even with garbage in between: a
     number ends in a second hub that offers everything but numbers (until a call or a look-alike),
     so "veintisiete" is not split into "veinte" "siete" and chatter does not become a list of
-    numbers."""
+    numbers.
+
+    The grammar ends only at the hubs: a phrase whose search cannot end there is heard as nothing,
+    which is truer than the longer phrase it was inside when the audio ran out (docs/voice.md,
+    "A phrase heard as nothing")."""
     hub, final, after_number = 0, 1, 2
     trans: list[Transition] = [(hub, final, 1.0)]
     groups = {

@@ -68,6 +68,21 @@ def test_grammar_holds_every_call_and_decoy_and_garbage_loops_in_place() -> None
     assert any(t[0] == start for t in trans if len(t) == 4 and is_garbage(t[3]))
 
 
+def test_the_grammar_ends_only_between_phrases() -> None:
+    """A phrase the search cannot end between phrases is heard as nothing, not cut inside a
+    longer phrase: ends there heard «truco» as «cero con» (docs/voice.md, "A phrase heard as
+    nothing")."""
+    plist = PhraseList.from_table()
+    weights = {"call": 1, "number": 1, "decoy": 1, "filler": 1, "carrier": 1, "garbage": 1}
+    for runs in (False, True):
+        start, final, trans = fsg_transitions(plist, garbage_words(), weights, runs)
+        hubs = {t[0] for t in trans if len(t) == 4 and is_garbage(t[3])}  # garbage loops there
+        assert start in hubs and len(hubs) == (1 if runs else 2)
+        assert {t[0] for t in trans if t[1] == final} == hubs
+        middles = {t[1] for t in trans if len(t) == 4} - hubs
+        assert middles and not any(t[0] in middles and t[1] == final for t in trans)
+
+
 def test_carriers_are_in_the_grammar_and_never_parsed_as_calls() -> None:
     plist = PhraseList.from_table()
     assert {"te canto", "te digo"} <= set(plist.carriers) and "canto" in plist.words()
