@@ -174,13 +174,13 @@ class Table:
             self.undo()
 
     def preview(self, text: str, team: Team | None = None,
-                auto_hand: bool = True) -> list[Interpretation]:
+                begins: bool = True) -> list[Interpretation]:
         """What a transcript would do, without changing anything, read as ``hear`` would read its
-        first call: in the next hand when the last one is over (``hear`` deals it, with
-        ``auto_hand``), and with the envido set aside when its call shows the hand went on
+        first call, if it ``begins`` a phrase: in the next hand when the last one is over
+        (``hear`` deals it), and with the envido set aside when its call shows the hand went on
         without the numbers (``goes_on``)."""
-        dealt = auto_hand and self._can_deal()
-        first = NewHand() if dealt else self.goes_on(text, team)
+        dealt = begins and self._can_deal()
+        first = NewHand() if dealt else self.goes_on(text, team) if begins else None
         if first is None:
             return self.interpret(text, team)
         self._apply_event(first)
@@ -209,22 +209,25 @@ class Table:
         for k, (words, team) in enumerate(calls):
             hint: Team | None = "A" if team == "A" else "B" if team == "B" else None
             deals = len(earlier.game.events) == at  # nothing of the phrase applied yet
-            items = [i for i in earlier.hear(words, hint, auto_hand=deals) if i.call is not None]
+            items = [i for i in earlier.hear(words, hint, begins=deals) if i.call is not None]
             line = items[0].line if len(items) == 1 else None
             read.append(None if line is None else f"{line} → {_bets(earlier)}")
         return read
 
     def hear(self, text: str, team: Team | None = None,
-             auto_hand: bool = True) -> list[Interpretation]:
+             begins: bool = True) -> list[Interpretation]:
         """Interpret a transcript and apply what is legal, item by item.
 
-        With ``auto_hand``, a call heard after the hand ended deals the next hand first, if the
-        rules accept the call in it (a stray «quiero» deals nothing).  A call heard while the
-        numbers of an accepted envido are awaited, that the rules take only without them, sets
-        the envido aside first (``goes_on``).
+        If the transcript ``begins`` a phrase (nothing of the phrase applied yet,
+        ``doubt.Earlier.deals``), a call heard after the hand ended deals the next hand first, if
+        the rules accept the call in it (a stray «quiero» deals nothing), and a call heard while
+        the numbers of an accepted envido are awaited, that the rules take only without them,
+        sets the envido aside first (``goes_on``).  The words that go on a phrase do neither, as
+        in the whole phrase, whose first call the rules take decides: «truco» then «truco» in a
+        pica-pica hand is one duel's truco and a second one refused, not two duels set aside.
         """
-        dealt = auto_hand and self._wants_new_hand(text)
-        first = NewHand() if dealt else self.goes_on(text, team)
+        dealt = begins and self._wants_new_hand(text)
+        first = NewHand() if dealt else self.goes_on(text, team) if begins else None
         if first is not None:
             self._apply_event(first)
         items = _said_aside(self.interpret(text, team), first)
@@ -237,15 +240,21 @@ class Table:
 
     def goes_on(self, text: str, team: Team | None = None) -> EnvidoAside | None:
         """The set-aside to apply first when a transcript heard while the numbers of an accepted
-        envido (or flor) are awaited shows the hand went on without them (nothing in it is taken
-        now, a call in it is once that envido is set aside); else None.  A truco said then means
-        the numbers were said and not heard; leaving the envido for the table to settle with a
-        tap keeps the rest of the hand.  In pica-pica only the envido of the duel the call goes
-        to is set aside, named by the call's seat (``envido aside B1``): the other duels still
-        await their numbers."""
+        envido (or flor) are awaited shows the hand went on without them (its first call taken
+        either way is taken only once that envido is set aside); else None.  A truco said then
+        means the numbers were said and not heard; leaving the envido for the table to settle
+        with a tap keeps the rest of the hand.  Only the first such call decides, as when the
+        phrase is heard in parts: «truco … treinta y tres» sets the envido aside, as its «truco»
+        handed over early does, and the number after it is refused; «treinta y tres … truco»
+        does not.  In pica-pica only the envido of the duel the call goes to is set aside, named
+        by the call's seat (``envido aside B1``): the other duels still await their numbers."""
+        def read() -> list[Interpretation]:
+            return interpret(self.game, text, team=team)
+
+        now = [item.accepted for item in read()]
+        first = next((k for k, taken in enumerate(now) if taken), len(now))
         return self._aside_taking(lambda: [
-            i.event for i in interpret(self.game, text, team=team)
-            if i.accepted and i.event is not None], team)
+            i.event for i in read()[:first] if i.accepted and i.event is not None], team)
 
     def sets_aside(self, line: str) -> str | None:
         """The line that sets aside an envido (or flor) whose numbers were not heard

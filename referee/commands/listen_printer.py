@@ -112,7 +112,12 @@ class Printer:
             said = (item.heard.text, as_team(utt.team))
             before = held.before(item.call, said)  # None for a look-alike: never applied
             doubtful = not utt.early and conf < confidence_needed(item.call, self.unsure_below)
-            shown = verdict(item.call, bool(item.accepted), doubtful, before is not None)
+            accepted = bool(item.accepted)
+            if not accepted and before is None and held.phrase is not None:
+                # refused with the held ones and without them: it is heard on its own words
+                # (``_hear_unless_held``), so it is judged on them, as on the tablet
+                accepted = self._taken_alone(item.heard.text, as_team(utt.team), earlier)
+            shown = verdict(item.call, accepted, doubtful, before is not None)
             hold = (waiting_reason(str(before)) if shown == "waits"
                     else unsure_reason(conf) if shown == "unsure" else None)
             if held.add(item.heard.text, item.call, hold is not None, said):
@@ -120,6 +125,12 @@ class Printer:
             holds.append(hold)
         self._phrase.note(utt.phrase, held, utt.end)
         return holds, declared
+
+    def _taken_alone(self, words: str, team: Team | None, earlier: Earlier[str]) -> bool:
+        """Whether the rules take a call's words on their own, as the game stands."""
+        deals = earlier.deals(len(self.table.lines))
+        alone = [i for i in self.table.preview(words, team, deals) if i.call is not None]
+        return len(alone) == 1 and bool(alone[0].accepted)
 
     def _reader(self, start: int) -> Read:
         """Reads calls said one after the other from where their phrase began, the log's first

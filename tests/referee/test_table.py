@@ -225,6 +225,22 @@ def test_what_the_numbers_still_take_or_nothing_takes_does_not_set_the_envido_as
     assert table.lines[:len(before)] == before
 
 
+@pytest.mark.parametrize(("text", "lines"), [
+    ("truco treinta y tres", ["envido aside", "A1: truco"]),  # the number after it is refused
+    ("treinta y tres truco", ["A1: 33"]),  # the truco after it is refused: tantos first
+    ("quiero truco", ["envido aside", "A1: truco"]),  # «quiero» is refused either way
+])
+def test_the_first_call_taken_either_way_decides_whether_the_envido_is_set_aside(
+        text: str, lines: list[str]) -> None:
+    # as the phrase reads handed over in parts: its first calls go early, on their own
+    table = table_with("hand", "A1: envido", "B1: quiero")
+    before = len(table.lines)
+    assert [i.line for i in table.preview(text) if i.accepted] == [
+        line for line in lines if line != "envido aside"]
+    table.hear(text)
+    assert table.lines[before:] == lines
+
+
 def test_preview_reads_a_truco_over_the_numbers_awaited_as_hear_would_and_changes_nothing() -> None:
     table = table_with("hand", "A1: envido", "B1: quiero")
     before = table.snapshot()
