@@ -103,16 +103,16 @@ class GameInPlay:
 
     def apply_call(self, line: str, origin: str,
                    deals: bool = True) -> tuple[list[str], list[str]]:
-        """Apply a heard call; one heard after the hand ended deals the next hand first, if it
-        ``deals`` (``Earlier.deals``), and one the rules take only once the numbers of an
-        accepted envido are given up for unheard sets the envido aside first (in pica-pica, its
-        own duel's: ``Table.sets_aside``).  Returns the lines applied first for it (none if none) and
-        those of the call itself."""
+        """Apply a heard call; if it ``deals`` (it begins its phrase, ``Earlier.deals``), one
+        heard after the hand ended deals the next hand first, and one the rules take only once
+        the numbers of an accepted envido are given up for unheard sets the envido aside first
+        (in pica-pica, its own duel's: ``Table.sets_aside``).  Returns the lines applied first
+        for it (none if none) and those of the call itself."""
         hand = self.table.snapshot().get("hand")
         before = len(self.table.lines)
         deal = (deals and (hand is None or bool(hand.get("over"))) and is_call(line)
                 and not _NUMBER.search(line))
-        first = "hand" if deal else self.table.sets_aside(line)
+        first = "hand" if deal else self.table.sets_aside(line) if deals else None
         if first is None:
             self.apply(line, origin)
             return [], list(self.table.lines[before:])

@@ -212,13 +212,21 @@ class HeardCalls:
         lines = (self.line_now(row)[0] for row in waiting)
         return self._game.interpret_after(lines, text, team)
 
+    def reads_again(self, row: HeardRow) -> bool:
+        """Whether an "unsure" heard item is read again from its words when it is confirmed: one
+        that waited for another said before it in its phrase, or a declaration."""
+        return bool(row.extra.get("words")) and (
+            "after" in row.extra or row.extra.get("call") in DECLARATIONS)
+
     def line_now(self, row: HeardRow) -> tuple[str, dict[str, Any]]:
         """The line an "unsure" heard item stands for now, and who said it if that changed: its
-        own line, or, for one that waited for another or a declaration, its words read again on
-        the game as it is."""
+        own line, or, for one read again (``reads_again``), its words read on the game as it is,
+        as the rest of its phrase: once a call of the phrase is applied, it neither deals the
+        next hand nor sets an envido aside (``deals``), as heard whole («veintiocho … truco»
+        with the number confirmed: the truco waits for the tantos)."""
         words = row.extra.get("words")
-        if words and ("after" in row.extra or row.extra.get("call") in DECLARATIONS):
-            item = self.read_alone(words, row.team)
+        if self.reads_again(row):
+            item = self.read_alone(str(words), row.team, self.deals(row.extra))
             if item is None or not item.accepted:
                 reason = item.reason if item is not None else f"«{words}» no es un canto"
                 raise ActionError("line-rejected", reason, 422)

@@ -60,6 +60,20 @@ def test_calls_after_a_doubtful_one_wait_for_it_and_confirmed_in_order_score_the
     assert service.snapshot()["score"] == {"A": 0, "B": 2}
 
 
+def test_a_truco_said_after_a_number_confirmed_by_tap_waits_for_the_tantos_as_heard_sure(
+        service: TableService) -> None:
+    for line in ("hand", "A1: envido", "B1: quiero"):
+        service.submit_line(line)
+    number, truco = hear(service, "veintiocho truco", 0.5, 0.5)
+    assert truco["reason"] == "dudoso: depende de «veintiocho», dudoso"
+    service.confirm_heard(number["id"])
+    # heard sure, «veintiocho truco» declares and refuses the truco: it does not set the envido
+    # aside, which only the first call of a phrase can do
+    with pytest.raises(ActionError, match="faltan los tantos"):
+        service.confirm_heard(truco["id"])
+    assert lines(service)[3:] == ["A1: 28"]
+
+
 def test_a_call_waiting_for_a_dismissed_one_is_read_on_its_own(service: TableService) -> None:
     service.submit_line("hand")
     first, second = hear(service, "envido envido", 0.5, 0.9)
