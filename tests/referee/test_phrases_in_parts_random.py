@@ -5,9 +5,10 @@ what its log holds, and the parts end as the phrase handed over whole.  With one
 one per team (the phrase heard by one team's, or its parts by either), two phrases in a row, and
 an undo tapped on the tablet between the parts (the tablet alone: ``listen`` has none).
 
-``audit(seed, count)`` drives more phrases than the test does, and ``audit_taps(seed, count)``
-confirms every doubtful call of a phrase on the tablet, in order, against the phrase heard sure
-(docs/voice.md, "Confidence")."""
+``audit(seed, count)`` drives more phrases than the test does, ``audit_taps(seed, count)``
+confirms every doubtful call of a phrase on the tablet, in order, against the phrase heard sure,
+and ``audit_store(seed, count)`` mixes phrases with random taps and cards seen by the camera and
+checks that the store rebuilds the table after each (docs/voice.md, "Confidence")."""
 
 from __future__ import annotations
 
@@ -222,3 +223,65 @@ def test_doubtful_calls_confirmed_in_order_end_as_the_phrase_heard_sure() -> Non
     # pica-pica left out: a call confirmed after a sure one said after it is read on the game as
     # it is then, and which seat of the team said it is a guess (docs/voice.md, "Confidence")
     assert audit_taps(seed=3, count=60, states=STATES[:-2]) == []
+
+
+CARDS = tuple(f"{n}{suit}" for n in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12) for suit in "ebco")
+
+
+def tap(service: Any, rng: random.Random) -> None:
+    """One random tap on the tablet, or a card the camera saw (ActionError if refused)."""
+    unsure = [h for h in service.snapshot()["heard"] if h["status"] == "unsure"]
+    kind = rng.choice(("confirm", "dismiss", "undo", "flip", "partner", "swap", "card", "card",
+                       "envido"))
+    if kind in ("confirm", "dismiss") and unsure:
+        getattr(service, f"{kind}_heard")(int(rng.choice(unsure)["id"]))
+    elif kind == "undo":
+        service.undo()
+    elif kind == "flip":
+        service.flip_last()
+    elif kind == "partner":
+        service.give_last_to(rng.choice(("A1", "B1", "A2", "B2")))
+    elif kind == "swap":
+        service.swap_answer()
+    elif kind == "card":
+        service.submit_line(f"{rng.choice(('A1', 'B1'))} plays {rng.choice(CARDS)}", "camera")
+    elif kind == "envido":
+        service.submit_line(f"envido {rng.choice('AB')}")
+
+
+def shown(service: Any) -> tuple[Any, ...]:
+    snap = service.snapshot()
+    heard = [(h["id"], h["status"], h.get("line"), h.get("reason")) for h in snap["heard"]]
+    return list(service.table.lines), snap["score"], snap.get("hand"), heard
+
+
+def audit_store(seed: int, count: int) -> list[str]:
+    """``count`` random games of one to three phrases, each followed by up to three random taps
+    or cards: what went wrong (trouble, or a table the store does not rebuild after a step)."""
+    rng = random.Random(seed)
+    failures = []
+    for _ in range(count):
+        before = rng.choice(STATES)
+        with tablet() as service:
+            both = Both(service, before)
+            done: list[str] = []
+            for n in range(rng.randint(1, 3)):
+                calls, early = phrase(rng, "set flor on" in before, lambda: None)
+                for kind, what in in_parts(calls, early, phrase=n + 1, start=10.0 * n):
+                    both.step(kind, what)
+                done.append(" | ".join(f"{c.words} {c.confidence}" for c in calls))
+                for _ in range(rng.randint(0, 3)):
+                    try:
+                        tap(service, rng)
+                    except ActionError:
+                        pass
+                    live = shown(service)
+                    service.open_game(service.game_id)  # rebuilt from the store
+                    if shown(service) != live:
+                        failures.append(f"{before} {done}: stored {shown(service)}, live {live}")
+            failures += [f"{before} {done}: trouble {x}" for x in both.ended().troubles]
+    return failures
+
+
+def test_random_phrases_taps_and_cards_are_rebuilt_from_the_store() -> None:
+    assert audit_store(seed=4, count=60) == []
