@@ -248,13 +248,16 @@ class Table:
         handed over early does, and the number after it is refused; «treinta y tres … truco»
         does not.  In pica-pica only the envido of the duel the call goes to is set aside, named
         by the call's seat (``envido aside B1``): the other duels still await their numbers."""
-        def read() -> list[Interpretation]:
-            return interpret(self.game, text, team=team)
+        first: list[int] = []  # where the first call taken as the game stands is
 
-        now = [item.accepted for item in read()]
-        first = next((k for k, taken in enumerate(now) if taken), len(now))
-        return self._aside_taking(lambda: [
-            i.event for i in read()[:first] if i.accepted and i.event is not None], team)
+        def taken() -> list[Event]:
+            # ``_aside_taking`` reads the game as it stands first, then with each set-aside
+            items = interpret(self.game, text, team=team)
+            if not first:
+                first.append(next((k for k, i in enumerate(items) if i.accepted), len(items)))
+            return [i.event for i in items[:first[0]] if i.accepted and i.event is not None]
+
+        return self._aside_taking(taken, team)
 
     def sets_aside(self, line: str) -> str | None:
         """The line that sets aside an envido (or flor) whose numbers were not heard

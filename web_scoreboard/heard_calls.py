@@ -218,15 +218,21 @@ class HeardCalls:
         return bool(row.extra.get("words")) and (
             "after" in row.extra or row.extra.get("call") in DECLARATIONS)
 
+    def begins_now(self, row: HeardRow) -> bool:
+        """Whether an "unsure" heard item, confirmed now, may deal the next hand or set an envido
+        aside: one read again (``reads_again``) only while nothing of its phrase is applied since
+        the phrase began (``deals``), as heard whole; the others as when they were heard."""
+        return not self.reads_again(row) or self.deals(row.extra)
+
     def line_now(self, row: HeardRow) -> tuple[str, dict[str, Any]]:
         """The line an "unsure" heard item stands for now, and who said it if that changed: its
         own line, or, for one read again (``reads_again``), its words read on the game as it is,
         as the rest of its phrase: once a call of the phrase is applied, it neither deals the
-        next hand nor sets an envido aside (``deals``), as heard whole («veintiocho … truco»
+        next hand nor sets an envido aside (``begins_now``), as heard whole («veintiocho … truco»
         with the number confirmed: the truco waits for the tantos)."""
         words = row.extra.get("words")
         if self.reads_again(row):
-            item = self.read_alone(str(words), row.team, self.deals(row.extra))
+            item = self.read_alone(str(words), row.team, self.begins_now(row))
             if item is None or not item.accepted:
                 reason = item.reason if item is not None else f"«{words}» no es un canto"
                 raise ActionError("line-rejected", reason, 422)

@@ -75,8 +75,8 @@ class HeardDecisions:
                 raise ActionError("hand-over", "ese canto era de una mano que ya terminó; "
                                   "si se dijo en esta, anotalo con los botones")
             line, who = self._heard.line_now(row)
-            deals = not self._heard.reads_again(row) or self._heard.deals(row.extra)
-            applied = self._heard.applied_extra(*self._game.apply_call(line, origin, deals))
+            applied = self._heard.applied_extra(
+                *self._game.apply_call(line, origin, self._heard.begins_now(row)))
             self._strip.set_status(heard_id, "accepted", "confirmado a mano", line=line,
                                    extra={**row.extra, **who, **applied})
             self._decided(row, confirmed=True)
