@@ -23,6 +23,9 @@ play (the calibrated referee listens, and the prompts are learned from with what
 in the corpus's noise, at the condition's own SNR (noisy conditions only: a table that calibrates
 in the noise it plays in) or at SNR in every condition (a table calibrated in noise that later
 plays quiet); --calibrate alone calibrates on the clean prompts.
+--room RT60 [DRR]: every file said in a room first (``speech_corpus.in_room``: reverberation that
+falls 60 dB in RT60 seconds, DRR dB below the direct sound, 0 by default), then the condition's
+noise; with --calibrate, the prompts are said in the same room (a table calibrates where it plays).
 """
 
 from __future__ import annotations
@@ -32,11 +35,12 @@ import os
 import statistics
 import sys
 import tempfile
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS
-from benchmarks.speech_corpus import SPEECH, load_items
+from benchmarks.speech_corpus import SPEECH, heard_in_room, load_items
 from benchmarks.speech_listening import SPHINX_ES_DIR, init_worker, run_one
 from benchmarks.speech_scoring import OPPOSITES, OWN_BARS, SAME_BAR, Score, score
 from benchmarks.speech_voices import (
@@ -136,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="hand calls over only from final results (no early emission)")
     parser.add_argument("--no-revise", action="store_true",
                         help="keep early calls whatever the final result says of them")
+    parser.add_argument("--room", type=float, nargs="+", metavar=("RT60", "DRR"),
+                        help="say every file in a room: reverberation time in seconds, and the "
+                             "reverberation's level below the direct sound in dB (default 0)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     parser.add_argument("--same-bar", action="store_true",
                         help="every call needs only --min-conf (flor's surer bar and the lower bar of "
@@ -154,7 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     if not (SPEECH / "manifest.csv").is_file():
         print(f"no speech corpus at {SPEECH.resolve()}", file=sys.stderr)
         return 2
+    if args.room and args.learn:
+        parser.error("--room: learning from play is not said in the room; leave --learn out")
     items = load_items(args.voices, args.limit)
+    room = (args.room[0], args.room[1] if len(args.room) > 1 else 0.0) if args.room else None
     calibrations: list[tuple[str, dict[str, str]]] = [("", {})]
     tmp = tempfile.TemporaryDirectory(prefix="truco-bench-means-")
     if args.calibrate or args.learn:
@@ -162,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         items = [it for it in items if it.render and it.render not in left_out]
         print(f"renders {', '.join(left_out)} and real recordings left out")
     if args.calibrate:
-        calibrations.append((" · calibrated", calibrate_voices({it.voice for it in items}, Path(tmp.name))))
+        calibrations.append((" · calibrated", calibrate_voices({it.voice for it in items}, Path(tmp.name),
+                                                                room=room)))
     if args.learn:
         calibrations.append((f" · learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
@@ -174,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     noisy_prompts = {cond: cond if args.calibrate_in_noise == "same" else args.calibrate_in_noise
                      for cond in args.snr if args.calibrate and args.calibrate_in_noise}
     in_noise = {snr: [(f" · calibrated in noise at {snr} dB SNR",
-                       calibrate_voices({it.voice for it in items}, Path(tmp.name), snr))]
+                       calibrate_voices({it.voice for it in items}, Path(tmp.name), snr, room))]
                 for snr in sorted(set(noisy_prompts.values()) - {"clean"})}
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
 
@@ -189,10 +200,14 @@ def main(argv: list[str] | None = None) -> int:
             if calibration and name != "sphinx-es":
                 continue
             label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how
+            frames = None
+            if room:
+                frames = partial(heard_in_room, snr=cond, rt60=room[0], drr_db=room[1])
+                label += f" · room RT60 {room[0]:g} s, DRR {room[1]:g} dB"
             try:
                 with Pool(args.workers, init_worker,
                           (name, cond, args.models_dir, args.tune, calibration,
-                           not args.no_early, not args.no_revise)) as pool:
+                           not args.no_early, not args.no_revise, frames)) as pool:
                     outcomes = pool.map(run_one, items, chunksize=8)
             except Exception as err:  # noqa: BLE001 - report and go on with the next one
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,7 @@ def settle_files(voice: str, half: int, files: dict[str, list[str]]) -> list[str
 
 def init_worker(recognizer: str, snr: str, models_dir: str | None, tune: str | None,
                 calibration: dict[str, str] | None = None, early: bool = True,
-                revise: bool = True) -> None:
+                revise: bool = True, frames: Callable[[str, int], np.ndarray] | None = None) -> None:
     # A worker that fails here would be restarted by the pool forever: keep the error and let the
     # first item raise it, so the run stops with the reason.
     try:
@@ -48,6 +49,8 @@ def init_worker(recognizer: str, snr: str, models_dir: str | None, tune: str | N
         STATE["calibration"] = calibration or {}
         STATE["early"] = early
         STATE["revise"] = revise
+        if frames is not None:
+            STATE["frames"] = frames
     except Exception as err:  # noqa: BLE001 - reported by run_one
         STATE["error"] = f"{type(err).__name__}: {err}"
 
@@ -95,7 +98,7 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
     """What the listener hands over for one file (from its voice's settled cepstral mean), the
     file's length, the CPU seconds it took, and each utterance handed over early with its
     revision by the whole phrase (none with --no-revise)."""
-    from referee.audio import to_chunk
+    from referee.audio import to_chunk, to_pcm
     from referee.listener import Listener
     from referee.wav import read_wav
 
@@ -107,8 +110,11 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
         rec = _calibrated(item.voice, calibration[item.voice])
     snr = str(STATE["snr"])
 
-    def load(file: str, seed: int) -> np.ndarray:
+    def corpus(file: str, seed: int) -> np.ndarray:
         return read_wav(SPEECH / file) if snr == "clean" else read_in_noise(file, float(snr), seed)
+
+    # a file as the referee hears it: the corpus's, or another benchmark's (frames × channels)
+    load: Callable[[str, int], np.ndarray] = STATE.get("frames", corpus)  # type: ignore[assignment]
 
     rec.reset()  # type: ignore[attr-defined]
     if hasattr(rec, "settle"):
@@ -119,7 +125,7 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
         if (item.voice, half) not in means:
             files = STATE["voice_files"]
             for k, file in enumerate(settle_files(item.voice, half, files)):  # type: ignore[arg-type]
-                rec.settle(to_chunk(load(file, k), 0.0).pcm)
+                rec.settle(to_pcm(load(file, k)))
             means[(item.voice, half)] = (rec.noise_levels, rec.cepstral_mean)
         rec.reset()
         # the table's noise heard so far, then its mean (for the decoder that noise chooses)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
-from benchmarks.speech_corpus import SPEECH, Item, file_seed, read_in_noise
+from benchmarks.speech_corpus import SPEECH, Item, file_seed, heard_in_room, read_in_noise
 from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
 from benchmarks.speech_scoring import needed
 from referee.listener import Utterance
@@ -29,22 +29,26 @@ def calibration_script(voice: str) -> list[tuple[str, str]]:
                 and f"{row['speed']}/{row['pitch']}" == CALIBRATION_RENDER]
 
 
-def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean") -> dict[str, str]:
+def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
+                     room: tuple[float, float] | None = None) -> dict[str, str]:
     """One adapted means file per voice, estimated on its calibration script; with an ``snr``,
     the prompts said in the corpus's noise at that SNR, as at a table that calibrates in the noise
-    it plays in (each prompt with its own stretch of noise, chosen by its file)."""
+    it plays in (each prompt with its own stretch of noise, chosen by its file); with a ``room``
+    (RT60, DRR: ``speech_corpus.in_room``), said in that room first."""
     from referee.asr.adapt import calibrate, write_means
     from referee.wav import read_pcm
 
     out: dict[str, str] = {}
     for voice in sorted(voices):
-        utts = [(read_pcm(SPEECH / f) if snr == "clean" else _in_noise(f, float(snr)), text)
+        utts = [(_in_room(f, snr, room) if room else
+                 read_pcm(SPEECH / f) if snr == "clean" else _in_noise(f, float(snr)), text)
                 for f, text in calibration_script(voice)]
         means, stats = calibrate(SPHINX_ES_DIR, [utts])
-        path = folder / f"means-{snr}-{zlib.crc32(voice.encode())}"
+        path = folder / f"means-{snr}-{room}-{zlib.crc32(voice.encode())}"
         write_means(path, means)
         out[voice] = str(path)
-        noise = "" if snr == "clean" else f" in noise at {snr} dB SNR"
+        noise = ("" if snr == "clean" else f" in noise at {snr} dB SNR") + (
+            f" in a room (RT60 {room[0]:g} s, DRR {room[1]:g} dB)" if room else "")
         print(f"  calibrated {voice}{noise}: {len(utts)} prompts, {stats.frames / 100:.0f} s of speech")
     return out
 
@@ -55,6 +59,13 @@ def _in_noise(file: str, snr_db: float) -> bytes:
 
     mixed = read_in_noise(file, snr_db, zlib.crc32(file.encode()))
     return bytes(np.round(mixed[:, 0] * 32767).astype("<i2").tobytes())
+
+
+def _in_room(file: str, snr: str, room: tuple[float, float]) -> bytes:
+    """A corpus file said in a room, with noise at ``snr`` (or "clean"), as the test files get it."""
+    from referee.audio import to_pcm
+
+    return to_pcm(heard_in_room(file, zlib.crc32(file.encode()), snr, *room))
 
 
 def learned_samples(item: Item, utterances: Iterable[Utterance],

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, to_chunk
+from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, to_chunk, to_pcm
 
 MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz), and a margin
 # WAV format tags: read (what ``wave`` refuses, by hand) and named when refused.
@@ -189,7 +189,7 @@ def _integers(raw: memoryview, width: int) -> Stored | None:
 
 def read_pcm(path: str | Path) -> bytes:
     """A WAV file as the recognizers take it: 16 kHz mono int16 PCM."""
-    return to_chunk(read_wav(path), 0.0).pcm
+    return to_pcm(read_wav(path))
 
 
 class WavSource:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from referee import microphone
-from referee.audio import SAMPLE_RATE, AudioError, to_chunk
+from referee.audio import SAMPLE_RATE, AudioError, to_chunk, to_pcm
 from referee.device_status import print_status
 from referee.microphone import InputDevice, MicSource, resolve_device
 from referee.wav import WavSource, read_wav
@@ -55,7 +55,7 @@ def test_a_long_recording_streams_the_same_chunks_it_would_whole(tmp_path: Path,
     whole = read_wav(path)
     streamed = list(source)
     assert source.duration == len(whole) / SAMPLE_RATE
-    assert b"".join(c.pcm for c in streamed) == to_chunk(whole, 0.0).pcm
+    assert b"".join(c.pcm for c in streamed) == to_pcm(whole)
     assert [c.levels for c in streamed] == [to_chunk(whole[k : k + 1600], 0.0).levels
                                             for k in range(0, len(whole), 1600)]
 
@@ -75,8 +75,8 @@ def test_a_long_recording_is_not_held_as_floats_whole(tmp_path: Path) -> None:
     assert peak < 3 * size  # before: over ten times the file, all of it as floats at once
 
 
-def test_stereo_wav_downmixes_and_reports_each_channel_level(tmp_path: Path) -> None:
-    loud, quiet = _tone(16000, 0.5), 0.1 * _tone(16000, 0.5)
+def test_stereo_wav_reports_each_channel_level_and_hears_the_louder(tmp_path: Path) -> None:
+    loud, quiet = _tone(16000, 0.5), 0.1 * _tone(16000, 0.5, hz=300.0)
     path = tmp_path / "two.wav"
     _write(path, np.stack([quiet, loud], axis=1), 16000)
     source = WavSource(path, chunk_s=0.1)
@@ -86,6 +86,18 @@ def test_stereo_wav_downmixes_and_reports_each_channel_level(tmp_path: Path) -> 
         assert len(chunk.levels) == 2 and chunk.levels[1] > 5 * chunk.levels[0]
         assert len(chunk.pcm) == 2 * 1600
     assert [round(c.t, 2) for c in chunks] == [0.0, 0.1, 0.2, 0.3, 0.4]
+    heard = np.frombuffer(b"".join(c.pcm for c in chunks), "<i2") / 32767
+    assert np.abs(heard - loud).max() < 1e-3  # the loud channel alone, not mixed with the other
+
+
+def test_two_channels_are_heard_by_the_louder_of_each_chunk() -> None:
+    a, b = _tone(16000, 0.2), _tone(16000, 0.2, hz=300.0)
+    a[1600:] *= 0.1  # A speaks in the first chunk, B in the second
+    b[:1600] *= 0.1
+    both = np.stack([a, b], axis=1)
+    heard = np.frombuffer(to_pcm(both), "<i2") / 32767
+    assert np.abs(heard - np.concatenate([a[:1600], b[1600:]])).max() < 1e-3
+    assert to_chunk(both[:1600], 0.0).levels[0] > to_chunk(both[:1600], 0.0).levels[1]
 
 
 def test_to_chunk_clips_and_converts_to_int16() -> None:

@@ -1,0 +1,94 @@
+"""Two team microphones, one voice: what the decoder should hear.
+
+Every corpus file is heard by two microphones: the speaker's team's (near) and the other team's,
+GAIN times as loud and DELAY_MS later (the longer way to it).  Each has its own stretch of the
+corpus's noise at SNR dB below the near microphone's speech.  The Spanish Sphinx listener then
+hears, in turn:
+
+- near      the near microphone alone
+- far       the other one alone
+- loudest   both, as two channels: the referee takes the loudest channel of each 0.1 s chunk
+            (``referee.audio.to_chunk``), as with two microphones on two devices (``referee.mics``)
+- average   their average, one channel (a downmix)
+
+    python -m benchmarks.two_mics --snr 20 10 --gain 0.85 --delay-ms 2.9 --limit 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from functools import partial
+from multiprocessing import Pool
+
+import numpy as np
+
+from benchmarks.speech import report
+from benchmarks.speech_corpus import LEAD_SILENCE_S, SPEECH, load_items, noises
+from benchmarks.speech_listening import init_worker, run_one
+from benchmarks.speech_scoring import score
+from referee.wav import read_wav
+
+HEARD = ("near", "far", "loudest", "average")
+
+
+def two_mics(file: str, seed: int, snr_db: float, gain: float, delay: int) -> tuple[np.ndarray, np.ndarray]:
+    """The file as the near and the far microphone hear it, each with its own noise."""
+    x = read_wav(SPEECH / file)[:, 0]
+    rng = random.Random(seed)
+    lead = int(LEAD_SILENCE_S * 16000)
+    speech = x[lead:-lead] if len(x) > 2 * lead + 160 else x
+    power = float(np.mean(speech**2)) or 1e-12
+    far = gain * np.concatenate([np.zeros(delay), x[: len(x) - delay]])
+    heard = []
+    for signal in (x, far):
+        noise = rng.choice(noises())
+        start = rng.randrange(0, max(1, len(noise) - len(x)))
+        stretch = np.resize(noise[start : start + len(x)], len(x))
+        level = np.sqrt(power / ((float(np.mean(stretch**2)) or 1e-12) * 10 ** (snr_db / 10)))
+        heard.append(np.clip(signal + level * stretch, -1.0, 1.0))
+    return heard[0], heard[1]
+
+
+def frames(file: str, seed: int, how: str, snr_db: float, gain: float, delay: int) -> np.ndarray:
+    """What the listener is handed (frames × channels)."""
+    near, far = two_mics(file, seed, snr_db, gain, delay)
+    return {"near": near[:, None], "far": far[:, None], "loudest": np.stack([near, far], axis=1),
+            "average": ((near + far) / 2)[:, None]}[how]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.two_mics", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--snr", type=float, nargs="+", default=[20.0, 10.0])
+    parser.add_argument("--gain", type=float, default=0.85,
+                        help="the far microphone's level of the voice, against the near one's")
+    parser.add_argument("--delay-ms", type=float, default=2.9,
+                        help="how much later the far microphone hears it (2.9 ms: 1 m further)")
+    parser.add_argument("--limit", type=int, default=60, help="at most N files per group")
+    parser.add_argument("--voices", choices=["held-out", "tuning"], default="held-out")
+    parser.add_argument("--heard", nargs="+", choices=HEARD, default=list(HEARD))
+    parser.add_argument("--min-conf", type=float, default=0.6)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    if not (SPEECH / "manifest.csv").is_file():
+        print(f"no speech corpus at {SPEECH.resolve()}", file=sys.stderr)
+        return 2
+    items = [it for it in load_items(args.voices, args.limit) if it.render]
+    delay = round(args.delay_ms * 16)
+    print(f"{len(items)} files, voices: {args.voices}, far microphone at {args.gain} of the near "
+          f"one's level and {delay / 16:.2f} ms later")
+    for snr in args.snr:
+        for how in args.heard:
+            load = partial(frames, how=how, snr_db=snr, gain=args.gain, delay=delay)
+            with Pool(args.workers, init_worker,
+                      ("sphinx-es", "clean", None, None, None, True, True, load)) as pool:
+                outcomes = pool.map(run_one, items, chunksize=8)
+            report("sphinx-es", f"{snr:g} dB SNR · {how}", score(outcomes, args.min_conf), 0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""The speech benchmarks' rooms and microphones: a voice said in a room, and heard by two
+microphones at different distances."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.speech_corpus import in_room, room_response
+from benchmarks.two_mics import frames, two_mics
+
+
+def test_a_room_response_is_the_direct_sound_then_a_tail_that_dies_in_rt60() -> None:
+    h = room_response(0.5, 0.0, seed=1)
+    assert len(h) == 8000 and h[0] == 1.0
+    assert np.all(h[1:40] == 0.0)  # nothing before the first reflection, 2.5 ms on
+    assert abs(float(np.sum(h[1:] ** 2)) - 1.0) < 1e-9  # as loud as the direct sound at DRR 0
+    first, last = np.sum(h[40:800] ** 2), np.sum(h[-800:] ** 2)
+    assert 10 * np.log10(first / last) > 40  # about 60 dB down over the reverberation time
+    assert abs(float(np.sum(room_response(0.5, 10.0, seed=1)[1:] ** 2)) - 0.1) < 1e-9
+
+
+def test_a_recording_in_a_room_keeps_its_length_and_level_and_rings_on() -> None:
+    dry = np.zeros((16000, 1))
+    dry[4000:4400, 0] = 0.3 * np.sin(np.arange(400) / 3)
+    wet = in_room(dry, 0.4, 0.0, seed=2)
+    assert wet.shape == dry.shape
+    assert abs(np.sqrt(np.mean(wet**2)) / np.sqrt(np.mean(dry**2)) - 1) < 1e-6
+    assert np.sqrt(np.mean(wet[5000:6000] ** 2)) > 0.01  # the voice still heard after it stopped
+    assert np.array_equal(in_room(dry, 0.4, 0.0, seed=2), wet)
+
+
+def test_two_microphones_hear_one_voice_later_and_quieter_each_with_its_own_noise(
+        shared_dir: Path) -> None:
+    folder = shared_dir / "speech" / "clean" / "mbrola-es3"
+    file = "clean/mbrola-es3/" + min(p.name for p in folder.glob("*.wav"))
+    near, far = two_mics(file, seed=3, snr_db=60.0, gain=0.5, delay=32)
+    lag = int(np.argmax(np.correlate(far[:8000], near[:8000], "full"))) - 7999
+    assert lag == 32
+    assert abs(np.sqrt(np.mean(far**2)) / np.sqrt(np.mean(near**2)) - 0.5) < 0.01
+    noisy_near, noisy_far = two_mics(file, seed=3, snr_db=0.0, gain=0.5, delay=32)
+    own_near, own_far = noisy_near - near, noisy_far - far  # each microphone's noise
+    assert abs(np.corrcoef(own_near, own_far)[0, 1]) < 0.5
+    both = frames(file, 3, "loudest", 60.0, 0.5, 32)
+    assert both.shape == (len(near), 2)
+    assert frames(file, 3, "average", 60.0, 0.5, 32).shape == (len(near), 1)
