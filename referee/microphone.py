@@ -1,5 +1,7 @@
 """The microphone (``sounddevice``) as a stream of 16 kHz chunks, and the input devices to pick
-it from; one that is missing or unplugged is looked for again until it is back."""
+it from; one that is missing or unplugged is looked for again until it is back.  A device that
+does not record at 16 kHz (a sound card's own input, named directly, often takes only 44.1 or
+48 kHz) is opened at its own rate and resampled as it is heard."""
 
 from __future__ import annotations
 
@@ -7,11 +9,13 @@ import queue
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, to_chunk
 from referee.device_status import retrying
+from referee.resampling import Resampler
 
 
 @dataclass(frozen=True)
@@ -78,8 +82,9 @@ class MicSource:
         self.retry_s = retry_s
         self.on_status = on_status
         self._stopped = False
-        self._samples = 0
+        self._samples = 0  # frames at 16 kHz given so far
         self._queue: queue.Queue[np.ndarray] | None = None
+        self._resampler = Resampler(SAMPLE_RATE)
 
     def stop(self) -> None:
         self._stopped = True
@@ -89,7 +94,7 @@ class MicSource:
         starts after the prompt, not with what was said while the player got ready."""
         while self._queue is not None:
             try:
-                self._samples += len(self._queue.get_nowait())
+                self._samples += len(self._resampler.push(_floats(self._queue.get_nowait())))
             except queue.Empty:
                 return
 
@@ -112,8 +117,10 @@ class MicSource:
         if not devices:
             raise AudioError("mic-missing", "no hay ningún micrófono conectado: enchufá uno")
         device = resolve_device(self.device_spec, devices)
+        rate = _rate(sd, device, self.channels, devices)
         q: queue.Queue[np.ndarray] = queue.Queue()
         self._queue = q
+        self._resampler = Resampler(rate)
         failed: list[str] = []
 
         def callback(indata: np.ndarray, frames: int, t: object, status: object) -> None:
@@ -124,8 +131,8 @@ class MicSource:
 
         try:
             stream = sd.InputStream(
-                samplerate=SAMPLE_RATE, channels=self.channels, dtype="int16", device=device,
-                blocksize=int(self.chunk_s * SAMPLE_RATE), callback=callback,
+                samplerate=rate, channels=self.channels, dtype="int16", device=device,
+                blocksize=int(self.chunk_s * rate), callback=callback,
                 finished_callback=finished,
             )
         except (sd.PortAudioError, ValueError) as err:
@@ -138,6 +145,23 @@ class MicSource:
                 except queue.Empty:
                     raise AudioError("mic-silent", failed[0] if failed else
                                      "el micrófono no manda sonido") from None
-                frames = block.astype(np.float64) / 32768.0
-                yield to_chunk(frames, self._samples / SAMPLE_RATE)
-                self._samples += len(block)
+                frames = self._resampler.push(_floats(block))
+                if len(frames):
+                    yield to_chunk(frames, self._samples / SAMPLE_RATE)
+                    self._samples += len(frames)
+
+
+def _floats(block: np.ndarray) -> np.ndarray:
+    return block.astype(np.float64) / 32768.0
+
+
+def _rate(sd: Any, device: int | None, channels: int, devices: Sequence[InputDevice]) -> int:
+    """16 kHz if the device records at it, else the device's own rate (to be resampled)."""
+    try:
+        sd.check_input_settings(device=device, channels=channels, dtype="int16",
+                                samplerate=SAMPLE_RATE)
+        return SAMPLE_RATE
+    except (sd.PortAudioError, ValueError):
+        chosen = [d for d in devices if d.index == device or (device is None and d.is_default)]
+        own = int(chosen[0].default_rate) if chosen else 0
+        return own if own > 0 else SAMPLE_RATE

@@ -6,51 +6,19 @@ from __future__ import annotations
 import struct
 import time
 import wave
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, to_chunk, to_pcm
+from referee.resampling import resample, resample_span, resampled_length
 
 MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz), and a margin
 # WAV format tags: read (what ``wave`` refuses, by hand) and named when refused.
 WAVE_FORMAT_PCM, WAVE_FORMAT_IEEE_FLOAT, WAVE_FORMAT_EXTENSIBLE = 1, 3, 0xFFFE
 FORMAT_NAMES = {2: "ADPCM", 6: "A-law", 7: "µ-law", 17: "IMA ADPCM", 85: "MP3"}
-
-
-def resample(samples: np.ndarray, rate: int, target: int = SAMPLE_RATE) -> np.ndarray:
-    """Resample float samples (frames × channels) to ``target`` Hz; box-filtered when downsampling."""
-    if rate == target or len(samples) == 0:
-        return samples
-    return resample_span(lambda lo, hi: samples[lo:hi], len(samples), rate, 0,
-                         resampled_length(len(samples), rate, target), target)
-
-
-def resampled_length(frames: int, rate: int, target: int = SAMPLE_RATE) -> int:
-    """How many frames ``frames`` at ``rate`` Hz make at ``target`` Hz."""
-    return round(frames * target / rate)
-
-
-def resample_span(read: Callable[[int, int], np.ndarray], frames: int, rate: int, start: int,
-                  stop: int, target: int = SAMPLE_RATE) -> np.ndarray:
-    """Frames ``start`` to ``stop`` of ``resample`` of a recording of ``frames`` frames, reading
-    (``read(lo, hi)``: its float frames lo to hi) only the stretch they come from: a long
-    recording is resampled a stretch at a time, the same as whole, never held as floats whole."""
-    if rate == target:
-        return read(start, stop)
-    width = round(rate / target) if rate > target else 1
-    lo = max(0, start * rate // target - width - 1)  # the box filter's reach, and a sample more
-    hi = min(frames, (stop - 1) * rate // target + width + 2)
-    part = read(lo, hi)
-    if width > 1:
-        kernel = np.ones(width) / width
-        part = np.stack([np.convolve(part[:, c], kernel, mode="same")
-                         for c in range(part.shape[1])], axis=1)
-    src_t = np.arange(lo, hi) / rate
-    dst_t = np.arange(start, stop) / target
-    return np.stack([np.interp(dst_t, src_t, part[:, c]) for c in range(part.shape[1])], axis=1)
 
 
 class Stored:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import struct
 import sys
 import threading
 import tracemalloc
 import wave
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from referee import microphone
 from referee.audio import SAMPLE_RATE, AudioError, to_chunk, to_pcm
 from referee.device_status import print_status
 from referee.microphone import InputDevice, MicSource, resolve_device
+from referee.resampling import Resampler, resample
 from referee.wav import WavSource, read_wav
 
 
@@ -264,6 +266,10 @@ class TableMic:
     class PortAudioError(Exception):
         pass
 
+    @staticmethod
+    def check_input_settings(**_: Any) -> None:
+        return None
+
     class InputStream:
         def __init__(self, *, callback: Any, blocksize: int, **_: Any) -> None:
             self.callback, self.blocksize = callback, blocksize
@@ -295,3 +301,62 @@ def test_the_sound_before_a_prompt_is_dropped_not_taken_for_its_answer(
     TableMic.answer.set()
     assert np.frombuffer(next(chunks).pcm, np.int16).max() == 2000
     mic.stop()
+
+
+class CardInput:
+    """A sounddevice stand-in for a sound card's own input: it refuses 16 kHz, records at 48 kHz,
+    and delivers ten blocks of a tone."""
+
+    TONE = np.round(8000 * np.sin(2 * np.pi * 440 * np.arange(48000) / 48000)).astype(np.int16)
+    opened: ClassVar[list[int]] = []
+
+    class PortAudioError(Exception):
+        pass
+
+    @staticmethod
+    def check_input_settings(*, samplerate: int, **_: Any) -> None:
+        if samplerate != 48000:
+            raise CardInput.PortAudioError("Invalid sample rate [PaErrorCode -9997]")
+
+    class InputStream:
+        def __init__(self, *, callback: Any, blocksize: int, samplerate: int, **_: Any) -> None:
+            self.callback, self.blocksize = callback, blocksize
+            CardInput.opened.append(samplerate)
+
+        def __enter__(self) -> CardInput.InputStream:
+            for i in range(0, len(CardInput.TONE), self.blocksize):
+                block = CardInput.TONE[i : i + self.blocksize, None]
+                self.callback(block, len(block), 0, 0)
+            return self
+
+        def __exit__(self, *_: object) -> None:
+            return None
+
+
+def test_a_microphone_that_refuses_16_khz_is_heard_at_its_own_rate_resampled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "sounddevice", CardInput)
+    monkeypatch.setattr(microphone, "list_devices",
+                        lambda: [InputDevice(3, "Placa USB (hw:1,0)", 2, 48000.0, False)])
+    mic = MicSource("Placa", keep_trying=False)
+    chunks = list(itertools.islice(iter(mic), 9))
+    mic.stop()
+    assert CardInput.opened == [48000]
+    heard = np.frombuffer(b"".join(c.pcm for c in chunks), "<i2") / 32767
+    whole = resample(CardInput.TONE[:, None] / 32768.0, 48000)[: len(heard), 0]
+    assert len(heard) > 9 * 1590 and np.abs(heard - whole).max() < 1e-3  # one second at 16 kHz
+    assert [round(c.t, 2) for c in chunks[:3]] == [0.0, 0.1, 0.2]
+
+
+@pytest.mark.parametrize("rate", [8000, 22050, 44100, 48000])
+def test_blocks_resampled_as_they_come_are_the_recording_resampled_whole(rate: int) -> None:
+    rng = np.random.default_rng(rate)
+    samples = rng.uniform(-0.5, 0.5, (2 * rate, 2))
+    resampler, parts, i = Resampler(rate), [], 0
+    while i < len(samples):
+        n = int(rng.integers(1, 5000))
+        parts.append(resampler.push(samples[i : i + n]))
+        i += n
+    streamed, whole = np.concatenate(parts), resample(samples, rate)
+    assert len(whole) - 5 <= len(streamed) < len(whole)  # the last few wait for more sound
+    assert np.array_equal(streamed, whole[: len(streamed)])

@@ -73,6 +73,9 @@ class FakeSoundDevice:
         return [{"name": n, "max_input_channels": 1, "default_samplerate": 16000.0}
                 for n in self.names]
 
+    def check_input_settings(self, **_: Any) -> None:
+        return None  # every device records at 16 kHz
+
     def InputStream(self, **options: Any) -> Any:
         raise AssertionError("a stream was opened for a microphone that is not there")
 
