@@ -11,7 +11,7 @@ import queue
 import threading
 from collections.abc import Iterable, Iterator
 
-from referee.audio import AudioChunk
+from referee.audio import AudioChunk, AudioError
 from referee.microphone import MicSource
 
 WAIT_S = 1.0  # how long to wait for the other microphone before going on with one
@@ -22,7 +22,7 @@ class TeamMics:
 
     def __init__(self, source_a: Iterable[AudioChunk], source_b: Iterable[AudioChunk]) -> None:
         self.sources = (source_a, source_b)
-        self._queues: tuple[queue.Queue[AudioChunk | None], ...] = (queue.Queue(), queue.Queue())
+        self._queues: tuple[queue.Queue[AudioChunk | AudioError], ...] = (queue.Queue(), queue.Queue())
         self._t = 0.0
 
     def stop(self) -> None:
@@ -30,15 +30,34 @@ class TeamMics:
             if isinstance(source, MicSource):
                 source.stop()
 
+    def drop_queued(self) -> None:
+        """Forget the sound both microphones heard and nobody has read yet (``MicSource``): what
+        waits here (each microphone's own queue is emptied into it as it comes)."""
+        for q in self._queues:
+            while True:
+                try:
+                    item = q.get_nowait()
+                except queue.Empty:
+                    break
+                if item is END or isinstance(item, AudioError):  # kept: it says how the source ended
+                    q.put(item)
+                    break
+
     def __iter__(self) -> Iterator[AudioChunk]:
         for source, q in zip(self.sources, self._queues):
             threading.Thread(target=_pump, args=(source, q), daemon=True).start()
         ended = [False, False]
         while not all(ended):
-            got = [None if done else _get(q) for q, done in zip(self._queues, ended)]
-            for i, chunk in enumerate(got):
-                if chunk is END:
-                    ended[i], got[i] = True, None
+            got: list[AudioChunk | None] = [None, None]
+            for i, q in enumerate(self._queues):
+                item = None if ended[i] else _get(q)
+                if isinstance(item, AudioError):  # a microphone that does not retry failed
+                    self.stop()
+                    raise item
+                if item is END:
+                    ended[i] = True
+                elif item is not None:
+                    got[i] = item
             if got[0] is not None or got[1] is not None:
                 yield self._merge(got[0], got[1])
 
@@ -55,13 +74,17 @@ class TeamMics:
 END = AudioChunk(b"", -1.0, ())  # a source has no more chunks (a microphone never ends)
 
 
-def _pump(source: Iterable[AudioChunk], q: queue.Queue[AudioChunk | None]) -> None:
-    for chunk in source:
-        q.put(chunk)
+def _pump(source: Iterable[AudioChunk], q: queue.Queue[AudioChunk | AudioError]) -> None:
+    try:
+        for chunk in source:
+            q.put(chunk)
+    except AudioError as err:  # one that does not retry (``keep_trying=False``): said, not lost
+        q.put(err)
+        return
     q.put(END)
 
 
-def _get(q: queue.Queue[AudioChunk | None]) -> AudioChunk | None:
+def _get(q: queue.Queue[AudioChunk | AudioError]) -> AudioChunk | AudioError | None:
     try:
         return q.get(timeout=WAIT_S)
     except queue.Empty:

@@ -23,6 +23,7 @@ from referee.audio import AudioChunk, AudioError
 from referee.commands import values
 from referee.device_status import print_status
 from referee.microphone import MicSource
+from referee.mics import TeamMics
 from referee.phrases import normalize, vocabulary
 from referee.wav import read_pcm
 
@@ -47,8 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", choices=("calibrate", "learn", "forget"), metavar="ACCIÓN",
                         help="calibrate = grabar y calibrar; learn = aprender de las partidas "
                         "jugadas; forget = borrar la calibración")
-    parser.add_argument("--mic", "--device", dest="mic", metavar="NOMBRE|NÚMERO",
-                        help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
+    parser.add_argument("--mic", "--device", dest="mic", metavar="NOMBRE|NÚMERO", action="append",
+                        help="qué micrófono usar (ver 'truco-referee devices'); si no, el de "
+                             "siempre. Dos veces = un micrófono por equipo, como en 'serve': a cada "
+                             "uno se lo oye por el que más fuerte lo oye")
+    parser.add_argument("--channels", type=int, default=1, choices=(1, 2),
+                        help="2 = un micrófono (canal) por equipo, como en 'serve'")
     parser.add_argument("--players", type=values.at_least_one, default=1, metavar="N",
                         help="cuántos de la mesa se calibran, uno después del otro (por defecto 1)")
     parser.add_argument("--wav-dir", metavar="CARPETA", action="append",
@@ -114,12 +119,27 @@ def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_
     return b"".join(speech) or None, NOT_HEARD
 
 
-def from_mic(spec: str | None, players: int = 1) -> list[list[tuple[bytes, str]]]:
+def table_mics(specs: list[str] | None, channels: int = 1) -> MicSource | TeamMics:
+    """The microphones as the table plays with them: one, one per team (two devices, or two
+    channels of one), each player heard on the louder one, as in 'serve'.  None of them retries:
+    a missing one is an AudioError."""
+    specs = specs or []
+    if len(specs) > 2:
+        raise AudioError("mic-too-many", "a lo sumo dos micrófonos, uno por equipo")
+    if len(specs) == 2:
+        return TeamMics(*(MicSource(spec, on_status=print_status(f"micrófono de {team}"),
+                                    keep_trying=False) for spec, team in zip(specs, "AB")))
+    return MicSource(specs[0] if specs else None, channels=channels,
+                     on_status=print_status("micrófono"), keep_trying=False)
+
+
+def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1
+             ) -> list[list[tuple[bytes, str]]]:
     """Ask each player, in turn, for each prompt and record it: one list per player.
 
     The microphone is opened before the first prompt, and a missing or lost one is an AudioError,
     not a retry: nobody is asked to speak to a microphone that is not there."""
-    mic = MicSource(spec, on_status=print_status("micrófono"), keep_trying=False)
+    mic = table_mics(specs, channels)
     chunks = iter(mic)
     voices: list[list[tuple[bytes, str]]] = []
     try:
@@ -216,7 +236,7 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
     """Record the prompts (or read them from WAVs), calibrate, and keep the calibration."""
     try:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
-                  else from_mic(args.mic, max(1, args.players)))
+                  else from_mic(args.mic, max(1, args.players), args.channels))
         said = sum(len(v) for v in voices)
         if not said:  # every prompt silent or noise: nothing to calibrate with
             raise AudioError("nothing-heard", "no te oí decir ninguna frase; probá de nuevo más "

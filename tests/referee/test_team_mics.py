@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
+import time
+from collections.abc import Iterator
 
-from referee.audio import AudioChunk, to_chunk
+import numpy as np
+import pytest
+
+from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.mics import TeamMics
 
 
@@ -27,3 +31,22 @@ def test_the_louder_microphone_is_passed_on_with_both_levels() -> None:
 def test_one_microphone_going_quiet_does_not_stop_the_other() -> None:
     merged = list(TeamMics(chunks([0.2, 0.2, 0.2]), chunks([0.1])))
     assert len(merged) == 3 and merged[2].levels[1] == 0.0
+
+
+def test_what_waits_is_dropped_but_not_the_end_of_a_microphone() -> None:
+    mics = TeamMics(chunks([0.2] * 5), chunks([0.1] * 5))
+    merged = iter(mics)
+    first = next(merged)
+    time.sleep(0.2)  # both microphones' other chunks wait to be read
+    mics.drop_queued()
+    assert list(merged) == [] and first.t == 0.0
+
+
+def test_a_microphone_that_does_not_retry_ends_the_stream_with_its_reason() -> None:
+    def missing() -> Iterator[AudioChunk]:
+        raise AudioError("mic-missing", "no encuentro un micrófono que se llame 'B'")
+        yield  # a generator
+
+    with pytest.raises(AudioError) as err:
+        list(TeamMics(chunks([0.2] * 3), missing()))
+    assert err.value.code == "mic-missing"
