@@ -288,13 +288,18 @@ class TableMic:
             return None
 
 
+def mic_on(monkeypatch: pytest.MonkeyPatch, sounddevice: type, device: InputDevice,
+           spec: str | None) -> MicSource:
+    """A microphone that does not retry, on a sounddevice stand-in with this one device."""
+    monkeypatch.setitem(sys.modules, "sounddevice", sounddevice)
+    monkeypatch.setattr(microphone, "list_devices", lambda: [device])
+    return MicSource(spec, keep_trying=False)
+
+
 def test_the_sound_before_a_prompt_is_dropped_not_taken_for_its_answer(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "sounddevice", TableMic)
-    monkeypatch.setattr(microphone, "list_devices",
-                        lambda: [InputDevice(0, "mesa", 1, 16000.0, True)])
     TableMic.answer.clear()
-    mic = MicSource(None, keep_trying=False)
+    mic = mic_on(monkeypatch, TableMic, InputDevice(0, "mesa", 1, 16000.0, True), None)
     chunks = iter(mic)
     assert np.frombuffer(next(chunks).pcm, np.int16).max() == 1000  # the microphone is open
     mic.drop_queued()  # the prompt shows: the four blocks waiting are from before it
@@ -335,10 +340,8 @@ class CardInput:
 
 def test_a_microphone_that_refuses_16_khz_is_heard_at_its_own_rate_resampled(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "sounddevice", CardInput)
-    monkeypatch.setattr(microphone, "list_devices",
-                        lambda: [InputDevice(3, "Placa USB (hw:1,0)", 2, 48000.0, False)])
-    mic = MicSource("Placa", keep_trying=False)
+    mic = mic_on(monkeypatch, CardInput, InputDevice(3, "Placa USB (hw:1,0)", 2, 48000.0, False),
+                 "Placa")
     chunks = list(itertools.islice(iter(mic), 9))
     mic.stop()
     assert CardInput.opened == [48000]
