@@ -11,7 +11,12 @@ hears, in turn:
             (``referee.audio.to_chunk``), as with two microphones on two devices (``referee.mics``)
 - average   their average, one channel (a downmix)
 
+With ``--room RT60 NEAR FAR`` the voice is said in a room first (``speech_corpus.in_room``), its
+reverberation NEAR dB below the direct sound at the near microphone and FAR dB at the far one
+(each with a reverberation of its own).
+
     python -m benchmarks.two_mics --snr 20 10 --gain 0.85 --delay-ms 2.9 --limit 60
+    python -m benchmarks.two_mics --snr clean 10 --gain 0.5 --room 0.3 10 -5 --heard near far loudest
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from multiprocessing import Pool
 import numpy as np
 
 from benchmarks.speech import report
-from benchmarks.speech_corpus import LEAD_SILENCE_S, SPEECH, load_items, noises
+from benchmarks.speech_corpus import LEAD_SILENCE_S, SPEECH, in_room, load_items, noises
 from benchmarks.speech_listening import init_worker, run_one
 from benchmarks.speech_scoring import score
 from referee.wav import read_wav
@@ -34,16 +39,24 @@ from referee.wav import read_wav
 HEARD = ("near", "far", "loudest", "average")
 
 
-def two_mics(file: str, seed: int, snr_db: float, gain: float, delay: int) -> tuple[np.ndarray, np.ndarray]:
-    """The file as the near and the far microphone hear it, each with its own noise."""
-    x = read_wav(SPEECH / file)[:, 0]
+def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int,
+             room: tuple[float, float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The file as the near and the far microphone hear it, each with its own noise (none when
+    ``snr_db`` is None), said in a ``room`` (RT60, near DRR, far DRR) first."""
+    dry = read_wav(SPEECH / file)
     rng = random.Random(seed)
     lead = int(LEAD_SILENCE_S * 16000)
+    x = dry[:, 0]
     speech = x[lead:-lead] if len(x) > 2 * lead + 160 else x
     power = float(np.mean(speech**2)) or 1e-12
-    far = gain * np.concatenate([np.zeros(delay), x[: len(x) - delay]])
+    near, far = (x, x) if room is None else (in_room(dry, room[0], room[1], seed)[:, 0],
+                                            in_room(dry, room[0], room[2], seed + 1)[:, 0])
+    far = gain * np.concatenate([np.zeros(delay), far[: len(x) - delay]])
     heard = []
-    for signal in (x, far):
+    for signal in (near, far):
+        if snr_db is None:
+            heard.append(signal)
+            continue
         noise = rng.choice(noises())
         start = rng.randrange(0, max(1, len(noise) - len(x)))
         stretch = np.resize(noise[start : start + len(x)], len(x))
@@ -52,9 +65,10 @@ def two_mics(file: str, seed: int, snr_db: float, gain: float, delay: int) -> tu
     return heard[0], heard[1]
 
 
-def frames(file: str, seed: int, how: str, snr_db: float, gain: float, delay: int) -> np.ndarray:
+def frames(file: str, seed: int, how: str, snr_db: float | None, gain: float, delay: int,
+           room: tuple[float, float, float] | None = None) -> np.ndarray:
     """What the listener is handed (frames × channels)."""
-    near, far = two_mics(file, seed, snr_db, gain, delay)
+    near, far = two_mics(file, seed, snr_db, gain, delay, room)
     return {"near": near[:, None], "far": far[:, None], "loudest": np.stack([near, far], axis=1),
             "average": ((near + far) / 2)[:, None]}[how]
 
@@ -62,7 +76,7 @@ def frames(file: str, seed: int, how: str, snr_db: float, gain: float, delay: in
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.two_mics", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--snr", type=float, nargs="+", default=[20.0, 10.0])
+    parser.add_argument("--snr", nargs="+", default=["20", "10"], help="SNRs in dB, or clean")
     parser.add_argument("--gain", type=float, default=0.85,
                         help="the far microphone's level of the voice, against the near one's")
     parser.add_argument("--delay-ms", type=float, default=2.9,
@@ -70,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=60, help="at most N files per group")
     parser.add_argument("--voices", choices=["held-out", "tuning"], default="held-out")
     parser.add_argument("--heard", nargs="+", choices=HEARD, default=list(HEARD))
+    parser.add_argument("--room", type=float, nargs=3, metavar=("RT60", "NEAR", "FAR"),
+                        help="say every file in a room: reverberation time (s), and the "
+                             "reverberation's level below the direct sound at each microphone (dB)")
     parser.add_argument("--min-conf", type=float, default=0.6)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
@@ -78,15 +95,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     items = [it for it in load_items(args.voices, args.limit) if it.render]
     delay = round(args.delay_ms * 16)
+    room = tuple(args.room) if args.room else None
     print(f"{len(items)} files, voices: {args.voices}, far microphone at {args.gain} of the near "
-          f"one's level and {delay / 16:.2f} ms later")
+          f"one's level and {delay / 16:.2f} ms later"
+          + (f", in a room of RT60 {room[0]:g} s, DRR {room[1]:g} / {room[2]:g} dB" if room else ""))
     for snr in args.snr:
         for how in args.heard:
-            load = partial(frames, how=how, snr_db=snr, gain=args.gain, delay=delay)
+            load = partial(frames, how=how, snr_db=None if snr == "clean" else float(snr),
+                           gain=args.gain, delay=delay, room=room)
             with Pool(args.workers, init_worker,
                       ("sphinx-es", "clean", None, None, None, True, True, load)) as pool:
                 outcomes = pool.map(run_one, items, chunksize=8)
-            report("sphinx-es", f"{snr:g} dB SNR · {how}", score(outcomes, args.min_conf), 0)
+            condition = "clean" if snr == "clean" else f"{snr} dB SNR"
+            report("sphinx-es", f"{condition} · {how}", score(outcomes, args.min_conf), 0)
     return 0
 
 
