@@ -45,3 +45,13 @@ def test_two_microphones_hear_one_voice_later_and_quieter_each_with_its_own_nois
     both = frames(file, 3, "loudest", 60.0, 0.5, 32)
     assert both.shape == (len(near), 2)
     assert frames(file, 3, "average", 60.0, 0.5, 32).shape == (len(near), 1)
+
+
+def test_in_a_room_the_near_microphone_hears_the_voice_clearer_than_the_far_one(
+        shared_dir: Path) -> None:
+    folder = shared_dir / "speech" / "clean" / "mbrola-es3"
+    file = "clean/mbrola-es3/" + min(p.name for p in folder.glob("*.wav"))
+    dry, _ = two_mics(file, seed=3, snr_db=None, gain=1.0, delay=0)
+    near, far = two_mics(file, seed=3, snr_db=None, gain=1.0, delay=0, room=(0.3, 10.0, -5.0))
+    assert len(near) == len(far) == len(dry)
+    assert np.corrcoef(dry, near)[0, 1] > 0.9 > np.corrcoef(dry, far)[0, 1]
