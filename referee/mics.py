@@ -3,18 +3,29 @@
 Both microphones hear every voice at the table; the louder one tells which team spoke.  The
 stream passes on the louder microphone's sound, with both levels, so the listener attributes each
 phrase to the team whose microphone heard it best (as with a two-channel interface).
+
+Each microphone's chunks are paired with the other's in the order they come.  One that stops
+sending (unplugged and looked for again) does not hold the other back: the other's chunks go on
+alone once it has sent nothing for ``QUIET_S``.  Two devices never keep exactly the same time
+either: once ``MAX_AHEAD`` chunks of the faster one wait with none of the slower, the oldest goes on
+alone, so the two stay within that many chunks of each other instead of drifting apart all
+evening.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 
 from referee.audio import AudioChunk, AudioError
 from referee.microphone import MicSource
 
-WAIT_S = 1.0  # how long to wait for the other microphone before going on with one
+MAX_AHEAD = 2  # chunks of one microphone that wait for the other's before going on alone
+QUIET_S = 0.3  # a microphone that sent nothing for this long is not waited for
+WAIT_S = 1.0  # how often the stream looks up when neither microphone sends anything
 
 
 class TeamMics:
@@ -22,7 +33,9 @@ class TeamMics:
 
     def __init__(self, source_a: Iterable[AudioChunk], source_b: Iterable[AudioChunk]) -> None:
         self.sources = (source_a, source_b)
-        self._queues: tuple[queue.Queue[AudioChunk | AudioError], ...] = (queue.Queue(), queue.Queue())
+        self._heard: queue.Queue[tuple[int, AudioChunk | AudioError]] = queue.Queue()
+        self._waiting: tuple[deque[AudioChunk], deque[AudioChunk]] = (deque(), deque())
+        self._last = [0.0, 0.0]  # when each microphone last sent something (time.monotonic)
         self._t = 0.0
 
     def stop(self) -> None:
@@ -33,33 +46,51 @@ class TeamMics:
     def drop_queued(self) -> None:
         """Forget the sound both microphones heard and nobody has read yet (``MicSource``): what
         waits here (each microphone's own queue is emptied into it as it comes)."""
-        for q in self._queues:
-            while True:
-                try:
-                    item = q.get_nowait()
-                except queue.Empty:
-                    break
-                if item is END or isinstance(item, AudioError):  # kept: it says how the source ended
-                    q.put(item)
-                    break
+        kept = []
+        while True:
+            try:
+                mic, item = self._heard.get_nowait()
+            except queue.Empty:
+                break
+            if item is END or isinstance(item, AudioError):  # kept: it says how a source ended
+                kept.append((mic, item))
+        for entry in kept:
+            self._heard.put(entry)
+        for waiting in self._waiting:
+            waiting.clear()
 
     def __iter__(self) -> Iterator[AudioChunk]:
-        for source, q in zip(self.sources, self._queues):
-            threading.Thread(target=_pump, args=(source, q), daemon=True).start()
+        for mic, source in enumerate(self.sources):
+            threading.Thread(target=_pump, args=(mic, source, self._heard), daemon=True).start()
         ended = [False, False]
-        while not all(ended):
-            got: list[AudioChunk | None] = [None, None]
-            for i, q in enumerate(self._queues):
-                item = None if ended[i] else _get(q)
-                if isinstance(item, AudioError):  # a microphone that does not retry failed
-                    self.stop()
-                    raise item
-                if item is END:
-                    ended[i] = True
-                elif item is not None:
-                    got[i] = item
-            if got[0] is not None or got[1] is not None:
-                yield self._merge(got[0], got[1])
+        self._last = [time.monotonic()] * 2
+        while not all(ended) or any(self._waiting):
+            try:
+                mic, item = self._heard.get(timeout=WAIT_S) if not all(ended) else (0, END)
+            except queue.Empty:
+                continue
+            self._last[mic] = time.monotonic()
+            if isinstance(item, AudioError):  # a microphone that does not retry failed
+                self.stop()
+                raise item
+            if item is END:
+                ended[mic] = True
+            else:
+                self._waiting[mic].append(item)
+            yield from self._paired(ended)
+
+    def _paired(self, ended: list[bool]) -> Iterator[AudioChunk]:
+        """What can go on: pairs, then one microphone's chunks alone where the other has ended,
+        has been quiet for ``QUIET_S`` or is ``MAX_AHEAD`` chunks behind."""
+        a, b = self._waiting
+        while a and b:
+            yield self._merge(a.popleft(), b.popleft())
+        now = time.monotonic()
+        for mic, waiting in enumerate(self._waiting):
+            other_gone = ended[1 - mic] or now - self._last[1 - mic] > QUIET_S
+            while waiting and (other_gone or len(waiting) > MAX_AHEAD):
+                chunk = waiting.popleft()
+                yield self._merge(chunk, None) if mic == 0 else self._merge(None, chunk)
 
     def _merge(self, a: AudioChunk | None, b: AudioChunk | None) -> AudioChunk:
         level_a = max(a.levels) if a else 0.0
@@ -74,18 +105,12 @@ class TeamMics:
 END = AudioChunk(b"", -1.0, ())  # a source has no more chunks (a microphone never ends)
 
 
-def _pump(source: Iterable[AudioChunk], q: queue.Queue[AudioChunk | AudioError]) -> None:
+def _pump(mic: int, source: Iterable[AudioChunk],
+          heard: queue.Queue[tuple[int, AudioChunk | AudioError]]) -> None:
     try:
         for chunk in source:
-            q.put(chunk)
+            heard.put((mic, chunk))
     except AudioError as err:  # one that does not retry (``keep_trying=False``): said, not lost
-        q.put(err)
+        heard.put((mic, err))
         return
-    q.put(END)
-
-
-def _get(q: queue.Queue[AudioChunk | AudioError]) -> AudioChunk | AudioError | None:
-    try:
-        return q.get(timeout=WAIT_S)
-    except queue.Empty:
-        return None
+    heard.put((mic, END))

@@ -19,10 +19,17 @@ def chunks(levels: list[float]) -> list[AudioChunk]:
             for i, a in enumerate(levels)]
 
 
+def paced(sent: list[AudioChunk], period_s: float) -> Iterator[AudioChunk]:
+    """A microphone's chunks as they come, one every ``period_s``."""
+    for chunk in sent:
+        time.sleep(period_s)
+        yield chunk
+
+
 def test_the_louder_microphone_is_passed_on_with_both_levels() -> None:
     a = chunks([0.5, 0.01, 0.3])
     b = chunks([0.05, 0.4, 0.3])
-    merged = list(TeamMics(a, b))
+    merged = list(TeamMics(paced(a, 0.05), paced(b, 0.05)))  # as microphones send them
     assert [c.pcm for c in merged] == [a[0].pcm, b[1].pcm, a[2].pcm]
     assert merged[0].levels[0] > merged[0].levels[1] and merged[1].levels[1] > merged[1].levels[0]
     assert [round(c.t, 1) for c in merged] == [0.0, 0.1, 0.2]
@@ -50,3 +57,18 @@ def test_a_microphone_that_does_not_retry_ends_the_stream_with_its_reason() -> N
     with pytest.raises(AudioError) as err:
         list(TeamMics(chunks([0.2] * 3), missing()))
     assert err.value.code == "mic-missing"
+
+
+def test_a_microphone_that_stops_sending_does_not_hold_the_other_back() -> None:
+    def unplugged() -> Iterator[AudioChunk]:  # retrying, silent, for longer than the test
+        time.sleep(5)
+        yield from ()
+
+    started, heard = time.monotonic(), 0
+    for _ in TeamMics(paced(chunks([0.2] * 30), 0.01), unplugged()):
+        heard += 1
+        assert time.monotonic() - started < 1.5, f"{heard} chunks of 30 in 1.5 s"
+        if heard == 30:
+            break
+    assert heard == 30
+
