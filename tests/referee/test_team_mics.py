@@ -72,3 +72,15 @@ def test_a_microphone_that_stops_sending_does_not_hold_the_other_back() -> None:
             break
     assert heard == 30
 
+
+
+def test_a_faster_clock_goes_on_alone_once_two_chunks_of_it_wait() -> None:
+    mics = TeamMics([], [])
+    mics._last = [time.monotonic()] * 2  # both sending
+    a, b = chunks([0.3] * 4), chunks([0.1] * 2)
+    mics._waiting[0].extend(a[:3])
+    assert [c.levels[1] for c in mics._paired([False, False])] == [0.0]  # the oldest, alone
+    mics._waiting[1].extend(b)
+    assert [c.pcm for c in mics._paired([False, False])] == [a[1].pcm, a[2].pcm]  # then paired
+    mics._waiting[0].append(a[3])
+    assert list(mics._paired([False, False])) == []  # one waiting is the clocks' usual jitter
