@@ -307,8 +307,10 @@ class Listener:
         return pcm[a:b], max(lo, base)
 
     def _team(self, start: float, end: float) -> str | None:
-        """The team whose channel was loudest while the phrase was said (None with one channel)."""
-        chunks = [c for c in self._audio if c.t + c.duration > start and c.t < end]
+        """The team whose channel was loudest while the phrase was said (None with one channel, or
+        while one of two microphones sent nothing: its level is NaN, ``referee.mics``)."""
+        chunks = [c for c in self._audio if c.t + c.duration > start and c.t < end
+                  and not np.isnan(c.levels).any()]
         if not chunks or len(chunks[0].levels) < 2:
             return None
         energy = np.sum([np.square(c.levels) for c in chunks], axis=0)

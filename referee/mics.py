@@ -6,7 +6,8 @@ phrase to the team whose microphone heard it best (as with a two-channel interfa
 
 Each microphone's chunks are paired with the other's in the order they come.  One that stops
 sending (unplugged and looked for again) does not hold the other back: the other's chunks go on
-alone once it has sent nothing for ``QUIET_S``.  Two devices never keep exactly the same time
+alone once it has sent nothing for ``QUIET_S``, and the phrases said meanwhile go to the team the
+game allows, as with one microphone (the live one hears both teams).  Two devices never keep exactly the same time
 either: once ``MAX_AHEAD`` chunks of the faster one wait with none of the slower, the oldest goes on
 alone, so the two stay within that many chunks of each other instead of drifting apart all
 evening.
@@ -14,6 +15,7 @@ evening.
 
 from __future__ import annotations
 
+import math
 import queue
 import threading
 import time
@@ -93,8 +95,10 @@ class TeamMics:
                 yield self._merge(chunk, None) if mic == 0 else self._merge(None, chunk)
 
     def _merge(self, a: AudioChunk | None, b: AudioChunk | None) -> AudioChunk:
-        level_a = max(a.levels) if a else 0.0
-        level_b = max(b.levels) if b else 0.0
+        """The louder chunk, with both levels; a microphone that sent nothing has level NaN, so
+        the listener does not take the other's team for it (one microphone hears both teams)."""
+        level_a = max(a.levels) if a else math.nan
+        level_b = max(b.levels) if b else math.nan
         louder = a if (a and (b is None or level_a >= level_b)) else b
         assert louder is not None
         chunk = AudioChunk(louder.pcm, self._t, (level_a, level_b))

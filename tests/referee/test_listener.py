@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import wave
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,8 @@ def test_loudest_channel_decides_the_team() -> None:
     assert run_script([(0.5, 1.0, "truco", 0.9)], levels=(0.01, 0.2))[0].team == "B"
     assert run_script([(0.5, 1.0, "truco", 0.9)], levels=(0.3, 0.2))[0].team == "A"
     assert run_script([(0.5, 1.0, "truco", 0.9)])[0].team is None
+    # one of two microphones sent nothing (unplugged): the other hears both teams
+    assert run_script([(0.5, 1.0, "truco", 0.9)], levels=(0.3, math.nan))[0].team is None
 
 
 def run_two_mics(script: list[tuple[float, float, str, float]], a_until: float,
