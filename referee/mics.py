@@ -118,3 +118,20 @@ def _pump(mic: int, source: Iterable[AudioChunk],
         heard.put((mic, err))
         return
     heard.put((mic, END))
+
+
+def table_mics(specs: list[str] | None, channels: int = 1, *,
+               keep_trying: bool = True) -> MicSource | TeamMics:
+    """The microphones as the table plays with them, each said on the terminal: one, or one per
+    team (``--mic`` twice: two devices, team A's first; or ``--channels 2``, two channels of one).
+    With ``keep_trying=False`` a missing one is an AudioError instead of a retry."""
+    from referee.device_status import print_status
+
+    specs = specs or []
+    if len(specs) > 2:
+        raise AudioError("mic-too-many", "a lo sumo dos micrófonos, uno por equipo")
+    if len(specs) == 2:
+        return TeamMics(*(MicSource(spec, on_status=print_status(f"micrófono de {team}"),
+                                    keep_trying=keep_trying) for spec, team in zip(specs, "AB")))
+    return MicSource(specs[0] if specs else None, channels=channels,
+                     on_status=print_status("micrófono"), keep_trying=keep_trying)

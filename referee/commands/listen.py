@@ -14,10 +14,9 @@ from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError
 from referee.commands import values
 from referee.commands.listen_printer import Printer
-from referee.device_status import print_status
 from referee.evidence import EvidenceError, EvidenceStore
 from referee.listener import Listener
-from referee.microphone import MicSource
+from referee.mics import table_mics
 from referee.phrases import BARS_SAID
 from referee.startup import load_recognizer
 from referee.wav import WavSource
@@ -27,8 +26,9 @@ UNSURE_BELOW = 0.6
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wav", metavar="ARCHIVO", help="escuchar un archivo WAV en vez del micrófono")
-    parser.add_argument("--mic", metavar="NOMBRE|NÚMERO",
-                        help="qué micrófono usar (ver 'truco-referee devices'); si no, el de siempre")
+    parser.add_argument("--mic", metavar="NOMBRE|NÚMERO", action="append",
+                        help="qué micrófono usar (ver 'truco-referee devices'); si no, el de "
+                             "siempre. Dos veces = un micrófono por equipo (el primero es de A)")
     parser.add_argument("--channels", type=int, default=1, choices=(1, 2),
                         help="2 = un micrófono (canal) por equipo: el canal 1 es A, el 2 es B")
     parser.add_argument("--json", action="store_true", help="una línea JSON por cosa oída")
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         print("Atención: modo de baja precisión. Bajá el modelo en español con "
               "'truco-referee models fetch'.", file=sys.stderr)
     printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
-    teams = ("A", "B") if args.channels == 2 else ()
+    teams = ("A", "B") if args.channels == 2 or len(args.mic or []) == 2 else ()
     listener = Listener(recognizer, printer, channel_teams=teams, on_revisions=printer.revise)
     try:
         listener.run(source)
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:
     """The WAV file, read whole, or the microphone; checked before the recognizer is loaded."""
     if not args.wav:
-        return MicSource(args.mic, channels=args.channels, on_status=print_status("micrófono"))
+        return table_mics(args.mic, args.channels)
     source = WavSource(args.wav, realtime=args.realtime)
     if args.channels == 2 and source.channels == 1:
         raise AudioError("wav-channels", f"{args.wav} tiene un solo canal y --channels 2 necesita "

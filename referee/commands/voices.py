@@ -21,9 +21,7 @@ from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.audio import AudioChunk, AudioError
 from referee.commands import values
-from referee.device_status import print_status
-from referee.microphone import MicSource
-from referee.mics import TeamMics
+from referee.mics import table_mics
 from referee.phrases import normalize, vocabulary
 from referee.wav import read_pcm
 
@@ -119,27 +117,13 @@ def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_
     return b"".join(speech) or None, NOT_HEARD
 
 
-def table_mics(specs: list[str] | None, channels: int = 1) -> MicSource | TeamMics:
-    """The microphones as the table plays with them: one, one per team (two devices, or two
-    channels of one), each player heard on the louder one, as in 'serve'.  None of them retries:
-    a missing one is an AudioError."""
-    specs = specs or []
-    if len(specs) > 2:
-        raise AudioError("mic-too-many", "a lo sumo dos micrófonos, uno por equipo")
-    if len(specs) == 2:
-        return TeamMics(*(MicSource(spec, on_status=print_status(f"micrófono de {team}"),
-                                    keep_trying=False) for spec, team in zip(specs, "AB")))
-    return MicSource(specs[0] if specs else None, channels=channels,
-                     on_status=print_status("micrófono"), keep_trying=False)
-
-
 def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1
              ) -> list[list[tuple[bytes, str]]]:
     """Ask each player, in turn, for each prompt and record it: one list per player.
 
     The microphone is opened before the first prompt, and a missing or lost one is an AudioError,
     not a retry: nobody is asked to speak to a microphone that is not there."""
-    mic = table_mics(specs, channels)
+    mic = table_mics(specs, channels, keep_trying=False)
     chunks = iter(mic)
     voices: list[list[tuple[bytes, str]]] = []
     try:

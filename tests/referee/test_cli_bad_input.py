@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from referee import mics
 from referee.cli import main
 from referee.commands import cards, listen
 from referee.commands.serve import build, demo_arguments
@@ -264,7 +265,7 @@ def no_mic(monkeypatch: pytest.MonkeyPatch) -> None:
     def opened(*args: object, **kwargs: object) -> None:
         raise AssertionError("the microphone was opened")
 
-    monkeypatch.setattr(listen, "MicSource", opened)
+    monkeypatch.setattr(mics, "MicSource", opened)
 
 
 @pytest.mark.parametrize(("argv", "said"), [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 import time
 from collections.abc import Iterator
@@ -9,7 +10,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from referee import mics
 from referee.audio import AudioChunk, AudioError, to_chunk
+from referee.commands import listen
 from referee.mics import TeamMics
 
 
@@ -86,3 +89,12 @@ def test_a_faster_clock_goes_on_alone_once_two_chunks_of_it_wait() -> None:
     assert [c.pcm for c in mics._paired([False, False])] == [a[1].pcm, a[2].pcm]  # then paired
     mics._waiting[0].append(a[3])
     assert list(mics._paired([False, False])) == []  # one waiting is the clocks' usual jitter
+
+
+def test_listen_takes_a_microphone_per_team_as_serve_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mics, "MicSource", lambda spec, **options: [spec])
+    heard = listen.open_source(argparse.Namespace(wav=None, mic=["mesa A", "mesa B"], channels=1))
+    assert isinstance(heard, TeamMics) and heard.sources == (["mesa A"], ["mesa B"])
+    with pytest.raises(AudioError) as err:
+        listen.open_source(argparse.Namespace(wav=None, mic=["1", "2", "3"], channels=1))
+    assert err.value.code == "mic-too-many"

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from models.catalog import SPHINX_ES
+from referee import mics
 from referee.audio import AudioChunk, to_chunk
 from referee.cli import main
 from referee.commands import voices
@@ -132,7 +133,7 @@ class NoisyMic:
 
 def test_a_prompt_held_by_noise_says_so_and_goes_on(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(voices, "MicSource", NoisyMic)
+    monkeypatch.setattr(mics, "MicSource", NoisyMic)
     [captured] = voices.from_mic(None)
     lines = capsys.readouterr().out.splitlines()
     first = lines.index(f"[1/{len(voices.PROMPTS)}] Decí: «truco»")
@@ -151,7 +152,7 @@ def test_a_calibration_that_heard_nothing_says_so_and_saves_nothing(
         shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     sphinx_model(shared_dir, tmp_path / "models")
-    monkeypatch.setattr(voices, "MicSource", QuietMic)
+    monkeypatch.setattr(mics, "MicSource", QuietMic)
     assert main(["voices", "calibrate", "--models-dir", str(tmp_path / "models")]) == 2
     assert "no te oí decir ninguna frase" in capsys.readouterr().err
     assert not (tmp_path / "models" / "voice-calibration").exists()

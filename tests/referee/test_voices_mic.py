@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from referee import mics
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import voices
 from referee.wav import read_wav
@@ -62,7 +63,7 @@ def prompts_said(shared_dir: Path) -> dict[str, Path]:
 def test_calibration_prompts_are_cut_from_the_microphone(shared_dir: Path, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     said = prompts_said(shared_dir)
-    monkeypatch.setattr(voices, "MicSource", CorpusMic)
+    monkeypatch.setattr(mics, "MicSource", CorpusMic)
 
     CorpusMic.drops = 0
     [captured] = voices.from_mic(None, players=1)
@@ -101,7 +102,7 @@ class TeamCorpusMic(CorpusMic):
 def test_calibration_with_a_microphone_per_team_hears_each_player_on_the_louder(
         shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     said = prompts_said(shared_dir)
-    monkeypatch.setattr(voices, "MicSource", TeamCorpusMic)
+    monkeypatch.setattr(mics, "MicSource", TeamCorpusMic)
     [captured] = voices.from_mic(["mesa B", "mesa A"])
     assert [text for _, text in captured] == [t for t in voices.PROMPTS if t != SILENT]
     for pcm, text in captured:  # A's microphone, which hears the player at full level
