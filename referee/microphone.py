@@ -117,7 +117,12 @@ class MicSource:
         if not devices:
             raise AudioError("mic-missing", "no hay ningún micrófono conectado: enchufá uno")
         device = resolve_device(self.device_spec, devices)
-        rate = _rate(sd, device, self.channels, devices)
+        chosen = _chosen(devices, device)
+        if chosen is not None and chosen.channels < self.channels:
+            raise AudioError("mic-channels", f"«{chosen.name}» tiene {chosen.channels} canal"
+                             f"{'es' if chosen.channels != 1 else ''} y hacen falta "
+                             f"{self.channels}, uno por equipo")
+        rate = _rate(sd, device, self.channels, chosen)
         q: queue.Queue[np.ndarray] = queue.Queue()
         self._queue = q
         self._resampler = Resampler(rate)
@@ -155,13 +160,17 @@ def _floats(block: np.ndarray) -> np.ndarray:
     return block.astype(np.float64) / 32768.0
 
 
-def _rate(sd: Any, device: int | None, channels: int, devices: Sequence[InputDevice]) -> int:
+def _chosen(devices: Sequence[InputDevice], device: int | None) -> InputDevice | None:
+    """The device with this index (None: the system's default), if PortAudio lists it."""
+    return next((d for d in devices if d.index == device or (device is None and d.is_default)), None)
+
+
+def _rate(sd: Any, device: int | None, channels: int, chosen: InputDevice | None) -> int:
     """16 kHz if the device records at it, else the device's own rate (to be resampled)."""
     try:
         sd.check_input_settings(device=device, channels=channels, dtype="int16",
                                 samplerate=SAMPLE_RATE)
         return SAMPLE_RATE
     except (sd.PortAudioError, ValueError):
-        chosen = [d for d in devices if d.index == device or (device is None and d.is_default)]
-        own = int(chosen[0].default_rate) if chosen else 0
+        own = int(chosen.default_rate) if chosen else 0
         return own if own > 0 else SAMPLE_RATE

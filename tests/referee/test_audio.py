@@ -289,11 +289,11 @@ class TableMic:
 
 
 def mic_on(monkeypatch: pytest.MonkeyPatch, sounddevice: type, device: InputDevice,
-           spec: str | None) -> MicSource:
+           spec: str | None, channels: int = 1) -> MicSource:
     """A microphone that does not retry, on a sounddevice stand-in with this one device."""
     monkeypatch.setitem(sys.modules, "sounddevice", sounddevice)
     monkeypatch.setattr(microphone, "list_devices", lambda: [device])
-    return MicSource(spec, keep_trying=False)
+    return MicSource(spec, channels=channels, keep_trying=False)
 
 
 def test_the_sound_before_a_prompt_is_dropped_not_taken_for_its_answer(
@@ -363,3 +363,11 @@ def test_blocks_resampled_as_they_come_are_the_recording_resampled_whole(rate: i
     streamed, whole = np.concatenate(parts), resample(samples, rate)
     assert len(whole) - 5 <= len(streamed) < len(whole)  # the last few wait for more sound
     assert np.array_equal(streamed, whole[: len(streamed)])
+
+
+def test_two_channels_asked_of_a_microphone_with_one_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    mic = mic_on(monkeypatch, TableMic, InputDevice(0, "Mic USB", 1, 16000.0, True), None, 2)
+    with pytest.raises(AudioError) as err:  # before: PortAudio's «Invalid number of channels»
+        next(iter(mic))
+    assert err.value.code == "mic-channels"
+    assert err.value.message == "«Mic USB» tiene 1 canal y hacen falta 2, uno por equipo"
