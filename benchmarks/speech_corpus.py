@@ -58,17 +58,32 @@ def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:
     return items
 
 
-def mix_noise(frames: np.ndarray, snr_db: float, noise: np.ndarray, rng: random.Random) -> np.ndarray:
-    """Add noise at ``snr_db`` relative to the speech part (the file minus its silent ends)."""
+def speech_power(frames: np.ndarray) -> float:
+    """The mean power of a corpus file's speech part (the file minus its silent ends)."""
     mono = frames[:, 0]
     lead = int(LEAD_SILENCE_S * 16000)
     speech = mono[lead:-lead] if len(mono) > 2 * lead + 160 else mono
-    p_speech = float(np.mean(speech**2)) or 1e-12
+    return float(np.mean(speech**2)) or 1e-12
+
+
+def mix_noise(frames: np.ndarray, snr_db: float, noise: np.ndarray, rng: random.Random,
+              power: float | None = None) -> np.ndarray:
+    """Add noise at ``snr_db`` relative to the speech part (the file minus its silent ends), or to
+    a speech ``power`` given (another microphone's)."""
+    mono = frames[:, 0]
+    p_speech = speech_power(frames) if power is None else power
     start = rng.randrange(0, max(1, len(noise) - len(mono)))
     seg = np.resize(noise[start:start + len(mono)], len(mono))
     p_noise = float(np.mean(seg**2)) or 1e-12
     gain = np.sqrt(p_speech / (p_noise * 10 ** (snr_db / 10)))
     return np.clip(mono + gain * seg, -1.0, 1.0)[:, None]
+
+
+def noisy(frames: np.ndarray, snr_db: float, seed: int) -> np.ndarray:
+    """Frames with one of the corpus's noises mixed in at ``snr_db``; the noise and its stretch
+    are chosen by ``seed``."""
+    rng = random.Random(seed)
+    return mix_noise(frames, snr_db, rng.choice(noises()), rng)
 
 
 @cache
@@ -84,8 +99,7 @@ def read_in_noise(file: str, snr_db: float, seed: int) -> np.ndarray:
     chosen by ``seed``, so a file gets the same noise on every run."""
     from referee.wav import read_wav
 
-    rng = random.Random(seed)
-    return mix_noise(read_wav(SPEECH / file), snr_db, rng.choice(noises()), rng)
+    return noisy(read_wav(SPEECH / file), snr_db, seed)
 
 
 def room_response(rt60: float, drr_db: float, seed: int) -> np.ndarray:
@@ -118,10 +132,7 @@ def heard_in_room(file: str, seed: int, snr: str, rt60: float, drr_db: float) ->
     from referee.wav import read_wav
 
     wet = in_room(read_wav(SPEECH / file), rt60, drr_db, seed)
-    if snr == "clean":
-        return wet
-    rng = random.Random(seed)
-    return mix_noise(wet, float(snr), rng.choice(noises()), rng)
+    return wet if snr == "clean" else noisy(wet, float(snr), seed)
 
 
 def voice_files() -> dict[str, list[str]]:

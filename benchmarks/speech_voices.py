@@ -13,6 +13,7 @@ from benchmarks.game_states import label as heard_label
 from benchmarks.speech_corpus import SPEECH, Item, file_seed, heard_in_room, read_in_noise
 from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
 from benchmarks.speech_scoring import needed
+from referee.audio import to_pcm
 from referee.listener import Utterance
 from referee.phrases import SURER
 
@@ -36,13 +37,10 @@ def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
     it plays in (each prompt with its own stretch of noise, chosen by its file); with a ``room``
     (RT60, DRR: ``speech_corpus.in_room``), said in that room first."""
     from referee.asr.adapt import calibrate, write_means
-    from referee.wav import read_pcm
 
     out: dict[str, str] = {}
     for voice in sorted(voices):
-        utts = [(_in_room(f, snr, room) if room else
-                 read_pcm(SPEECH / f) if snr == "clean" else _in_noise(f, float(snr)), text)
-                for f, text in calibration_script(voice)]
+        utts = [(_prompt(f, snr, room), text) for f, text in calibration_script(voice)]
         means, stats = calibrate(SPHINX_ES_DIR, [utts])
         path = folder / f"means-{snr}-{room}-{zlib.crc32(voice.encode())}"
         write_means(path, means)
@@ -53,19 +51,19 @@ def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
     return out
 
 
+def _prompt(file: str, snr: str, room: tuple[float, float] | None) -> bytes:
+    """A calibration prompt as the test files get it: in a ``room`` (RT60, DRR) if one is given,
+    with noise at ``snr`` (or "clean")."""
+    from referee.wav import read_pcm
+
+    if room:
+        return to_pcm(heard_in_room(file, zlib.crc32(file.encode()), snr, *room))
+    return read_pcm(SPEECH / file) if snr == "clean" else _in_noise(file, float(snr))
+
+
 def _in_noise(file: str, snr_db: float) -> bytes:
     """A corpus file with noise mixed in at ``snr_db``, as 16-bit PCM (what the test files get)."""
-    import numpy as np
-
-    mixed = read_in_noise(file, snr_db, zlib.crc32(file.encode()))
-    return bytes(np.round(mixed[:, 0] * 32767).astype("<i2").tobytes())
-
-
-def _in_room(file: str, snr: str, room: tuple[float, float]) -> bytes:
-    """A corpus file said in a room, with noise at ``snr`` (or "clean"), as the test files get it."""
-    from referee.audio import to_pcm
-
-    return to_pcm(heard_in_room(file, zlib.crc32(file.encode()), snr, *room))
+    return to_pcm(read_in_noise(file, snr_db, zlib.crc32(file.encode())))
 
 
 def learned_samples(item: Item, utterances: Iterable[Utterance],

@@ -31,7 +31,7 @@ from multiprocessing import Pool
 import numpy as np
 
 from benchmarks.speech import report
-from benchmarks.speech_corpus import LEAD_SILENCE_S, SPEECH, in_room, load_items, noises
+from benchmarks.speech_corpus import SPEECH, in_room, load_items, mix_noise, noises, speech_power
 from benchmarks.speech_listening import init_worker, run_one
 from benchmarks.speech_scoring import score
 from referee.wav import read_wav
@@ -44,25 +44,16 @@ def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int
     """The file as the near and the far microphone hear it, each with its own noise (none when
     ``snr_db`` is None), said in a ``room`` (RT60, near DRR, far DRR) first."""
     dry = read_wav(SPEECH / file)
-    rng = random.Random(seed)
-    lead = int(LEAD_SILENCE_S * 16000)
     x = dry[:, 0]
-    speech = x[lead:-lead] if len(x) > 2 * lead + 160 else x
-    power = float(np.mean(speech**2)) or 1e-12
     near, far = (x, x) if room is None else (in_room(dry, room[0], room[1], seed)[:, 0],
                                             in_room(dry, room[0], room[2], seed + 1)[:, 0])
     far = gain * np.concatenate([np.zeros(delay), far[: len(x) - delay]])
-    heard = []
-    for signal in (near, far):
-        if snr_db is None:
-            heard.append(signal)
-            continue
-        noise = rng.choice(noises())
-        start = rng.randrange(0, max(1, len(noise) - len(x)))
-        stretch = np.resize(noise[start : start + len(x)], len(x))
-        level = np.sqrt(power / ((float(np.mean(stretch**2)) or 1e-12) * 10 ** (snr_db / 10)))
-        heard.append(np.clip(signal + level * stretch, -1.0, 1.0))
-    return heard[0], heard[1]
+    if snr_db is None:
+        return near, far
+    rng, power = random.Random(seed), speech_power(dry)  # the noise is the near speech's
+    near, far = (mix_noise(signal[:, None], snr_db, rng.choice(noises()), rng, power)[:, 0]
+                 for signal in (near, far))
+    return near, far
 
 
 def frames(file: str, seed: int, how: str, snr_db: float | None, gain: float, delay: int,

@@ -7,10 +7,10 @@ phrase to the team whose microphone heard it best (as with a two-channel interfa
 Each microphone's chunks are paired with the other's in the order they come.  One that stops
 sending (unplugged and looked for again) does not hold the other back: the other's chunks go on
 alone once it has sent nothing for ``QUIET_S``, and the phrases said meanwhile go to the team the
-game allows, as with one microphone (the live one hears both teams).  Two devices never keep exactly the same time
-either: once ``MAX_AHEAD`` chunks of the faster one wait with none of the slower, the oldest goes on
-alone, so the two stay within that many chunks of each other instead of drifting apart all
-evening.
+game allows, as with one microphone (the live one hears both teams).  Two devices never keep
+exactly the same time either: once ``MAX_AHEAD`` chunks of the faster one wait with none of the
+slower, the oldest goes on alone, so the two stay within that many chunks of each other instead
+of drifting apart all evening.
 """
 
 from __future__ import annotations
@@ -118,6 +118,11 @@ def _pump(mic: int, source: Iterable[AudioChunk],
         heard.put((mic, err))
         return
     heard.put((mic, END))
+
+
+def channel_teams(specs: list[str] | None, channels: int) -> tuple[str, ...]:
+    """Which team each microphone (or channel) is, as the listener takes them: none with one."""
+    return ("A", "B") if channels == 2 or len(specs or []) == 2 else ()
 
 
 def table_mics(specs: list[str] | None, channels: int = 1, *,

@@ -283,9 +283,10 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
             log: Log, on_end: Callable[[], None] | None) -> Part | None:
     """Listen in the background; with --learn, the learning's line of the start-up screen."""
     from referee.listener import Listener
+    from referee.mics import channel_teams
     from referee.voice import VoiceReferee, listen_in_background
 
-    teams = ("A", "B") if args.channels == 2 or len(args.mic or []) == 2 else ()
+    teams = channel_teams(args.mic, args.channels)
     referee = VoiceReferee(service, log, unsure_below=args.unsure_below)
     sound = None if args.wav else _table_sound(args, recognizer, log)
 

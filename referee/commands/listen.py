@@ -16,7 +16,7 @@ from referee.commands import values
 from referee.commands.listen_printer import Printer
 from referee.evidence import EvidenceError, EvidenceStore
 from referee.listener import Listener
-from referee.mics import table_mics
+from referee.mics import channel_teams, table_mics
 from referee.phrases import BARS_SAID
 from referee.startup import load_recognizer
 from referee.wav import WavSource
@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
         print("Atención: modo de baja precisión. Bajá el modelo en español con "
               "'truco-referee models fetch'.", file=sys.stderr)
     printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
-    teams = ("A", "B") if args.channels == 2 or len(args.mic or []) == 2 else ()
-    listener = Listener(recognizer, printer, channel_teams=teams, on_revisions=printer.revise)
+    listener = Listener(recognizer, printer, channel_teams=channel_teams(args.mic, args.channels),
+                        on_revisions=printer.revise)
     try:
         listener.run(source)
     except AudioError as err:
