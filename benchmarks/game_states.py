@@ -9,8 +9,11 @@ chatter are also scored at a table without flor (the engine's default).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 
+from benchmarks.speech_corpus import Item
 from referee.phrases import CALL_PHRASES, NUMBER_WORDS, Heard, parse
 from referee.table import Table
 
@@ -33,24 +36,50 @@ TALK_MOMENTS = ("empieza la mano", "truco cantado", "envido cantado", "segunda r
 
 def label(heard: Heard) -> str:
     """The benchmark's label of a parsed item: the call, or ``puntos:N``."""
-    return heard.label if heard.kind == "call" else f"puntos:{heard.points}"
+    return heard.key
 
 
 @cache
 def legal_labels(moment: str, flor: bool = True) -> frozenset[str]:
     """The labels a transcript could apply at this moment (calls and envido numbers), at a table
-    that plays with flor or, as by default, without."""
+    that plays with flor or, as by default, without.  Read as the table reads a call said
+    alone, not as the first of a phrase (``Table.expected``, what the recognizer is told to
+    expect, also counts a truco that would set the envido's numbers aside)."""
+    table = at(moment, flor)
+    return frozenset(label(item) for phrase in (*CALL_PHRASES, *NUMBER_WORDS)
+                     for item, meant in zip(parse(phrase), table.interpret(phrase))
+                     if meant.accepted)
+
+
+def at(moment: str, flor: bool = True) -> Table:
+    """A table at this moment of a hand, with flor or without."""
     table = Table()
     if flor:
         table.apply_line("set flor on")
     for line in MOMENTS[moment]:
         table.apply_line(line)
-    out: set[str] = set()
-    for phrase in (*CALL_PHRASES, *NUMBER_WORDS):
-        for item, meant in zip(parse(phrase), table.interpret(phrase)):
-            if meant.accepted:
-                out.add(label(item))
-    return frozenset(out)
+    return table
+
+
+@cache
+def expected_at(moment: str) -> frozenset[str]:
+    """What the table expects at this moment (``Table.expected``), with flor: what the recognizer
+    listens for most there."""
+    return at(moment).expected()
+
+
+def at_moments(items: Iterable[Item], talk_groups: Iterable[str]) -> list[Item]:
+    """Each file said at a moment of a hand, as at a table whose recognizer listens for what the
+    rules take: a call or a number where it can be applied (``moments_for``; a file with no such
+    moment at none), a look-alike or chatter (``talk_groups``) once at each moment of talk."""
+    talk = set(talk_groups)
+    out: list[Item] = []
+    for it in items:
+        if it.group in talk:
+            out += [replace(it, moment=m) for m in TALK_MOMENTS]
+        else:
+            out.append(replace(it, moment=next(iter(moments_for(it.label.split("+"))), "")))
+    return out
 
 
 def moments_for(expected: list[str]) -> list[str]:

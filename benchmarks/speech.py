@@ -8,6 +8,12 @@ accepts, chatter false triggers, latency from the end of the spoken phrase to th
 (p50/p95, in audio time through the same listener the referee runs; early emission included), and
 CPU real-time factor (CPU seconds per second of audio, one process).
 
+Each file is said at a moment of a hand (``game_states.MOMENTS``), and the recognizer is told what
+the table expects there, as the referee tells it: a call or a number at a moment where the rules
+take it, a look-alike or chatter once at each of the four moments of talk (its figures count
+file-moments). ``--tune '{"expected_weight": 1, "unexpected_weight": 1}'`` hears every file as if
+nothing were expected.
+
 The recognizers' settings were chosen on the "tuning" voices only (espeak-ng:es, pico:es-ES,
 mbrola:es1); "held-out" reports the other three synthetic voices and the real recordings.
 
@@ -39,10 +45,10 @@ from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
-from benchmarks.game_states import TALK_MOMENTS
+from benchmarks.game_states import TALK_MOMENTS, at_moments
 from benchmarks.speech_corpus import SPEECH, heard_in_room, load_items
 from benchmarks.speech_listening import SPHINX_ES_DIR, init_worker, run_one
-from benchmarks.speech_scoring import OPPOSITES, OWN_BARS, SAME_BAR, Score, score
+from benchmarks.speech_scoring import OPPOSITES, OWN_BARS, SAME_BAR, TALK_GROUPS, Score, score
 from benchmarks.speech_voices import (
     CALIBRATION_RENDER,
     LEARN_CONF,
@@ -74,7 +80,7 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     for voice in sorted(s.per_voice):
         print(f"    {voice:22s}{_pct(s.per_voice[voice])}")
     print(f"  envido numbers        {_pct(s.numbers)}")
-    print(f"  look-alike accepts    {_pct(s.lookalike.heard)}")
+    print(f"  look-alike accepts    {_pct(s.lookalike.heard)}  (file-moments)")
     print(f"    of which a call     {_pct(s.lookalike.calls)}  (the rest: a number only)")
     print(f"  chatter triggers      {_pct(s.chatter.heard)}")
     print(f"    of which a call     {_pct(s.chatter.calls)}  (the rest: a number only)")
@@ -188,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
                        calibrate_voices({it.voice for it in items}, Path(tmp.name), snr, room))]
                 for snr in sorted(set(noisy_prompts.values()) - {"clean"})}
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
+    said = at_moments(items, TALK_GROUPS)  # look-alikes and chatter at each moment of talk
 
     bars = SAME_BAR if args.same_bar else OWN_BARS
     for name in args.recognizer:
@@ -208,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
                 with Pool(args.workers, init_worker,
                           (name, cond, args.models_dir, args.tune, calibration,
                            not args.no_early, not args.no_revise, frames)) as pool:
-                    outcomes = pool.map(run_one, items, chunksize=8)
+                    outcomes = pool.map(run_one, said, chunksize=8)
             except Exception as err:  # noqa: BLE001 - report and go on with the next one
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")
                 break

@@ -26,6 +26,7 @@ class Item:
     group: str
     voice: str
     render: str = ""  # speed/pitch of a synthetic file
+    moment: str = ""  # the moment of a hand it is said at (``game_states.MOMENTS``), if any
 
 
 def load_items(voices: str, limit: int | None, seed: int = 7) -> list[Item]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.game_states import expected_at
 from benchmarks.game_states import label as heard_label
 from benchmarks.speech_corpus import (
     LEAD_SILENCE_S,
@@ -130,6 +131,8 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
         rec.reset()
         # the table's noise heard so far, then its mean (for the decoder that noise chooses)
         rec.noise_levels, rec.cepstral_mean = means[(item.voice, half)]
+    if hasattr(rec, "expecting"):  # the table's moment, as the referee tells its recognizer
+        rec.expecting = (lambda: expected_at(item.moment)) if item.moment else None
     frames = load(item.file, file_seed(item))
     utterances: list[Utterance] = []
     revised: dict[int, Utterance] = {}

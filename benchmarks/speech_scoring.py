@@ -112,10 +112,10 @@ def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = (
     return [sum(hits), len(hits)]
 
 
-def _count_false_calls(counts: Counter[str], got: list[str]) -> None:
-    """Count, by call, what a look-alike or chatter file would apply at each moment of talk at a
-    table sin flor (a call legal at three moments counts three times)."""
-    for moment in TALK_MOMENTS:
+def _count_false_calls(counts: Counter[str], got: list[str], moments: Iterable[str]) -> None:
+    """Count, by call, what a look-alike or chatter file would apply at these moments of talk at
+    a table sin flor (a call legal at three moments counts three times)."""
+    for moment in moments:
         counts.update({g for g in got if g in legal_labels(moment, False)})
 
 
@@ -165,11 +165,14 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             talk = s.lookalike if it.group == "lookalike" else s.chatter
             _tally(talk.heard, triggered)
             _tally(talk.calls, a_call)
-            _add(talk.game, _in_game(got, TALK_MOMENTS))
-            _add(talk.game_sin_flor, _in_game(got, TALK_MOMENTS, flor=False))
-            _count_false_calls(s.false_calls_sin_flor, got)
+            # said at one moment of talk (heard as the table expects there), or heard once for all
+            moments = [it.moment] if it.moment else TALK_MOMENTS
+            _add(talk.game, _in_game(got, moments))
+            _add(talk.game_sin_flor, _in_game(got, moments, flor=False))
+            _count_false_calls(s.false_calls_sin_flor, got, moments)
             if triggered:
-                s.misses.append(f"{it.voice}: {TALK_GROUPS[it.group]} «{it.text}» → {got}")
+                at = f" ({it.moment})" if it.moment else ""
+                s.misses.append(f"{it.voice}: {TALK_GROUPS[it.group]} «{it.text}»{at} → {got}")
         elif it.group == "real_other" and it.text[:1] != "(" and not it.text.isdigit():
             _tally(s.real_other, triggered)
     return s

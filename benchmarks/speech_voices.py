@@ -6,6 +6,7 @@ import csv
 import zlib
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
@@ -66,20 +67,26 @@ def _in_noise(file: str, snr_db: float) -> bytes:
     return to_pcm(read_in_noise(file, snr_db, zlib.crc32(file.encode())))
 
 
-def learned_samples(item: Item, utterances: Iterable[Utterance],
-                    min_conf: float) -> list[tuple[bytes, str]]:
-    """(audio, text) of what the referee would learn from in this file: utterances whose every
-    word reached ``min_conf`` (flor's surer bar if higher) and that carry a call or a number the
-    game would have applied, cut from their clip.  A call or number file is said at a moment where
-    its call is legal, a look-alike or chatter at one of the moments of talk (chosen by file)."""
-    from referee.asr.learn import words_of
-    from referee.phrases import parse
-
+def said_at(item: Item) -> Item:
+    """The file said at one moment of a hand, as the referee learning from play hears it: a call
+    or number file where its call is legal, a look-alike or chatter at one of the moments of talk
+    (chosen by file)."""
     if item.group in ("lookalike", "chatter"):
         moment = TALK_MOMENTS[file_seed(item) % len(TALK_MOMENTS)]
     else:
         moment = (moments_for(item.label.split("+")) or list(TALK_MOMENTS))[0]
-    legal = legal_labels(moment)
+    return replace(item, moment=moment)
+
+
+def learned_samples(item: Item, utterances: Iterable[Utterance],
+                    min_conf: float) -> list[tuple[bytes, str]]:
+    """(audio, text) of what the referee would learn from in this file, said at its moment
+    (``said_at``): utterances whose every word reached ``min_conf`` (flor's surer bar if higher)
+    and that carry a call or a number the game would have applied, cut from their clip."""
+    from referee.asr.learn import words_of
+    from referee.phrases import parse
+
+    legal = legal_labels(item.moment)
     out: list[tuple[bytes, str]] = []
     for utt in utterances:
         found = [heard_label(h) for h in parse(utt.text) if h.kind != "decoy"]
@@ -112,7 +119,8 @@ def learn_voices(voices: Iterable[str], folder: Path, min_conf: float,
     STATE["calibration"] = calibrated or {}
     out: dict[str, str] = {}
     for voice in sorted(voices):
-        said = [Item(r["file"], r["text"], r["label"], r["group"], voice) for r in rows if r["voice"] == voice]
+        said = [said_at(Item(r["file"], r["text"], r["label"], r["group"], voice))
+                for r in rows if r["voice"] == voice]
         samples: list[tuple[bytes, str]] = []
         groups: dict[str, int] = defaultdict(int)
         for it in said:

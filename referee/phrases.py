@@ -159,6 +159,11 @@ class Heard:
             return self.call.value
         return "puntos" if self.kind == "points" else self.text
 
+    @property
+    def key(self) -> str:
+        """The call's name, or «puntos:N» for a number: what a moment of the game may expect."""
+        return f"puntos:{self.points}" if self.kind == "points" else self.label
+
 
 def _build_matcher() -> dict[tuple[str, ...], tuple[Kind, object]]:
     table: dict[tuple[str, ...], tuple[Kind, object]] = {}

@@ -27,7 +27,7 @@ from engine import (
 from engine.events import Call, Declare
 from referee.interpret import Interpretation, candidate_seats, guess_of, interpret
 from referee.logline import Spoken, parse_line
-from referee.phrases import parse
+from referee.phrases import CALL_PHRASES, NUMBER_WORDS, parse
 
 T = TypeVar("T")
 
@@ -188,6 +188,13 @@ class Table:
             return _said_aside(self.interpret(text, team), first)
         finally:
             self.undo()
+
+    def expected(self) -> frozenset[str]:
+        """What the rules would take now as the first thing said, by anyone: the calls and the
+        envido numbers (``Heard.key``: "quiero", "puntos:27") the recognizer listens for most."""
+        return frozenset(item.key for phrase in (*CALL_PHRASES, *NUMBER_WORDS)
+                         for item, meant in zip(parse(phrase), self.preview(phrase))
+                         if meant.accepted)
 
     def read_calls(self, calls: Sequence[tuple[str, str | None]],
                    at: int) -> list[str | None] | None:

@@ -81,6 +81,13 @@ class TableService:
         by the first accepted call, if it ``deals``): the Table's ``preview``."""
         return self._read(text, team, "preview" if deals else "interpret")
 
+    def expected(self) -> frozenset[str]:
+        """What the table would take now as the first thing said (the Table's ``expected``;
+        nothing from a table that cannot tell): what the recognizer listens for most."""
+        with self._lock:
+            expected = getattr(self._game.table, "expected", None)
+            return expected() if expected else frozenset()
+
     def _read(self, text: str, team: str | None, how: str) -> list[Any]:
         with self._lock:
             read = getattr(self._game.table, how, None)

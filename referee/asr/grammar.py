@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from referee.asr.lexicon import SPANISH_PHONES
@@ -131,6 +131,7 @@ def garbage_syllables() -> dict[str, tuple[str, ...]]:
 
 
 Transition = tuple[int, int, float, str] | tuple[int, int, float]
+Grammar = tuple[int, int, list[Transition]]  # start state, final state, transitions
 
 
 def fsg_transitions(
@@ -138,12 +139,14 @@ def fsg_transitions(
     garbage: Iterable[str],
     weights: dict[str, float],
     number_runs: bool = False,
-) -> tuple[int, int, list[Transition]]:
+    favour: Mapping[str, float] | None = None,
+) -> Grammar:
     """A finite-state grammar as (start, final, transitions): a hub state looping over calls,
     numbers, decoys, filler words, carriers and garbage phones; each multi-word phrase is a chain
     of states that returns to the hub.  ``weights`` gives each class its share of the hub's
     probability (keys ``call``, ``number``, ``decoy``, ``filler``, ``carrier``, ``garbage``),
-    split evenly inside the class, so a class's size does not change how often it wins.
+    split evenly inside the class, so a class's size does not change how often it wins;
+    ``favour`` multiplies a phrase's share (what the table expects now: ``expectation``).
 
     Unless ``number_runs``, a number cannot follow a number, even with garbage in between: a
     number ends in a second hub that offers everything but numbers (until a call or a look-alike),
@@ -174,6 +177,7 @@ def fsg_transitions(
             continue
         prob = mass / total / len(items)
         for phrase in items:
+            share = min(1.0, prob * (favour or {}).get(phrase, 1.0))
             words = phrase.split()
             for origin in sources:
                 if origin == after_number and kind == "number":
@@ -188,9 +192,22 @@ def fsg_transitions(
                     dst = end if last else next_state
                     if not last:
                         next_state += 1
-                    trans.append((src, dst, prob if k == 0 else 1.0, word))
+                    trans.append((src, dst, share if k == 0 else 1.0, word))
                     src = dst
     return hub, final, trans
+
+
+def expectation(plist: PhraseList, expected: frozenset[str], up: float,
+                down: float) -> dict[str, float]:
+    """How much more (``up``) or less (``down``) each call and number phrase weighs when the
+    table expects ``expected`` (``Heard.key``: "quiero", "puntos:27"): a phrase is expected when
+    everything it says is.  Nothing expected (no table): every phrase as it is."""
+    from referee.phrases import parse
+
+    if not expected:
+        return {}
+    keys = {p: {h.key for h in parse(p) if h.kind != "decoy"} for p in (*plist.calls, *plist.numbers)}
+    return {p: up if said <= expected else down for p, said in keys.items() if said}
 
 
 def vosk_grammar(plist: PhraseList) -> str:

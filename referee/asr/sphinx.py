@@ -3,16 +3,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from referee.asr.base import SAMPLE_RATE, Result, Word
-from referee.asr.grammar import PhraseList, is_garbage, unheard_spans
+from referee.asr.grammar import Grammar, PhraseList, expectation, is_garbage, unheard_spans
 from referee.asr.lattice import lattice_spans, posterior
 from referee.asr.lexicon import english_pronunciations, to_english
 from referee.asr.noise import NoiseMeter
-from referee.asr.sphinx_decoder import ENGLISH_TUNING, SphinxTuning, check_model, make_decoder
+from referee.asr.sphinx_decoder import (
+    ENGLISH_TUNING,
+    NEUTRAL,
+    SphinxTuning,
+    add_search,
+    check_model,
+    grammar,
+    make_decoder,
+)
 
 FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
 PARTIAL_EVERY_S = 0.06
@@ -67,6 +76,10 @@ class SphinxRecognizer:
         self._recent = bytearray()  # the last ``RECENT_S`` of input audio, speech or not
         self._recent_from = 0  # the sample where ``_recent`` starts
         self._last_utt: tuple[float, float] | None = None  # (start, end) of a phrase that heard nothing
+        # What the table expects now (``Heard.key``s), asked at the start of each phrase: those
+        # calls and numbers weigh more in the grammar, the ones it would refuse less.
+        self.expecting: Callable[[], frozenset[str]] | None = None
+        self._grammars: dict[frozenset[str], tuple[str, Grammar]] = {}
 
     def _make_decoders(self, ps: object, means: Path | None) -> dict[bool, object]:
         """The decoder for a quiet table (False) and, if wanted, for a noisy one (True)."""
@@ -172,6 +185,25 @@ class SphinxRecognizer:
             decoder.set_cmn(self._decoder.get_cmn())  # type: ignore[attr-defined]
             self._decoder = decoder
 
+    def _listen_for(self, expected: frozenset[str]) -> None:
+        """Between utterances: the grammar that weighs what the table expects (``NEUTRAL`` when
+        it expects nothing), added to the decoder the first time it is wanted there."""
+        dec = self._decoder
+        if not expected:
+            dec.activate_search(NEUTRAL)  # type: ignore[attr-defined]
+            return
+        if expected not in self._grammars:
+            t = self.tuning
+            favour = expectation(self._phrases, expected, t.expected_weight, t.unexpected_weight)
+            self._grammars[expected] = (f"expect{len(self._grammars)}",
+                                        grammar(self._phrases, t, self.low_accuracy, favour))
+        name, fsg = self._grammars[expected]
+        try:
+            dec.activate_search(name)  # type: ignore[attr-defined]
+        except KeyError:  # not added to this decoder yet
+            add_search(dec, name, fsg)
+            dec.activate_search(name)  # type: ignore[attr-defined]
+
     @property
     def noise_levels(self) -> list[float]:
         """What the noise meter remembers of the table, to carry over to a new stream."""
@@ -203,6 +235,7 @@ class SphinxRecognizer:
         if not was_in and not self._in_utt:
             self._take_next()  # a new calibration, if one is waiting
             self._choose()  # the decoder for the table as it sounds now
+            self._listen_for(self.expecting() if self.expecting else frozenset())
             self._utt_start = self._ep.speech_start
             self._decoder.start_utt()  # type: ignore[attr-defined]
             self._in_utt = True

@@ -3,13 +3,22 @@ its model checked, its grammar of calls, look-alikes and garbage, and its dictio
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from models.validate import broken_message, sphinx_problems
 from referee.asr.base import JOIN_S, RecognizerError
-from referee.asr.grammar import PhraseList, fsg_transitions, garbage_syllables, garbage_words
+from referee.asr.grammar import (
+    Grammar,
+    PhraseList,
+    fsg_transitions,
+    garbage_syllables,
+    garbage_words,
+)
 from referee.asr.lexicon import dictionary_file, dictionary_lines
+
+NEUTRAL = "calls"  # the search with every phrase at its own weight (no table to expect anything)
 
 # English phones for the garbage path of the fallback (vowels and common consonants).
 _EN_GARBAGE = ["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "UW", "B", "CH", "D", "F", "G", "HH", "K", "L", "M", "N", "P", "R", "S", "SH", "T", "V", "Y", "Z"]
@@ -63,6 +72,11 @@ class SphinxTuning:
     # it, that one's audio first: a short «no» on its own is heard as nothing, and then «no…
     # quiero» broken by a pause would be heard «quiero» (docs/voice.md).  0: off.
     join_s: float = JOIN_S
+    # What the table expects now (``SphinxRecognizer.expecting``) weighs this much more in the
+    # grammar, and the calls and numbers it would refuse this much less (docs/voice.md, "What
+    # the table expects"); 1 and 1: the grammar is the same whatever the moment.
+    expected_weight: float = 10.0
+    unexpected_weight: float = 0.1
     # Starting cepstral mean, close to what the Spanish model sees on speech; live CMN adapts from here.
     cmninit: str = "48,17,4,10,-2,-2,10,-6,-2,-10,-4,-10,5"
 
@@ -88,23 +102,38 @@ def check_model(hmm: Path | None) -> Path:
     return hmm
 
 
-def make_decoder(ps: object, hmm: Path, phrases: PhraseList, tuning: SphinxTuning, *,
-                 english: bool, means: Path | None, noisy: bool) -> object:
-    """A decoder of this model (checked: ``check_model``) and phrases, with these settings and
-    means (a calibration); ``noisy``: with Sphinx's own noise removal."""
-    lines = dictionary_lines(phrases.words(), english=english)
+def _garbage(tuning: SphinxTuning, english: bool) -> dict[str, tuple[str, ...]]:
+    """The garbage path's pseudo-words and their phones."""
     if english:
-        garbage = garbage_words(_EN_GARBAGE)
-    elif tuning.garbage == "syllables":
-        garbage = garbage_syllables()
-    else:
-        garbage = garbage_words()
-    lines += [f"{w} {' '.join(p)}" for w, p in garbage.items()]
+        return garbage_words(_EN_GARBAGE)
+    return garbage_syllables() if tuning.garbage == "syllables" else garbage_words()
+
+
+def grammar(phrases: PhraseList, tuning: SphinxTuning, english: bool,
+            favour: Mapping[str, float] | None = None) -> Grammar:
+    """The finite-state grammar (start, final, transitions) of these phrases and settings, with
+    ``favour``'s phrases weighing more or less (``grammar.expectation``)."""
     t = tuning
     weights = {"call": t.call_weight, "number": t.number_weight, "decoy": t.decoy_weight,
                "filler": t.filler_weight, "carrier": t.carrier_weight,
                "garbage": t.garbage_weight}
-    start, final, trans = fsg_transitions(phrases, garbage, weights, t.number_runs)
+    return fsg_transitions(phrases, _garbage(tuning, english), weights, t.number_runs, favour)
+
+
+def add_search(decoder: object, name: str, fsg: Grammar) -> None:
+    """Add a grammar to a decoder as the search ``name`` (activated with ``activate_search``)."""
+    start, final, trans = fsg
+    decoder.add_fsg(name, decoder.create_fsg(name, start, final, trans))  # type: ignore[attr-defined]
+
+
+def make_decoder(ps: object, hmm: Path, phrases: PhraseList, tuning: SphinxTuning, *,
+                 english: bool, means: Path | None, noisy: bool) -> object:
+    """A decoder of this model (checked: ``check_model``) and phrases, with these settings and
+    means (a calibration); ``noisy``: with Sphinx's own noise removal.  Its search is
+    ``NEUTRAL``: every phrase with its own weight."""
+    lines = dictionary_lines(phrases.words(), english=english)
+    lines += [f"{w} {' '.join(p)}" for w, p in _garbage(tuning, english).items()]
+    t = tuning
     try:
         with dictionary_file(lines) as dict_path:
             config = ps.Config(  # type: ignore[attr-defined]
@@ -119,9 +148,8 @@ def make_decoder(ps: object, hmm: Path, phrases: PhraseList, tuning: SphinxTunin
             if means is not None:
                 config["mean"] = str(means)
             decoder = ps.Decoder(config)  # type: ignore[attr-defined]
-            fsg = decoder.create_fsg("calls", start, final, trans)
-            decoder.add_fsg("calls", fsg)
-            decoder.activate_search("calls")
+            add_search(decoder, NEUTRAL, grammar(phrases, tuning, english))
+            decoder.activate_search(NEUTRAL)
     except (RuntimeError, ValueError) as err:
         hint = " ('truco-referee voices forget' borra la calibración)" if means else ""
         raise RecognizerError("model-broken", f"Sphinx no pudo cargar {hmm}: {err}{hint}") from err

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from models.paths import models_dir, user_data_dir
@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         print("Atención: modo de baja precisión. Bajá el modelo en español con "
               "'truco-referee models fetch'.", file=sys.stderr)
     printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
+    expect(recognizer, printer.table.expected)
     listener = Listener(recognizer, printer, channel_teams=channel_teams(args.mic, args.channels),
                         on_revisions=printer.revise)
     try:
@@ -103,6 +104,12 @@ def run(args: argparse.Namespace) -> int:
     score = printer.table.snapshot()["score"]
     print(f"tanteador: A {score['A']} — B {score['B']}", file=sys.stderr)
     return 0
+
+
+def expect(recognizer: object, expected: Callable[[], frozenset[str]]) -> None:
+    """Tell a recognizer that can listen for what the table expects (Sphinx) where to ask it."""
+    if hasattr(recognizer, "expecting"):
+        recognizer.expecting = expected
 
 
 def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from referee.asr.base import RecognizerError, Result
-from referee.asr.grammar import PhraseList, fsg_transitions, garbage_words, is_garbage
+from referee.asr.grammar import (
+    PhraseList,
+    expectation,
+    fsg_transitions,
+    garbage_words,
+    is_garbage,
+)
 from referee.asr.lexicon import SPANISH_PHONES, dictionary_lines, pronunciations
 from referee.asr.sphinx import SphinxRecognizer
+from referee.asr.sphinx_decoder import SphinxTuning
 from referee.phrases import CALL_PHRASES, DECOYS, parse, vocabulary
 from referee.wav import WavSource
 
@@ -219,3 +227,48 @@ def test_missing_model_is_a_plain_error(tmp_path: Path) -> None:
         SphinxRecognizer(PhraseList.from_table(), tmp_path)
     assert err.value.code == "model-missing"
     assert "models fetch" in err.value.message
+
+
+def test_what_the_table_expects_weighs_more_and_what_it_would_refuse_less() -> None:
+    plist = PhraseList.from_table()
+    favour = expectation(plist, frozenset({"quiero", "no quiero", "retruco"}), 10.0, 0.1)
+    assert favour["quiero"] == favour["no quiero"] == favour["quiero retruco"] == 10.0
+    assert favour["truco"] == favour["quiero vale cuatro"] == favour["veintisiete"] == 0.1
+    assert favour["tengo veintisiete"] == 0.1 and "turco" not in favour  # a look-alike as it is
+    assert expectation(plist, frozenset(), 10.0, 0.1) == {}  # no table: the neutral grammar
+    weights = {"call": 1, "number": 0.3, "decoy": 0.5, "garbage": 1e-6}
+
+    def first_step(word: str, favour: dict[str, float] | None) -> float:
+        _, _, trans = fsg_transitions(plist, garbage_words(), weights, favour=favour)
+        return next(t[2] for t in trans if len(t) == 4 and t[0] == 0 and t[3] == word)
+
+    assert first_step("quiero", favour) == pytest.approx(10 * first_step("quiero", None))
+    assert first_step("truco", favour) == pytest.approx(0.1 * first_step("truco", None))
+    assert first_step("turco", favour) == first_step("turco", None)
+
+
+@pytest.mark.shared
+def test_the_recognizer_listens_for_what_the_table_expects(shared_dir: Path) -> None:
+    """Asked at the start of each phrase: a real «quiero» that the grammar makes nearly
+    impossible unless the table expects it (an answer to a truco) is heard only then."""
+    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    if not model.is_dir():
+        pytest.skip(f"Spanish Sphinx model not found at {model}")
+    rec = SphinxRecognizer(PhraseList.from_table(), model,
+                           tuning=SphinxTuning(unexpected_weight=1e-30))
+    path = shared_dir / "speech" / "real" / "truco-uruguayo" / "quiero.wav"
+    asked: list[str] = []
+
+    def expecting(calls: set[str]) -> Callable[[], frozenset[str]]:
+        def expected() -> frozenset[str]:
+            asked.append("asked")
+            return frozenset(calls)
+        return expected
+
+    assert heard_calls(decode(rec, path)) == ["quiero"]  # nothing asked: every call as it is
+    rec.expecting = expecting({"truco", "envido"})  # a hand just dealt
+    assert "quiero" not in heard_calls(decode(rec, path)) and asked
+    rec.expecting = expecting({"quiero", "no quiero", "retruco"})  # a truco was called
+    assert heard_calls(decode(rec, path)) == ["quiero"]
+    rec.expecting = expecting(set())  # a table that expects nothing: the neutral grammar
+    assert heard_calls(decode(rec, path)) == ["quiero"]

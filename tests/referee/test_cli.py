@@ -175,3 +175,26 @@ def test_listen_refuses_a_mono_wav_with_two_channels(tmp_path: Path, recognizers
     stereo = _wav(tmp_path / "stereo.wav", channels=2)
     code, lines, _ = _listen(["--wav", str(stereo), "--channels", "2", "--no-evidence"], capsys)
     assert code == 0 and len(lines) == 1
+
+
+def test_listen_tells_the_recognizer_what_its_table_expects(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A recognizer that can listen for what the table expects (Sphinx's ``expecting``) is asked
+    by ``listen`` at each phrase: here, before and after its «truco»."""
+    asked: list[frozenset[str]] = []
+
+    class Expecting(SaysTruco):
+        expecting: Any = None
+
+        def flush(self) -> list[Result]:
+            asked.append(self.expecting())
+            return super().flush()
+
+    made: list[Expecting] = []
+    monkeypatch.setattr(listen, "choose_model", lambda args: SimpleNamespace(label="falso"))
+    monkeypatch.setattr(listen, "make_recognizer", lambda choice: made.append(Expecting()) or made[-1])
+    code, lines, _ = _listen(["--wav", str(_wav(tmp_path / "a.wav")), "--no-evidence"], capsys)
+    assert code == 0 and [line["call"] for line in lines] == ["truco"]
+    assert {"truco", "envido"} <= asked[0] and "quiero" not in asked[0]
+    assert made[0].expecting is not None and "quiero" in made[0].expecting()

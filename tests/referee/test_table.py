@@ -396,3 +396,24 @@ def test_in_pica_pica_a_call_given_to_a_duel_awaiting_its_numbers_sets_that_one_
     assert table.give_last_to("B3") == "B3: truco"  # back: the set-aside goes with it
     assert table.lines[-2:] == ["A3: quiero", "B3: truco"]
     assert envidos(table) == ["accepted", "accepted", "none"]
+
+
+def test_the_table_expects_what_the_rules_would_take_now() -> None:
+    """What the recognizer listens for most: at the deal the opening calls; after a truco its
+    answers; while the tantos are said the envido values and a truco that goes on without them;
+    after the last hand ends, the next hand's opening calls (the first one deals it)."""
+    table = Table()
+    assert table.expected() >= {"truco", "envido", "falta envido", "me voy al mazo"}
+    assert not table.expected() & {"quiero", "no quiero", "retruco", "puntos:27"}
+    table.apply_line("hand")
+    table.apply_line("A1: truco")
+    assert table.expected() >= {"quiero", "no quiero", "retruco", "envido"}
+    assert "truco" not in table.expected()
+    table.apply_line("B1: no quiero")
+    assert table.expected() >= {"truco", "envido"} and "quiero" not in table.expected()
+    declaring = Table()
+    for line in ("hand", "A1: envido", "B1: quiero"):
+        declaring.apply_line(line)
+    numbers = {k for k in declaring.expected() if k.startswith("puntos:")}
+    assert numbers == {f"puntos:{n}" for n in [*range(8), *range(20, 34)]}
+    assert "truco" in declaring.expected() and "quiero" not in declaring.expected()

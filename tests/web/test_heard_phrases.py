@@ -381,3 +381,12 @@ def test_a_heard_call_moved_into_a_duel_awaiting_its_numbers_shows_where_it_went
     assert shown(service, truco["id"]) == ("accepted", "B3: truco", "seat")
     service.undo()
     assert shown(service, truco["id"])[0] == "undone" and lines(service)[-1] == "A3: quiero"
+
+
+def test_the_recognizer_is_told_what_the_table_expects_now(service: TableService) -> None:
+    """``serve`` gives its recognizer ``service.expected``: what the game takes at that moment."""
+    assert {"truco", "envido", "me voy al mazo"} <= service.expected()
+    assert "quiero" not in service.expected()
+    hear(service, "truco")
+    assert {"quiero", "no quiero", "retruco", "envido"} <= service.expected()
+    assert "truco" not in service.expected()
