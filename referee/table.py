@@ -191,10 +191,24 @@ class Table:
 
     def expected(self) -> frozenset[str]:
         """What the rules would take now as the first thing said, by anyone: the calls and the
-        envido numbers (``Heard.key``: "quiero", "puntos:27") the recognizer listens for most."""
-        return frozenset(item.key for phrase in (*CALL_PHRASES, *NUMBER_WORDS)
-                         for item, meant in zip(parse(phrase), self.preview(phrase))
-                         if meant.accepted)
+        envido numbers (``Heard.key``: "quiero", "puntos:27") the recognizer listens for most.
+        Read as ``preview`` reads a phrase of one call (in the next hand when this one is over;
+        with the envido set aside when only that takes it), each reading made once for all the
+        phrases: taking an event back replays the game."""
+        if self._can_deal():
+            return self._taken_after(NewHand())
+        taken = _taken(self.interpret)
+        for aside in self._asides(None):
+            taken |= self._taken_after(aside)
+        return taken
+
+    def _taken_after(self, first: Event) -> frozenset[str]:
+        """``_taken`` once ``first`` is applied; the game is left as it was."""
+        self._apply_event(first)
+        try:
+            return _taken(self.interpret)
+        finally:
+            self.undo()
 
     def read_calls(self, calls: Sequence[tuple[str, str | None]],
                    at: int) -> list[str | None] | None:
@@ -428,6 +442,12 @@ class Table:
 
 
 ASIDE_REASON = "no se oyeron los tantos: el envido queda para decidir con un toque"
+
+
+def _taken(read: Callable[[str], list[Interpretation]]) -> frozenset[str]:
+    """The calls and numbers (``Heard.key``) of the phrase table that ``read`` takes."""
+    return frozenset(item.key for phrase in (*CALL_PHRASES, *NUMBER_WORDS)
+                     for item, meant in zip(parse(phrase), read(phrase)) if meant.accepted)
 
 
 def _said_aside(items: list[Interpretation], first: Event | None) -> list[Interpretation]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Settings
+from referee.phrases import CALL_PHRASES, NUMBER_WORDS, parse
 from referee.table import ASIDE_REASON, LineRejected, Table
 
 
@@ -417,3 +418,19 @@ def test_the_table_expects_what_the_rules_would_take_now() -> None:
     numbers = {k for k in declaring.expected() if k.startswith("puntos:")}
     assert numbers == {f"puntos:{n}" for n in [*range(8), *range(20, 34)]}
     assert "truco" in declaring.expected() and "quiero" not in declaring.expected()
+
+
+@pytest.mark.parametrize("lines", [
+    ("hand", "A1: truco", "B1: no quiero"),  # the hand over: read in the next one
+    ("hand", "A1: envido", "B1: quiero"),  # the numbers awaited: a truco sets them aside
+    ("set flor on", "hand", "A1: flor", "B1: contraflor"),
+    ("set players 6", "set pica_pica on", "points A +5", "hand", "A1: envido", "B2: quiero",
+     "B1: envido", "A3: quiero", "A2: envido", "B3: quiero"),
+])
+def test_what_the_table_expects_is_what_it_would_take_phrase_by_phrase(
+        lines: tuple[str, ...]) -> None:
+    """Read once for every phrase (a deal or a set-aside applied once), as ``preview`` reads each."""
+    table = table_with(*lines)
+    one_by_one = {item.key for phrase in (*CALL_PHRASES, *NUMBER_WORDS)
+                  for item, meant in zip(parse(phrase), table.preview(phrase)) if meant.accepted}
+    assert table.expected() == one_by_one and table.lines == list(lines)
