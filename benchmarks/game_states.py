@@ -14,8 +14,8 @@ from dataclasses import replace
 from functools import cache
 
 from benchmarks.speech_corpus import Item
-from referee.phrases import CALL_PHRASES, NUMBER_WORDS, Heard, parse
-from referee.table import Table
+from referee.phrases import Heard
+from referee.table import Table, keys_taken
 
 MOMENTS: dict[str, tuple[str, ...]] = {
     "empieza la mano": ("hand",),
@@ -45,10 +45,7 @@ def legal_labels(moment: str, flor: bool = True) -> frozenset[str]:
     that plays with flor or, as by default, without.  Read as the table reads a call said
     alone, not as the first of a phrase (``Table.expected``, what the recognizer is told to
     expect, also counts a truco that would set the envido's numbers aside)."""
-    table = at(moment, flor)
-    return frozenset(label(item) for phrase in (*CALL_PHRASES, *NUMBER_WORDS)
-                     for item, meant in zip(parse(phrase), table.interpret(phrase))
-                     if meant.accepted)
+    return keys_taken(at(moment, flor).interpret)
 
 
 def at(moment: str, flor: bool = True) -> Table:

@@ -282,7 +282,7 @@ def source_status(service: Any, key: str, terminal: Callable[[str], None]) -> Ca
 def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any,
             log: Log, on_end: Callable[[], None] | None) -> Part | None:
     """Listen in the background; with --learn, the learning's line of the start-up screen."""
-    from referee.commands.listen import expect
+    from referee.asr.base import expect
     from referee.listener import Listener
     from referee.mics import channel_teams
     from referee.voice import VoiceReferee, listen_in_background

@@ -197,16 +197,16 @@ class Table:
         phrases: taking an event back replays the game."""
         if self._can_deal():
             return self._taken_after(NewHand())
-        taken = _taken(self.interpret)
+        taken = keys_taken(self.interpret)
         for aside in self._asides(None):
             taken |= self._taken_after(aside)
         return taken
 
     def _taken_after(self, first: Event) -> frozenset[str]:
-        """``_taken`` once ``first`` is applied; the game is left as it was."""
+        """``keys_taken`` once ``first`` is applied; the game is left as it was."""
         self._apply_event(first)
         try:
-            return _taken(self.interpret)
+            return keys_taken(self.interpret)
         finally:
             self.undo()
 
@@ -444,8 +444,9 @@ class Table:
 ASIDE_REASON = "no se oyeron los tantos: el envido queda para decidir con un toque"
 
 
-def _taken(read: Callable[[str], list[Interpretation]]) -> frozenset[str]:
-    """The calls and numbers (``Heard.key``) of the phrase table that ``read`` takes."""
+def keys_taken(read: Callable[[str], list[Interpretation]]) -> frozenset[str]:
+    """The calls and numbers (``Heard.key``) of the phrase table that ``read`` (a table's
+    ``interpret`` or ``preview``) takes, each phrase said alone."""
     return frozenset(item.key for phrase in (*CALL_PHRASES, *NUMBER_WORDS)
                      for item, meant in zip(parse(phrase), read(phrase)) if meant.accepted)
 

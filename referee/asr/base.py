@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -69,3 +70,10 @@ class Recognizer(Protocol):
     def reset(self) -> None:
         """Forget the stream; the next chunk starts at time zero."""
         ...
+
+
+def expect(recognizer: object, expected: Callable[[], frozenset[str]]) -> None:
+    """Tell a recognizer that can listen for what the table expects (Sphinx's ``expecting``)
+    where to ask it; the others hear as they always do."""
+    if hasattr(recognizer, "expecting"):
+        recognizer.expecting = expected

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from models.paths import models_dir, user_data_dir
-from referee.asr.base import RecognizerError
+from referee.asr.base import RecognizerError, expect
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError
 from referee.commands import values
@@ -104,12 +104,6 @@ def run(args: argparse.Namespace) -> int:
     score = printer.table.snapshot()["score"]
     print(f"tanteador: A {score['A']} — B {score['B']}", file=sys.stderr)
     return 0
-
-
-def expect(recognizer: object, expected: Callable[[], frozenset[str]]) -> None:
-    """Tell a recognizer that can listen for what the table expects (Sphinx) where to ask it."""
-    if hasattr(recognizer, "expecting"):
-        recognizer.expecting = expected
 
 
 def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:
