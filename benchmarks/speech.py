@@ -6,7 +6,9 @@
 Figures per recognizer and condition: recall per call, envido-number accuracy, look-alike false
 accepts, chatter false triggers, latency from the end of the spoken phrase to the emitted event
 (p50/p95, in audio time through the same listener the referee runs; early emission included), and
-CPU real-time factor (CPU seconds per second of audio, one process).
+CPU real-time factor (CPU seconds per second of audio, one process). In a noisy condition the noise
+goes on ``speech_corpus.NOISE_TAIL_S`` after each file, as a table's noise does after a call: a
+phrase that ends only when the noise stops shows in the latency.
 
 Each file is said at a moment of a hand (``game_states.MOMENTS``), and the recognizer is told what
 the table expects there, as the referee tells it: a call or a number at a moment where the rules
@@ -46,7 +48,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, at_moments
-from benchmarks.speech_corpus import SPEECH, heard_in_room, load_items
+from benchmarks.speech_corpus import NOISE_TAIL_S, SPEECH, heard_in_room, load_items
 from benchmarks.speech_listening import SPHINX_ES_DIR, init_worker, run_one
 from benchmarks.speech_scoring import OPPOSITES, OWN_BARS, SAME_BAR, TALK_GROUPS, Score, score
 from benchmarks.speech_voices import (
@@ -209,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
             label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how
             frames = None
             if room:
-                frames = partial(heard_in_room, snr=cond, rt60=room[0], drr_db=room[1])
+                frames = partial(heard_in_room, snr=cond, rt60=room[0], drr_db=room[1],
+                                 tail_s=NOISE_TAIL_S)
                 label += f" · room RT60 {room[0]:g} s, DRR {room[1]:g} dB"
             try:
                 with Pool(args.workers, init_worker,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import random
+import wave
 import zlib
 from collections import defaultdict
 from dataclasses import dataclass
@@ -16,6 +17,9 @@ SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 SPEECH = SHARED / "speech"
 TUNING_VOICES = {"espeak-ng:es", "pico:es-ES", "mbrola:es1"}
 LEAD_SILENCE_S = 0.25
+# How long a noisy condition's noise goes on after the file: a table's noise does not stop when a
+# call ends, and a phrase that only ends once it does would otherwise look quick.
+NOISE_TAIL_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -80,11 +84,13 @@ def mix_noise(frames: np.ndarray, snr_db: float, noise: np.ndarray, rng: random.
     return np.clip(mono + gain * seg, -1.0, 1.0)[:, None]
 
 
-def noisy(frames: np.ndarray, snr_db: float, seed: int) -> np.ndarray:
-    """Frames with one of the corpus's noises mixed in at ``snr_db``; the noise and its stretch
-    are chosen by ``seed``."""
+def noisy(frames: np.ndarray, snr_db: float, seed: int, tail_s: float = 0.0) -> np.ndarray:
+    """Frames with one of the corpus's noises mixed in at ``snr_db``, going on ``tail_s`` seconds
+    after them (a table's noise does not stop when a call ends); the noise and its stretch are
+    chosen by ``seed``."""
     rng = random.Random(seed)
-    return mix_noise(frames, snr_db, rng.choice(noises()), rng)
+    longer = np.concatenate([frames, np.zeros((int(tail_s * 16000), frames.shape[1]))])
+    return mix_noise(longer, snr_db, rng.choice(noises()), rng, speech_power(frames))
 
 
 @cache
@@ -95,12 +101,13 @@ def noises() -> tuple[np.ndarray, ...]:
     return tuple(read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav")))
 
 
-def read_in_noise(file: str, snr_db: float, seed: int) -> np.ndarray:
-    """A corpus file with one of the noises mixed in at ``snr_db``; the noise and its stretch are
-    chosen by ``seed``, so a file gets the same noise on every run."""
+def read_in_noise(file: str, snr_db: float, seed: int, tail_s: float = 0.0) -> np.ndarray:
+    """A corpus file with one of the noises mixed in at ``snr_db`` (going on ``tail_s`` seconds
+    after it); the noise and its stretch are chosen by ``seed``, so a file gets the same noise on
+    every run."""
     from referee.wav import read_wav
 
-    return noisy(read_wav(SPEECH / file), snr_db, seed)
+    return noisy(read_wav(SPEECH / file), snr_db, seed, tail_s)
 
 
 def room_response(rt60: float, drr_db: float, seed: int) -> np.ndarray:
@@ -128,12 +135,14 @@ def in_room(frames: np.ndarray, rt60: float, drr_db: float, seed: int) -> np.nda
     return np.clip(wet, -1.0, 1.0)[:, None]
 
 
-def heard_in_room(file: str, seed: int, snr: str, rt60: float, drr_db: float) -> np.ndarray:
-    """A corpus file said in a room, with the corpus's noise mixed in at ``snr`` (or "clean")."""
+def heard_in_room(file: str, seed: int, snr: str, rt60: float, drr_db: float,
+                  tail_s: float = 0.0) -> np.ndarray:
+    """A corpus file said in a room, with the corpus's noise mixed in at ``snr`` (or "clean"),
+    going on ``tail_s`` seconds after it."""
     from referee.wav import read_wav
 
     wet = in_room(read_wav(SPEECH / file), rt60, drr_db, seed)
-    return wet if snr == "clean" else noisy(wet, float(snr), seed)
+    return wet if snr == "clean" else noisy(wet, float(snr), seed, tail_s)
 
 
 def voice_files() -> dict[str, list[str]]:
@@ -149,6 +158,15 @@ def voice_files() -> dict[str, list[str]]:
 def file_seed(item: Item) -> int:
     """A number fixed by the item's file: its noise, and which half of its voice's files it is in."""
     return zlib.crc32(item.file.encode())
+
+
+def speech_end(item: Item) -> float:
+    """Where the speech of an item's file ends (seconds): before the synthetic files' known
+    silence, or ``spoken_end`` for the real recordings."""
+    if not item.render:
+        return spoken_end(item.file)
+    with wave.open(str(SPEECH / item.file)) as wav:
+        return wav.getnframes() / wav.getframerate() - LEAD_SILENCE_S
 
 
 def spoken_end(file: str) -> float:

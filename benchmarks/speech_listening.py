@@ -13,13 +13,13 @@ import numpy as np
 from benchmarks.game_states import expected_at
 from benchmarks.game_states import label as heard_label
 from benchmarks.speech_corpus import (
-    LEAD_SILENCE_S,
+    NOISE_TAIL_S,
     SHARED,
     SPEECH,
     Item,
     file_seed,
     read_in_noise,
-    spoken_end,
+    speech_end,
     voice_files,
 )
 from benchmarks.speech_scoring import Outcome
@@ -112,7 +112,8 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
     snr = str(STATE["snr"])
 
     def corpus(file: str, seed: int) -> np.ndarray:
-        return read_wav(SPEECH / file) if snr == "clean" else read_in_noise(file, float(snr), seed)
+        return read_wav(SPEECH / file) if snr == "clean" else read_in_noise(file, float(snr), seed,
+                                                                           NOISE_TAIL_S)
 
     # a file as the referee hears it: the corpus's, or another benchmark's (frames × channels)
     load: Callable[[str, int], np.ndarray] = STATE.get("frames", corpus)  # type: ignore[assignment]
@@ -156,7 +157,7 @@ def run_one(item: Item) -> Outcome:
     from referee.phrases import parse
 
     utterances, audio_s, cpu, early = listen(item)
-    speech_end = audio_s - LEAD_SILENCE_S if item.render else spoken_end(item.file)
+    end = speech_end(item)
     heard: list[tuple[str, float, float, int, int | None]] = []
     for index, utt in enumerate(utterances):
         other_words = utt.early and utt.confidence == 0.0  # the whole phrase heard others there
@@ -164,7 +165,7 @@ def run_one(item: Item) -> Outcome:
             if h.kind == "decoy":
                 continue
             conf = item_confidence(utt, h.start, h.end)
-            heard.append((heard_label(h), conf, utt.emitted_at - speech_end, index,
+            heard.append((heard_label(h), conf, utt.emitted_at - end, index,
                           None if other_words else utt.phrase))
     early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
                    for first, later in early for h in parse(first.text) if h.kind == "call"]
