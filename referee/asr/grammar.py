@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from referee.asr.lexicon import SPANISH_PHONES
 
@@ -93,6 +94,30 @@ class PhraseList:
             fillers=tuple(w for w in FILLER_WORDS if w not in known),
             carriers=tuple(" ".join(spoken_words(c)) for c in table.CARRIERS),
         )
+
+    @cached_property
+    def _unfinished(self) -> frozenset[tuple[str, ...]]:
+        """The beginnings of phrases that the rest of the phrase would change: «falta» (envido),
+        «me voy al» (mazo), «treinta» (y tres), «contraflor» (al resto); not «quiero» (retruco),
+        whose rest is a phrase of its own."""
+        from referee.phrases import parse
+
+        def keys(text: str) -> list[str]:
+            return [h.key for h in parse(text)]
+
+        out = set()
+        for phrase in (*self.phrases, *self.decoys, *self.carriers):
+            words = phrase.split()
+            for k in range(1, len(words)):
+                head, rest = " ".join(words[:k]), " ".join(words[k:])
+                if keys(head) + keys(rest) != keys(phrase):
+                    out.add(tuple(words[:k]))
+        return frozenset(out)
+
+    def unfinished(self, words: Sequence[str]) -> bool:
+        """True if the last of these words begin a phrase whose rest would change them: the rest
+        may still be coming."""
+        return any(tuple(words[k:]) in self._unfinished for k in range(len(words)))
 
     def words(self) -> list[str]:
         """Every distinct word, sorted."""

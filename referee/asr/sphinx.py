@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.asr.base import SAMPLE_RATE, Result, Word
+from referee.asr.base import JOIN_S, SAMPLE_RATE, Result, Word
 from referee.asr.grammar import Grammar, PhraseList, expectation, is_garbage, unheard_spans
 from referee.asr.lattice import lattice_spans, posterior
 from referee.asr.lexicon import english_pronunciations, to_english
@@ -76,6 +76,7 @@ class SphinxRecognizer:
         self._recent = bytearray()  # the last ``RECENT_S`` of input audio, speech or not
         self._recent_from = 0  # the sample where ``_recent`` starts
         self._last_utt: tuple[float, float] | None = None  # (start, end) of a phrase that heard nothing
+        self._resume: tuple[float, bytes] | None = None  # (start, audio) after a phrase ended in speech
         # What the table expects now (``Heard.key``s), asked at the start of each phrase: those
         # calls and numbers weigh more in the grammar, the ones it would refuse less.
         self.expecting: Callable[[], frozenset[str]] | None = None
@@ -131,7 +132,7 @@ class SphinxRecognizer:
         t = self.tuning
         self._ep = pocketsphinx.Endpointer(window=t.vad_window, ratio=t.vad_ratio, vad_mode=t.vad_mode)
         self._buffer, self._samples, self._in_utt = b"", 0, False
-        self._recent, self._recent_from, self._last_utt = bytearray(), 0, None
+        self._recent, self._recent_from, self._last_utt, self._resume = bytearray(), 0, None, None
         self._meter = NoiseMeter()
         self._take_next()
         self._decoder = self._decoders[False]
@@ -228,11 +229,11 @@ class SphinxRecognizer:
         return self._samples / self.sample_rate
 
     def _process(self, frame: bytes) -> list[Result]:
-        was_in = self._ep.in_speech
         speech = self._ep.process(frame)
         if speech is None:
+            self._resume = None
             return []
-        if not was_in and not self._in_utt:
+        if not self._in_utt:
             self._take_next()  # a new calibration, if one is waiting
             self._choose()  # the decoder for the table as it sounds now
             self._listen_for(self.expecting() if self.expecting else frozenset())
@@ -251,12 +252,43 @@ class SphinxRecognizer:
         if (frames - self._utt_frames_at_partial) * FRAME_S >= PARTIAL_EVERY_S:
             self._utt_frames_at_partial = frames
             partial = self._result(final=False)
+            if self._heard_out(partial, frames):
+                return [self._end_in_speech(partial)]
             return [partial] if partial.words else []
         return []
 
+    def _heard_out(self, partial: Result, frames: int) -> bool:
+        """True when, at a noisy table, the phrase's best path has heard no word of the table for
+        ``end_after_s`` after its last one (``JOIN_S`` after words whose rest would change them,
+        «falta», «me voy al», «treinta»): the phrase is over even if the voice detector hears on."""
+        after = self.tuning.end_after_s
+        if after <= 0 or not partial.words or not self.noisy:
+            return False
+        if self._phrases.unfinished([w.text for w in partial.words]):
+            after = max(after, JOIN_S)
+        return self._utt_start + frames * FRAME_S - partial.words[-1].end >= after
+
+    def _end_in_speech(self, partial: Result) -> Result:
+        """End the phrase while the voice detector still hears voice; the audio after its last
+        word is heard again as the start of the next phrase (``_resume``), so a word that had only
+        begun is not lost, and no word is given twice."""
+        result = self._finish()
+        cut = max(result.words[-1].end if result.words else 0.0, partial.words[-1].end)
+        audio = b"".join(self._utt_audio)
+        start = max(0, int(cut * SAMPLE_RATE) - int(self._utt_start * SAMPLE_RATE))
+        self._resume, self._last_utt = (cut, audio[start * 2:]), None
+        return result
+
     def _lead_in(self) -> None:
-        """At the start of a phrase: if the last one heard nothing and ended less than ``join_s``
-        ago, decode its audio (and the pause) first, so the two are heard as one."""
+        """At the start of a phrase: the audio after the last word of a phrase that ended in
+        speech; or, if the last one heard nothing and ended less than ``join_s`` ago, its audio
+        (and the pause), decoded first so that the two are heard as one."""
+        if self._resume is not None:
+            (self._utt_start, lead), self._resume = self._resume, None
+            if lead:
+                self._utt_audio.append(lead)
+                self._decoder.process_raw(lead, False, False)  # type: ignore[attr-defined]
+            return
         last, now = self._last_utt, self._ep.speech_start
         if last is None or self.tuning.join_s <= 0 or now - last[1] > self.tuning.join_s:
             return

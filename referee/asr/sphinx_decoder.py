@@ -65,6 +65,12 @@ class SphinxTuning:
     vad_window: float = 0.18
     vad_ratio: float = 0.9
     vad_mode: int = 2
+    # In steady noise the voice detector may never hear a pause, and a phrase would go on until
+    # the noise stops: at a noisy table (the noise meter, ``noisy_below``) a phrase also ends
+    # once its best path has heard no word of the table for this long after its last one, and the
+    # rest is heard as a new phrase (docs/voice.md, "A phrase in steady noise").  Shorter, the
+    # partial results' passing words cut real ones in two.  0: only the voice detector.
+    end_after_s: float = 0.5
     # Decode each utterance again as a whole when it ends (cepstral mean of the utterance itself);
     # partials still come from the streaming pass.
     final_pass: bool = False

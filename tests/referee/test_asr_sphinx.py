@@ -272,3 +272,16 @@ def test_the_recognizer_listens_for_what_the_table_expects(shared_dir: Path) -> 
     assert heard_calls(decode(rec, path)) == ["quiero"]
     rec.expecting = expecting(set())  # a table that expects nothing: the neutral grammar
     assert heard_calls(decode(rec, path)) == ["quiero"]
+
+
+@pytest.mark.parametrize("words,unfinished", [
+    ("falta", True), ("me voy al", True), ("treinta", True), ("tengo treinta y", True),
+    ("contraflor", True), ("no", True), ("vale", True), ("truco vale", True),
+    ("truco", False), ("quiero", False), ("envido", False), ("flor", False), ("veintisiete", False),
+    ("tengo", False), ("falta envido", False),
+])
+def test_a_phrase_in_steady_noise_waits_longer_after_words_whose_rest_would_change_them(
+        words: str, unfinished: bool) -> None:
+    """«quiero» (retruco) or «tengo» (veintisiete) end a phrase as well as any word; «falta»
+    (envido) or «treinta» (y tres) do not, and wait ``JOIN_S`` for the rest."""
+    assert PhraseList.from_table().unfinished(words.split()) is unfinished

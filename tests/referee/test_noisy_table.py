@@ -1,4 +1,5 @@
-"""A noisy table: the noise meter, and Sphinx's own noise removal used only when the table is noisy."""
+"""A noisy table: the noise meter, Sphinx's own noise removal used only when the table is noisy,
+and phrases that end in steady noise."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.speech_corpus import mix_noise
+from benchmarks.speech_corpus import mix_noise, speech_power
+from referee.asr.base import Result
 from referee.asr.grammar import PhraseList
 from referee.asr.noise import NoiseMeter
 from referee.asr.sphinx import SphinxRecognizer
@@ -144,3 +146,65 @@ def test_a_new_stream_hears_a_noisy_phrase_as_the_first_one_did(model: Path, sha
     for k, row in enumerate(es3_calls[30:40]):
         words(row, 100 + k)
     assert words(es3_calls[20], 1) == first
+
+
+def said_in_noise(shared_dir: Path, rows: list[dict[str, str]], snr: float, seed: int,
+                  pause: float = 0.6, tail: float = 2.0) -> tuple[bytes, list[float]]:
+    """These files said one after another with ``pause`` seconds between them, in steady pink
+    noise that goes on ``tail`` seconds after the last; and where the speech of each ends."""
+    parts, ends, at = [], [], 0.0
+    for row in rows:
+        frames = read_wav(shared_dir / "speech" / row["file"])
+        parts += [frames, np.zeros((int(pause * RATE), 1))]
+        ends.append(at + len(frames) / RATE - 0.25)  # the synthetic files end with 0.25 s of silence
+        at += len(frames) / RATE + pause
+    parts.append(np.zeros((int(tail * RATE), 1)))
+    noise = read_wav(shared_dir / "speech" / "noise" / "pinknoise.wav")[:, 0]
+    speech = read_wav(shared_dir / "speech" / rows[0]["file"])
+    mixed = mix_noise(np.concatenate(parts), snr, noise, random.Random(seed), speech_power(speech))
+    return to_chunk(mixed, 0.0).pcm, ends
+
+
+def finals_in_noise(model: Path, shared_dir: Path, es3_calls: list[dict[str, str]],
+                    tuning: SphinxTuning, said: list[tuple[str, str]]) -> tuple[list[Result], list[float]]:
+    """The final results of the recognizer, settled on the voice at 5 dB, hearing these (label,
+    speed) calls of it said in one noisy stream; and where the speech of each ended."""
+    rec = SphinxRecognizer(PhraseList.from_table(), model, tuning=tuning)
+    for k, row in enumerate(es3_calls[:10]):
+        rec.settle(noisy_pcm(shared_dir, row, 5.0, k))
+    rows = [next(r for r in es3_calls if (r["label"], r["speed"]) == (label, speed)
+                 and r["pitch"] == pitch) for (label, speed), pitch in zip(said, ("low", "high"))]
+    pcm, ends = said_in_noise(shared_dir, rows, 5.0, seed=1)
+    results: list[Result] = []
+    for i in range(0, len(pcm), 3200):
+        results += rec.feed(pcm[i:i + 3200])
+    results += rec.flush()
+    return [r for r in results if r.final and r.words], ends
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("speed", ["normal", "fast"])
+def test_in_steady_noise_a_flor_is_heard_when_it_is_said_not_when_the_noise_stops(
+        model: Path, shared_dir: Path, es3_calls: list[dict[str, str]], speed: str) -> None:
+    """At 5 dB the voice detector hears voice until the noise stops; a «flor», which waits for
+    the end of its phrase, came only then. The phrase now ends once nothing of the table has
+    been heard for a while after its last word."""
+    for tuning, late in ((SphinxTuning(end_after_s=0.0), True), (SphinxTuning(), False)):
+        finals, ends = finals_in_noise(model, shared_dir, es3_calls, tuning, [("flor", speed)])
+        assert [r.text for r in finals] == ["flor"]
+        after = finals[0].stream_time - ends[0]
+        assert (after > 2.0) if late else (after < 0.9), (tuning, after)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("first,second", [("envido", "no quiero"), ("retruco", "vale cuatro")])
+def test_two_calls_in_steady_noise_are_two_phrases_and_nothing_is_heard_twice(
+        model: Path, shared_dir: Path, es3_calls: list[dict[str, str]], first: str, second: str) -> None:
+    """With 0.6 s between them, at 5 dB: each call its own phrase, heard before the next is
+    said; the audio after the first call's last word is heard again with the second, and
+    nothing of it twice."""
+    finals, ends = finals_in_noise(model, shared_dir, es3_calls, SphinxTuning(),
+                                   [(first, "normal"), (second, "normal")])
+    assert [[h.label for h in parse(r.text) if h.kind == "call"] for r in finals] == [[first], [second]]
+    assert finals[0].stream_time < ends[0] + 0.9 < ends[1]
+    assert finals[0].end <= finals[1].start
