@@ -31,7 +31,15 @@ from multiprocessing import Pool
 import numpy as np
 
 from benchmarks.speech import report
-from benchmarks.speech_corpus import SPEECH, in_room, load_items, mix_noise, noises, speech_power
+from benchmarks.speech_corpus import (
+    NOISE_TAIL_S,
+    SPEECH,
+    in_room,
+    load_items,
+    mix_noise,
+    noises,
+    speech_power,
+)
 from benchmarks.speech_listening import init_worker, run_one
 from benchmarks.speech_scoring import score
 from referee.wav import read_wav
@@ -42,7 +50,8 @@ HEARD = ("near", "far", "loudest", "average")
 def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int,
              room: tuple[float, float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The file as the near and the far microphone hear it, each with its own noise (none when
-    ``snr_db`` is None), said in a ``room`` (RT60, near DRR, far DRR) first."""
+    ``snr_db`` is None; it goes on ``NOISE_TAIL_S`` after the file), said in a ``room`` (RT60,
+    near DRR, far DRR) first."""
     dry = read_wav(SPEECH / file)
     x = dry[:, 0]
     near, far = (x, x) if room is None else (in_room(dry, room[0], room[1], seed)[:, 0],
@@ -51,8 +60,9 @@ def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int
     if snr_db is None:
         return near, far
     rng, power = random.Random(seed), speech_power(dry)  # the noise is the near speech's
-    near, far = (mix_noise(signal[:, None], snr_db, rng.choice(noises()), rng, power)[:, 0]
-                 for signal in (near, far))
+    tail = np.zeros(int(NOISE_TAIL_S * 16000))  # the noise goes on after the file
+    near, far = (mix_noise(np.concatenate([signal, tail])[:, None], snr_db, rng.choice(noises()),
+                           rng, power)[:, 0] for signal in (near, far))
     return near, far
 
 

@@ -1,4 +1,5 @@
-"""The speech benchmark's calibration in the table's noise: the prompts get the test files' noise."""
+"""The speech benchmark's noise: the prompts of a calibration in the table's noise get the test
+files' noise, and the noise goes on after a file."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.speech_corpus import NOISE_TAIL_S, load_items, read_in_noise, speech_end
 from benchmarks.speech_voices import _in_noise, calibration_script
-from referee.wav import read_pcm
+from referee.wav import read_pcm, read_wav
 
 
 def test_prompts_said_in_noise_keep_their_length_and_get_noise_at_that_snr(shared_dir: Path) -> None:
@@ -21,3 +23,17 @@ def test_prompts_said_in_noise_keep_their_length_and_get_noise_at_that_snr(share
         measured = 10 * np.log10(np.mean(speech**2) / np.mean(noise**2))
         assert abs(measured - snr) < 0.5, (text, snr, measured)
     assert _in_noise(file, 10.0) == _in_noise(file, 10.0)  # the same stretch of noise every run
+
+
+def test_a_file_heard_in_noise_has_the_noise_go_on_after_it_and_its_speech_end_known(
+        shared_dir: Path) -> None:
+    """A table's noise does not stop when a call ends: the benchmark's noisy files go on
+    ``NOISE_TAIL_S`` with the same noise at the same level; latency counts from where the speech
+    ended, not from the end of what was heard."""
+    item = next(it for it in load_items("tuning", 2) if it.group == "call")
+    clean = read_wav(shared_dir / "speech" / item.file)[:, 0]
+    noisy = read_in_noise(item.file, 10.0, seed=5, tail_s=NOISE_TAIL_S)[:, 0]
+    assert len(noisy) == len(clean) + int(NOISE_TAIL_S * 16000)
+    during, after = noisy[: len(clean)] - clean, noisy[len(clean):]
+    assert abs(np.sqrt(np.mean(after**2)) / np.sqrt(np.mean(during**2)) - 1) < 0.5
+    assert speech_end(item) == len(clean) / 16000 - 0.25

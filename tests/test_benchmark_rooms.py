@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.speech_corpus import in_room, room_response
+from benchmarks.speech_corpus import NOISE_TAIL_S, in_room, room_response
 from benchmarks.two_mics import frames, two_mics
 
 
@@ -39,12 +39,17 @@ def test_two_microphones_hear_one_voice_later_and_quieter_each_with_its_own_nois
     lag = int(np.argmax(np.correlate(far[:8000], near[:8000], "full"))) - 7999
     assert lag == 32
     assert abs(np.sqrt(np.mean(far**2)) / np.sqrt(np.mean(near**2)) - 0.5) < 0.01
+    near, far = two_mics(file, seed=3, snr_db=None, gain=0.5, delay=32)
     noisy_near, noisy_far = two_mics(file, seed=3, snr_db=0.0, gain=0.5, delay=32)
-    own_near, own_far = noisy_near - near, noisy_far - far  # each microphone's noise
+    longer = len(near) + int(NOISE_TAIL_S * 16000)  # the noise goes on after the file
+    assert len(noisy_near) == len(noisy_far) == longer
+    own_near, own_far = noisy_near[: len(near)] - near, noisy_far[: len(far)] - far  # each one's noise
     assert abs(np.corrcoef(own_near, own_far)[0, 1]) < 0.5
+    tail = noisy_near[len(near):]
+    assert abs(np.sqrt(np.mean(tail**2)) / np.sqrt(np.mean(own_near**2)) - 1) < 0.5
     both = frames(file, 3, "loudest", 60.0, 0.5, 32)
-    assert both.shape == (len(near), 2)
-    assert frames(file, 3, "average", 60.0, 0.5, 32).shape == (len(near), 1)
+    assert both.shape == (longer, 2)
+    assert frames(file, 3, "average", 60.0, 0.5, 32).shape == (longer, 1)
 
 
 def test_in_a_room_the_near_microphone_hears_the_voice_clearer_than_the_far_one(
