@@ -160,13 +160,16 @@ def file_seed(item: Item) -> int:
     return zlib.crc32(item.file.encode())
 
 
+def file_seconds(file: str) -> float:
+    """How long a corpus file is (seconds), the noise that goes on after it left out."""
+    with wave.open(str(SPEECH / file)) as wav:
+        return wav.getnframes() / wav.getframerate()
+
+
 def speech_end(item: Item) -> float:
     """Where the speech of an item's file ends (seconds): before the synthetic files' known
     silence, or ``spoken_end`` for the real recordings."""
-    if not item.render:
-        return spoken_end(item.file)
-    with wave.open(str(SPEECH / item.file)) as wav:
-        return wav.getnframes() / wav.getframerate() - LEAD_SILENCE_S
+    return file_seconds(item.file) - LEAD_SILENCE_S if item.render else spoken_end(item.file)
 
 
 def spoken_end(file: str) -> float:
