@@ -3,11 +3,19 @@ files' noise, and the noise goes on after a file."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks.speech_corpus import NOISE_TAIL_S, load_items, read_in_noise, speech_end
+from benchmarks.speech_corpus import (
+    NOISE_TAIL_S,
+    file_seconds,
+    load_items,
+    read_in_noise,
+    speech_end,
+)
+from benchmarks.speech_listening import init_worker, run_one
 from benchmarks.speech_voices import _in_noise, calibration_script
 from referee.wav import read_pcm, read_wav
 
@@ -37,3 +45,15 @@ def test_a_file_heard_in_noise_has_the_noise_go_on_after_it_and_its_speech_end_k
     during, after = noisy[: len(clean)] - clean, noisy[len(clean):]
     assert abs(np.sqrt(np.mean(after**2)) / np.sqrt(np.mean(during**2)) - 1) < 0.5
     assert speech_end(item) == len(clean) / 16000 - 0.25
+
+
+def test_the_benchmark_hears_a_noisy_call_and_counts_the_seconds_of_the_file(shared_dir: Path) -> None:
+    """One call through a benchmark worker at 10 dB: heard, its latency counted from where its
+    speech ended (the noise goes on after it), and its CPU put against the file's own length."""
+    init_worker("sphinx-es", "10", None, None)
+    item = next(it for it in load_items("tuning", 60) if it.group == "call" and it.label == "retruco")
+    outcome = run_one(replace(item, moment="truco cantado"))
+    assert outcome.audio_s == file_seconds(item.file)
+    assert 0 < outcome.cpu_s < outcome.audio_s
+    heard = {label: latency for label, _, latency, _, _ in outcome.heard}
+    assert "retruco" in heard and 0.0 <= heard["retruco"] < 1.0
