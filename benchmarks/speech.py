@@ -6,10 +6,10 @@
 Figures per recognizer and condition: recall per call, envido-number accuracy, look-alike false
 accepts, chatter false triggers, latency from the end of the spoken phrase to the emitted event
 (p50/p95, in audio time through the same listener the referee runs; early emission included), and
-CPU real-time factor (CPU seconds per second of the files, one process). In a noisy condition the
+CPU real-time factor (CPU seconds per second of audio, one process). In a noisy condition the
 noise goes on ``speech_corpus.NOISE_TAIL_S`` after each file, as a table's noise does after a call:
-a phrase that ends only when the noise stops shows in the latency; the CPU spent on that noise
-counts, its seconds do not.
+a phrase that ends only when the noise stops shows in the latency, and that noise is heard (and
+counted in the real-time factor) as the rest is.
 
 Each file is said at a moment of a hand (``game_states.MOMENTS``), and the recognizer is told what
 the table expects there, as the referee tells it: a call or a number at a moment where the rules
@@ -107,7 +107,8 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     calls = ", ".join(f"{call} {n}" for call, n in s.early_back_calls.most_common() if n)
     print(f"  early calls taken back {_pct(s.early_back)}  (applied at once, then taken back by "
           f"the whole phrase{': ' + calls if calls else ''})")
-    print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio in the files)")
+    after = f", {s.after_s / 60:.1f} of it the noise after the files" if s.after_s else ""
+    print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio{after})")
     for line in s.misses[:show_misses]:
         print(f"    miss: {line}")
     sys.stdout.flush()

@@ -157,7 +157,7 @@ def run_one(item: Item) -> Outcome:
     from referee.listener import item_confidence
     from referee.phrases import parse
 
-    utterances, _, cpu, early = listen(item)
+    utterances, audio_s, cpu, early = listen(item)
     end = speech_end(item)
     heard: list[tuple[str, float, float, int, int | None]] = []
     for index, utt in enumerate(utterances):
@@ -170,5 +170,4 @@ def run_one(item: Item) -> Outcome:
                           None if other_words else utt.phrase))
     early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
                    for first, later in early for h in parse(first.text) if h.kind == "call"]
-    # the CPU of all that was heard, per second of the file: the noise after it is not counted
-    return Outcome(item, heard, file_seconds(item.file), cpu, early_calls)
+    return Outcome(item, heard, audio_s, cpu, early_calls, audio_s - file_seconds(item.file))

@@ -34,6 +34,7 @@ class Outcome:
     cpu_s: float
     # each call handed over early (applied at once), with the confidence the whole phrase gave it
     early: list[tuple[str, float]] = field(default_factory=list)
+    after_s: float = 0.0  # of ``audio_s``, the noise heard after the file
 
     def applied(self, min_conf: float, bars: Bars = OWN_BARS,
                 strict: bool = False) -> list[tuple[str, float]]:
@@ -93,6 +94,7 @@ class Score:
     early_back: list[int] = field(default_factory=lambda: [0, 0])
     early_back_calls: Counter[str] = field(default_factory=Counter)
     audio_s: float = 0.0
+    after_s: float = 0.0  # of ``audio_s``, the noise heard after the files
     cpu_s: float = 0.0
     misses: list[str] = field(default_factory=list)
 
@@ -133,6 +135,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
     for o in outcomes:
         it, got = o.item, o.got(min_conf, bars)
         s.audio_s += o.audio_s
+        s.after_s += o.after_s
         s.cpu_s += o.cpu_s
         for label, conf in o.early:
             back = conf < needed(label, min_conf, bars)
