@@ -77,6 +77,7 @@ class SphinxRecognizer:
         self._recent_from = 0  # the sample where ``_recent`` starts
         self._last_utt: tuple[float, float] | None = None  # (start, end) of a phrase that heard nothing
         self._resume: tuple[float, bytes] | None = None  # (start, audio) after a phrase ended in speech
+        self._holding = False  # the phrase that ended in speech is not handed over yet
         # What the table expects now (``Heard.key``s), asked at the start of each phrase: those
         # calls and numbers weigh more in the grammar, the ones it would refuse less.
         self.expecting: Callable[[], frozenset[str]] | None = None
@@ -96,6 +97,7 @@ class SphinxRecognizer:
     def feed(self, pcm: bytes) -> list[Result]:
         """Run voice detection and decoding on the next chunk."""
         out: list[Result] = []
+        self._holding = False
         self._meter.feed(np.frombuffer(pcm, dtype=np.int16))
         self._buffer += pcm
         self._recent += pcm
@@ -112,7 +114,7 @@ class SphinxRecognizer:
 
     def flush(self) -> list[Result]:
         """Close the utterance in progress at the end of the stream."""
-        out: list[Result] = []
+        out = self._resume_alone()
         if self._in_utt:
             tail = self._buffer or b"\0\0" * 160
             rest = self._ep.end_stream(tail[: self._ep.frame_bytes])
@@ -132,7 +134,8 @@ class SphinxRecognizer:
         t = self.tuning
         self._ep = pocketsphinx.Endpointer(window=t.vad_window, ratio=t.vad_ratio, vad_mode=t.vad_mode)
         self._buffer, self._samples, self._in_utt = b"", 0, False
-        self._recent, self._recent_from, self._last_utt, self._resume = bytearray(), 0, None, None
+        self._recent, self._recent_from, self._last_utt = bytearray(), 0, None
+        self._resume, self._holding = None, False
         self._meter = NoiseMeter()
         self._take_next()
         self._decoder = self._decoders[False]
@@ -231,18 +234,15 @@ class SphinxRecognizer:
     def _process(self, frame: bytes) -> list[Result]:
         speech = self._ep.process(frame)
         if speech is None:
-            self._resume = None
-            return []
+            return self._resume_alone()
         if not self._in_utt:
-            self._take_next()  # a new calibration, if one is waiting
-            self._choose()  # the decoder for the table as it sounds now
-            self._listen_for(self.expecting() if self.expecting else frozenset())
-            self._utt_start = self._ep.speech_start
-            self._decoder.start_utt()  # type: ignore[attr-defined]
-            self._in_utt = True
-            self._utt_frames_at_partial = 0
-            self._utt_audio = []
-            self._lead_in()
+            if self._resume is not None and self._holding:
+                # The phrase that ended in speech reaches the table when this chunk is done; the
+                # next one starts after it, with what the table then expects.
+                start, audio = self._resume
+                self._resume = (start, audio + speech)
+                return [] if self._ep.in_speech else self._resume_alone()
+            self._start_phrase()
         self._utt_audio.append(speech)
         dec = self._decoder
         dec.process_raw(speech, False, False)  # type: ignore[attr-defined]
@@ -256,6 +256,26 @@ class SphinxRecognizer:
                 return [self._end_in_speech(partial)]
             return [partial] if partial.words else []
         return []
+
+    def _start_phrase(self) -> None:
+        self._take_next()  # a new calibration, if one is waiting
+        self._choose()  # the decoder for the table as it sounds now
+        self._listen_for(self.expecting() if self.expecting else frozenset())
+        self._utt_start = self._ep.speech_start
+        self._decoder.start_utt()  # type: ignore[attr-defined]
+        self._in_utt = True
+        self._utt_frames_at_partial = 0
+        self._utt_audio = []
+        self._lead_in()
+
+    def _resume_alone(self) -> list[Result]:
+        """The audio left after a phrase that ended in speech, when the voice stops before
+        another phrase starts (or the stream ends): heard as a phrase of its own."""
+        if self._resume is None or not self._resume[1]:
+            self._resume = None
+            return []
+        self._start_phrase()
+        return [self._finish()]
 
     def _heard_out(self, partial: Result, frames: int) -> bool:
         """True when, at a noisy table, the phrase's best path has heard no word of the table for
@@ -276,7 +296,7 @@ class SphinxRecognizer:
         cut = max(result.words[-1].end if result.words else 0.0, partial.words[-1].end)
         audio = b"".join(self._utt_audio)
         start = max(0, int(cut * SAMPLE_RATE) - int(self._utt_start * SAMPLE_RATE))
-        self._resume, self._last_utt = (cut, audio[start * 2:]), None
+        self._resume, self._last_utt, self._holding = (cut, audio[start * 2:]), None, True
         return result
 
     def _lead_in(self) -> None:

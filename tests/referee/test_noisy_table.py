@@ -208,3 +208,24 @@ def test_two_calls_in_steady_noise_are_two_phrases_and_nothing_is_heard_twice(
     assert [[h.label for h in parse(r.text) if h.kind == "call"] for r in finals] == [[first], [second]]
     assert finals[0].stream_time < ends[0] + 0.9 < ends[1]
     assert finals[0].end <= finals[1].start
+
+
+@pytest.mark.shared
+def test_the_phrase_after_one_that_ended_in_noise_listens_for_what_the_table_then_expects(
+        model: Path, shared_dir: Path, es3_calls: list[dict[str, str]]) -> None:
+    """The phrase that ended while the voice detector heard on reaches the table before the next
+    one asks the table what it expects (after a «flor», its answers)."""
+    rec = SphinxRecognizer(PhraseList.from_table(), model)
+    for k, row in enumerate(es3_calls[:10]):
+        rec.settle(noisy_pcm(shared_dir, row, 5.0, k))
+    rows = [next(r for r in es3_calls if (r["label"], r["speed"], r["pitch"]) == want)
+            for want in (("flor", "normal", "low"), ("contraflor", "normal", "high"))]
+    pcm, _ = said_in_noise(shared_dir, rows, 5.0, seed=1)
+    handed: list[Result] = []
+    asked_after: list[int] = []  # how many finals the table had when each phrase began
+    rec.expecting = lambda: asked_after.append(sum(r.final for r in handed)) or frozenset()
+    for i in range(0, len(pcm), 3200):
+        handed += rec.feed(pcm[i:i + 3200])
+    handed += rec.flush()
+    assert [r.text for r in handed if r.final][0] == "flor"  # the first phrase ended on it
+    assert asked_after[:2] == [0, 1]  # the second began once the «flor» was handed over
