@@ -252,8 +252,9 @@ class SphinxRecognizer:
         if (frames - self._utt_frames_at_partial) * FRAME_S >= PARTIAL_EVERY_S:
             self._utt_frames_at_partial = frames
             partial = self._result(final=False)
-            if self._heard_out(partial, frames):
-                return [self._end_in_speech(partial)]
+            cut = self._heard_out(partial, self._utt_start + frames * FRAME_S)
+            if cut is not None:
+                return [self._end_in_speech(cut)]
             return [partial] if partial.words else []
         return []
 
@@ -277,23 +278,29 @@ class SphinxRecognizer:
         self._start_phrase()
         return [self._finish()]
 
-    def _heard_out(self, partial: Result, frames: int) -> bool:
-        """True when, at a noisy table, the phrase's best path has heard no word of the table for
-        ``end_after_s`` after its last one (``JOIN_S`` after words whose rest would change them,
-        «falta», «me voy al», «treinta»): the phrase is over even if the voice detector hears on."""
-        after = self.tuning.end_after_s
-        if after <= 0 or not partial.words or not self.noisy:
-            return False
-        if self._phrases.unfinished([w.text for w in partial.words]):
-            after = max(after, JOIN_S)
-        return self._utt_start + frames * FRAME_S - partial.words[-1].end >= after
+    def _heard_out(self, partial: Result, decoded: float) -> float | None:
+        """At a noisy table, where the phrase is over although the voice detector hears on (None
+        if it is not): after its last word once its best path has heard no word of the table for
+        ``end_after_s`` (``JOIN_S`` after words whose rest would change them, «falta», «me voy
+        al», «treinta»); ``JOIN_S`` before the end of what was decoded once it has heard nothing
+        of the table for ``quiet_phrase_s`` (steady noise; a longer phrase costs more and more at
+        every partial result)."""
+        t = self.tuning
+        if t.end_after_s <= 0 or not self.noisy:
+            return None
+        if not partial.words:
+            return decoded - JOIN_S if decoded - self._utt_start >= t.quiet_phrase_s else None
+        after = max(t.end_after_s, JOIN_S) if self._phrases.unfinished(
+            [w.text for w in partial.words]) else t.end_after_s
+        last = partial.words[-1].end
+        return last if decoded - last >= after else None
 
-    def _end_in_speech(self, partial: Result) -> Result:
-        """End the phrase while the voice detector still hears voice; the audio after its last
-        word is heard again as the start of the next phrase (``_resume``), so a word that had only
-        begun is not lost, and no word is given twice."""
+    def _end_in_speech(self, cut: float) -> Result:
+        """End the phrase while the voice detector still hears voice; the audio after ``cut`` (its
+        last word) is heard again as the start of the next phrase (``_resume``), so a word that
+        had only begun is not lost, and no word is given twice."""
         result = self._finish()
-        cut = max(result.words[-1].end if result.words else 0.0, partial.words[-1].end)
+        cut = max(result.words[-1].end if result.words else 0.0, cut)
         audio = b"".join(self._utt_audio)
         start = max(0, int(cut * SAMPLE_RATE) - int(self._utt_start * SAMPLE_RATE))
         self._resume, self._last_utt, self._holding = (cut, audio[start * 2:]), None, True

@@ -71,6 +71,7 @@ class SphinxTuning:
     # rest is heard as a new phrase (docs/voice.md, "A phrase in steady noise").  Shorter, the
     # partial results' passing words cut real ones in two.  0: only the voice detector.
     end_after_s: float = 0.5
+    quiet_phrase_s: float = 2.0  # and once it has heard nothing of the table for this long
     # Decode each utterance again as a whole when it ends (cepstral mean of the utterance itself);
     # partials still come from the streaming pass.
     final_pass: bool = False

@@ -227,5 +227,26 @@ def test_the_phrase_after_one_that_ended_in_noise_listens_for_what_the_table_the
     for i in range(0, len(pcm), 3200):
         handed += rec.feed(pcm[i:i + 3200])
     handed += rec.flush()
-    assert [r.text for r in handed if r.final][0] == "flor"  # the first phrase ended on it
+    assert next(r.text for r in handed if r.final) == "flor"  # the first phrase ended on it
     assert asked_after[:2] == [0, 1]  # the second began once the «flor» was handed over
+
+
+@pytest.mark.shared
+def test_steady_noise_with_no_one_talking_is_heard_in_short_phrases(
+        model: Path, shared_dir: Path, es3_calls: list[dict[str, str]]) -> None:
+    """At 5 dB the voice detector hears ten seconds of noise as one phrase; a phrase that has heard
+    nothing of the table for ``quiet_phrase_s`` ends, so none grows long (each partial result
+    costs as much as the phrase is long)."""
+    noise = read_wav(shared_dir / "speech" / "noise" / "pinknoise.wav")[:, 0]
+    speech = read_wav(shared_dir / "speech" / es3_calls[0]["file"])
+    quiet = mix_noise(np.zeros((10 * RATE, 1)), 5.0, noise, random.Random(2), speech_power(speech))
+    pcm = to_chunk(quiet, 0.0).pcm
+    for tuning, most in ((SphinxTuning(quiet_phrase_s=60.0), 1), (SphinxTuning(), 8)):
+        rec = SphinxRecognizer(PhraseList.from_table(), model, tuning=tuning)
+        for k, row in enumerate(es3_calls[:10]):
+            rec.settle(noisy_pcm(shared_dir, row, 5.0, k))
+        finals = [r for i in range(0, len(pcm), 3200) for r in rec.feed(pcm[i:i + 3200]) if r.final]
+        finals += [r for r in rec.flush() if r.final]
+        assert rec.noisy
+        assert (len(finals) == 1) if most == 1 else (5 <= len(finals) <= most), len(finals)
+        assert not any(r.words for r in finals)
