@@ -160,8 +160,10 @@ def file_seed(item: Item) -> int:
     return zlib.crc32(item.file.encode())
 
 
+@cache
 def file_seconds(file: str) -> float:
-    """How long a corpus file is (seconds), the noise that goes on after it left out."""
+    """How long a corpus file is (seconds), the noise that goes on after it left out; its header
+    read once (the latency and the real-time factor both ask)."""
     with wave.open(str(SPEECH / file)) as wav:
         return wav.getnframes() / wav.getframerate()
 
