@@ -61,7 +61,7 @@ class SphinxRecognizer:
         self._phrases = phrases
         self._decoders = self._make_decoders(pocketsphinx, means)
         self._decoder = self._decoders[False]
-        self._meter = NoiseMeter()
+        self._meter = NoiseMeter(quiet_db=self.tuning.quiet_db)
         self._next: tuple[dict[bool, object], Path] | None = None  # decoders with new means, for the next pause
         self._cmn_start: str = self._decoder.get_cmn()  # type: ignore[attr-defined]
         self._ep = pocketsphinx.Endpointer(
@@ -136,7 +136,7 @@ class SphinxRecognizer:
         self._buffer, self._samples, self._in_utt = b"", 0, False
         self._recent, self._recent_from, self._last_utt = bytearray(), 0, None
         self._resume, self._holding = None, False
-        self._meter = NoiseMeter()
+        self._meter = NoiseMeter(quiet_db=self.tuning.quiet_db)
         self._take_next()
         self._decoder = self._decoders[False]
         if True in self._decoders:  # its noise estimate belongs to the stream that ended
@@ -147,7 +147,7 @@ class SphinxRecognizer:
     def settle(self, pcm: bytes) -> None:
         """Let the cepstral mean settle on this audio (the table's voices) without decoding it;
         only between utterances."""
-        self._meter.feed(np.frombuffer(pcm, dtype=np.int16))
+        self._meter.feed(np.frombuffer(pcm, dtype=np.int16), stream=False)
         self._choose()
         dec = self._decoder
         dec.start_utt()  # type: ignore[attr-defined]
@@ -231,6 +231,11 @@ class SphinxRecognizer:
     def stream_time(self) -> float:
         return self._samples / self.sample_rate
 
+    @property
+    def fed_time(self) -> float:
+        """How much audio has been fed (seconds), some of it not yet through the voice detector."""
+        return (self._samples + len(self._buffer) // 2) / self.sample_rate
+
     def _process(self, frame: bytes) -> list[Result]:
         speech = self._ep.process(frame)
         if speech is None:
@@ -282,17 +287,23 @@ class SphinxRecognizer:
         """At a noisy table, where the phrase is over although the voice detector hears on (None
         if it is not): after its last word once its best path has heard no word of the table for
         ``end_after_s`` (``JOIN_S`` after words whose rest would change them, «falta», «me voy
-        al», «treinta»); ``JOIN_S`` before the end of what was decoded once it has heard nothing
-        of the table for ``quiet_phrase_s`` (steady noise; a longer phrase costs more and more at
-        every partial result)."""
+        al», «treinta»), or sooner, once the voices' band has been down to the background for
+        ``quiet_after_s`` since before what was decoded; ``JOIN_S`` before the end of what was
+        decoded once it has heard nothing of the table for ``quiet_phrase_s`` (steady noise; a
+        longer phrase costs more and more at every partial result)."""
         t = self.tuning
         if t.end_after_s <= 0 or not self.noisy:
             return None
         if not partial.words:
             return decoded - JOIN_S if decoded - self._utt_start >= t.quiet_phrase_s else None
+        last = partial.words[-1].end
+        quiet = self._meter.quiet_s
+        # a pause that began before what was decoded, which the best path has heard after the last word
+        if (t.quiet_after_s > 0 and quiet >= t.quiet_after_s and self.fed_time - quiet <= decoded
+                and decoded - last >= t.quiet_after_s):
+            return last
         after = max(t.end_after_s, JOIN_S) if self._phrases.unfinished(
             [w.text for w in partial.words]) else t.end_after_s
-        last = partial.words[-1].end
         return last if decoded - last >= after else None
 
     def _end_in_speech(self, cut: float) -> Result:

@@ -72,6 +72,12 @@ class SphinxTuning:
     # partial results' passing words cut real ones in two.  0: only the voice detector.
     end_after_s: float = 0.5
     quiet_phrase_s: float = 2.0  # and once it has heard nothing of the table for this long
+    # Sooner, once the band voices are heard in has been back down to the table's background for
+    # this long (within ``quiet_db`` of it; ``NoiseMeter.quiet_s``) and the best path has heard as
+    # much after its last word: a pause, as the voice detector hears one at a quiet table.  0: not
+    # sooner.
+    quiet_after_s: float = 0.15
+    quiet_db: float = 4.0
     # Decode each utterance again as a whole when it ends (cepstral mean of the utterance itself);
     # partials still come from the streaming pass.
     final_pass: bool = False

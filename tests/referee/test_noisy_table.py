@@ -58,6 +58,25 @@ def test_the_meter_forgets_what_is_older_than_its_window_and_carries_over() -> N
     assert again.snr_db == meter.snr_db
 
 
+def test_the_meter_hears_a_pause_where_the_voices_band_is_back_to_the_background() -> None:
+    """In steady noise a voice raises the band voices are loud in; the pause after it is quiet
+    again in that band however loud the noise is, and a rumble below the band is no voice."""
+    rng = np.random.default_rng(3)
+    t = np.arange(RATE) / RATE
+    meter = NoiseMeter()
+    meter.feed(rng.normal(0, 1500, 2 * RATE))  # loud steady noise: the background
+    assert meter.quiet_s > 1.5
+    meter.feed(rng.normal(0, 1500, RATE // 2) + 3000 * np.sin(2 * np.pi * 700 * t[: RATE // 2]))
+    assert meter.quiet_s == 0.0  # a voice, 3 dB above the noise
+    meter.feed(rng.normal(0, 1500, RATE // 5))
+    assert 0.1 < meter.quiet_s <= 0.2  # the pause after it
+    meter.feed(rng.normal(0, 1500, RATE // 2) + 20000 * np.sin(2 * np.pi * 60 * t[: RATE // 2]))
+    assert meter.quiet_s > 0.6  # a rumble 20 dB above the noise, below the voices' band
+    again = NoiseMeter()  # a new stream: its pauses are its own
+    again.levels = meter.levels
+    assert again.snr_db == meter.snr_db and again.quiet_s == 0.0
+
+
 @pytest.fixture(scope="module")
 def es3_calls(shared_dir: Path) -> list[dict[str, str]]:
     with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
@@ -187,26 +206,29 @@ def finals_in_noise(model: Path, shared_dir: Path, es3_calls: list[dict[str, str
 def test_in_steady_noise_a_flor_is_heard_when_it_is_said_not_when_the_noise_stops(
         model: Path, shared_dir: Path, es3_calls: list[dict[str, str]], speed: str) -> None:
     """At 5 dB the voice detector hears voice until the noise stops; a «flor», which waits for
-    the end of its phrase, came only then. The phrase now ends once nothing of the table has
-    been heard for a while after its last word."""
-    for tuning, late in ((SphinxTuning(end_after_s=0.0), True), (SphinxTuning(), False)):
+    the end of its phrase, came only then. The phrase ends once nothing of the table has been
+    heard for a while after its last word, and sooner once the voices' band is back down to the
+    background."""
+    for tuning, (least, most) in ((SphinxTuning(end_after_s=0.0), (2.0, 9.0)),
+                                  (SphinxTuning(quiet_after_s=0.0), (0.5, 0.9)),
+                                  (SphinxTuning(), (0.0, 0.45))):
         finals, ends = finals_in_noise(model, shared_dir, es3_calls, tuning, [("flor", speed)])
         assert [r.text for r in finals] == ["flor"]
         after = finals[0].stream_time - ends[0]
-        assert (after > 2.0) if late else (after < 0.9), (tuning, after)
+        assert least < after < most, (tuning, after)
 
 
 @pytest.mark.shared
 @pytest.mark.parametrize("first,second", [("envido", "no quiero"), ("retruco", "vale cuatro")])
 def test_two_calls_in_steady_noise_are_two_phrases_and_nothing_is_heard_twice(
         model: Path, shared_dir: Path, es3_calls: list[dict[str, str]], first: str, second: str) -> None:
-    """With 0.6 s between them, at 5 dB: each call its own phrase, heard before the next is
-    said; the audio after the first call's last word is heard again with the second, and
+    """With 0.6 s between them, at 5 dB: each call its own phrase, handed over within 0.45 s of
+    its end; the audio after the first call's last word is heard again with the second, and
     nothing of it twice."""
     finals, ends = finals_in_noise(model, shared_dir, es3_calls, SphinxTuning(),
                                    [(first, "normal"), (second, "normal")])
     assert [[h.label for h in parse(r.text) if h.kind == "call"] for r in finals] == [[first], [second]]
-    assert finals[0].stream_time < ends[0] + 0.9 < ends[1]
+    assert [r.stream_time - end < 0.45 for r, end in zip(finals, ends)] == [True, True]
     assert finals[0].end <= finals[1].start
 
 
