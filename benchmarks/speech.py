@@ -7,7 +7,8 @@ Figures per recognizer and condition: recall per call, envido-number accuracy, l
 accepts, chatter false triggers, latency from the end of the spoken phrase to the emitted event
 (p50/p95, in audio time through the same listener the referee runs; early emission included), and
 CPU real-time factor (CPU seconds per second of audio, one process). In a noisy condition the
-noise goes on ``speech_corpus.NOISE_TAIL_S`` after each file, as a table's noise does after a call:
+noise starts ``speech_corpus.NOISE_LEAD_S`` before each file and goes on ``NOISE_TAIL_S`` after
+it, as a table's noise does around a call: a call is said into noise the referee has been hearing,
 a phrase that ends only when the noise stops shows in the latency, and that noise is heard (and
 counted in the real-time factor) as the rest is.
 
@@ -49,7 +50,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, at_moments
-from benchmarks.speech_corpus import NOISE_TAIL_S, SPEECH, heard_in_room, load_items
+from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, SPEECH, heard_in_room, load_items
 from benchmarks.speech_listening import SPHINX_ES_DIR, init_worker, run_one
 from benchmarks.speech_scoring import OPPOSITES, OWN_BARS, SAME_BAR, TALK_GROUPS, Score, score
 from benchmarks.speech_voices import (
@@ -107,7 +108,7 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     calls = ", ".join(f"{call} {n}" for call, n in s.early_back_calls.most_common() if n)
     print(f"  early calls taken back {_pct(s.early_back)}  (applied at once, then taken back by "
           f"the whole phrase{': ' + calls if calls else ''})")
-    after = f", {s.after_s / 60:.1f} of it the noise after the files" if s.after_s else ""
+    after = f", {s.after_s / 60:.1f} of it the noise around the files" if s.after_s else ""
     print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio{after})")
     for line in s.misses[:show_misses]:
         print(f"    miss: {line}")
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
             frames = None
             if room:
                 frames = partial(heard_in_room, snr=cond, rt60=room[0], drr_db=room[1],
-                                 tail_s=NOISE_TAIL_S)
+                                 tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)
                 label += f" · room RT60 {room[0]:g} s, DRR {room[1]:g} dB"
             try:
                 with Pool(args.workers, init_worker,

@@ -20,6 +20,9 @@ LEAD_SILENCE_S = 0.25
 # How long a noisy condition's noise goes on after the file: a table's noise does not stop when a
 # call ends, and a phrase that only ends once it does would otherwise look quick.
 NOISE_TAIL_S = 1.0
+# And how long it has gone on before: a call is said into the table's noise, which the referee has
+# heard for a while (and, in a pause, learned the background from).
+NOISE_LEAD_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -84,12 +87,15 @@ def mix_noise(frames: np.ndarray, snr_db: float, noise: np.ndarray, rng: random.
     return np.clip(mono + gain * seg, -1.0, 1.0)[:, None]
 
 
-def noisy(frames: np.ndarray, snr_db: float, seed: int, tail_s: float = 0.0) -> np.ndarray:
-    """Frames with one of the corpus's noises mixed in at ``snr_db``, going on ``tail_s`` seconds
-    after them (a table's noise does not stop when a call ends); the noise and its stretch are
-    chosen by ``seed``."""
+def noisy(frames: np.ndarray, snr_db: float, seed: int, tail_s: float = 0.0,
+          lead_s: float = 0.0) -> np.ndarray:
+    """Frames with one of the corpus's noises mixed in at ``snr_db``, starting ``lead_s`` seconds
+    before them and going on ``tail_s`` seconds after them (a table's noise does not stop when a
+    call ends); the noise and its stretch are chosen by ``seed``."""
     rng = random.Random(seed)
-    longer = np.concatenate([frames, np.zeros((int(tail_s * 16000), frames.shape[1]))])
+    width = frames.shape[1]
+    longer = np.concatenate([np.zeros((int(lead_s * 16000), width)), frames,
+                             np.zeros((int(tail_s * 16000), width))])
     return mix_noise(longer, snr_db, rng.choice(noises()), rng, speech_power(frames))
 
 
@@ -101,13 +107,14 @@ def noises() -> tuple[np.ndarray, ...]:
     return tuple(read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav")))
 
 
-def read_in_noise(file: str, snr_db: float, seed: int, tail_s: float = 0.0) -> np.ndarray:
-    """A corpus file with one of the noises mixed in at ``snr_db`` (going on ``tail_s`` seconds
-    after it); the noise and its stretch are chosen by ``seed``, so a file gets the same noise on
-    every run."""
+def read_in_noise(file: str, snr_db: float, seed: int, tail_s: float = 0.0,
+                  lead_s: float = 0.0) -> np.ndarray:
+    """A corpus file with one of the noises mixed in at ``snr_db`` (from ``lead_s`` seconds before
+    it to ``tail_s`` after it); the noise and its stretch are chosen by ``seed``, so a file gets
+    the same noise on every run."""
     from referee.wav import read_wav
 
-    return noisy(read_wav(SPEECH / file), snr_db, seed, tail_s)
+    return noisy(read_wav(SPEECH / file), snr_db, seed, tail_s, lead_s)
 
 
 def room_response(rt60: float, drr_db: float, seed: int) -> np.ndarray:
@@ -136,13 +143,13 @@ def in_room(frames: np.ndarray, rt60: float, drr_db: float, seed: int) -> np.nda
 
 
 def heard_in_room(file: str, seed: int, snr: str, rt60: float, drr_db: float,
-                  tail_s: float = 0.0) -> np.ndarray:
+                  tail_s: float = 0.0, lead_s: float = 0.0) -> np.ndarray:
     """A corpus file said in a room, with the corpus's noise mixed in at ``snr`` (or "clean"),
-    going on ``tail_s`` seconds after it."""
+    from ``lead_s`` seconds before it to ``tail_s`` after it."""
     from referee.wav import read_wav
 
     wet = in_room(read_wav(SPEECH / file), rt60, drr_db, seed)
-    return wet if snr == "clean" else noisy(wet, float(snr), seed, tail_s)
+    return wet if snr == "clean" else noisy(wet, float(snr), seed, tail_s, lead_s)
 
 
 def voice_files() -> dict[str, list[str]]:

@@ -13,6 +13,7 @@ import numpy as np
 from benchmarks.game_states import expected_at
 from benchmarks.game_states import label as heard_label
 from benchmarks.speech_corpus import (
+    NOISE_LEAD_S,
     NOISE_TAIL_S,
     SHARED,
     SPEECH,
@@ -113,8 +114,8 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
     snr = str(STATE["snr"])
 
     def corpus(file: str, seed: int) -> np.ndarray:
-        return read_wav(SPEECH / file) if snr == "clean" else read_in_noise(file, float(snr), seed,
-                                                                           NOISE_TAIL_S)
+        return read_wav(SPEECH / file) if snr == "clean" else read_in_noise(
+            file, float(snr), seed, NOISE_TAIL_S, NOISE_LEAD_S)
 
     # a file as the referee hears it: the corpus's, or another benchmark's (frames × channels)
     load: Callable[[str, int], np.ndarray] = STATE.get("frames", corpus)  # type: ignore[assignment]
@@ -158,7 +159,8 @@ def run_one(item: Item) -> Outcome:
     from referee.phrases import parse
 
     utterances, audio_s, cpu, early = listen(item)
-    end = speech_end(item)
+    around = audio_s - file_seconds(item.file)  # the table's noise heard before and after the file
+    end = speech_end(item) + (NOISE_LEAD_S if around > 0 else 0.0)
     heard: list[tuple[str, float, float, int, int | None]] = []
     for index, utt in enumerate(utterances):
         other_words = utt.early and utt.confidence == 0.0  # the whole phrase heard others there
@@ -170,4 +172,4 @@ def run_one(item: Item) -> Outcome:
                           None if other_words else utt.phrase))
     early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
                    for first, later in early for h in parse(first.text) if h.kind == "call"]
-    return Outcome(item, heard, audio_s, cpu, early_calls, audio_s - file_seconds(item.file))
+    return Outcome(item, heard, audio_s, cpu, early_calls, around)

@@ -34,7 +34,7 @@ class Outcome:
     cpu_s: float
     # each call handed over early (applied at once), with the confidence the whole phrase gave it
     early: list[tuple[str, float]] = field(default_factory=list)
-    after_s: float = 0.0  # of ``audio_s``, the noise heard after the file
+    after_s: float = 0.0  # of ``audio_s``, the noise heard before and after the file
 
     def applied(self, min_conf: float, bars: Bars = OWN_BARS,
                 strict: bool = False) -> list[tuple[str, float]]:
@@ -94,7 +94,7 @@ class Score:
     early_back: list[int] = field(default_factory=lambda: [0, 0])
     early_back_calls: Counter[str] = field(default_factory=Counter)
     audio_s: float = 0.0
-    after_s: float = 0.0  # of ``audio_s``, the noise heard after the files
+    after_s: float = 0.0  # of ``audio_s``, the noise heard before and after the files
     cpu_s: float = 0.0
     misses: list[str] = field(default_factory=list)
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from benchmarks.speech import report
 from benchmarks.speech_corpus import (
+    NOISE_LEAD_S,
     NOISE_TAIL_S,
     SPEECH,
     in_room,
@@ -50,8 +51,8 @@ HEARD = ("near", "far", "loudest", "average")
 def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int,
              room: tuple[float, float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The file as the near and the far microphone hear it, each with its own noise (none when
-    ``snr_db`` is None; it goes on ``NOISE_TAIL_S`` after the file), said in a ``room`` (RT60,
-    near DRR, far DRR) first."""
+    ``snr_db`` is None; it starts ``NOISE_LEAD_S`` before the file and goes on ``NOISE_TAIL_S``
+    after it), said in a ``room`` (RT60, near DRR, far DRR) first."""
     dry = read_wav(SPEECH / file)
     x = dry[:, 0]
     near, far = (x, x) if room is None else (in_room(dry, room[0], room[1], seed)[:, 0],
@@ -60,9 +61,9 @@ def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int
     if snr_db is None:
         return near, far
     rng, power = random.Random(seed), speech_power(dry)  # the noise is the near speech's
-    tail = np.zeros(int(NOISE_TAIL_S * 16000))  # the noise goes on after the file
-    near, far = (mix_noise(np.concatenate([signal, tail])[:, None], snr_db, rng.choice(noises()),
-                           rng, power)[:, 0] for signal in (near, far))
+    lead, tail = np.zeros(int(NOISE_LEAD_S * 16000)), np.zeros(int(NOISE_TAIL_S * 16000))
+    near, far = (mix_noise(np.concatenate([lead, signal, tail])[:, None], snr_db,
+                           rng.choice(noises()), rng, power)[:, 0] for signal in (near, far))
     return near, far
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.speech_corpus import (
+    NOISE_LEAD_S,
     NOISE_TAIL_S,
     file_seconds,
     load_items,
@@ -33,28 +34,30 @@ def test_prompts_said_in_noise_keep_their_length_and_get_noise_at_that_snr(share
     assert _in_noise(file, 10.0) == _in_noise(file, 10.0)  # the same stretch of noise every run
 
 
-def test_a_file_heard_in_noise_has_the_noise_go_on_after_it_and_its_speech_end_known(
+def test_a_file_heard_in_noise_has_the_noise_around_it_and_its_speech_end_known(
         shared_dir: Path) -> None:
-    """A table's noise does not stop when a call ends: the benchmark's noisy files go on
-    ``NOISE_TAIL_S`` with the same noise at the same level; latency counts from where the speech
-    ended, not from the end of what was heard."""
+    """A call is said into a table's noise, which does not stop when the call ends: the benchmark's
+    noisy files start ``NOISE_LEAD_S`` early and go on ``NOISE_TAIL_S`` with the same noise at the
+    same level; latency counts from where the speech ended, not from the end of what was heard."""
     item = next(it for it in load_items("tuning", 2) if it.group == "call")
     clean = read_wav(shared_dir / "speech" / item.file)[:, 0]
-    noisy = read_in_noise(item.file, 10.0, seed=5, tail_s=NOISE_TAIL_S)[:, 0]
-    assert len(noisy) == len(clean) + int(NOISE_TAIL_S * 16000)
-    during, after = noisy[: len(clean)] - clean, noisy[len(clean):]
-    assert abs(np.sqrt(np.mean(after**2)) / np.sqrt(np.mean(during**2)) - 1) < 0.5
+    noisy = read_in_noise(item.file, 10.0, seed=5, tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)[:, 0]
+    lead = int(NOISE_LEAD_S * 16000)
+    assert len(noisy) == lead + len(clean) + int(NOISE_TAIL_S * 16000)
+    during = noisy[lead: lead + len(clean)] - clean
+    for outside in (noisy[:lead], noisy[lead + len(clean):]):
+        assert abs(np.sqrt(np.mean(outside**2)) / np.sqrt(np.mean(during**2)) - 1) < 0.5
     assert speech_end(item) == len(clean) / 16000 - 0.25
 
 
 def test_the_benchmark_hears_a_noisy_call_and_the_noise_after_it(shared_dir: Path) -> None:
     """One call through a benchmark worker at 10 dB: heard, its latency counted from where its
-    speech ended, and the noise heard after the file counted apart."""
+    speech ended, and the noise heard around the file counted apart."""
     init_worker("sphinx-es", "10", None, None)
     item = next(it for it in load_items("tuning", 60) if it.group == "call" and it.label == "retruco")
     outcome = run_one(replace(item, moment="truco cantado"))
     assert outcome.audio_s - outcome.after_s == file_seconds(item.file)
-    assert abs(outcome.after_s - NOISE_TAIL_S) < 0.01
+    assert abs(outcome.after_s - NOISE_LEAD_S - NOISE_TAIL_S) < 0.01
     assert 0 < outcome.cpu_s < outcome.audio_s
     heard = {label: latency for label, _, latency, _, _ in outcome.heard}
     assert "retruco" in heard and 0.0 <= heard["retruco"] < 1.0

@@ -37,6 +37,7 @@ class NoiseMeter:
         self._powers: deque[float] = deque(maxlen=SMOOTH)  # the band's last powers, to average
         self._band: deque[float] = deque(maxlen=round(FLOOR_S * 100))  # its averaged levels, dB
         self._quiet = 0  # frames
+        self._frames = 0  # frames of the stream fed
 
     def feed(self, samples: np.ndarray, *, stream: bool = True) -> None:
         """Samples in int16 units, in any chunk sizes; not of the stream (``stream=False``: sound
@@ -51,6 +52,7 @@ class NoiseMeter:
         self._levels.extend((20 * np.log10(rms + 1.0)).tolist())
         if not stream:
             return
+        self._frames += n
         spectrum = np.abs(np.fft.rfft(frames * _WINDOW, 2 * FRAME, axis=1)) ** 2
         for power in spectrum[:, _IN_BAND].sum(axis=1) / FRAME:
             self._powers.append(float(power))
@@ -75,6 +77,12 @@ class NoiseMeter:
         """How long the voices' band has been back down to its background, up to the last sound
         fed (seconds)."""
         return self._quiet * FRAME / 16000
+
+    @property
+    def last_loud(self) -> float:
+        """Where in the stream (seconds) the voices' band was last above its background: where a
+        voice may have been."""
+        return (self._frames - self._quiet) * FRAME / 16000
 
     @property
     def levels(self) -> list[float]:

@@ -69,10 +69,16 @@ class SphinxRecognizer:
         )
         self._buffer = b""
         self._samples = 0  # samples consumed so far
+        self._decoded = 0  # samples of the stream decoded
+        self._decoded_to = 0.0  # where the last audio decoded ends (seconds)
+        self._skipped = False  # the noise since then was not decoded (``_waiting``)
+        self._region = False  # the voice detector is handing over a stretch of voice
+        self._ep_t = 0.0  # where the next frame it hands over starts (seconds)
         self._in_utt = False
         self._utt_start = 0.0
         self._utt_frames_at_partial = 0
         self._utt_audio: list[bytes] = []
+        self._utt_samples = 0  # in ``_utt_audio``
         self._recent = bytearray()  # the last ``RECENT_S`` of input audio, speech or not
         self._recent_from = 0  # the sample where ``_recent`` starts
         self._last_utt: tuple[float, float] | None = None  # (start, end) of a phrase that heard nothing
@@ -119,8 +125,7 @@ class SphinxRecognizer:
             tail = self._buffer or b"\0\0" * 160
             rest = self._ep.end_stream(tail[: self._ep.frame_bytes])
             if rest:
-                self._utt_audio.append(rest)
-                self._decoder.process_raw(rest, False, False)  # type: ignore[attr-defined]
+                self._decode(rest)
             out.append(self._finish())
         self._buffer = b""
         return out
@@ -134,6 +139,8 @@ class SphinxRecognizer:
         t = self.tuning
         self._ep = pocketsphinx.Endpointer(window=t.vad_window, ratio=t.vad_ratio, vad_mode=t.vad_mode)
         self._buffer, self._samples, self._in_utt = b"", 0, False
+        self._decoded, self._region, self._ep_t = 0, False, 0.0
+        self._decoded_to, self._skipped = 0.0, False
         self._recent, self._recent_from, self._last_utt = bytearray(), 0, None
         self._resume, self._holding = None, False
         self._meter = NoiseMeter(quiet_db=self.tuning.quiet_db)
@@ -232,6 +239,12 @@ class SphinxRecognizer:
         return self._samples / self.sample_rate
 
     @property
+    def decoded_time(self) -> float:
+        """How much of the stream's audio has been decoded (seconds; audio heard again with the
+        next phrase counts again)."""
+        return self._decoded / self.sample_rate
+
+    @property
     def fed_time(self) -> float:
         """How much audio has been fed (seconds), some of it not yet through the voice detector."""
         return (self._samples + len(self._buffer) // 2) / self.sample_rate
@@ -239,7 +252,9 @@ class SphinxRecognizer:
     def _process(self, frame: bytes) -> list[Result]:
         speech = self._ep.process(frame)
         if speech is None:
+            self._region = False
             return self._resume_alone()
+        at = self._frame_time()
         if not self._in_utt:
             if self._resume is not None and self._holding:
                 # The phrase that ended in speech reaches the table when this chunk is done; the
@@ -247,31 +262,73 @@ class SphinxRecognizer:
                 start, audio = self._resume
                 self._resume = (start, audio + speech)
                 return [] if self._ep.in_speech else self._resume_alone()
-            self._start_phrase()
-        self._utt_audio.append(speech)
-        dec = self._decoder
-        dec.process_raw(speech, False, False)  # type: ignore[attr-defined]
+            if self._resume is None and self._waiting(at):
+                self._skipped = True
+                return []
+            self._start_phrase(at)
+        self._decode(speech)
         if not self._ep.in_speech:
             return [self._finish()]
+        dec = self._decoder
         frames = dec.n_frames()  # type: ignore[attr-defined]
         if (frames - self._utt_frames_at_partial) * FRAME_S >= PARTIAL_EVERY_S:
             self._utt_frames_at_partial = frames
             partial = self._result(final=False)
-            cut = self._heard_out(partial, self._utt_start + frames * FRAME_S)
+            decoded = self._utt_start + frames * FRAME_S
+            if self._nothing_heard(partial, decoded):
+                return [self._end_unheard(decoded)]
+            cut = self._heard_out(partial, decoded)
             if cut is not None:
                 return [self._end_in_speech(cut)]
             return [partial] if partial.words else []
         return []
 
-    def _start_phrase(self) -> None:
+    def _frame_time(self) -> float:
+        """Where the frame the voice detector has just handed over starts in the stream."""
+        if not self._region:
+            self._region, self._ep_t = True, self._ep.speech_start
+        at, self._ep_t = self._ep_t, self._ep_t + self._ep.frame_length
+        if not self._ep.in_speech:  # the last frame of its stretch of voice
+            self._region = False
+        return at
+
+    def _waiting(self, at: float) -> bool:
+        """At a noisy table, no phrase starts at a frame ``at`` unless the voices' band has been
+        above the background within ``wordless_after_s`` of it (the noise meter hears ahead of
+        the voice detector): the steady noise between the table's phrases is not decoded."""
+        gate = self.tuning.wordless_after_s
+        return gate > 0 and self.noisy and self._meter.last_loud < at - gate
+
+    def _decode(self, audio: bytes) -> None:
+        self._utt_audio.append(audio)
+        self._utt_samples += len(audio) // 2
+        self._decoded += len(audio) // 2
+        self._decoded_to = self._utt_start + self._utt_samples / SAMPLE_RATE
+        self._decoder.process_raw(audio, False, False)  # type: ignore[attr-defined]
+
+    def _noise_lead(self) -> None:
+        """A phrase that starts after noise that was not decoded begins with up to
+        ``noise_lead_s`` of that noise, heard first as a phrase that heard nothing is
+        (``_lead_in``): Sphinx's noise removal learns the noise anew at the start of each
+        utterance, from its first frames."""
+        skipped, self._skipped = self._skipped, False
+        last, at = self._last_utt, self._utt_start
+        if not skipped or (last is not None and at - last[1] <= self.tuning.join_s):
+            return
+        lead_from = max(at - self.tuning.noise_lead_s, self._decoded_to)
+        if lead_from < at:
+            self._last_utt = (lead_from, at)
+
+    def _start_phrase(self, at: float | None = None) -> None:
         self._take_next()  # a new calibration, if one is waiting
         self._choose()  # the decoder for the table as it sounds now
         self._listen_for(self.expecting() if self.expecting else frozenset())
-        self._utt_start = self._ep.speech_start
+        self._utt_start = self._ep.speech_start if at is None else at
         self._decoder.start_utt()  # type: ignore[attr-defined]
         self._in_utt = True
         self._utt_frames_at_partial = 0
-        self._utt_audio = []
+        self._utt_audio, self._utt_samples = [], 0
+        self._noise_lead()
         self._lead_in()
 
     def _resume_alone(self) -> list[Result]:
@@ -306,6 +363,25 @@ class SphinxRecognizer:
             [w.text for w in partial.words]) else t.end_after_s
         return last if decoded - last >= after else None
 
+    def _nothing_heard(self, partial: Result, decoded: float) -> bool:
+        """At a noisy table, a phrase in which nothing of the table has been heard is over once
+        what was decoded is ``wordless_after_s`` past the last moment the voices' band was above
+        the background."""
+        gate = self.tuning.wordless_after_s
+        return (gate > 0 and not partial.words and self.noisy
+                and decoded - self._meter.last_loud >= gate)
+
+    def _end_unheard(self, decoded: float) -> Result:
+        """End a phrase in the noise after the voices' band went quiet: the noise that follows is
+        not decoded until the band rises again (``_waiting``); if nothing was heard, what went
+        before the band went quiet is heard again with a phrase that starts soon after
+        (``_lead_in``), as a short «no» is."""
+        result = self._finish()
+        self._resume, self._holding = None, False
+        if not result.words:
+            self._last_utt = (max(self._utt_start, self._meter.last_loud - JOIN_S), decoded)
+        return result
+
     def _end_in_speech(self, cut: float) -> Result:
         """End the phrase while the voice detector still hears voice; the audio after ``cut`` (its
         last word) is heard again as the start of the next phrase (``_resume``), so a word that
@@ -324,10 +400,9 @@ class SphinxRecognizer:
         if self._resume is not None:
             (self._utt_start, lead), self._resume = self._resume, None
             if lead:
-                self._utt_audio.append(lead)
-                self._decoder.process_raw(lead, False, False)  # type: ignore[attr-defined]
+                self._decode(lead)
             return
-        last, now = self._last_utt, self._ep.speech_start
+        last, now = self._last_utt, self._utt_start
         if last is None or self.tuning.join_s <= 0 or now - last[1] > self.tuning.join_s:
             return
         a = int(last[0] * SAMPLE_RATE) - self._recent_from
@@ -336,8 +411,7 @@ class SphinxRecognizer:
             return
         lead = bytes(self._recent[a * 2: b * 2])
         self._utt_start = last[0]
-        self._utt_audio.append(lead)
-        self._decoder.process_raw(lead, False, False)  # type: ignore[attr-defined]
+        self._decode(lead)
 
     def _finish(self) -> Result:
         dec = self._decoder

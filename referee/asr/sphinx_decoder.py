@@ -78,6 +78,16 @@ class SphinxTuning:
     # sooner.
     quiet_after_s: float = 0.15
     quiet_db: float = 4.0
+    # A phrase in which nothing of the table has been heard ends once what was decoded is this
+    # far past the last moment that band was above the background, and no phrase starts until it
+    # rises again: steady noise between the table's phrases is not decoded (docs/voice.md, "The
+    # noise between phrases").  0: every moment the voice detector takes for voice is decoded.
+    wordless_after_s: float = 0.3
+    # And a phrase that starts after noise that was not decoded begins with this much of it:
+    # Sphinx's noise removal learns the noise from the first frames of each utterance (after four
+    # seconds of noise at 5 and 10 dB, 13 of 24 calls of a held-out voice were heard with none of
+    # it, 19 with 1 s, 20 with all of it decoded).
+    noise_lead_s: float = 1.0
     # Decode each utterance again as a whole when it ends (cepstral mean of the utterance itself);
     # partials still come from the streaming pass.
     final_pass: bool = False

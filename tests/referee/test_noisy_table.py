@@ -168,10 +168,11 @@ def test_a_new_stream_hears_a_noisy_phrase_as_the_first_one_did(model: Path, sha
 
 
 def said_in_noise(shared_dir: Path, rows: list[dict[str, str]], snr: float, seed: int,
-                  pause: float = 0.6, tail: float = 2.0) -> tuple[bytes, list[float]]:
+                  pause: float = 0.6, tail: float = 2.0, lead: float = 0.0) -> tuple[bytes, list[float]]:
     """These files said one after another with ``pause`` seconds between them, in steady pink
-    noise that goes on ``tail`` seconds after the last; and where the speech of each ends."""
-    parts, ends, at = [], [], 0.0
+    noise that starts ``lead`` seconds before the first and goes on ``tail`` seconds after the
+    last; and where the speech of each ends."""
+    parts, ends, at = [np.zeros((int(lead * RATE), 1))], [], lead
     for row in rows:
         frames = read_wav(shared_dir / "speech" / row["file"])
         parts += [frames, np.zeros((int(pause * RATE), 1))]
@@ -254,21 +255,56 @@ def test_the_phrase_after_one_that_ended_in_noise_listens_for_what_the_table_the
 
 
 @pytest.mark.shared
-def test_steady_noise_with_no_one_talking_is_heard_in_short_phrases(
+def test_steady_noise_with_no_one_talking_is_not_decoded(
         model: Path, shared_dir: Path, es3_calls: list[dict[str, str]]) -> None:
-    """At 5 dB the voice detector hears ten seconds of noise as one phrase; a phrase that has heard
+    """At 5 dB the voice detector hears ten seconds of noise as voice. A phrase that has heard
     nothing of the table for ``quiet_phrase_s`` ends, so none grows long (each partial result
-    costs as much as the phrase is long)."""
+    costs as much as the phrase is long), but all of it is decoded, some of it twice; with the
+    voices' band back at the background, the noise is hardly decoded at all."""
     noise = read_wav(shared_dir / "speech" / "noise" / "pinknoise.wav")[:, 0]
     speech = read_wav(shared_dir / "speech" / es3_calls[0]["file"])
     quiet = mix_noise(np.zeros((10 * RATE, 1)), 5.0, noise, random.Random(2), speech_power(speech))
     pcm = to_chunk(quiet, 0.0).pcm
-    for tuning, most in ((SphinxTuning(quiet_phrase_s=60.0), 1), (SphinxTuning(), 8)):
+    for tuning, (least, most), (low, high) in (
+            (SphinxTuning(wordless_after_s=0.0, quiet_phrase_s=60.0), (1, 1), (9.5, 10.1)),
+            (SphinxTuning(wordless_after_s=0.0), (5, 8), (12.0, 16.0)),
+            (SphinxTuning(), (0, 3), (0.0, 1.5))):
         rec = SphinxRecognizer(PhraseList.from_table(), model, tuning=tuning)
         for k, row in enumerate(es3_calls[:10]):
             rec.settle(noisy_pcm(shared_dir, row, 5.0, k))
         finals = [r for i in range(0, len(pcm), 3200) for r in rec.feed(pcm[i:i + 3200]) if r.final]
         finals += [r for r in rec.flush() if r.final]
         assert rec.noisy
-        assert (len(finals) == 1) if most == 1 else (5 <= len(finals) <= most), len(finals)
+        assert least <= len(finals) <= most, (tuning, len(finals))
+        assert low <= rec.decoded_time <= high, (tuning, rec.decoded_time)
         assert not any(r.words for r in finals)
+
+
+@pytest.mark.shared
+def test_a_call_after_noise_no_one_talked_in_is_heard_as_if_the_noise_had_been_decoded(
+        model: Path, shared_dir: Path, es3_calls: list[dict[str, str]]) -> None:
+    """Four seconds of noise with no one talking, then a call, at 10 and 5 dB: the noise is not
+    decoded, but the phrase begins with a second of it, from which Sphinx's noise removal learns
+    the noise (24 calls of a held-out voice: 20 heard with every moment decoded, 13 without the
+    second of noise, 19 with it, when this test was written)."""
+    rows = [r for r in es3_calls if (r["speed"], r["pitch"]) == ("normal", "low")]
+    heard: dict[tuple[float, float], int] = {}
+    for gate, lead in ((0.0, 0.0), (0.3, 0.0), (0.3, 1.0)):
+        tuning = SphinxTuning(wordless_after_s=gate, noise_lead_s=lead)
+        rec = SphinxRecognizer(PhraseList.from_table(), model, tuning=tuning)
+        heard[gate, lead] = 0
+        for snr in (10.0, 5.0):
+            rec.reset()
+            for k, row in enumerate(es3_calls[:10]):
+                rec.settle(noisy_pcm(shared_dir, row, snr, k))
+            levels, mean = rec.noise_levels, rec.cepstral_mean
+            for row in rows:
+                rec.reset()
+                rec.noise_levels, rec.cepstral_mean = levels, mean
+                pcm, ends = said_in_noise(shared_dir, [row], snr, seed=3, lead=4.0)
+                results = [r for i in range(0, len(pcm), 3200) for r in rec.feed(pcm[i:i + 3200])]
+                calls = [(h.label, r.stream_time - ends[0]) for r in results + rec.flush()
+                         if r.final for h in parse(r.text) if h.kind == "call"]
+                heard[gate, lead] += any(label == row["label"] and after < 0.6 for label, after in calls)
+    assert heard[0.3, 1.0] >= heard[0.3, 0.0] + 3, heard
+    assert heard[0.3, 1.0] >= heard[0.0, 0.0] - 2, heard
