@@ -70,7 +70,7 @@ class SphinxRecognizer:
         self._buffer = b""
         self._samples = 0  # samples consumed so far
         self._decoded = 0  # samples of the stream decoded
-        self._decoded_to = 0.0  # where the last audio decoded ends (seconds)
+        self._decoded_to = 0.0  # where the last phrase's audio ended (seconds)
         self._skipped = False  # the noise since then was not decoded (``_waiting``)
         self._region = False  # the voice detector is handing over a stretch of voice
         self._ep_t = 0.0  # where the next frame it hands over starts (seconds)
@@ -78,7 +78,6 @@ class SphinxRecognizer:
         self._utt_start = 0.0
         self._utt_frames_at_partial = 0
         self._utt_audio: list[bytes] = []
-        self._utt_samples = 0  # in ``_utt_audio``
         self._recent = bytearray()  # the last ``RECENT_S`` of input audio, speech or not
         self._recent_from = 0  # the sample where ``_recent`` starts
         self._last_utt: tuple[float, float] | None = None  # (start, end) of a phrase that heard nothing
@@ -301,9 +300,7 @@ class SphinxRecognizer:
 
     def _decode(self, audio: bytes) -> None:
         self._utt_audio.append(audio)
-        self._utt_samples += len(audio) // 2
         self._decoded += len(audio) // 2
-        self._decoded_to = self._utt_start + self._utt_samples / SAMPLE_RATE
         self._decoder.process_raw(audio, False, False)  # type: ignore[attr-defined]
 
     def _noise_lead(self) -> None:
@@ -327,7 +324,7 @@ class SphinxRecognizer:
         self._decoder.start_utt()  # type: ignore[attr-defined]
         self._in_utt = True
         self._utt_frames_at_partial = 0
-        self._utt_audio, self._utt_samples = [], 0
+        self._utt_audio = []
         self._noise_lead()
         self._lead_in()
 
@@ -377,7 +374,6 @@ class SphinxRecognizer:
         before the band went quiet is heard again with a phrase that starts soon after
         (``_lead_in``), as a short «no» is."""
         result = self._finish()
-        self._resume, self._holding = None, False
         if not result.words:
             self._last_utt = (max(self._utt_start, self._meter.last_loud - JOIN_S), decoded)
         return result
@@ -417,6 +413,7 @@ class SphinxRecognizer:
         dec = self._decoder
         dec.end_utt()  # type: ignore[attr-defined]
         self._in_utt = False
+        self._decoded_to = self._utt_start + sum(map(len, self._utt_audio)) / 2 / SAMPLE_RATE
         if self.tuning.final_pass:
             dec.start_utt()  # type: ignore[attr-defined]
             dec.process_raw(b"".join(self._utt_audio), False, True)  # type: ignore[attr-defined]
