@@ -38,7 +38,7 @@ import numpy as np
 
 from referee.asr.base import JOIN_S, SAMPLE_RATE, Recognizer, Result, Word
 from referee.audio import AudioChunk
-from referee.phrases import CALL_PHRASES, DECOYS, NUMBER_WORDS, SURER, normalize, parse
+from referee.phrases import CALL_PHRASES, DECOYS, NUMBER_WORDS, SURER, UNITS, normalize, parse
 
 STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is trusted
 # «No quiero» is misheard «uno quiero» (docs/voice.md, "An answer taken for its opposite"), and
@@ -57,6 +57,13 @@ DOUBTED_CONF = 0.3
 DOUBTED_AFTER_SOUND = frozenset({"envido"})
 UNHEARD_MIN_S = 0.25
 UNHEARD_TOUCH_S = 0.02
+# A number heard right after sounds heard as no word that last a syllable or more in all
+# (``NUMBER_AFTER_SOUND_S``, each sound touching the next and the last touching the number) may
+# be the end of a longer number whose start was missed: «veintiocho» heard «… ocho», «treinta y
+# dos» heard «… once».  A wrong number gives the envido to the wrong team, so it waits for a tap
+# (docs/voice.md, "A number after sounds heard as no word").
+NUMBER_STARTS = frozenset(normalize(w) for w in (*UNITS, "veintiún"))
+NUMBER_AFTER_SOUND_S = 0.1
 CLIP_S = 2.5
 HOLD_S = JOIN_S + 1.0  # held words wait this long for the next word to be recognized
 # Never held: «no» ends much table talk («qué mano» is heard «… no»), and joined to a «quiero»
@@ -182,7 +189,7 @@ class Listener:
         key = tuple((w.text, round(w.start, 2)) for w in result.words)
         stable = _stable_prefix(self._prev_partial, key)
         self._prev_partial = key
-        doubted = {result.words[k] for k in _doubted(result.words, result.unheard)}  # they wait for the final
+        doubted = {result.words[k] for k in _doubted(result)}  # they wait for the final
         words = [w for w in result.words[:stable] if w.end <= result.stream_time - STABLE_GAP_S]
         words = [w for w in words if not self._already_sent(w)]
         if not words:
@@ -342,13 +349,28 @@ def _dangling(words: list[Word]) -> int:
                  if tokens[-k:] in _HELD_TAILS), 0)
 
 
-def _doubted(words: tuple[Word, ...], unheard: tuple[tuple[float, float], ...]) -> list[int]:
+def _doubted(result: Result) -> list[int]:
     """Where a word is heard right after the word it is misheard with (``DOUBTED_AFTER``), or
-    right after a sound as long as a word (``DOUBTED_AFTER_SOUND``)."""
+    right after a sound as long as a word (``DOUBTED_AFTER_SOUND``), or a number right after
+    sounds of the voice as long as a syllable (``NUMBER_AFTER_SOUND_S``)."""
+    words, unheard = result.words, result.unheard
     said = [normalize(w.text) for w in words]
     return [k for k in range(len(said))
             if (k and DOUBTED_AFTER.get(said[k]) == said[k - 1])
-            or (said[k] in DOUBTED_AFTER_SOUND and _after_unheard(words, k, unheard))]
+            or (said[k] in DOUBTED_AFTER_SOUND and _after_unheard(words, k, unheard))
+            or (said[k] in NUMBER_STARTS
+                and _unheard_before(words, k, _voiced(result, k)) >= NUMBER_AFTER_SOUND_S)]
+
+
+def _voiced(result: Result, k: int) -> tuple[tuple[float, float], ...]:
+    """The unheard sounds that may be the voice of word ``k``: at a noisy table (``Result.loud``),
+    only those since the voices' band rose for it (the stretch of the band under way when the
+    word began, or the first after it)."""
+    if result.loud is None:
+        return result.unheard
+    start = result.words[k].start
+    rise = next((begin for begin, end in result.loud if end > start), start)
+    return tuple((max(begin, rise), end) for begin, end in result.unheard if end > rise)
 
 
 def _after_unheard(words: tuple[Word, ...], k: int,
@@ -360,9 +382,24 @@ def _after_unheard(words: tuple[Word, ...], k: int,
                for begin, end in unheard)
 
 
+def _unheard_before(words: tuple[Word, ...], k: int,
+                    unheard: tuple[tuple[float, float], ...]) -> float:
+    """How long the unheard sounds right before word ``k`` last in all (after the word before it),
+    each touching the next."""
+    since = words[k - 1].end if k else float("-inf")
+    edge, total = words[k].start, 0.0
+    for begin, end in sorted(unheard, reverse=True):
+        if end > edge + UNHEARD_TOUCH_S:  # after the word
+            continue
+        if end < edge - UNHEARD_TOUCH_S or begin < since - UNHEARD_TOUCH_S:
+            break
+        edge, total = begin, total + end - begin
+    return total
+
+
 def doubt_misheard(result: Result) -> Result:
     """The result with each doubted word's confidence held to ``DOUBTED_CONF``."""
-    doubted = _doubted(result.words, result.unheard)
+    doubted = _doubted(result)
     if not doubted:
         return result
     words = tuple(replace(w, conf=min(w.conf, DOUBTED_CONF)) if k in doubted else w

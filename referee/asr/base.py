@@ -44,6 +44,10 @@ class Result:
     # garbage path, or ``[unk]``.  A call word right after a long one may be the end of a longer
     # call (``listener.doubt_misheard``).
     unheard: tuple[tuple[float, float], ...] = ()
+    # At a noisy table, where (start, end) the voices' band was above the background during the
+    # phrase: a sound heard as no word before the band rose for a word is the table's noise (the
+    # noise a phrase begins with), not the start of that word missed.  None at a quiet table.
+    loud: tuple[tuple[float, float], ...] | None = None
 
     @property
     def confidence(self) -> float:

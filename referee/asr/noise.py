@@ -38,6 +38,8 @@ class NoiseMeter:
         self._band: deque[float] = deque(maxlen=round(FLOOR_S * 100))  # its averaged levels, dB
         self._quiet = 0  # frames
         self._frames = 0  # frames of the stream fed
+        self._loud = False
+        self._stretches: deque[tuple[int, int | None]] = deque(maxlen=256)  # the band's (rise, fall), frames
 
     def feed(self, samples: np.ndarray, *, stream: bool = True) -> None:
         """Samples in int16 units, in any chunk sizes; not of the stream (``stream=False``: sound
@@ -52,9 +54,9 @@ class NoiseMeter:
         self._levels.extend((20 * np.log10(rms + 1.0)).tolist())
         if not stream:
             return
-        self._frames += n
+        first, self._frames = self._frames, self._frames + n
         spectrum = np.abs(np.fft.rfft(frames * _WINDOW, 2 * FRAME, axis=1)) ** 2
-        for power in spectrum[:, _IN_BAND].sum(axis=1) / FRAME:
+        for i, power in enumerate(spectrum[:, _IN_BAND].sum(axis=1) / FRAME):
             self._powers.append(float(power))
             if len(self._powers) < SMOOTH:  # a shorter average dips lower than the background
                 continue
@@ -63,6 +65,16 @@ class NoiseMeter:
             floor = min(self._band) if len(self._band) >= FLOOR_LEAST_S * 100 else None
             quiet = floor is not None and level < floor + self._quiet_db
             self._quiet = self._quiet + 1 if quiet else 0
+            self._follow(floor is not None and not quiet, first + i)
+
+    def _follow(self, loud: bool, frame: int) -> None:
+        """Where the band's loud stretches begin (as early as the average that rose can have
+        begun) and end."""
+        if loud and not self._loud:
+            self._stretches.append((frame + 1 - SMOOTH, None))
+        elif self._loud and not loud:
+            self._stretches[-1] = (self._stretches[-1][0], frame)
+        self._loud = loud
 
     @property
     def snr_db(self) -> float | None:
@@ -83,6 +95,13 @@ class NoiseMeter:
         """Where in the stream (seconds) the voices' band was last above its background: where a
         voice may have been."""
         return (self._frames - self._quiet) * FRAME / 16000
+
+    def loud_since(self, t: float) -> tuple[tuple[float, float], ...]:
+        """Where (start, end, in seconds) the voices' band was above its background since stream
+        time ``t``; the last stretch ends at the sound fed if the band still is."""
+        stretches = ((rise, self._frames if fall is None else fall) for rise, fall in self._stretches)
+        return tuple((max(0, rise) * FRAME / 16000, fall * FRAME / 16000)
+                     for rise, fall in stretches if fall * FRAME / 16000 > t)
 
     @property
     def levels(self) -> list[float]:

@@ -449,6 +449,7 @@ class SphinxRecognizer:
             end=end,
             stream_time=self.stream_time,
             unheard=unheard_spans(segments),
+            loud=self._meter.loud_since(self._utt_start) if self.noisy else None,
         )
 
 

@@ -21,7 +21,15 @@ from referee.audio import AudioChunk
 from referee.cli import main
 from referee.commands import listen_printer
 from referee.evidence import EvidenceStore
-from referee.listener import DOUBTED_CONF, HOLD_S, Listener, Utterance, can_grow, item_confidence
+from referee.listener import (
+    DOUBTED_CONF,
+    HOLD_S,
+    Listener,
+    Utterance,
+    can_grow,
+    doubt_misheard,
+    item_confidence,
+)
 from referee.phrases import parse
 from referee.wav import WavSource, read_wav
 
@@ -656,3 +664,33 @@ def test_a_short_sound_before_a_call_leaves_it_alone() -> None:
 def test_a_word_between_the_sound_and_the_call_leaves_it_alone() -> None:
     out = run_script([(1.0, 2.4, "_k tenés envido", 0.95)])
     assert [w.conf for u in out for w in u.words] == [0.95, 0.95]
+
+
+@pytest.mark.parametrize("said,span,doubted", [
+    ("_k ocho", (1.0, 1.4), True),              # «veintiocho» with its start heard as no word
+    ("_a _b _c once", (1.0, 1.6), True),        # «treinta y dos»: several sounds, 0.45 s in all
+    ("tengo _k siete", (1.0, 1.9), True),       # after a word too
+    ("_a _b cinco", (1.0, 1.12), False),        # two sounds, 0.08 s in all: a breath, a click
+    ("ocho _k", (1.0, 1.4), False),             # the sound after it
+    ("_k tengo ocho", (1.0, 1.9), False),       # a word between the sound and the number
+    ("_k truco", (1.0, 1.4), False),            # a call is no number
+])
+def test_a_number_waits_after_sounds_heard_as_no_word(
+        said: str, span: tuple[float, float], doubted: bool) -> None:
+    out = run_script([(*span, said, 0.95)])
+    number = [w for u in out for w in u.words if w.text not in ("tengo",)]
+    assert [w.conf for w in number] == [DOUBTED_CONF if doubted else 0.95]
+
+
+@pytest.mark.parametrize("loud,doubted", [
+    (None, True),                                    # a quiet table: every sound counts
+    (((0.1, 0.2), (1.21, 1.8)), False),              # the band rose for the number: the noise before
+    (((0.1, 0.2), (1.0, 1.8)), True),                # it rose before the sounds: the number's start
+    (((1.3, 1.8),), False),                          # it rose only after the number began
+])
+def test_at_a_noisy_table_only_the_sounds_since_the_band_rose_count(
+        loud: tuple[tuple[float, float], ...] | None, doubted: bool) -> None:
+    """A phrase in noise begins with noise heard as no word (0-1.2 s here) before the number."""
+    ocho = Word("ocho", 0.95, 1.24, 1.6)
+    result = Result("ocho", (ocho,), True, 1.24, 1.6, unheard=((0.0, 1.0), (1.0, 1.24)), loud=loud)
+    assert doubt_misheard(result).words[0].conf == (DOUBTED_CONF if doubted else 0.95)

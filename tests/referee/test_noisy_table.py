@@ -17,6 +17,7 @@ from referee.asr.noise import NoiseMeter
 from referee.asr.sphinx import SphinxRecognizer
 from referee.asr.sphinx_decoder import SphinxTuning
 from referee.audio import to_chunk
+from referee.listener import doubt_misheard
 from referee.phrases import parse
 from referee.wav import read_wav
 
@@ -75,6 +76,22 @@ def test_the_meter_hears_a_pause_where_the_voices_band_is_back_to_the_background
     again = NoiseMeter()  # a new stream: its pauses are its own
     again.levels = meter.levels
     assert again.snr_db == meter.snr_db and again.quiet_s == 0.0
+
+
+def test_the_meter_tells_where_the_voices_band_was_loud() -> None:
+    """Where the voices' band was above the background: where a voice may have been."""
+    rng = np.random.default_rng(4)
+    t = np.arange(RATE // 2) / RATE
+    meter = NoiseMeter()
+    meter.feed(rng.normal(0, 1500, 2 * RATE))  # the background
+    assert meter.loud_since(1.0) == ()
+    meter.feed(rng.normal(0, 1500, RATE // 2) + 3000 * np.sin(2 * np.pi * 700 * t))  # 2.0-2.5 s
+    [(rise, fall)] = meter.loud_since(1.0)
+    assert abs(rise - 2.0) <= 0.05 and fall == 2.5  # still loud at the last sound fed
+    meter.feed(rng.normal(0, 1500, RATE))
+    [(rise_after, fall)] = meter.loud_since(1.0)
+    assert rise_after == rise and abs(fall - 2.5) <= 0.06
+    assert meter.loud_since(2.8) == ()
 
 
 @pytest.fixture(scope="module")
@@ -308,3 +325,39 @@ def test_a_call_after_noise_no_one_talked_in_is_heard_as_if_the_noise_had_been_d
                 heard[gate, lead] += any(label == row["label"] and after < 0.6 for label, after in calls)
     assert heard[0.3, 1.0] >= heard[0.3, 0.0] + 3, heard
     assert heard[0.3, 1.0] >= heard[0.0, 0.0] - 2, heard
+
+
+@pytest.mark.shared
+def test_the_noise_before_a_number_is_no_start_of_it_missed(
+        model: Path, shared_dir: Path, es3_calls: list[dict[str, str]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A number right after sounds heard as no word waits for a tap: its start may have been
+    missed (``listener.NUMBER_AFTER_SOUND_S``). At a noisy table the noise a phrase begins with
+    is such a sound, and is not counted: of 24 numbers said after 4 s of noise at 10 dB, 16 were
+    heard right and sure when this test was written, 11 with that noise counted."""
+    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["voice"] == "mbrola:es3"
+                and r["label"].startswith("puntos") and (r["speed"], r["pitch"]) == ("normal", "low")]
+    rec = SphinxRecognizer(PhraseList.from_table(), model)
+    for k, row in enumerate(es3_calls[:10]):
+        rec.settle(noisy_pcm(shared_dir, row, 10.0, k))
+    levels, mean = rec.noise_levels, rec.cepstral_mean
+
+    def sure_and_right() -> int:
+        right = 0
+        for row in rows:
+            rec.reset()
+            rec.noise_levels, rec.cepstral_mean = levels, mean
+            pcm, _ = said_in_noise(shared_dir, [row], 10.0, seed=3, lead=4.0)
+            results = [r for i in range(0, len(pcm), 3200) for r in rec.feed(pcm[i:i + 3200])]
+            for result in (doubt_misheard(r) for r in results + rec.flush() if r.final):
+                numbers = [h for h in parse(result.text) if h.kind == "points"]
+                right += any(f"puntos:{h.points}" == row["label"]
+                             and min(w.conf for w in result.words[h.start:h.end]) >= 0.9
+                             for h in numbers)
+        return right
+
+    kept = sure_and_right()
+    monkeypatch.setattr(NoiseMeter, "loud_since", lambda self, t: ((0.0, 1e9),))  # all the phrase
+    counted = sure_and_right()
+    assert kept >= 14 and kept >= counted + 4, (kept, counted)
