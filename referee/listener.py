@@ -38,7 +38,7 @@ import numpy as np
 
 from referee.asr.base import JOIN_S, SAMPLE_RATE, Recognizer, Result, Word
 from referee.audio import AudioChunk
-from referee.phrases import CALL_PHRASES, DECOYS, NUMBER_WORDS, SURER, UNITS, normalize, parse
+from referee.phrases import CALL_PHRASES, DECOYS, NUMBER_WORDS, SURER, normalize, parse
 
 STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is trusted
 # «No quiero» is misheard «uno quiero» (docs/voice.md, "An answer taken for its opposite"), and
@@ -62,7 +62,7 @@ UNHEARD_TOUCH_S = 0.02
 # be the end of a longer number whose start was missed: «veintiocho» heard «… ocho», «treinta y
 # dos» heard «… once».  A wrong number gives the envido to the wrong team, so it waits for a tap
 # (docs/voice.md, "A number after sounds heard as no word").
-NUMBER_STARTS = frozenset(normalize(w) for w in (*UNITS, "veintiún"))
+NUMBER_STARTS = frozenset(normalize(w).split()[0] for w in NUMBER_WORDS)
 NUMBER_AFTER_SOUND_S = 0.1
 CLIP_S = 2.5
 HOLD_S = JOIN_S + 1.0  # held words wait this long for the next word to be recognized

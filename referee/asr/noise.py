@@ -38,7 +38,6 @@ class NoiseMeter:
         self._band: deque[float] = deque(maxlen=round(FLOOR_S * 100))  # its averaged levels, dB
         self._quiet = 0  # frames
         self._frames = 0  # frames of the stream fed
-        self._loud = False
         self._stretches: deque[tuple[int, int | None]] = deque(maxlen=256)  # the band's (rise, fall), frames
 
     def feed(self, samples: np.ndarray, *, stream: bool = True) -> None:
@@ -70,11 +69,11 @@ class NoiseMeter:
     def _follow(self, loud: bool, frame: int) -> None:
         """Where the band's loud stretches begin (as early as the average that rose can have
         begun) and end."""
-        if loud and not self._loud:
+        was_loud = bool(self._stretches) and self._stretches[-1][1] is None
+        if loud and not was_loud:
             self._stretches.append((frame + 1 - SMOOTH, None))
-        elif self._loud and not loud:
+        elif was_loud and not loud:
             self._stretches[-1] = (self._stretches[-1][0], frame)
-        self._loud = loud
 
     @property
     def snr_db(self) -> float | None:
