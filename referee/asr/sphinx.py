@@ -27,6 +27,11 @@ FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
 PARTIAL_EVERY_S = 0.06
 NOISY_MARGIN = 2.0  # dB, so that a table near the bar does not flip between decoders
 RECENT_S = 6.0  # input audio kept for decoding a phrase again with the next one (``join_s``)
+# A stream that ends inside a word (some telephone prompts end 40 ms after the voice) leaves the
+# search there, off the grammar's end, and a lattice with no link for the word reads a clear
+# «treinta» as 0.0 sure.  Such a last phrase is decoded again followed by this much silence, as
+# the table going quiet would have let it end (no word ends in it: it is not part of the stream).
+END_SILENCE = bytes(2 * int(0.3 * SAMPLE_RATE))
 
 
 def english_model_dir() -> Path:
@@ -118,14 +123,14 @@ class SphinxRecognizer:
         return out
 
     def flush(self) -> list[Result]:
-        """Close the utterance in progress at the end of the stream."""
-        out = self._resume_alone()
+        """Close the utterance in progress at the end of the stream (``END_SILENCE``)."""
+        out = self._resume_alone(closing=True)
         if self._in_utt:
             tail = self._buffer or b"\0\0" * 160
             rest = self._ep.end_stream(tail[: self._ep.frame_bytes])
             if rest:
                 self._decode(rest)
-            out.append(self._finish())
+            out.append(self._finish(closing=True))
         self._buffer = b""
         return out
 
@@ -328,14 +333,14 @@ class SphinxRecognizer:
         self._noise_lead()
         self._lead_in()
 
-    def _resume_alone(self) -> list[Result]:
+    def _resume_alone(self, closing: bool = False) -> list[Result]:
         """The audio left after a phrase that ended in speech, when the voice stops before
-        another phrase starts (or the stream ends): heard as a phrase of its own."""
+        another phrase starts (or the stream ends, ``closing``): heard as a phrase of its own."""
         if self._resume is None or not self._resume[1]:
             self._resume = None
             return []
         self._start_phrase()
-        return [self._finish()]
+        return [self._finish(closing)]
 
     def _heard_out(self, partial: Result, decoded: float) -> float | None:
         """At a noisy table, where the phrase is over although the voice detector hears on (None
@@ -409,18 +414,34 @@ class SphinxRecognizer:
         self._utt_start = last[0]
         self._decode(lead)
 
-    def _finish(self) -> Result:
+    def _finish(self, closing: bool = False) -> Result:
+        """End the phrase (``closing``: the stream has ended)."""
         dec = self._decoder
+        mean = dec.get_cmn() if closing else ""  # type: ignore[attr-defined]
         dec.end_utt()  # type: ignore[attr-defined]
         self._in_utt = False
         self._decoded_to = self._utt_start + sum(map(len, self._utt_audio)) / 2 / SAMPLE_RATE
-        if self.tuning.final_pass:
+        if closing and not self._path_ended():
+            # the stream ended inside a word or a sound: heard again, with the table quiet after it
+            dec.set_cmn(mean)  # type: ignore[attr-defined]
+            dec.start_utt()  # type: ignore[attr-defined]
+            for audio in (*self._utt_audio, END_SILENCE):
+                dec.process_raw(audio, False, False)  # type: ignore[attr-defined]
+            dec.end_utt()  # type: ignore[attr-defined]
+        elif self.tuning.final_pass:
             dec.start_utt()  # type: ignore[attr-defined]
             dec.process_raw(b"".join(self._utt_audio), False, True)  # type: ignore[attr-defined]
             dec.end_utt()  # type: ignore[attr-defined]
         result = self._result(final=True)
         self._last_utt = None if result.words else (self._utt_start, self._ep.speech_end)
         return result
+
+    def _path_ended(self) -> bool:
+        """Whether the utterance's best path reached the grammar's end (not one cut off inside a
+        word or a sound); True when nothing was heard."""
+        dec = self._decoder
+        return dec.hyp() is None or any(  # type: ignore[attr-defined]
+            seg.word == "</s>" for seg in dec.seg())  # type: ignore[attr-defined]
 
     def _result(self, final: bool) -> Result:
         dec = self._decoder
@@ -432,7 +453,9 @@ class SphinxRecognizer:
             for seg in dec.seg():  # type: ignore[attr-defined]
                 text = seg.word.split("(")[0]
                 seg_start = self._utt_start + seg.start_frame * FRAME_S
-                seg_end = self._utt_start + (seg.end_frame + 1) * FRAME_S
+                seg_end = min(self._utt_start + (seg.end_frame + 1) * FRAME_S, self.stream_time)
+                if seg_end <= seg_start:
+                    continue  # in the silence heard after the stream's end
                 segments.append((text, seg_start, seg_end))
                 if text and not is_garbage(text):
                     conf = (posterior(spans, text, seg.start_frame * FRAME_S,
