@@ -123,7 +123,8 @@ class SphinxRecognizer:
         return out
 
     def flush(self) -> list[Result]:
-        """Close the utterance in progress at the end of the stream (``END_SILENCE``)."""
+        """Close the utterance in progress at the end of the stream; one the end cut off inside
+        a word is heard again with silence after it (``END_SILENCE``)."""
         out = self._resume_alone(closing=True)
         if self._in_utt:
             tail = self._buffer or b"\0\0" * 160

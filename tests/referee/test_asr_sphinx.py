@@ -124,8 +124,11 @@ def spanish(shared_dir: Path) -> SphinxRecognizer:
     return SphinxRecognizer(PhraseList.from_table(), model)
 
 
-def decode(rec: SphinxRecognizer, path: Path) -> list[Result]:
+def decode(rec: SphinxRecognizer, path: Path, mean: str | None = None) -> list[Result]:
+    """Every result of a file, from the start of a stream (with the cepstral ``mean`` given)."""
     rec.reset()
+    if mean is not None:
+        rec.cepstral_mean = mean
     results: list[Result] = []
     for chunk in WavSource(path):
         results += rec.feed(chunk.pcm)
@@ -213,10 +216,7 @@ def test_a_recording_that_stops_on_its_last_word_is_heard_to_the_end_of_it(
             spanish.settle(to_pcm(read_wav(other)))
     settled = spanish.cepstral_mean
     for name, number in [("30.wav", "treinta"), ("20.wav", "veinte")]:
-        spanish.reset()
-        spanish.cepstral_mean = settled
-        results = [r for chunk in WavSource(voice / name) for r in spanish.feed(chunk.pcm)]
-        words = [w for r in results + spanish.flush() if r.final for w in r.words]
+        words = [w for r in decode(spanish, voice / name, settled) if r.final for w in r.words]
         assert [(w.text, w.conf) for w in words] == [(number, pytest.approx(1.0, abs=0.05))]
         assert words[0].end <= WavSource(voice / name).duration
 
