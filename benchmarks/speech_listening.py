@@ -6,7 +6,9 @@ import random
 import time
 import zlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -97,10 +99,32 @@ def _calibrated(voice: str, means: str) -> object:
     return recs[voice]
 
 
-def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Utterance, Utterance]]]:
-    """What the listener hands over for one file (from its voice's settled cepstral mean), the
-    file's length, the CPU seconds it took, and each utterance handed over early with its
-    revision by the whole phrase (none with --no-revise)."""
+class Heard(NamedTuple):
+    """What the listener handed over for one file, and what it took."""
+
+    utterances: list[Utterance]
+    audio_s: float  # the file's length, with the table's noise around it
+    cpu_s: float
+    # each utterance handed over early, with its revision by the whole phrase (none with
+    # --no-revise)
+    early: list[tuple[Utterance, Utterance]]
+    # per utterance, how long after its chunk was heard this machine handed it over (its own
+    # decoding, and that of the chunks before it still being done)
+    busy_s: list[float]
+
+
+def delays(heard_at: list[float], spent: list[float]) -> list[float]:
+    """How long after each chunk was heard the listener was done with it, on one core: a chunk
+    is taken once it has been heard and the one before is done with (seconds, in order)."""
+    out, done = [], 0.0
+    for at, cpu in zip(heard_at, spent):
+        done = max(done, at) + cpu
+        out.append(done - at)
+    return out
+
+
+def listen(item: Item) -> Heard:
+    """What the listener hands over for one file, from its voice's settled cepstral mean."""
     from referee.audio import to_chunk, to_pcm
     from referee.listener import Listener
     from referee.wav import read_wav
@@ -141,24 +165,35 @@ def listen(item: Item) -> tuple[list[Utterance], float, float, list[tuple[Uttera
     revised: dict[int, Utterance] = {}
     listener = Listener(rec, utterances.append, early=bool(STATE.get("early", True)),  # type: ignore[arg-type]
                         on_revisions=lambda pairs: revised.update((id(utt), later) for utt, later in pairs))
-    t0 = time.process_time()
+    chunks: list[tuple[float, float, int]] = []  # (heard at, CPU seconds, utterances handed over)
+
+    def handle(work: Callable[[], None], heard_at: float) -> None:
+        before, start = len(utterances), time.process_time()
+        work()
+        chunks.append((heard_at, time.process_time() - start, len(utterances) - before))
+
     step = 1600
-    for i in range(0, len(frames), step):
+
+    def feed(i: int) -> None:
         listener.feed(to_chunk(frames[i:i + step], i / 16000))
-    listener.close()
-    cpu = time.process_time() - t0
+
+    for i in range(0, len(frames), step):
+        handle(partial(feed, i), min(i + step, len(frames)) / 16000)
+    handle(listener.close, len(frames) / 16000)
+    heard_at, spent, handed = (list(column) for column in zip(*chunks))
+    busy = [wait for wait, n in zip(delays(heard_at, spent), handed) for _ in range(n)]
     early: list[tuple[Utterance, Utterance]] = []
     if STATE.get("revise", True):
         early = [(u, revised.get(id(u), u)) for u in utterances if u.early]
         utterances = [revised.get(id(u), u) for u in utterances]
-    return utterances, len(frames) / 16000, cpu, early
+    return Heard(utterances, len(frames) / 16000, sum(spent), early, busy)
 
 
 def run_one(item: Item) -> Outcome:
     from referee.listener import item_confidence
     from referee.phrases import parse
 
-    utterances, audio_s, cpu, early = listen(item)
+    utterances, audio_s, cpu, early, busy = listen(item)
     around = audio_s - file_seconds(item.file)  # the table's noise heard before and after the file
     end = speech_end(item) + (NOISE_LEAD_S if around > 0 else 0.0)
     heard: list[tuple[str, float, float, int, int | None]] = []
@@ -172,4 +207,4 @@ def run_one(item: Item) -> Outcome:
                           None if other_words else utt.phrase))
     early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
                    for first, later in early for h in parse(first.text) if h.kind == "call"]
-    return Outcome(item, heard, audio_s, cpu, early_calls, around)
+    return Outcome(item, heard, audio_s, cpu, early_calls, around, busy)

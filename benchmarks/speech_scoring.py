@@ -35,11 +35,13 @@ class Outcome:
     # each call handed over early (applied at once), with the confidence the whole phrase gave it
     early: list[tuple[str, float]] = field(default_factory=list)
     after_s: float = 0.0  # of ``audio_s``, the noise heard before and after the file
+    # per utterance, how long after its chunk was heard it was handed over (``speech_listening.Heard``)
+    busy_s: list[float] = field(default_factory=list)
 
     def applied(self, min_conf: float, bars: Bars = OWN_BARS,
-                strict: bool = False) -> list[tuple[str, float]]:
-        """(label, latency) of what would be applied at this threshold (a rare call needs more,
-        ``phrases.SURER``, a call of several words less, ``phrases.EASIER``): in each utterance,
+                strict: bool = False) -> list[tuple[str, float, int]]:
+        """(label, latency, utterance) of what would be applied at this threshold (a rare call
+        needs more, ``phrases.SURER``, a call of several words less, ``phrases.EASIER``): in each utterance,
         what comes before its first call under the bar (the rest waits for a tap, as at the
         table).  ``strict``: in each phrase, across its utterances, as if every call after a
         doubtful one waited; at the table only those the doubtful one can change wait
@@ -50,16 +52,20 @@ class Outcome:
         for label, conf, lat, utterance, phrase in self.heard:
             key = (phrase if phrase is not None else ("alone", utterance)) if strict else utterance
             if key not in held and conf >= needed(label, min_conf, bars):
-                out.append((label, lat))
+                out.append((label, lat, utterance))
             elif not label.startswith("puntos"):
                 held.add(key)
         return out
 
     def got(self, min_conf: float, bars: Bars = OWN_BARS, strict: bool = False) -> list[str]:
-        return [label for label, _ in self.applied(min_conf, bars, strict)]
+        return [label for label, _, _ in self.applied(min_conf, bars, strict)]
 
-    def latencies(self, min_conf: float, bars: Bars = OWN_BARS) -> list[float]:
-        return [lat for _, lat in self.applied(min_conf, bars)]
+    def latencies(self, min_conf: float, bars: Bars = OWN_BARS,
+                  busy: bool = False) -> list[float]:
+        """In audio time; ``busy``: plus the time this machine took to hand each over
+        (``busy_s``, if it was measured)."""
+        extra = self.busy_s if busy else []
+        return [lat + (extra[u] if extra else 0.0) for _, lat, u in self.applied(min_conf, bars)]
 
 
 @dataclass
@@ -90,6 +96,7 @@ class Score:
     opposite: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
     latencies: list[float] = field(default_factory=list)
+    busy_latencies: list[float] = field(default_factory=list)  # and the time to hand each over
     # calls handed over early (applied at once) that the whole phrase then took back, by call
     early_back: list[int] = field(default_factory=lambda: [0, 0])
     early_back_calls: Counter[str] = field(default_factory=Counter)
@@ -158,6 +165,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
                     _tally(s.opposite[said], other in got and other not in expected)
             if it.group != "chatter_call" and expected[-1] in got:
                 s.latencies.append(min(o.latencies(min_conf, bars)))
+                s.busy_latencies.append(min(o.latencies(min_conf, bars, busy=True)))
         elif it.label.startswith("puntos"):
             ok = [g for g in got if g.startswith("puntos")] == [it.label]
             _tally(s.numbers, ok)
