@@ -6,7 +6,6 @@ import random
 import time
 import zlib
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -166,20 +165,15 @@ def listen(item: Item) -> Heard:
     listener = Listener(rec, utterances.append, early=bool(STATE.get("early", True)),  # type: ignore[arg-type]
                         on_revisions=lambda pairs: revised.update((id(utt), later) for utt, later in pairs))
     chunks: list[tuple[float, float, int]] = []  # (heard at, CPU seconds, utterances handed over)
-
-    def handle(work: Callable[[], None], heard_at: float) -> None:
-        before, start = len(utterances), time.process_time()
-        work()
-        chunks.append((heard_at, time.process_time() - start, len(utterances) - before))
-
     step = 1600
-
-    def feed(i: int) -> None:
-        listener.feed(to_chunk(frames[i:i + step], i / 16000))
-
-    for i in range(0, len(frames), step):
-        handle(partial(feed, i), min(i + step, len(frames)) / 16000)
-    handle(listener.close, len(frames) / 16000)
+    for i in range(0, len(frames) + step, step):  # every chunk, then the end of the stream
+        before, start = len(utterances), time.process_time()
+        if i < len(frames):
+            listener.feed(to_chunk(frames[i:i + step], i / 16000))
+        else:
+            listener.close()
+        chunks.append((min(i + step, len(frames)) / 16000, time.process_time() - start,
+                       len(utterances) - before))
     heard_at, spent, handed = (list(column) for column in zip(*chunks))
     busy = [wait for wait, n in zip(delays(heard_at, spent), handed) for _ in range(n)]
     early: list[tuple[Utterance, Utterance]] = []
