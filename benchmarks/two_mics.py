@@ -1,9 +1,11 @@
 """Two team microphones, one voice: what the decoder should hear.
 
 Every corpus file is heard by two microphones: the speaker's team's (near) and the other team's,
-GAIN times as loud and DELAY_MS later (the longer way to it).  Each has its own stretch of the
-corpus's noise at SNR dB below the near microphone's speech.  The Spanish Sphinx listener then
-hears, in turn:
+GAIN times as loud and DELAY_MS later (the longer way to it).  The corpus's noise comes SNR dB
+below the near microphone's speech, at each microphone a stretch of its own (``--noise own``:
+noises near each microphone, or two spliced apart) or the same at both, as loud (``--noise
+shared``: one noise in the room, as far from both).  The Spanish Sphinx listener then hears, in
+turn:
 
 - near      the near microphone alone
 - far       the other one alone
@@ -17,6 +19,7 @@ reverberation NEAR dB below the direct sound at the near microphone and FAR dB a
 
     python -m benchmarks.two_mics --snr 20 10 --gain 0.85 --delay-ms 2.9 --limit 60
     python -m benchmarks.two_mics --snr clean 10 --gain 0.5 --room 0.3 10 -5 --heard near far loudest
+    python -m benchmarks.two_mics --snr 10 --gain 0.5 --room 0.3 10 -5 --heard loudest --noise shared
 """
 
 from __future__ import annotations
@@ -46,13 +49,16 @@ from benchmarks.speech_scoring import score
 from referee.wav import read_wav
 
 HEARD = ("near", "far", "loudest", "average")
+NOISE = ("own", "shared")
 
 
 def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int,
-             room: tuple[float, float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The file as the near and the far microphone hear it, each with its own noise (none when
-    ``snr_db`` is None; it starts ``NOISE_LEAD_S`` before the file and goes on ``NOISE_TAIL_S``
-    after it), said in a ``room`` (RT60, near DRR, far DRR) first."""
+             room: tuple[float, float, float] | None = None,
+             noise: str = "own") -> tuple[np.ndarray, np.ndarray]:
+    """The file as the near and the far microphone hear it, each with its ``noise``: its ``own``
+    or the ``shared`` one (none when ``snr_db`` is None; it starts ``NOISE_LEAD_S`` before the
+    file and goes on ``NOISE_TAIL_S`` after it), said in a ``room`` (RT60, near DRR, far DRR)
+    first."""
     dry = read_wav(SPEECH / file)
     x = dry[:, 0]
     near, far = (x, x) if room is None else (in_room(dry, room[0], room[1], seed)[:, 0],
@@ -60,17 +66,20 @@ def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int
     far = gain * np.concatenate([np.zeros(delay), far[: len(x) - delay]])
     if snr_db is None:
         return near, far
-    rng, power = random.Random(seed), speech_power(dry)  # the noise is the near speech's
+    power = speech_power(dry)  # the noise's level is set against the near speech's
     lead, tail = np.zeros(int(NOISE_LEAD_S * 16000)), np.zeros(int(NOISE_TAIL_S * 16000))
+    near_rng = random.Random(seed)
+    far_rng = near_rng if noise == "own" else random.Random(seed)  # shared: the near one's draws
     near, far = (mix_noise(np.concatenate([lead, signal, tail])[:, None], snr_db,
-                           rng.choice(noises()), rng, power)[:, 0] for signal in (near, far))
+                           rng.choice(noises()), rng, power)[:, 0]
+                 for signal, rng in ((near, near_rng), (far, far_rng)))
     return near, far
 
 
 def frames(file: str, seed: int, how: str, snr_db: float | None, gain: float, delay: int,
-           room: tuple[float, float, float] | None = None) -> np.ndarray:
+           room: tuple[float, float, float] | None = None, noise: str = "own") -> np.ndarray:
     """What the listener is handed (frames × channels)."""
-    near, far = two_mics(file, seed, snr_db, gain, delay, room)
+    near, far = two_mics(file, seed, snr_db, gain, delay, room, noise)
     return {"near": near[:, None], "far": far[:, None], "loudest": np.stack([near, far], axis=1),
             "average": ((near + far) / 2)[:, None]}[how]
 
@@ -89,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--room", type=float, nargs=3, metavar=("RT60", "NEAR", "FAR"),
                         help="say every file in a room: reverberation time (s), and the "
                              "reverberation's level below the direct sound at each microphone (dB)")
+    parser.add_argument("--noise", choices=NOISE, default="own",
+                        help="each microphone's own stretch of noise, or one noise heard by both")
     parser.add_argument("--min-conf", type=float, default=0.6)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
@@ -100,11 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     room = tuple(args.room) if args.room else None
     print(f"{len(items)} files, voices: {args.voices}, far microphone at {args.gain} of the near "
           f"one's level and {delay / 16:.2f} ms later"
-          + (f", in a room of RT60 {room[0]:g} s, DRR {room[1]:g} / {room[2]:g} dB" if room else ""))
+          + (f", in a room of RT60 {room[0]:g} s, DRR {room[1]:g} / {room[2]:g} dB" if room else "")
+          + f", noise: {args.noise}")
     for snr in args.snr:
         for how in args.heard:
             load = partial(frames, how=how, snr_db=None if snr == "clean" else float(snr),
-                           gain=args.gain, delay=delay, room=room)
+                           gain=args.gain, delay=delay, room=room, noise=args.noise)
             with Pool(args.workers, init_worker,
                       ("sphinx-es", "clean", None, None, None, True, True, load)) as pool:
                 outcomes = pool.map(run_one, items, chunksize=8)

@@ -55,6 +55,20 @@ def test_two_microphones_hear_one_voice_later_and_quieter_each_with_its_own_nois
     assert frames(file, 3, "average", 60.0, 0.5, 32).shape == (longer, 1)
 
 
+def test_two_microphones_can_hear_one_noise_in_the_room_alike(shared_dir: Path) -> None:
+    folder = shared_dir / "speech" / "clean" / "mbrola-es3"
+    file = "clean/mbrola-es3/" + min(p.name for p in folder.glob("*.wav"))
+    near, far = two_mics(file, seed=3, snr_db=None, gain=0.5, delay=32)
+    noisy_near, noisy_far = two_mics(file, seed=3, snr_db=0.0, gain=0.5, delay=32, noise="shared")
+    own_near, _ = two_mics(file, seed=3, snr_db=0.0, gain=0.5, delay=32)
+    lead = int(NOISE_LEAD_S * 16000)
+    said = slice(lead, lead + len(near))
+    heard_near, heard_far = noisy_near[said] - near, noisy_far[said] - far
+    assert np.allclose(heard_near, heard_far, atol=1e-6)  # the same noise, as loud, at both
+    assert np.array_equal(noisy_near[:lead], noisy_far[:lead])
+    assert np.array_equal(noisy_near, own_near)  # the near microphone's noise is the same either way
+
+
 def test_in_a_room_the_near_microphone_hears_the_voice_clearer_than_the_far_one(
         shared_dir: Path) -> None:
     folder = shared_dir / "speech" / "clean" / "mbrola-es3"
