@@ -18,6 +18,9 @@ SMOOTH = 5
 # pauses more often than that), known once the stream has lasted ``FLOOR_LEAST_S``.
 FLOOR_S = 1.5
 FLOOR_LEAST_S = 0.2
+# The band is quiet within this of its background; within 4 dB, a brown noise's flicker read as a
+# voice most of the time, and was decoded (docs/voice.md, "A phrase in steady noise").
+QUIET_DB = 5.0
 _BINS = np.fft.rfftfreq(2 * FRAME, 1 / 16000)
 _IN_BAND = (_BINS >= BAND_HZ[0]) & (_BINS <= BAND_HZ[1])
 _WINDOW = np.hanning(FRAME)
@@ -29,7 +32,7 @@ class NoiseMeter:
     It also follows the voices' band in the stream: ``quiet_s`` is how long that band has been
     within ``quiet_db`` of its quietest moment in the last ``FLOOR_S``."""
 
-    def __init__(self, window_s: float = 10.0, least_s: float = 1.0, quiet_db: float = 4.0) -> None:
+    def __init__(self, window_s: float = 10.0, least_s: float = 1.0, quiet_db: float = QUIET_DB) -> None:
         self._levels: deque[float] = deque(maxlen=round(window_s * 100))
         self._least = round(least_s * 100)
         self._quiet_db = quiet_db

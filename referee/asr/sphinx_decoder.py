@@ -17,6 +17,7 @@ from referee.asr.grammar import (
     garbage_words,
 )
 from referee.asr.lexicon import dictionary_file, dictionary_lines
+from referee.asr.noise import QUIET_DB
 
 NEUTRAL = "calls"  # the search with every phrase at its own weight (no table to expect anything)
 
@@ -77,7 +78,7 @@ class SphinxTuning:
     # much after its last word: a pause, as the voice detector hears one at a quiet table.  0: not
     # sooner.
     quiet_after_s: float = 0.15
-    quiet_db: float = 4.0
+    quiet_db: float = QUIET_DB
     # A phrase in which nothing of the table has been heard ends once what was decoded is this
     # far past the last moment that band was above the background, and no phrase starts until it
     # rises again: steady noise between the table's phrases is not decoded (docs/voice.md, "The
