@@ -31,10 +31,15 @@ def test_a_recording_in_a_room_keeps_its_length_and_level_and_rings_on() -> None
     assert np.array_equal(in_room(dry, 0.4, 0.0, seed=2), wet)
 
 
+def _a_file(shared_dir: Path) -> str:
+    """One held-out voice's first file, as the corpus names it."""
+    folder = shared_dir / "speech" / "clean" / "mbrola-es3"
+    return "clean/mbrola-es3/" + min(p.name for p in folder.glob("*.wav"))
+
+
 def test_two_microphones_hear_one_voice_later_and_quieter_each_with_its_own_noise(
         shared_dir: Path) -> None:
-    folder = shared_dir / "speech" / "clean" / "mbrola-es3"
-    file = "clean/mbrola-es3/" + min(p.name for p in folder.glob("*.wav"))
+    file = _a_file(shared_dir)
     lead = int(NOISE_LEAD_S * 16000)  # the noise starts before the file
     near, far = two_mics(file, seed=3, snr_db=60.0, gain=0.5, delay=32)
     near, far = near[lead:], far[lead:]
@@ -56,8 +61,7 @@ def test_two_microphones_hear_one_voice_later_and_quieter_each_with_its_own_nois
 
 
 def test_two_microphones_can_hear_one_noise_in_the_room_alike(shared_dir: Path) -> None:
-    folder = shared_dir / "speech" / "clean" / "mbrola-es3"
-    file = "clean/mbrola-es3/" + min(p.name for p in folder.glob("*.wav"))
+    file = _a_file(shared_dir)
     near, far = two_mics(file, seed=3, snr_db=None, gain=0.5, delay=32)
     noisy_near, noisy_far = two_mics(file, seed=3, snr_db=0.0, gain=0.5, delay=32, noise="shared")
     own_near, _ = two_mics(file, seed=3, snr_db=0.0, gain=0.5, delay=32)
@@ -71,8 +75,7 @@ def test_two_microphones_can_hear_one_noise_in_the_room_alike(shared_dir: Path) 
 
 def test_in_a_room_the_near_microphone_hears_the_voice_clearer_than_the_far_one(
         shared_dir: Path) -> None:
-    folder = shared_dir / "speech" / "clean" / "mbrola-es3"
-    file = "clean/mbrola-es3/" + min(p.name for p in folder.glob("*.wav"))
+    file = _a_file(shared_dir)
     dry, _ = two_mics(file, seed=3, snr_db=None, gain=1.0, delay=0)
     near, far = two_mics(file, seed=3, snr_db=None, gain=1.0, delay=0, room=(0.3, 10.0, -5.0))
     assert len(near) == len(far) == len(dry)
