@@ -113,6 +113,9 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
         print(f"    «{other}» for «{said}»{' ' * (11 - len(other + said))}{_pct(s.opposite[said])}  "
               "(the opposite answer applied)")
     print(f"    wrong number        {_pct(s.numbers_wrong_game)}  (while the tantos are said)")
+    if s.teams[1]:
+        print(f"  who said it           {_pct(s.teams)}  (phrases with a call or a number given to "
+              "the speaker's team, of those the microphones gave a team)")
     print(f"  latency p50/p95       {p50:.0f} / {p95:.0f} ms  (n={len(lat)})")
     print(f"    with the decoding   {busy50:.0f} / {busy95:.0f} ms  (and the time this machine took "
           "to hand each over, one core, chunks of 0.1 s)")

@@ -124,7 +124,7 @@ def delays(heard_at: list[float], spent: list[float]) -> list[float]:
 
 def listen(item: Item) -> Heard:
     """What the listener hands over for one file, from its voice's settled cepstral mean."""
-    from referee.audio import to_chunk, to_pcm
+    from referee.audio import Channels, to_chunk, to_pcm
     from referee.listener import Listener
     from referee.wav import read_wav
 
@@ -165,11 +165,13 @@ def listen(item: Item) -> Heard:
     listener = Listener(rec, utterances.append, early=bool(STATE.get("early", True)),  # type: ignore[arg-type]
                         on_revisions=lambda pairs: revised.update((id(utt), later) for utt, later in pairs))
     chunks: list[tuple[float, float, int]] = []  # (heard at, CPU seconds, utterances handed over)
-    step = 1600
+    step, channels = 1600, Channels()
+    # with two microphones, the one heard last before the file: either team's, as at a table
+    channels.heard = file_seed(item) // 2 % 2
     for i in range(0, len(frames) + step, step):  # every chunk, then the end of the stream
         before, start = len(utterances), time.process_time()
         if i < len(frames):
-            listener.feed(to_chunk(frames[i:i + step], i / 16000))
+            listener.feed(to_chunk(frames[i:i + step], i / 16000, channels))
         else:
             listener.close()
         chunks.append((min(i + step, len(frames)) / 16000, time.process_time() - start,
@@ -201,4 +203,7 @@ def run_one(item: Item) -> Outcome:
                           None if other_words else utt.phrase))
     early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
                    for first, later in early for h in parse(first.text) if h.kind == "call"]
-    return Outcome(item, heard, audio_s, cpu, early_calls, around, busy)
+    mine = [utt.team for utt in utterances
+            if any(h.kind != "decoy" for h in parse(utt.text)) and utt.team is not None]
+    return Outcome(item, heard, audio_s, cpu, early_calls, around, busy,
+                   (mine.count("A"), len(mine)))

@@ -37,6 +37,9 @@ class Outcome:
     after_s: float = 0.0  # of ``audio_s``, the noise heard before and after the file
     # per utterance, how long after its chunk was heard it was handed over (``speech_listening.Heard``)
     busy_s: list[float] = field(default_factory=list)
+    # with a microphone per team: (utterances given to the speaker's (the first channel's) team,
+    # utterances given a team), of those that hand over a call or a number
+    teams: tuple[int, int] = (0, 0)
 
     def applied(self, min_conf: float, bars: Bars = OWN_BARS,
                 strict: bool = False) -> list[tuple[str, float, int]]:
@@ -97,6 +100,8 @@ class Score:
     numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
     latencies: list[float] = field(default_factory=list)
     busy_latencies: list[float] = field(default_factory=list)  # and the time to hand each over
+    # files with a call or a number, with a microphone per team: ``Outcome.teams``
+    teams: list[int] = field(default_factory=lambda: [0, 0])
     # calls handed over early (applied at once) that the whole phrase then took back, by call
     early_back: list[int] = field(default_factory=lambda: [0, 0])
     early_back_calls: Counter[str] = field(default_factory=Counter)
@@ -150,6 +155,8 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             s.early_back_calls[label] += back
         triggered = bool(got)
         a_call = any(not g.startswith("puntos") for g in got)
+        if it.group in ("call", "chatter_call", "real_call") or it.label.startswith("puntos"):
+            _add(s.teams, list(o.teams))
         if it.group in ("call", "chatter_call", "real_call") and not it.label.startswith("puntos"):
             expected = it.label.split("+")
             for call in expected:

@@ -9,9 +9,14 @@ turn:
 
 - near      the near microphone alone
 - far       the other one alone
-- loudest   both, as two channels: the referee takes the loudest channel of each 0.1 s chunk
-            (``referee.audio.to_chunk``), as with two microphones on two devices (``referee.mics``)
+- loudest   both, as two channels: the referee hears one channel of each 0.1 s chunk, the one
+            that hears a voice best (``referee.audio.Channels``), as with two microphones on two
+            devices (``referee.mics``); named for the louder chunk it took until 2026-12-04
 - average   their average, one channel (a downmix)
+
+With ``--far-noise-db D`` the far microphone's noise is D dB louder than the near one's: a radio by
+the other team (below 0, by the speaker's).  With both microphones heard (``loudest``) the report
+says which team each phrase went to (the near microphone is the speaker's team's).
 
 With ``--room RT60 NEAR FAR`` the voice is said in a room first (``speech_corpus.in_room``), its
 reverberation NEAR dB below the direct sound at the near microphone and FAR dB at the far one
@@ -54,11 +59,11 @@ NOISE = ("own", "shared")
 
 def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int,
              room: tuple[float, float, float] | None = None,
-             noise: str = "own") -> tuple[np.ndarray, np.ndarray]:
+             noise: str = "own", far_noise_db: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The file as the near and the far microphone hear it, each with its ``noise``: its ``own``
     or the ``shared`` one (none when ``snr_db`` is None; it starts ``NOISE_LEAD_S`` before the
-    file and goes on ``NOISE_TAIL_S`` after it), said in a ``room`` (RT60, near DRR, far DRR)
-    first."""
+    file and goes on ``NOISE_TAIL_S`` after it), ``far_noise_db`` louder at the far microphone,
+    said in a ``room`` (RT60, near DRR, far DRR) first."""
     dry = read_wav(SPEECH / file)
     x = dry[:, 0]
     near, far = (x, x) if room is None else (in_room(dry, room[0], room[1], seed)[:, 0],
@@ -70,16 +75,17 @@ def two_mics(file: str, seed: int, snr_db: float | None, gain: float, delay: int
     lead, tail = np.zeros(int(NOISE_LEAD_S * 16000)), np.zeros(int(NOISE_TAIL_S * 16000))
     near_rng = random.Random(seed)
     far_rng = near_rng if noise == "own" else random.Random(seed)  # shared: the near one's draws
-    near, far = (mix_noise(np.concatenate([lead, signal, tail])[:, None], snr_db,
+    near, far = (mix_noise(np.concatenate([lead, signal, tail])[:, None], snr_db - louder,
                            rng.choice(noises()), rng, power)[:, 0]
-                 for signal, rng in ((near, near_rng), (far, far_rng)))
+                 for signal, rng, louder in ((near, near_rng, 0.0), (far, far_rng, far_noise_db)))
     return near, far
 
 
 def frames(file: str, seed: int, how: str, snr_db: float | None, gain: float, delay: int,
-           room: tuple[float, float, float] | None = None, noise: str = "own") -> np.ndarray:
+           room: tuple[float, float, float] | None = None, noise: str = "own",
+           far_noise_db: float = 0.0) -> np.ndarray:
     """What the listener is handed (frames × channels)."""
-    near, far = two_mics(file, seed, snr_db, gain, delay, room, noise)
+    near, far = two_mics(file, seed, snr_db, gain, delay, room, noise, far_noise_db)
     return {"near": near[:, None], "far": far[:, None], "loudest": np.stack([near, far], axis=1),
             "average": ((near + far) / 2)[:, None]}[how]
 
@@ -100,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
                              "reverberation's level below the direct sound at each microphone (dB)")
     parser.add_argument("--noise", choices=NOISE, default="own",
                         help="each microphone's own stretch of noise, or one noise heard by both")
+    parser.add_argument("--far-noise-db", type=float, default=0.0,
+                        help="the noise this much louder at the far microphone (a radio by the "
+                             "other team; below 0, by the speaker's)")
     parser.add_argument("--min-conf", type=float, default=0.6)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
@@ -112,11 +121,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(items)} files, voices: {args.voices}, far microphone at {args.gain} of the near "
           f"one's level and {delay / 16:.2f} ms later"
           + (f", in a room of RT60 {room[0]:g} s, DRR {room[1]:g} / {room[2]:g} dB" if room else "")
-          + f", noise: {args.noise}")
+          + f", noise: {args.noise}"
+          + (f", {args.far_noise_db:g} dB louder at the far one" if args.far_noise_db else ""))
     for snr in args.snr:
         for how in args.heard:
             load = partial(frames, how=how, snr_db=None if snr == "clean" else float(snr),
-                           gain=args.gain, delay=delay, room=room, noise=args.noise)
+                           gain=args.gain, delay=delay, room=room, noise=args.noise,
+                           far_noise_db=args.far_noise_db)
             with Pool(args.workers, init_worker,
                       ("sphinx-es", "clean", None, None, None, True, True, load)) as pool:
                 outcomes = pool.map(run_one, items, chunksize=8)

@@ -314,13 +314,16 @@ class Listener:
         return pcm[a:b], max(lo, base)
 
     def _team(self, start: float, end: float) -> str | None:
-        """The team whose channel was loudest while the phrase was said (None with one channel, or
-        while one of two microphones sent nothing: its level is NaN, ``referee.mics``)."""
+        """The team whose channel heard the phrase's voice loudest above its own background
+        (``AudioChunk.voices``; None with one channel, where no channel heard a voice, or while one
+        of two microphones sent nothing: its level is NaN, ``referee.mics``)."""
         chunks = [c for c in self._audio if c.t + c.duration > start and c.t < end
                   and not np.isnan(c.levels).any()]
         if not chunks or len(chunks[0].levels) < 2:
             return None
-        energy = np.sum([np.square(c.levels) for c in chunks], axis=0)
+        energy = np.sum([np.square(c.voices) for c in chunks], axis=0)
+        if not energy.any():
+            return None
         channel = int(np.argmax(energy))
         return self.channel_teams[channel] if channel < len(self.channel_teams) else None
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, to_chunk
+from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels, to_chunk
 from referee.device_status import retrying
 from referee.resampling import Resampler
 
@@ -127,6 +127,7 @@ class MicSource:
         self._queue = q
         self._resampler = Resampler(rate)
         failed: list[str] = []
+        channels = Channels(self.chunk_s)
 
         def callback(indata: np.ndarray, frames: int, t: object, status: object) -> None:
             q.put(indata.copy())
@@ -152,7 +153,7 @@ class MicSource:
                                      "el micrófono no manda sonido") from None
                 frames = self._resampler.push(_floats(block))
                 if len(frames):
-                    yield to_chunk(frames, self._samples / SAMPLE_RATE)
+                    yield to_chunk(frames, self._samples / SAMPLE_RATE, channels)
                     self._samples += len(frames)
 
 

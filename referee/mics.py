@@ -1,8 +1,9 @@
 """One microphone per team on two separate devices, heard as one stream.
 
-Both microphones hear every voice at the table; the louder one tells which team spoke.  The
-stream passes on the louder microphone's sound, with both levels, so the listener attributes each
-phrase to the team whose microphone heard it best (as with a two-channel interface).
+Both microphones hear every voice at the table; the one that hears it loudest above its own
+background tells which team spoke.  The stream passes on one microphone's sound, chosen chunk by
+chunk as with a two-channel interface (``audio.Channels``), with both levels and backgrounds, so
+the listener attributes each phrase to the team whose microphone heard it best.
 
 Each microphone's chunks are paired with the other's in the order they come.  One that stops
 sending (unplugged and looked for again) does not hold the other back: the other's chunks go on
@@ -22,7 +23,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 
-from referee.audio import AudioChunk, AudioError
+from referee.audio import AudioChunk, AudioError, Channels
 from referee.microphone import MicSource
 
 MAX_AHEAD = 2  # chunks of one microphone that wait for the other's before going on alone
@@ -39,6 +40,7 @@ class TeamMics:
         self._waiting: tuple[deque[AudioChunk], deque[AudioChunk]] = (deque(), deque())
         self._last = [0.0, 0.0]  # when each microphone last sent something (time.monotonic)
         self._t = 0.0
+        self._channels = Channels()
 
     def stop(self) -> None:
         for source in self.sources:
@@ -95,13 +97,17 @@ class TeamMics:
                 yield self._merge(chunk, None) if mic == 0 else self._merge(None, chunk)
 
     def _merge(self, a: AudioChunk | None, b: AudioChunk | None) -> AudioChunk:
-        """The louder chunk, with both levels; a microphone that sent nothing has level NaN, so
-        the listener does not take the other's team for it (one microphone hears both teams)."""
-        level_a = max(a.levels) if a else math.nan
-        level_b = max(b.levels) if b else math.nan
-        louder = a if (a and (b is None or level_a >= level_b)) else b
-        assert louder is not None
-        chunk = AudioChunk(louder.pcm, self._t, (level_a, level_b))
+        """The chunk ``Channels`` hears, with both levels and backgrounds; a microphone that sent
+        nothing has level NaN, so the listener does not take the other's team for it (one
+        microphone hears both teams)."""
+        levels = (max(a.levels) if a else math.nan, max(b.levels) if b else math.nan)
+        heard: AudioChunk | None = a or b
+        backgrounds: tuple[float, ...] = ()
+        if a and b:
+            channel, backgrounds = self._channels.hear(levels)
+            heard = (a, b)[channel]
+        assert heard is not None
+        chunk = AudioChunk(heard.pcm, self._t, levels, backgrounds)
         self._t += chunk.duration
         return chunk
 

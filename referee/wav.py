@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, to_chunk, to_pcm
+from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels, to_chunk, to_pcm
 from referee.resampling import resample, resample_span, resampled_length
 
 MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz), and a margin
@@ -188,6 +188,7 @@ class WavSource:
         step = max(1, int(self.chunk_s * SAMPLE_RATE))
         stretch = step * max(1, round(self.STRETCH_S / self.chunk_s))  # whole chunks
         started = time.monotonic()
+        channels = Channels(self.chunk_s)
         for begin in range(0, self.length, stretch):
             frames = resample_span(self.stored.floats, len(self.stored), self.rate, begin,
                                    min(begin + stretch, self.length))
@@ -197,5 +198,5 @@ class WavSource:
                     delay = started + t + self.chunk_s - time.monotonic()
                     if delay > 0:
                         time.sleep(delay)
-                yield to_chunk(frames[i : i + step], t)
+                yield to_chunk(frames[i : i + step], t, channels)
 

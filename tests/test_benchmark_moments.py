@@ -74,3 +74,14 @@ def test_strictly_a_call_waits_behind_a_doubtful_one_heard_in_another_utterance_
     # an early call the whole phrase heard as other words has no phrase: it holds nothing back
     other = Outcome(item, [("quiero", 0.0, 0.2, 0, None), ("retruco", 0.9, 0.3, 1, 7)], 1.0, 0.1)
     assert other.got(0.6, strict=True) == ["retruco"]
+
+
+def test_who_said_it_is_counted_over_the_files_with_a_call_or_a_number() -> None:
+    call = Item("t.wav", "truco", "truco", "call", "v")
+    number = Item("n.wav", "veintisiete", "puntos:27", "points", "v")
+    chatter = Item("c.wav", "che", "", "chatter", "v")
+    heard = [("truco", 0.9, 0.2, 0, 0)]
+    outcomes = [Outcome(call, heard, 1.0, 0.1, teams=(1, 2)),
+                Outcome(number, [("puntos:27", 0.95, 0.2, 0, 0)], 1.0, 0.1, teams=(1, 1)),
+                Outcome(chatter, heard, 1.0, 0.1, teams=(0, 1))]  # nobody's call to give
+    assert score(outcomes, 0.6).teams == [2, 3]

@@ -71,6 +71,10 @@ def test_two_microphones_can_hear_one_noise_in_the_room_alike(shared_dir: Path) 
     assert np.allclose(heard_near, heard_far, atol=1e-6)  # the same noise, as loud, at both
     assert np.array_equal(noisy_near[:lead], noisy_far[:lead])
     assert np.array_equal(noisy_near, own_near)  # the near microphone's noise is the same either way
+    quiet = two_mics(file, seed=3, snr_db=10.0, gain=0.5, delay=32, noise="shared")[1][said] - far
+    radio = two_mics(file, seed=3, snr_db=10.0, gain=0.5, delay=32, noise="shared",
+                     far_noise_db=6.0)[1][said] - far  # a radio by the far microphone
+    assert np.allclose(radio, 10 ** (6 / 20) * quiet, atol=1e-6)
 
 
 def test_in_a_room_the_near_microphone_hears_the_voice_clearer_than_the_far_one(

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from referee import microphone
-from referee.audio import SAMPLE_RATE, AudioError, to_chunk, to_pcm
+from referee.audio import SAMPLE_RATE, AudioError, Channels, to_chunk, to_pcm
 from referee.device_status import print_status
 from referee.microphone import InputDevice, MicSource, resolve_device
 from referee.resampling import Resampler, resample
@@ -100,6 +100,40 @@ def test_two_channels_are_heard_by_the_louder_of_each_chunk() -> None:
     heard = np.frombuffer(to_pcm(both), "<i2") / 32767
     assert np.abs(heard - np.concatenate([a[:1600], b[1600:]])).max() < 1e-3
     assert to_chunk(both[:1600], 0.0).levels[0] > to_chunk(both[:1600], 0.0).levels[1]
+
+
+def _two_noises(seconds: float, levels: tuple[float, float], seed: int = 1) -> np.ndarray:
+    """Each channel's own noise (frames × 2), steady at its level."""
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((int(seconds * SAMPLE_RATE), 2)) * np.array(levels)
+
+
+def _heard(frames: np.ndarray) -> list[int]:
+    """Which channel each chunk of the stream is heard from (``Channels``)."""
+    channels = Channels()
+    return [channels.hear(to_chunk(frames[k:k + 1600], 0.0).levels)[0]
+            for k in range(0, len(frames), 1600)]
+
+
+def test_between_phrases_one_microphone_is_heard_not_two_noises_cut_together() -> None:
+    both = _two_noises(6.0, (0.02, 0.02))
+    voice = 0.2 * _tone(SAMPLE_RATE, 1.0)
+    both[32000:48000, 1] += voice  # B speaks from 2 to 3 s
+    heard = _heard(both)
+    assert len(set(heard[:20])) == 1  # the noise before: one microphone, as loud as the other
+    assert set(heard[21:30]) == {1}  # B's voice from B's microphone
+    assert set(heard[30:]) == {1}  # and the noise after from it still, until someone speaks
+    loudest = [int(np.argmax(to_chunk(both[k:k + 1600], 0.0).levels)) for k in range(0, 32000, 1600)]
+    assert len(set(loudest)) == 2  # the loudest would have cut between the two noises
+
+
+def test_a_radio_by_one_microphone_does_not_make_it_the_one_heard() -> None:
+    both = _two_noises(5.0, (0.3, 0.02))  # a radio by A's microphone, louder than B's voice
+    both[32000:48000, 1] += 0.2 * _tone(SAMPLE_RATE, 1.0)
+    both[32000:48000, 0] += 0.05 * _tone(SAMPLE_RATE, 1.0)  # A's microphone hears B less
+    heard = _heard(both)
+    assert set(heard[21:30]) == {1}
+    assert to_chunk(both[32000:33600], 2.0).levels[0] > 0.3  # the louder is A's, all along
 
 
 def test_to_chunk_clips_and_converts_to_int16() -> None:

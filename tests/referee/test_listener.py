@@ -35,11 +35,12 @@ from referee.wav import WavSource, read_wav
 
 
 def run_script(script: list[tuple[float, float, str, float]], seconds: float = 8.0,
-               levels: tuple[float, ...] = (0.1,)) -> list[Utterance]:
+               levels: tuple[float, ...] = (0.1,),
+               backgrounds: tuple[float, ...] = ()) -> list[Utterance]:
     out: list[Utterance] = []
     listener = Listener(ScriptedRecognizer(script), out.append)
     for i in range(int(seconds * 10)):
-        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, levels))
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, levels, backgrounds))
     listener.close()
     return out
 
@@ -141,6 +142,15 @@ def test_loudest_channel_decides_the_team() -> None:
     assert run_script([(0.5, 1.0, "truco", 0.9)])[0].team is None
     # one of two microphones sent nothing (unplugged): the other hears both teams
     assert run_script([(0.5, 1.0, "truco", 0.9)], levels=(0.3, math.nan))[0].team is None
+
+
+def test_the_team_is_the_one_whose_microphone_hears_the_voice_above_its_background() -> None:
+    # a radio by A's microphone: louder than B's voice on B's, but B's is the voice
+    radio = run_script([(0.5, 1.0, "truco", 0.9)], levels=(0.32, 0.2), backgrounds=(0.3, 0.02))
+    assert radio[0].team == "B"
+    # neither microphone heard a voice above its noise: the game decides, as with one
+    unheard = run_script([(0.5, 1.0, "truco", 0.9)], levels=(0.32, 0.03), backgrounds=(0.3, 0.02))
+    assert unheard[0].team is None
 
 
 def run_two_mics(script: list[tuple[float, float, str, float]], a_until: float,

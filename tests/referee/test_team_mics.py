@@ -1,4 +1,4 @@
-"""Two microphones, one per team: the louder one tells who spoke."""
+"""Two microphones, one per team: the one that hears a voice best tells who spoke."""
 
 from __future__ import annotations
 
@@ -37,6 +37,15 @@ def test_the_louder_microphone_is_passed_on_with_both_levels() -> None:
     assert [c.pcm for c in merged] == [a[0].pcm, b[1].pcm, a[2].pcm]
     assert merged[0].levels[0] > merged[0].levels[1] and merged[1].levels[1] > merged[1].levels[0]
     assert [round(c.t, 1) for c in merged] == [0.0, 0.1, 0.2]
+
+
+def test_a_radio_by_one_microphone_does_not_make_it_the_one_heard() -> None:
+    a = chunks([0.3] * 30 + [0.32] * 5 + [0.3] * 5)  # a radio by A's microphone
+    b = chunks([0.02] * 30 + [0.2] * 5 + [0.02] * 5)  # B speaks from 3 to 3.5 s
+    merged = list(TeamMics(paced(a, 0.01), paced(b, 0.01)))
+    assert [c.pcm for c in merged[30:35]] == [c.pcm for c in b[30:35]]
+    assert merged[32].levels[0] > merged[32].levels[1]  # A's the louder, by its radio
+    assert merged[32].backgrounds == (a[0].levels[0], b[0].levels[0])  # each one's quietest
 
 
 def test_one_microphone_going_quiet_does_not_stop_the_other() -> None:
