@@ -203,7 +203,8 @@ def run_one(item: Item) -> Outcome:
                           None if other_words else utt.phrase))
     early_calls = [(heard_label(h), item_confidence(later, h.start, h.end))
                    for first, later in early for h in parse(first.text) if h.kind == "call"]
-    mine = [utt.team for utt in utterances
-            if any(h.kind != "decoy" for h in parse(utt.text)) and utt.team is not None]
+    # the team of each utterance that handed over a call or a number, where it was given one
+    teams = [utterances[i].team for i in sorted({utterance for _, _, _, utterance, _ in heard})
+             if utterances[i].team is not None]
     return Outcome(item, heard, audio_s, cpu, early_calls, around, busy,
-                   (mine.count("A"), len(mine)))
+                   (teams.count("A"), len(teams)))
