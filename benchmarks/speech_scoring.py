@@ -155,9 +155,11 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             s.early_back_calls[label] += back
         triggered = bool(got)
         a_call = any(not g.startswith("puntos") for g in got)
-        if it.group in ("call", "chatter_call", "real_call") or it.label.startswith("puntos"):
+        with_call = it.group in ("call", "chatter_call", "real_call")
+        a_number = it.label.startswith("puntos")
+        if with_call or a_number:
             _add(s.teams, list(o.teams))
-        if it.group in ("call", "chatter_call", "real_call") and not it.label.startswith("puntos"):
+        if with_call and not a_number:
             expected = it.label.split("+")
             for call in expected:
                 _tally(s.per_call[call], call in got)
@@ -173,7 +175,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             if it.group != "chatter_call" and expected[-1] in got:
                 s.latencies.append(min(o.latencies(min_conf, bars)))
                 s.busy_latencies.append(min(o.latencies(min_conf, bars, busy=True)))
-        elif it.label.startswith("puntos"):
+        elif a_number:
             ok = [g for g in got if g.startswith("puntos")] == [it.label]
             _tally(s.numbers, ok)
             _add(s.numbers_wrong_game, _in_game(got, moments_for([it.label])[:1], [it.label]))
