@@ -38,7 +38,15 @@ import numpy as np
 
 from referee.asr.base import JOIN_S, SAMPLE_RATE, Recognizer, Result, Word
 from referee.audio import AudioChunk
-from referee.phrases import CALL_PHRASES, DECOYS, NUMBER_WORDS, SURER, normalize, parse
+from referee.phrases import (
+    CALL_PHRASES,
+    DECOYS,
+    NUMBER_TAILS,
+    NUMBER_WORDS,
+    SURER,
+    normalize,
+    parse,
+)
 
 STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is trusted
 # «No quiero» is misheard «uno quiero» (docs/voice.md, "An answer taken for its opposite"), and
@@ -64,6 +72,12 @@ UNHEARD_TOUCH_S = 0.02
 # (docs/voice.md, "A number after sounds heard as no word").
 NUMBER_STARTS = frozenset(normalize(w).split()[0] for w in NUMBER_WORDS)
 NUMBER_AFTER_SOUND_S = 0.1
+# A «veinte» or a «treinta» heard as a number of its own with another word right after it,
+# touching it, may be the start of a longer number whose end was heard as other words:
+# «treinta y tres» heard «treinta querés», «veintisiete» «veinte quieto dos», «treinta y dos»
+# «veinte falta».  It waits for a tap too, unless the words after it are those a number is said
+# with («treinta son mejores», ``phrases.NUMBER_TAILS``) (docs/voice.md, "A number cut short").
+NUMBER_HEADS = frozenset({"veinte", "treinta"})
 CLIP_S = 2.5
 HOLD_S = JOIN_S + 1.0  # held words wait this long for the next word to be recognized
 # Never held: «no» ends much table talk («qué mano» is heard «… no»), and joined to a «quiero»
@@ -355,14 +369,28 @@ def _dangling(words: list[Word]) -> int:
 def _doubted(result: Result) -> list[int]:
     """Where a word is heard right after the word it is misheard with (``DOUBTED_AFTER``), or
     right after a sound as long as a word (``DOUBTED_AFTER_SOUND``), or a number right after
-    sounds of the voice as long as a syllable (``NUMBER_AFTER_SOUND_S``)."""
+    sounds of the voice as long as a syllable (``NUMBER_AFTER_SOUND_S``), or a number that may
+    have been cut short (``NUMBER_HEADS``)."""
     words, unheard = result.words, result.unheard
     said = [normalize(w.text) for w in words]
     return [k for k in range(len(said))
             if (k and DOUBTED_AFTER.get(said[k]) == said[k - 1])
             or (said[k] in DOUBTED_AFTER_SOUND and _after_unheard(words, k, unheard))
             or (said[k] in NUMBER_STARTS
-                and _unheard_before(words, k, _voiced(result, k)) >= NUMBER_AFTER_SOUND_S)]
+                and _unheard_before(words, k, _voiced(result, k)) >= NUMBER_AFTER_SOUND_S)
+            or _cut_short(words, said, k)]
+
+
+def _cut_short(words: tuple[Word, ...], said: list[str], k: int) -> bool:
+    """Word ``k`` is a «veinte» or a «treinta» read as a number on its own, and another word
+    touches it after (``NUMBER_HEADS``), not one a number is said with."""
+    if said[k] not in NUMBER_HEADS or k + 1 == len(words):
+        return False
+    rest = " ".join(said[k:])
+    alone = parse(rest)[0].end == 1
+    touching = words[k + 1].start - words[k].end <= UNHEARD_TOUCH_S
+    return alone and touching and not any(
+        " ".join(said[k + 1:]).startswith(tail) for tail in NUMBER_TAILS)
 
 
 def _voiced(result: Result, k: int) -> tuple[tuple[float, float], ...]:

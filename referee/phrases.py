@@ -128,6 +128,8 @@ MAX_NUMBER = 38
 # refuses it as a whole instead of taking «treinta» and leaving «nueve».  Read only: no
 # recognizer's grammar holds it.
 BEYOND_WORDS: dict[str, int] = {"treinta y nueve": 39}
+# What an envido number is said with right after it: «treinta y tres son mejores».
+NUMBER_TAILS: tuple[str, ...] = ("son mejores",)
 
 
 def normalize(text: str) -> str:
@@ -226,7 +228,8 @@ def grammar_phrases() -> list[str]:
     """Every phrase a recognizer may output: calls, numbers and decoys, as spoken (with accents)."""
     phrases = list(CALL_PHRASES) + list(NUMBER_WORDS) + list(DECOYS)
     # Envido numbers are also said with a lead-in; keep the common ones whole.
-    phrases += [f"tengo {w}" for w in NUMBER_WORDS] + [f"{w} son mejores" for w in NUMBER_WORDS]
+    phrases += [f"tengo {w}" for w in NUMBER_WORDS]
+    phrases += [f"{w} {tail}" for w in NUMBER_WORDS for tail in NUMBER_TAILS]
     phrases += ["quiero retruco", "quiero vale cuatro", "envido envido"]
     return sorted(set(phrases))
 

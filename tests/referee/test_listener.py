@@ -704,3 +704,23 @@ def test_at_a_noisy_table_only_the_sounds_since_the_band_rose_count(
     ocho = Word("ocho", 0.95, 1.24, 1.6)
     result = Result("ocho", (ocho,), True, 1.24, 1.6, unheard=((0.0, 1.0), (1.0, 1.24)), loud=loud)
     assert doubt_misheard(result).words[0].conf == (DOUBTED_CONF if doubted else 0.95)
+
+
+@pytest.mark.parametrize("said,gap,doubted", [
+    ("treinta queres", 0.0, [True, False]),        # «treinta y tres» with its end heard as a word
+    ("veinte canto", 0.01, [True, False]),         # «veinticinco»
+    ("tengo treinta y", 0.0, [False, True, False]),  # «y» and then nothing: a number cut short
+    ("treinta son mejores", 0.0, [False] * 3),     # what a number is said with
+    ("treinta y tres che", 0.0, [False] * 4),      # the number whole
+    ("veinte canto", 0.15, [False, False]),        # a pause between them
+    ("veinte", 0.0, [False]),                      # nothing after it
+    ("siete queres", 0.0, [False, False]),         # no longer number starts with «siete»
+])
+def test_a_ten_with_a_word_touching_it_after_waits(said: str, gap: float,
+                                                    doubted: list[bool]) -> None:
+    words, start = [], 1.0
+    for text in said.split():  # each word 0.3 s long, ``gap`` after a ten
+        words.append(Word(text, 0.95, start, start + 0.3))
+        start += 0.3 + (gap if text in ("treinta", "veinte") else 0.0)
+    result = Result(said, tuple(words), True, 1.0, start)
+    assert [w.conf == DOUBTED_CONF for w in doubt_misheard(result).words] == doubted
