@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -153,7 +154,17 @@ class SphinxRecognizer:
         self._decoder = self._decoders[False]
         if True in self._decoders:  # its noise estimate belongs to the stream that ended
             self._decoders[True] = self._make_decoder(pocketsphinx, self.means, noisy=True)
-        # A new stream starts from the same cepstral mean, not from the last speaker's.
+        # A new stream starts from the same cepstral mean, not from the last speaker's, nor from
+        # the noise the last stream left in Sphinx's own noise removal (on in the English model's
+        # quiet decoder too): pocketsphinx 5 keeps it across utterances, and only
+        # ``start_stream`` (deprecated there as unnecessary) resets it.  Without it the same
+        # file was heard with other confidences after other files (docs/voice.md, "Changes and
+        # their figures").
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            for decoder in self._decoders.values():
+                if decoder.config["remove_noise"]:  # type: ignore[attr-defined]
+                    decoder.start_stream()  # type: ignore[attr-defined]
         self._decoder.set_cmn(self._cmn_start)  # type: ignore[attr-defined]
 
     def settle(self, pcm: bytes) -> None:
