@@ -386,11 +386,9 @@ def _cut_short(words: tuple[Word, ...], said: list[str], k: int) -> bool:
     touches it after (``NUMBER_HEADS``), not one a number is said with."""
     if said[k] not in NUMBER_HEADS or k + 1 == len(words):
         return False
-    rest = " ".join(said[k:])
-    alone = parse(rest)[0].end == 1
     touching = words[k + 1].start - words[k].end <= UNHEARD_TOUCH_S
-    return alone and touching and not any(
-        " ".join(said[k + 1:]).startswith(tail) for tail in NUMBER_TAILS)
+    return (touching and parse(" ".join(said[k:]))[0].end == 1
+            and not " ".join(said[k + 1:]).startswith(NUMBER_TAILS))
 
 
 def _voiced(result: Result, k: int) -> tuple[tuple[float, float], ...]:
