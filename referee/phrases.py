@@ -104,6 +104,20 @@ def confidence_needed(label: str | None, unsure_below: float, surer: dict[str, f
         return EASIER_SHARE * unsure_below
     return max(unsure_below, surer.get(label or "", 0.0))
 
+def longer_calls(words: str) -> tuple[str, ...]:
+    """The calls whose phrase ends with these words after words of its own, by their canonical
+    names: what a call heard without its first word may have been («envido» → «real envido»,
+    «falta envido»; «quiero» → «no quiero», «con flor quiero»).  A doubtful call offers them on
+    the tablet beside its confirmation."""
+    tail = normalize(words).split()
+    if not tail:
+        return ()
+    found = (calls[0].value for phrase, calls in CALL_PHRASES.items()
+             if len(calls) == 1 and len(said := normalize(phrase).split()) > len(tail)
+             and said[-len(tail):] == tail)
+    return tuple(dict.fromkeys(found))
+
+
 UNITS = ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve",
          "diez", "once", "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete",
          "dieciocho", "diecinueve", "veinte", "veintiuno", "veintidós", "veintitrés",

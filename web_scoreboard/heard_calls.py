@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from engine.events import team_of
 from referee.doubt import (
     DECLARATIONS,
     Earlier,
@@ -21,6 +22,8 @@ from referee.doubt import (
     verdict,
     waiting_reason,
 )
+from referee.logline import Spoken, parse_line
+from referee.phrases import longer_calls
 from web_scoreboard.errors import ActionError
 from web_scoreboard.heard import Heard, HeardStatus
 from web_scoreboard.heard_strip import HeardStrip
@@ -230,16 +233,45 @@ class HeardCalls:
         as the rest of its phrase: once a call of the phrase is applied, it neither deals the
         next hand nor sets an envido aside (``begins_now``), as heard whole («veintiocho … truco»
         with the number confirmed: the truco waits for the tantos)."""
-        words = row.extra.get("words")
         if self.reads_again(row):
-            item = self.read_alone(str(words), row.team, self.begins_now(row))
-            if item is None or not item.accepted:
-                reason = item.reason if item is not None else f"«{words}» no es un canto"
-                raise ActionError("line-rejected", reason, 422)
-            return str(item.line), who_said(item)
+            return self._line_read(str(row.extra.get("words")), row.team, self.begins_now(row))
         if not row.line:
             raise ActionError("nothing-to-confirm", "no se sabe qué canto confirmar")
         return row.line, {}
+
+    def line_instead(self, row: HeardRow, call: str) -> tuple[str, dict[str, Any]]:
+        """The line an "unsure" heard item stands for confirmed as ``call``, a longer call it may
+        have been the end of (``instead``), said by its team, read on the game as it is now; and
+        who said it."""
+        said = said_words(row.to_dict())
+        if call not in longer_calls(said):
+            raise ActionError("not-instead", f"«{said}» no puede haber sido «{call}»", 422)
+        return self._line_read(call, said_by(row.to_dict()), self.begins_now(row))
+
+    def instead(self, item: dict[str, Any]) -> list[str]:
+        """The longer calls an "unsure" heard item (a shown one) may have been the end of, that
+        the rules take now from its team: «falta envido» for an «envido» whose first word was
+        heard as no word (``phrases.longer_calls``).  The tablet offers them beside its
+        confirmation; none for an item of a hand that ended, which cannot be confirmed."""
+        calls = longer_calls(said_words(item))
+        row = self._store.heard_item(int(item["id"])) if calls else None
+        if row is None or row.status != "unsure" or row.extra.get("hand") not in (
+                None, self.hand_to_come()):
+            return []
+        try:
+            read = [self.read_alone(call, said_by(item), self.begins_now(row)) for call in calls]
+        except ActionError:  # a table that does not interpret words
+            return []
+        return [call for call, meant in zip(calls, read) if meant is not None and meant.accepted]
+
+    def _line_read(self, words: str, team: str | None, deals: bool) -> tuple[str, dict[str, Any]]:
+        """The line ``words`` make said now (``read_alone``) and who said them; refused with the
+        rules' reason."""
+        item = self.read_alone(words, team, deals)
+        if item is None or not item.accepted:
+            reason = item.reason if item is not None else f"«{words}» no es un canto"
+            raise ActionError("line-rejected", reason, 422)
+        return str(item.line), who_said(item)
 
     def read_alone(self, words: str, team: str | None, deals: bool = True) -> Any | None:
         """What one heard item's words (a call or number) mean on the game as it is now (in the
@@ -270,6 +302,30 @@ def who_said(item: Any) -> dict[str, Any]:
     """Who an interpreted item is taken to have said it, as its heard row keeps it: the seat, and
     what of that is a guess (``Interpretation.guess``: the page offers the taps that fix it)."""
     return {"seat": item.seat, "guess": list(item.guess)}
+
+
+def said_words(row: dict[str, Any]) -> str:
+    """The words a heard row's call was said with: those heard, or its line's («quiero» of
+    «B1: quiero»)."""
+    words = (row.get("extra") or {}).get("words")
+    if words:
+        return str(words)
+    spoken = _spoken(row)
+    return spoken.text if spoken is not None else ""
+
+
+def said_by(row: dict[str, Any]) -> str | None:
+    """The team a heard row's call is from: its microphone's, or its line's seat's."""
+    spoken = _spoken(row)
+    return row.get("team") or (team_of(spoken.seat) if spoken is not None else None)
+
+
+def _spoken(row: dict[str, Any]) -> Spoken | None:
+    try:
+        said = parse_line(str(row.get("line") or ""))
+    except ValueError:
+        return None
+    return said if isinstance(said, Spoken) else None
 
 
 def heard_as(row: dict[str, Any]) -> str:

@@ -35,8 +35,10 @@ class HeardDecisions:
         self._store = game.store
         self._heard = heard
 
-    def confirm(self, heard_id: int, origin: str = "confirm") -> dict[str, Any]:
-        """Apply an "unsure" heard call after a person confirmed it.
+    def confirm(self, heard_id: int, origin: str = "confirm",
+                instead: str | None = None) -> dict[str, Any]:
+        """Apply an "unsure" heard call after a person confirmed it, or, ``instead``, the longer
+        call it was the end of («falta envido» for an «envido»: ``HeardCalls.line_instead``).
 
         One that waits for a doubtful item said before it is confirmed only after that one is
         decided, and is read again on the game as it is then, as is a declaration: its seat is
@@ -44,9 +46,10 @@ class HeardDecisions:
         its hand heard after it was applied («quiero retruco» with a doubtful «quiero»: the
         retruco accepts the truco already) says so, also on its row (``_passed``)."""
         try:
-            return self._confirm(heard_id, origin)
+            return self._confirm(heard_id, origin, instead)
         except ActionError as err:
-            reason = self._passed(heard_id, err) if err.code == "line-rejected" else None
+            passed = err.code == "line-rejected" and instead is None
+            reason = self._passed(heard_id, err) if passed else None
             if reason is None:
                 raise
         with self._game.change():
@@ -66,7 +69,7 @@ class HeardDecisions:
             return None
         return passed_reason(heard_as(later[0].to_dict()), err.message)
 
-    def _confirm(self, heard_id: int, origin: str) -> dict[str, Any]:
+    def _confirm(self, heard_id: int, origin: str, instead: str | None) -> dict[str, Any]:
         with self._game.change():
             row = self._strip.unsure(self._game.game_id, heard_id)
             self._require_decided(row)
@@ -74,10 +77,12 @@ class HeardDecisions:
             if heard_in is not None and heard_in != self._heard.hand_to_come():
                 raise ActionError("hand-over", "ese canto era de una mano que ya terminó; "
                                   "si se dijo en esta, anotalo con los botones")
-            line, who = self._heard.line_now(row)
+            line, who = (self._heard.line_now(row) if instead is None
+                         else self._heard.line_instead(row, instead))
             applied = self._heard.applied_extra(
                 *self._game.apply_call(line, origin, self._heard.begins_now(row)))
-            self._strip.set_status(heard_id, "accepted", "confirmado a mano", line=line,
+            reason = "confirmado a mano" + (f": era «{instead}»" if instead else "")
+            self._strip.set_status(heard_id, "accepted", reason, line=line,
                                    extra={**row.extra, **who, **applied})
             self._decided(row, confirmed=True)
             return self._game.publish()

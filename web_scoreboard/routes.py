@@ -136,7 +136,7 @@ def run_command(service: TableService, cmd: Any, origin: str) -> dict[str, Any]:
     if isinstance(cmd, schemas.OpenGameMsg):
         return service.open_game(cmd.game_id)
     if isinstance(cmd, schemas.ConfirmMsg):
-        return service.confirm_heard(cmd.heard_id, origin)
+        return service.confirm_heard(cmd.heard_id, origin, cmd.instead)
     if isinstance(cmd, schemas.DismissMsg):
         return service.dismiss_heard(cmd.heard_id)
     raise ActionError("unknown-action", f"acción desconocida: {cmd!r}", 400)
@@ -318,8 +318,9 @@ def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
         return _snap(lambda: service.open_game(game_id))
 
     @router.post("/api/heard/{heard_id}/confirm", dependencies=auth)
-    def confirm(heard_id: schemas.RowId) -> Any:
-        return _snap(lambda: service.confirm_heard(heard_id, "confirm"))
+    def confirm(heard_id: schemas.RowId, body: schemas.ConfirmIn | None = None) -> Any:
+        instead = body.instead if body else None
+        return _snap(lambda: service.confirm_heard(heard_id, "confirm", instead))
 
     @router.post("/api/heard/{heard_id}/dismiss", dependencies=auth)
     def dismiss(heard_id: schemas.RowId) -> Any:

@@ -62,6 +62,17 @@ class SeatIn(Strict):
     seat: SeatName
 
 
+# A call a doubtful heard one may have been the end of (``phrases.longer_calls``).
+CallName = Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
+
+
+class ConfirmIn(Strict):
+    """How a doubtful heard call is confirmed: as heard, or as the longer call it ended
+    (``{"instead": "falta envido"}``)."""
+
+    instead: CallName | None = None
+
+
 class NamesIn(Strict):
     A: Name
     B: Name
@@ -149,6 +160,7 @@ class OpenGameMsg(Message):
 class ConfirmMsg(Message):
     action: Literal["confirm"]
     heard_id: RowId
+    instead: CallName | None = None
 
 
 class DismissMsg(Message):

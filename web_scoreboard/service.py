@@ -249,9 +249,11 @@ class TableService:
         return self._heard.hear(text, team, clip=clip, extra=extra, confidence=confidence,
                                 needed=needed, earlier=earlier)
 
-    def confirm_heard(self, heard_id: int, origin: str = "confirm") -> dict[str, Any]:
-        """Apply an "unsure" heard call a person confirmed (``HeardDecisions.confirm``)."""
-        return self._decisions.confirm(heard_id, origin)
+    def confirm_heard(self, heard_id: int, origin: str = "confirm",
+                      instead: str | None = None) -> dict[str, Any]:
+        """Apply an "unsure" heard call a person confirmed, or the longer call it ended
+        (``instead``; ``HeardDecisions.confirm``)."""
+        return self._decisions.confirm(heard_id, origin, instead)
 
     def dismiss_heard(self, heard_id: int) -> dict[str, Any]:
         """Set an "unsure" heard call aside (``HeardDecisions.dismiss``)."""
@@ -346,7 +348,7 @@ class TableService:
     def publish(self, table: bool = True) -> dict[str, Any]:
         """Make the next snapshot and tell the pages (once stored, inside a change); ``table``
         False for one that changes only the sources (``set_source``)."""
-        current = self._snapshots.make(self._game, self._strip, table)
+        current = self._snapshots.make(self._game, self._strip, table, self._heard.instead)
         self._tell(lambda: self._snapshots.show(current))
         return current[2]
 

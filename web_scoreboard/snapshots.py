@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from web_scoreboard.errors import ActionError
 from web_scoreboard.game_in_play import GameInPlay, is_call
 from web_scoreboard.heard_strip import HeardStrip
 from web_scoreboard.hub import Hub
+
+# The longer calls a doubtful heard item (a snapshot's) may be confirmed as.
+Instead = Callable[[dict[str, Any]], list[str]]
 
 # The referee's ears and eyes, in the order the pages show them (``TableService.set_source``).
 SOURCE_KEYS = ("mic", "mic A", "mic B", "camera")
@@ -73,14 +77,15 @@ class Snapshots:
         self._sources[source["key"]] = source
         return True
 
-    def make(self, game: GameInPlay, strip: HeardStrip,
-             table: bool = True) -> tuple[int, str, dict[str, Any]]:
+    def make(self, game: GameInPlay, strip: HeardStrip, table: bool = True,
+             instead: Instead = lambda item: []) -> tuple[int, str, dict[str, Any]]:
         """The next snapshot: its number, its JSON text and itself; ``table`` False for one that
-        changes only the sources (``set_source``)."""
+        changes only the sources (``set_source``); ``instead`` gives the longer calls a doubtful
+        heard item may be confirmed as (``HeardCalls.instead``)."""
         self._seq += 1
         if table:
             self._table_seq = self._seq
-        snap = self._build(game, strip)
+        snap = self._build(game, strip, instead)
         text = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
         return self._seq, text, snap
 
@@ -89,14 +94,16 @@ class Snapshots:
         self._current = current
         self._hub.publish(current[0], current[1])
 
-    def _build(self, game: GameInPlay, strip: HeardStrip) -> dict[str, Any]:
+    def _build(self, game: GameInPlay, strip: HeardStrip, instead: Instead) -> dict[str, Any]:
         table = game.table
         snap = dict(table.snapshot())
         log = list(snap.get("log") or table.lines)
         last = table.lines[-1] if table.lines else None
         snap.update(
             seq=self._seq, boot=self._boot, game_id=game.game_id, names=dict(game.names),
-            heard=strip.shown(), pin_required=True, warnings=game.warnings,
+            heard=[{**h, "instead": instead(h)} if h["status"] == "unsure" else h
+                   for h in strip.shown()],
+            pin_required=True, warnings=game.warnings,
             log=log[-self._log_limit:], log_total=len(log), last_line=last,
             can_undo=last is not None, can_flip=last is not None and is_call(last),
             swap_to=table.opposite_answer(), partners=table.partners_of_last(),

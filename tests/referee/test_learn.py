@@ -77,6 +77,10 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
     swapped, flipped = phrase(10.0, text="quiero"), phrase(11.0, text="quiero")
     swapped.extra["changed"], flipped.extra["changed"] = "swap", "flip"
     assert not voice_learning.learnable(swapped) and voice_learning.learnable(flipped)
+    # a doubtful «envido» confirmed as the «falta envido» it ended lost a word: misheard too
+    longer = phrase(12.0, conf=0.3, text="envido",
+                    reason=f"{voice_learning.CONFIRMED}: era «falta envido»")
+    assert not voice_learning.learnable(longer)
 
 
 class StoreService:

@@ -12,6 +12,7 @@ from referee.phrases import (
     confidence_needed,
     decoy_reason,
     grammar_phrases,
+    longer_calls,
     normalize,
     parse,
     vocabulary,
@@ -110,3 +111,16 @@ def test_each_call_needs_its_own_confidence(label: str, needed: float) -> None:
     assert confidence_needed(label, 0.6) == pytest.approx(needed)
     assert confidence_needed(label, 0.9) >= 0.6  # a stricter table is stricter for every call
     assert confidence_needed(label, 0.0) == 0.0  # an early call: the whole phrase decides later
+
+
+@pytest.mark.parametrize("words, longer", [
+    ("envido", ("real envido", "falta envido")),
+    ("Quiero", ("no quiero", "con flor quiero")),
+    ("flor", ("contraflor",)),  # «contra flor», by its name
+    ("truco", ()),  # «retruco» is one word: no word of it was lost
+    ("falta envido", ()),
+    ("", ()),
+])
+def test_a_call_may_be_the_end_of_the_longer_calls_that_end_with_its_words(
+        words: str, longer: tuple[str, ...]) -> None:
+    assert longer_calls(words) == longer

@@ -328,6 +328,38 @@ def test_dismissing_an_unsure_call(app: FastAPI, client: TestClient) -> None:
     assert snap["heard"][0]["status"] == "rejected" and snap["log"] == []
 
 
+def test_a_doubtful_call_is_confirmed_as_the_longer_call_it_ended(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    from referee.asr.base import Word
+    from referee.listener import Utterance
+    from referee.voice import VoiceReferee
+
+    referee = VoiceReferee(app.state.service, lambda _: None)
+    post(client, "hand")
+    # «falta envido» with «falta» heard as no word: the listener holds the «envido» at 0.3
+    referee(Utterance("envido", (Word("envido", 0.3, 0.5, 0.9),), 0.5, 0.9, 1.0, 0.3, None, False))
+    envido = state(client)["heard"][0]
+    assert envido["status"] == "unsure" and envido["instead"] == ["real envido", "falta envido"]
+    wrong = client.post(f"/api/heard/{envido['id']}/confirm", json={"instead": "retruco"},
+                        headers=AUTH)
+    assert wrong.status_code == 422 and "«envido» no puede haber sido «retruco»" in wrong.text
+    assert state(client)["log"] == ["hand"]
+    snap = client.post(f"/api/heard/{envido['id']}/confirm", json={"instead": "falta envido"},
+                       headers=AUTH).json()
+    assert snap["log"][-1] == "A1: falta envido"
+    assert snap["heard"][0]["status"] == "accepted" and "instead" not in snap["heard"][0]
+    assert snap["heard"][0]["reason"] == "confirmado a mano: era «falta envido»"
+    # a doubtful «quiero» to a truco may have been a «no quiero»; «con flor quiero» is refused
+    for line in ("B1: no quiero", "A1: truco"):
+        assert post(client, line).status_code == 200, line
+    referee(Utterance("quiero", (Word("quiero", 0.4, 3.0, 3.3),), 3.0, 3.3, 3.4, 0.4, "B", False))
+    quiero = state(client)["heard"][0]
+    assert quiero["instead"] == ["no quiero"]
+    snap = client.post("/api/actions", json={"action": "confirm", "heard_id": quiero["id"],
+                                             "instead": "no quiero", "pin": PIN}).json()
+    assert snap["log"][-1] == "B1: no quiero"
+
+
 def test_a_call_applied_early_is_taken_back_when_the_phrase_does_not_confirm_it(
         app: FastAPI, client: TestClient, post: Post) -> None:
     service = app.state.service

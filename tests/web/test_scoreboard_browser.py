@@ -654,6 +654,20 @@ def test_an_unsure_item_can_be_confirmed_at_every_size(server: LiveServer, brows
     assert server.api.get("/api/state").json()["log"][-1] == "B1: quiero"
 
 
+def test_a_doubtful_envido_is_confirmed_as_the_falta_envido_it_ended(server: LiveServer,
+                                                                     page: Any) -> None:
+    server.post("hand")
+    server.service.record_heard(Heard("envido", "unsure", line="A1: envido"))
+    open_board(page, server.url)
+    offered = page.locator(".chip.unsure [data-confirm-as]")
+    assert offered.all_inner_texts() == ["Era «real envido»", "Era «falta envido»"]
+    shot(page, "tablet-unsure-instead")
+    page.click('[data-confirm-as="falta envido"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: falta envido'")
+    assert page.locator(".chip.unsure").count() == 0
+    assert "era «falta envido»" in text(page, ".chip.accepted")
+
+
 READABLE = """() => {
   const px = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length)
     .map((e) => parseFloat(getComputedStyle(e).fontSize));

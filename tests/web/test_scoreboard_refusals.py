@@ -88,10 +88,14 @@ def test_an_unsure_call_of_a_hand_that_ended_cannot_be_confirmed(
         return dict(row)
 
     post(client, "hand")
+    gone = hear_unsure("envido")
+    assert state(client)["heard"][0]["instead"] == ["real envido", "falta envido"]
     old = hear_unsure("truco")
     post(client, "round A")
     post(client, "round A")
     before = state(client)
+    # nor as a longer call: none is offered any more
+    assert [h["instead"] for h in before["heard"] if h["id"] == gone["id"]] == [[]]
     refused = client.post(f"/api/heard/{old['id']}/confirm", headers=AUTH)
     assert refused.status_code == 409 and error_code(refused) == "hand-over"
     assert "una mano que ya terminó" in refused.json()["error"]["message"]

@@ -321,9 +321,13 @@ const Render = (() => {
       const confirm = status === "unsure" ?
         `<button class="btn" type="button" data-confirm="${esc(h.id)}" aria-label="${esc(`Confirmar ${said}${sure}`)}">Confirmar</button>` +
         `<button class="btn" type="button" data-dismiss="${esc(h.id)}" aria-label="${esc(`Descartar ${said}`)}">✕</button>` : "";
+      // the longer calls it may have been the end of («falta envido» for an «envido»), under it
+      const instead = status !== "unsure" || !(h.instead || []).length ? "" :
+        `<span class="instead">${h.instead.map((call) =>
+          `<button class="btn" type="button" data-confirm-as="${esc(call)}" data-heard-id="${esc(h.id)}">Era «${esc(call)}»</button>`).join("")}</span>`;
       const team = h.team ? `${tag(snap, h.team)} ` : "";
       return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon" aria-hidden="true">${icons[status]}</span>` +
-        `<span class="what">${team}<span class="said">${esc(said)}</span><br><span class="why">${why}</span></span>` +
+        `<span class="what">${team}<span class="said">${esc(said)}</span><br><span class="why">${why}</span>${instead}</span>` +
         `${confirm}${play}</li>`;
     }).join("");
   }
