@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.speech_corpus import Item
-from referee.phrases import EASIER, SURER, confidence_needed
+from referee.phrases import EASIER, SURER, confidence_needed, longer_calls
 
 # The per-call bars a call is applied by (``phrases.confidence_needed``): flor's higher one and
 # the lower one of calls of several words; ``--same-bar`` drops both.
@@ -87,6 +87,9 @@ class Score:
     per_call: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     per_voice: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     strict: list[int] = field(default_factory=lambda: [0, 0])  # calls, ``Outcome.applied(strict)``
+    # calls applied, or left dudoso as said or as the end of a longer call («envido» for «falta
+    # envido»: the tablet offers «Era «falta envido»»): right with one tap at most
+    one_tap: list[int] = field(default_factory=lambda: [0, 0])
     numbers: list[int] = field(default_factory=lambda: [0, 0])
     lookalike: Talk = field(default_factory=Talk)
     chatter: Talk = field(default_factory=Talk)
@@ -161,8 +164,11 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             _add(s.teams, list(o.teams))
         if with_call and not a_number:
             expected = it.label.split("+")
+            doubtful = Counter(label for label, *_ in o.heard) - Counter(got)
             for call in expected:
                 _tally(s.per_call[call], call in got)
+                _tally(s.one_tap, call in got or call in doubtful
+                       or any(call in longer_calls(label) for label in doubtful))
                 _tally(s.per_voice[it.voice], call in got)
                 _tally(s.strict, call in o.got(min_conf, bars, strict=True))
                 if call not in got:

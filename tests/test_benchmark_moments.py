@@ -57,6 +57,19 @@ def test_a_call_after_a_doubtful_one_in_its_phrase_is_not_counted_as_applied() -
     assert Outcome(item, heard, 1.0, 0.1).got(0.6) == ["quiero"]
 
 
+def test_a_call_left_dudoso_as_said_or_as_its_end_is_right_with_one_tap() -> None:
+    def one_tap(said: str, heard: list[tuple[str, float]]) -> list[int]:
+        item = Item("x.wav", said, said, "call", "v")
+        return score([Outcome(item, [(label, conf, 0.2, 0, 0) for label, conf in heard], 1.0,
+                              0.1)], 0.6).one_tap
+
+    assert one_tap("falta envido", [("envido", 0.3)]) == [1, 1]  # «Era «falta envido»»
+    assert one_tap("falta envido", [("envido", 0.9)]) == [0, 1]  # applied: no tap offered
+    assert one_tap("no quiero", [("quiero", 0.4)]) == [1, 1]
+    assert one_tap("truco", [("retruco", 0.4)]) == [0, 1]  # another call, not a longer one
+    assert one_tap("truco", [("truco", 0.4)]) == [1, 1] == one_tap("truco", [("truco", 0.9)])
+
+
 def test_a_doubtful_number_holds_no_call_back() -> None:
     item = Item("x.wav", "¿tenés envido?", "envido", "chatter_call", "v")
     heard = [("puntos:0", 0.3, 0.2, 0, 0), ("envido", 0.9, 0.2, 0, 0)]
