@@ -662,6 +662,9 @@ def test_a_doubtful_envido_is_confirmed_as_the_falta_envido_it_ended(server: Liv
     offered = page.locator(".chip.unsure [data-confirm-as]")
     assert offered.all_inner_texts() == ["Era «real envido»", "Era «falta envido»"]
     shot(page, "tablet-unsure-instead")
+    page.set_viewport_size(SIZES["phone"])
+    inside = "b => b.getBoundingClientRect().right <= b.closest('.chip').getBoundingClientRect().right"
+    assert offered.evaluate_all(f"bs => bs.every({inside})")
     page.click('[data-confirm-as="falta envido"]')
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: falta envido'")
     assert page.locator(".chip.unsure").count() == 0
