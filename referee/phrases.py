@@ -104,6 +104,7 @@ def confidence_needed(label: str | None, unsure_below: float, surer: dict[str, f
         return EASIER_SHARE * unsure_below
     return max(unsure_below, surer.get(label or "", 0.0))
 
+
 def longer_calls(words: str) -> tuple[str, ...]:
     """The calls whose phrase ends with these words after words of its own, by their canonical
     names: what a call heard without its first word may have been («envido» → «real envido»,

@@ -77,11 +77,11 @@ class Snapshots:
         self._sources[source["key"]] = source
         return True
 
-    def make(self, game: GameInPlay, strip: HeardStrip, table: bool = True,
-             instead: Instead = lambda item: []) -> tuple[int, str, dict[str, Any]]:
-        """The next snapshot: its number, its JSON text and itself; ``table`` False for one that
-        changes only the sources (``set_source``); ``instead`` gives the longer calls a doubtful
-        heard item may be confirmed as (``HeardCalls.instead``)."""
+    def make(self, game: GameInPlay, strip: HeardStrip, instead: Instead,
+             table: bool = True) -> tuple[int, str, dict[str, Any]]:
+        """The next snapshot: its number, its JSON text and itself; ``instead`` gives the longer
+        calls a doubtful heard item may be confirmed as (``HeardCalls.instead``); ``table`` False
+        for one that changes only the sources (``set_source``)."""
         self._seq += 1
         if table:
             self._table_seq = self._seq
