@@ -243,10 +243,11 @@ class HeardCalls:
         """The line an "unsure" heard item stands for confirmed as ``call``, a longer call it may
         have been the end of (``instead``), said by its team, read on the game as it is now; and
         who said it."""
-        said = said_words(row.to_dict())
+        item = row.to_dict()
+        said = said_words(item)
         if call not in longer_calls(said):
             raise ActionError("not-instead", f"«{said}» no puede haber sido «{call}»", 422)
-        return self._line_read(call, said_by(row.to_dict()), self.begins_now(row))
+        return self._line_read(call, said_by(item), self.begins_now(row))
 
     def instead(self, item: dict[str, Any]) -> list[str]:
         """The longer calls an "unsure" heard item (a shown one) may have been the end of, that
