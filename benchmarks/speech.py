@@ -87,8 +87,9 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     print(f"  call recall           {_pct(total)}")
     print(f"    every call after a doubtful one in its phrase waiting: {_pct(s.strict)}  (the "
           "table lets through those the doubtful one cannot change: between the two)")
-    print(f"    right with a tap at most: {_pct(s.one_tap)}  (applied, or dudoso as said or as "
-          "the end of a longer call, which the tablet offers: «Era «falta envido»»)")
+    print(f"    right with a tap at most: {_pct(s.one_tap)}  (applied; dudoso as said or as the "
+          "end of a longer call: «Era «falta envido»»; or its end or opposite applied last: "
+          "«⇄ Era «falta envido»», «⇄ Era «no quiero»»)")
     for call in sorted(s.per_call):
         print(f"    {call:22s}{_pct(s.per_call[call])}")
     print("   by voice")

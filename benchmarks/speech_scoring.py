@@ -88,7 +88,9 @@ class Score:
     per_voice: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     strict: list[int] = field(default_factory=lambda: [0, 0])  # calls, ``Outcome.applied(strict)``
     # calls applied, or left dudoso as said or as the end of a longer call («envido» for «falta
-    # envido»: the tablet offers «Era «falta envido»»): right with one tap at most
+    # envido»: the tablet offers «Era «falta envido»»), or whose end or opposite answer was the
+    # last call applied (it offers «⇄ Era «falta envido»», «⇄ Era «no quiero»»): right with one
+    # tap at most
     one_tap: list[int] = field(default_factory=lambda: [0, 0])
     numbers: list[int] = field(default_factory=lambda: [0, 0])
     lookalike: Talk = field(default_factory=Talk)
@@ -168,7 +170,8 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             for call in expected:
                 _tally(s.per_call[call], call in got)
                 _tally(s.one_tap, call in got or call in doubtful
-                       or any(call in longer_calls(label) for label in doubtful))
+                       or any(call in longer_calls(label) for label in doubtful)
+                       or bool(got) and call in (*longer_calls(got[-1]), OPPOSITES.get(got[-1])))
                 _tally(s.per_voice[it.voice], call in got)
                 _tally(s.strict, call in o.got(min_conf, bars, strict=True))
                 if call not in got:

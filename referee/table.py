@@ -27,7 +27,7 @@ from engine import (
 from engine.events import Call, Declare
 from referee.interpret import Interpretation, candidate_seats, guess_of, interpret
 from referee.logline import Spoken, parse_line
-from referee.phrases import CALL_PHRASES, NUMBER_WORDS, parse
+from referee.phrases import CALL_PHRASES, NUMBER_WORDS, longer_calls, parse
 
 T = TypeVar("T")
 
@@ -55,8 +55,9 @@ class Table:
         # The indices of events applied by the same log line as the event before them
         # («B1: quiero retruco» applies two): undo, flip and swap take a line back whole.
         self._joined: set[int] = set()
-        # ``opposite_answer`` for the last event it was worked out for (that event, the count)
-        self._opposite: tuple[Event, int, str | None] | None = None
+        # The calls the rules would take in place of the last event (``_said_instead``), for the
+        # last event they were worked out for (that event, the count of events)
+        self._instead: tuple[Event, int, dict[tuple[Call, ...], list[str]]] | None = None
 
     @property
     def settings(self) -> Settings:
@@ -401,37 +402,65 @@ class Table:
             return False
         return True
 
+    def _last_said(self) -> Say | None:
+        """The last event if it is a call said by a seat."""
+        last = self.game.events[-1] if self.game.events else None
+        return last if isinstance(last, Say) else None
+
     def _last_answer(self) -> Say | None:
         """The last event if it is an answer with an opposite (``OPPOSITE_ANSWERS``)."""
-        last = self.game.events[-1] if self.game.events else None
-        return last if isinstance(last, Say) and last.call in OPPOSITE_ANSWERS else None
+        last = self._last_said()
+        return last if last is not None and last.call in OPPOSITE_ANSWERS else None
 
     def opposite_answer(self) -> str | None:
         """The opposite of the last event if it is an answer («no quiero» for «quiero») the rules
         would take in its place (``swap_answer``), else None."""
         last = self._last_answer()
-        if last is None:
-            return None
-        known = self._opposite
-        if known is not None and known[0] is last and known[1] == len(self.game.events):
-            return known[2]  # asked at every snapshot; finding out replays the game
-        swapped = Say(last.seat, OPPOSITE_ANSWERS[last.call])
-        self.game.undo()
-        try:
-            legal = self.game.is_legal(swapped)
-        finally:
-            self.game.apply(last)
-        found = swapped.call.value if legal else None
-        self._opposite = (last, len(self.game.events), found)
-        return found
+        found = self._said_instead(last, (OPPOSITE_ANSWERS[last.call],)) if last else []
+        return found[0] if found else None
 
-    def swap_answer(self) -> str:
-        """Turn the last answer into its opposite, said by the same seat: one tap on the scoreboard
-        when the referee heard «quiero» for «no quiero» or the other way."""
-        last = self._last_answer()
+    def longer_than_last(self) -> list[str]:
+        """The longer calls the last event, a call, may have been the end of («falta envido» for
+        an «envido» whose «falta» went unheard: ``phrases.longer_calls``) that the rules would take
+        in its place from its seat (``swap_answer`` with ``to``); not an answer's opposite, which
+        ``opposite_answer`` offers («no quiero» is a longer «quiero»)."""
+        last = self._last_said()
         if last is None:
-            raise LineRejected("lo último no fue un «quiero» ni un «no quiero»")
-        swapped = Say(last.seat, OPPOSITE_ANSWERS[last.call])
+            return []
+        calls = (Call(name) for name in longer_calls(last.call.value))
+        return self._said_instead(last, tuple(c for c in calls if c != OPPOSITE_ANSWERS.get(last.call)))
+
+    def _said_instead(self, last: Say, calls: tuple[Call, ...]) -> list[str]:
+        """Which of ``calls`` the rules would take from ``last``'s seat in place of ``last``, the
+        last event.  Asked at every snapshot, and finding out replays the game: kept until the
+        last event changes."""
+        if not calls:
+            return []
+        known = self._instead
+        if known is None or known[0] is not last or known[1] != len(self.game.events):
+            known = self._instead = (last, len(self.game.events), {})
+        if calls not in known[2]:
+            self.game.undo()
+            try:
+                known[2][calls] = [c.value for c in calls if self.game.is_legal(Say(last.seat, c))]
+            finally:
+                self.game.apply(last)
+        return known[2][calls]
+
+    def swap_answer(self, to: str | None = None) -> str:
+        """Turn the last answer into its opposite, or with ``to`` the last call into a longer call
+        that ends with it (``longer_than_last``), said by the same seat: one tap on the scoreboard
+        when the referee heard «quiero» for «no quiero», or «envido» for «falta envido»."""
+        if to is None:
+            last = self._last_answer()
+            if last is None:
+                raise LineRejected("lo último no fue un «quiero» ni un «no quiero»")
+            swapped = Say(last.seat, OPPOSITE_ANSWERS[last.call])
+        else:
+            said = self._last_said()
+            if said is None or to not in longer_calls(said.call.value):
+                raise LineRejected(f"lo último no pudo haber sido «{to}»")
+            last, swapped = said, Say(said.seat, Call(to))
         joined = len(self.game.events) - 1 in self._joined  # the second call of its line
         self.undo()
         if self.game.is_legal(swapped):

@@ -64,8 +64,11 @@ def test_a_call_left_dudoso_as_said_or_as_its_end_is_right_with_one_tap() -> Non
                               0.1)], 0.6).one_tap
 
     assert one_tap("falta envido", [("envido", 0.3)]) == [1, 1]  # «Era «falta envido»»
-    assert one_tap("falta envido", [("envido", 0.9)]) == [0, 1]  # applied: no tap offered
+    # applied last, it offers «⇄ Era «falta envido»»; not once another call was applied after it
+    assert one_tap("falta envido", [("envido", 0.9)]) == [1, 1]
+    assert one_tap("falta envido", [("envido", 0.9), ("truco", 0.9)]) == [0, 1]
     assert one_tap("no quiero", [("quiero", 0.4)]) == [1, 1]
+    assert one_tap("no quiero", [("quiero", 0.9)]) == [1, 1]  # «⇄ Era «no quiero»»
     assert one_tap("truco", [("retruco", 0.4)]) == [0, 1]  # another call, not a longer one
     assert one_tap("truco", [("truco", 0.4)]) == [1, 1] == one_tap("truco", [("truco", 0.9)])
 

@@ -124,7 +124,7 @@ def run_command(service: TableService, cmd: Any, origin: str) -> dict[str, Any]:
     if isinstance(cmd, schemas.FlipMsg):
         return service.flip_last(origin, cmd.seq)
     if isinstance(cmd, schemas.SwapMsg):
-        return service.swap_answer(origin, cmd.seq)
+        return service.swap_answer(origin, cmd.seq, cmd.to)
     if isinstance(cmd, schemas.SeatMsg):
         return service.give_last_to(cmd.seat, origin, cmd.seq)
     if isinstance(cmd, schemas.NamesMsg):
@@ -288,8 +288,8 @@ def _hand_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
         return _snap(lambda: service.flip_last("page", seq))
 
     @router.post("/api/swap", dependencies=auth)
-    def swap(seq: Seen = None) -> Any:
-        return _snap(lambda: service.swap_answer("page", seq))
+    def swap(seq: Seen = None, body: schemas.SwapIn | None = None) -> Any:
+        return _snap(lambda: service.swap_answer("page", seq, body.to if body else None))
 
     @router.post("/api/seat", dependencies=auth)
     def seat(body: schemas.SeatIn, seq: Seen = None) -> Any:

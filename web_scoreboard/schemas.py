@@ -73,6 +73,12 @@ class ConfirmIn(Strict):
     instead: CallName | None = None
 
 
+class SwapIn(Strict):
+    """The last call was the end of a longer one: ``{"to": "falta envido"}``."""
+
+    to: CallName
+
+
 class NamesIn(Strict):
     A: Name
     B: Name
@@ -132,6 +138,7 @@ class FlipMsg(LastLineMsg):
 
 class SwapMsg(LastLineMsg):
     action: Literal["swap"]
+    to: CallName | None = None  # a longer call the last one ended («falta envido»)
 
 
 class SeatMsg(LastLineMsg):

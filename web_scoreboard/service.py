@@ -214,9 +214,11 @@ class TableService:
         return self._replace_last(lambda: self._game.table.give_last_to(seat), origin, "seat",
                                   "no hay ningún canto para cambiar de asiento", seen)
 
-    def swap_answer(self, origin: str = "manual", seen: int | None = None) -> dict[str, Any]:
-        """Turn the last answer into its opposite (the referee heard «quiero» for «no quiero»)."""
-        return self._replace_last(lambda: self._game.table.swap_answer(), origin, "swap",
+    def swap_answer(self, origin: str = "manual", seen: int | None = None,
+                    to: str | None = None) -> dict[str, Any]:
+        """Turn the last answer into its opposite (the referee heard «quiero» for «no quiero»),
+        or with ``to`` the last call into a longer one that ends with it («falta envido»)."""
+        return self._replace_last(lambda: self._game.table.swap_answer(to), origin, "swap",
                                   "no hay ninguna respuesta para cambiar", seen)
 
     def _replace_last(self, change: Callable[[], str], origin: str, name: str,

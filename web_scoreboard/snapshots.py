@@ -106,7 +106,8 @@ class Snapshots:
             pin_required=True, warnings=game.warnings,
             log=log[-self._log_limit:], log_total=len(log), last_line=last,
             can_undo=last is not None, can_flip=last is not None and is_call(last),
-            swap_to=table.opposite_answer(), partners=table.partners_of_last(),
+            swap_to=table.opposite_answer(), longer_than_last=table.longer_than_last(),
+            partners=table.partners_of_last(),
             guess=strip.guess_of_last(table.lines),
             sources=[dict(self._sources[key]) for key in SOURCE_KEYS if key in self._sources],
         )

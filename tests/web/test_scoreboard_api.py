@@ -238,6 +238,27 @@ def test_swap_the_last_answer_for_its_opposite(client: TestClient, post: Post) -
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "swap-refused"
 
 
+def test_the_last_call_becomes_the_longer_call_it_ended(app: FastAPI, client: TestClient,
+                                                        post: Post) -> None:
+    post(client, "hand")
+    # «falta envido» heard surely as «envido»: the «falta» went unheard
+    heard = app.state.service.record_heard(Heard("envido", "accepted", line="A1: envido"))
+    snap = state(client)
+    assert snap["longer_than_last"] == ["real envido", "falta envido"] and snap["swap_to"] is None
+    wrong = client.post("/api/swap", json={"to": "vale cuatro"}, headers=AUTH)
+    assert wrong.status_code == 409 and "no pudo haber sido «vale cuatro»" in wrong.text
+    swapped = client.post("/api/swap", json={"to": "falta envido"}, headers=AUTH).json()
+    assert swapped["log"][-2:] == ["hand", "A1: falta envido"]
+    assert swapped["longer_than_last"] == []
+    row = next(h for h in swapped["heard"] if h["id"] == heard["id"])
+    assert row["line"] == "A1: falta envido" and row["extra"]["changed"] == "swap"
+    # an answer offers only its opposite: «con flor quiero» is not said to an envido
+    assert post(client, "B1: quiero").json()["longer_than_last"] == []
+    body = {"action": "swap", "pin": PIN, "to": "con flor quiero"}
+    refused = client.post("/api/actions", json=body).json()
+    assert refused["error"]["code"] == "swap-refused" and state(client)["log"][-1] == "B1: quiero"
+
+
 def test_the_terminal_shows_the_score_once_a_swap_is_made(app: FastAPI, client: TestClient,
                                                            post: Post) -> None:
     printed: list[tuple[str, str, dict[str, int] | None]] = []

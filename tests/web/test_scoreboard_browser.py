@@ -671,6 +671,21 @@ def test_a_doubtful_envido_is_confirmed_as_the_falta_envido_it_ended(server: Liv
     assert "era «falta envido»" in text(page, ".chip.accepted")
 
 
+def test_an_envido_heard_surely_becomes_the_falta_envido_it_ended(server: LiveServer,
+                                                                  page: Any) -> None:
+    server.post("hand")
+    server.service.record_heard(Heard("envido", "accepted", line="A1: envido"))
+    open_board(page, server.url)
+    offered = page.locator(".chip.accepted [data-swap-to]")
+    assert offered.all_inner_texts() == ["⇄ Era «real envido»", "⇄ Era «falta envido»"]
+    page.click('[data-swap-to="falta envido"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: falta envido'")
+    assert offered.count() == 0 and "(cambiado a mano)" in text(page, ".chip.accepted")
+    snap = server.post("B1: quiero")  # once something else is said, it stands
+    wait_seq(page, snap["seq"])
+    assert page.locator("[data-swap-to]").count() == 0
+
+
 READABLE = """() => {
   const px = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length)
     .map((e) => parseFloat(getComputedStyle(e).fontSize));

@@ -412,6 +412,7 @@ function onClick(event) {
   else if ("flip" in d) send("POST", seen("/api/flip"));
   else if (d.confirm) send("POST", `/api/heard/${d.confirm}/confirm`);
   else if (d.confirmAs) send("POST", `/api/heard/${d.heardId}/confirm`, { instead: d.confirmAs });
+  else if (d.swapTo) send("POST", seen("/api/swap"), { to: d.swapTo });
   else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
   else if (d.clip) new Audio(`/api/clips/${encodeURIComponent(d.clip)}`).play().catch(() => toast("No se pudo reproducir el audio"));
   else if (d.picture) showPicture(d.picture);

@@ -306,6 +306,8 @@ const Render = (() => {
   function heard(snap) {
     const items = snap.heard || [];
     const icons = { accepted: "✔", unsure: "?", rejected: "✖", undone: "↶" };
+    // the newest call applied by voice, if it is the last line: the longer calls it may have ended
+    const last = items.find((h) => h.status === "accepted" && h.line && h.line === snap.last_line);
     $("#heard-list").innerHTML = items.map((h) => {
       const status = icons[h.status] ? h.status : "rejected";
       const line = h.line ? logText(snap, h.line) : "";
@@ -322,9 +324,11 @@ const Render = (() => {
         `<button class="btn" type="button" data-confirm="${esc(h.id)}" aria-label="${esc(`Confirmar ${said}${sure}`)}">Confirmar</button>` +
         `<button class="btn" type="button" data-dismiss="${esc(h.id)}" aria-label="${esc(`Descartar ${said}`)}">✕</button>` : "";
       // the longer calls it may have been the end of («falta envido» for an «envido»), under it
-      const instead = status !== "unsure" || !(h.instead || []).length ? "" :
-        `<span class="instead">${h.instead.map((call) =>
-          `<button class="btn" type="button" data-confirm-as="${esc(call)}" data-heard-id="${esc(h.id)}">Era «${esc(call)}»</button>`).join("")}</span>`;
+      const longer = status === "unsure" ? (h.instead || []).map((call) =>
+        `<button class="btn" type="button" data-confirm-as="${esc(call)}" data-heard-id="${esc(h.id)}">Era «${esc(call)}»</button>`) :
+        h === last ? (snap.longer_than_last || []).map((call) =>
+          `<button class="btn" type="button" data-swap-to="${esc(call)}">⇄ Era «${esc(call)}»</button>`) : [];
+      const instead = longer.length ? `<span class="instead">${longer.join("")}</span>` : "";
       const team = h.team ? `${tag(snap, h.team)} ` : "";
       return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon" aria-hidden="true">${icons[status]}</span>` +
         `<span class="what">${team}<span class="said">${esc(said)}</span><br><span class="why">${why}</span>${instead}</span>` +
