@@ -427,8 +427,9 @@ class Table:
         last = self._last_said()
         if last is None:
             return []
-        calls = (Call(name) for name in longer_calls(last.call.value))
-        return self._said_instead(last, tuple(c for c in calls if c != OPPOSITE_ANSWERS.get(last.call)))
+        opposite = OPPOSITE_ANSWERS.get(last.call)
+        longer = (Call(name) for name in longer_calls(last.call.value))
+        return self._said_instead(last, tuple(c for c in longer if c != opposite))
 
     def _said_instead(self, last: Say, calls: tuple[Call, ...]) -> list[str]:
         """Which of ``calls`` the rules would take from ``last``'s seat in place of ``last``, the
