@@ -218,14 +218,17 @@ class HeardCalls:
     def reads_again(self, row: HeardRow) -> bool:
         """Whether an "unsure" heard item is read again from its words when it is confirmed: one
         that waited for another said before it in its phrase, or a declaration."""
-        return bool(row.extra.get("words")) and (
-            "after" in row.extra or row.extra.get("call") in DECLARATIONS)
+        return _read_again(row.extra)
 
     def begins_now(self, row: HeardRow) -> bool:
         """Whether an "unsure" heard item, confirmed now, may deal the next hand or set an envido
         aside: one read again (``reads_again``) only while nothing of its phrase is applied since
         the phrase began (``deals``), as heard whole; the others as when they were heard."""
-        return not self.reads_again(row) or self.deals(row.extra)
+        return self._begins(row.extra)
+
+    def _begins(self, extra: dict[str, Any]) -> bool:
+        """``begins_now`` of a heard item with this ``extra``."""
+        return not _read_again(extra) or self.deals(extra)
 
     def line_now(self, row: HeardRow) -> tuple[str, dict[str, Any]]:
         """The line an "unsure" heard item stands for now, and who said it if that changed: its
@@ -254,13 +257,13 @@ class HeardCalls:
         the rules take now from its team: «falta envido» for an «envido» whose first word was
         heard as no word (``phrases.longer_calls``).  The tablet offers them beside its
         confirmation; none for an item of a hand that ended, which cannot be confirmed."""
+        extra = item.get("extra") or {}
         calls = longer_calls(said_words(item))
-        row = self._store.heard_item(int(item["id"])) if calls else None
-        if row is None or row.status != "unsure" or row.extra.get("hand") not in (
+        if not calls or item["status"] != "unsure" or extra.get("hand") not in (
                 None, self.hand_to_come()):
             return []
         try:
-            read = [self.read_alone(call, said_by(item), self.begins_now(row)) for call in calls]
+            read = [self.read_alone(call, said_by(item), self._begins(extra)) for call in calls]
         except ActionError:  # a table that does not interpret words
             return []
         return [call for call, meant in zip(calls, read) if meant is not None and meant.accepted]
@@ -303,6 +306,11 @@ def who_said(item: Any) -> dict[str, Any]:
     """Who an interpreted item is taken to have said it, as its heard row keeps it: the seat, and
     what of that is a guess (``Interpretation.guess``: the page offers the taps that fix it)."""
     return {"seat": item.seat, "guess": list(item.guess)}
+
+
+def _read_again(extra: dict[str, Any]) -> bool:
+    """``HeardCalls.reads_again`` of a heard item with this ``extra``."""
+    return bool(extra.get("words")) and ("after" in extra or extra.get("call") in DECLARATIONS)
 
 
 def said_words(row: dict[str, Any]) -> str:
