@@ -89,6 +89,11 @@ class SphinxRecognizer:
         self._last_utt: tuple[float, float] | None = None  # (start, end) of a phrase that heard nothing
         self._resume: tuple[float, bytes] | None = None  # (start, audio) after a phrase ended in speech
         self._holding = False  # the phrase that ended in speech is not handed over yet
+        # At a noisy table, once a pause is heard, the phrase takes the audio as it is fed instead
+        # of the voice detector's handover, which comes ``vad_window`` late (``_catch_up``); what
+        # the detector hands over before ``_heard_to`` (a sample of the stream) was decoded then.
+        self._ahead = False
+        self._heard_to = 0
         # What the table expects now (``Heard.key``s), asked at the start of each phrase: those
         # calls and numbers weigh more in the grammar, the ones it would refuse less.
         self.expecting: Callable[[], frozenset[str]] | None = None
@@ -130,9 +135,13 @@ class SphinxRecognizer:
         if self._in_utt:
             tail = self._buffer or b"\0\0" * 160
             rest = self._ep.end_stream(tail[: self._ep.frame_bytes])
+            if self._ahead:  # the detector's last frames were decoded; the buffer was not
+                rest = bytes(self._recent[(self._heard_to - self._recent_from) * 2:])
             if rest:
                 self._decode(rest)
             out.append(self._finish(closing=True))
+        if self._buffer:  # not on the voice detector's clock, which the next stream goes on from
+            del self._recent[-len(self._buffer):]
         self._buffer = b""
         return out
 
@@ -149,6 +158,7 @@ class SphinxRecognizer:
         self._decoded_to, self._skipped = 0.0, False
         self._recent, self._recent_from, self._last_utt = bytearray(), 0, None
         self._resume, self._holding = None, False
+        self._ahead, self._heard_to = False, 0
         self._meter = NoiseMeter(quiet_db=self.tuning.quiet_db)
         self._take_next()
         self._decoder = self._decoders[False]
@@ -271,6 +281,12 @@ class SphinxRecognizer:
             self._region = False
             return self._resume_alone()
         at = self._frame_time()
+        speech, at = self._unheard(speech, at)
+        if self._in_utt and self._ahead:  # the phrase takes the frame just fed instead
+            self._decode_ahead()
+            return [self._finish()] if not self._ep.in_speech else self._partial()
+        if not speech:  # decoded already, with the phrase before
+            return []
         if not self._in_utt:
             if self._resume is not None and self._holding:
                 # The phrase that ended in speech reaches the table when this chunk is done; the
@@ -285,19 +301,60 @@ class SphinxRecognizer:
         self._decode(speech)
         if not self._ep.in_speech:
             return [self._finish()]
-        dec = self._decoder
-        frames = dec.n_frames()  # type: ignore[attr-defined]
-        if (frames - self._utt_frames_at_partial) * FRAME_S >= PARTIAL_EVERY_S:
-            self._utt_frames_at_partial = frames
+        return self._partial()
+
+    def _partial(self) -> list[Result]:
+        """Every ``PARTIAL_EVERY_S`` of the phrase decoded: its partial result, or its end."""
+        frames = self._decoder.n_frames()  # type: ignore[attr-defined]
+        if (frames - self._utt_frames_at_partial) * FRAME_S < PARTIAL_EVERY_S:
+            return []
+        self._utt_frames_at_partial = frames
+        partial = self._result(final=False)
+        decoded = self._utt_start + frames * FRAME_S
+        if self._nothing_heard(partial, decoded):
+            return [self._end_unheard(decoded)]
+        if self._catch_up(partial):
             partial = self._result(final=False)
-            decoded = self._utt_start + frames * FRAME_S
-            if self._nothing_heard(partial, decoded):
-                return [self._end_unheard(decoded)]
-            cut = self._heard_out(partial, decoded)
-            if cut is not None:
-                return [self._end_in_speech(cut)]
-            return [partial] if partial.words else []
-        return []
+            decoded = self._utt_start + self._decoder.n_frames() * FRAME_S  # type: ignore[attr-defined]
+        cut = self._heard_out(partial, decoded)
+        if cut is not None:
+            return [self._end_in_speech(cut)]
+        return [partial] if partial.words else []
+
+    def _catch_up(self, partial: Result) -> bool:
+        """At a noisy table, once the voices' band has been quiet for ``quiet_after_s`` after a
+        word of the table: the audio the voice detector still holds is decoded now, and the phrase
+        goes on taking the audio as it is fed (``_ahead``), so that its end at that pause is
+        heard ``vad_window`` sooner."""
+        t = self.tuning
+        if (self._ahead or not t.catch_up or not partial.words or not self.noisy
+                or t.quiet_after_s <= 0 or self._meter.quiet_s < t.quiet_after_s):
+            return False
+        self._ahead = True
+        self._heard_to = max(self._heard_to, self._decoded_end())
+        self._decode_ahead()
+        return True
+
+    def _decoded_end(self) -> int:
+        """The sample of the stream where the phrase's decoded audio ends."""
+        return round(self._utt_start * SAMPLE_RATE) + sum(map(len, self._utt_audio)) // 2
+
+    def _decode_ahead(self) -> None:
+        """Decode the audio fed since ``_heard_to``, ahead of the voice detector."""
+        a = self._heard_to - self._recent_from
+        b = self._samples - self._recent_from
+        if 0 <= a < b:
+            self._decode(bytes(self._recent[a * 2: b * 2]))
+            self._heard_to = self._samples
+
+    def _unheard(self, speech: bytes, at: float) -> tuple[bytes, float]:
+        """What of a frame the voice detector hands over (starting at ``at``) was not decoded
+        already, ahead of it, and where that starts."""
+        first = round(at * SAMPLE_RATE)
+        if first >= self._heard_to:
+            return speech, at
+        skip = min(len(speech) // 2, self._heard_to - first)
+        return speech[skip * 2:], (first + skip) / SAMPLE_RATE
 
     def _frame_time(self) -> float:
         """Where the frame the voice detector has just handed over starts in the stream."""
@@ -431,8 +488,8 @@ class SphinxRecognizer:
         dec = self._decoder
         mean = dec.get_cmn() if closing else ""  # type: ignore[attr-defined]
         dec.end_utt()  # type: ignore[attr-defined]
-        self._in_utt = False
-        self._decoded_to = self._utt_start + sum(map(len, self._utt_audio)) / 2 / SAMPLE_RATE
+        self._in_utt, self._ahead = False, False
+        self._decoded_to = self._decoded_end() / SAMPLE_RATE
         if closing and not self._path_ended():
             # the stream ended inside a word or a sound: heard again, with the table quiet after it
             dec.set_cmn(mean)  # type: ignore[attr-defined]

@@ -77,7 +77,10 @@ class SphinxTuning:
     # this long (within ``quiet_db`` of it; ``NoiseMeter.quiet_s``) and the best path has heard as
     # much after its last word: a pause, as the voice detector hears one at a quiet table.  0: not
     # sooner.
-    quiet_after_s: float = 0.15
+    quiet_after_s: float = 0.2
+    # And then the audio the voice detector still holds (``vad_window``) is decoded at once, and
+    # the rest of the phrase as it is fed, so that the pause is heard that much sooner.
+    catch_up: bool = True
     quiet_db: float = QUIET_DB
     # A phrase in which nothing of the table has been heard ends once what was decoded is this
     # far past the last moment that band was above the background, and no phrase starts until it
