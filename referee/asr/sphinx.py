@@ -322,10 +322,10 @@ class SphinxRecognizer:
         return [partial] if partial.words else []
 
     def _catch_up(self, partial: Result) -> bool:
-        """At a noisy table, once the voices' band has been quiet for ``quiet_after_s`` after a
-        word of the table: the audio the voice detector still holds is decoded now, and the phrase
-        goes on taking the audio as it is fed (``_ahead``), so that its end at that pause is
-        heard ``vad_window`` sooner."""
+        """At a noisy table, once the voices' band has been quiet for ``quiet_after_s`` in a phrase
+        that has heard a word of the table: the audio the voice detector still holds is decoded
+        now, and the phrase goes on taking the audio as it is fed (``_ahead``), so that its end at
+        that pause is heard ``vad_window`` sooner."""
         t = self.tuning
         if (self._ahead or not t.catch_up or not partial.words or not self.noisy
                 or t.quiet_after_s <= 0 or self._meter.quiet_s < t.quiet_after_s):
