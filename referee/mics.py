@@ -69,9 +69,11 @@ class TeamMics:
         ended = [False, False]
         self._last = [time.monotonic()] * 2
         while not all(ended) or any(self._waiting):
+            wait = QUIET_S if any(self._waiting) else WAIT_S
             try:
-                mic, item = self._heard.get(timeout=WAIT_S) if not all(ended) else (0, END)
-            except queue.Empty:
+                mic, item = self._heard.get(timeout=wait) if not all(ended) else (0, END)
+            except queue.Empty:  # what waits for a microphone gone quiet goes on without it
+                yield from self._paired(ended)
                 continue
             self._last[mic] = time.monotonic()
             if isinstance(item, AudioError):  # a microphone that does not retry failed

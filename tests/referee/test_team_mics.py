@@ -30,6 +30,12 @@ def paced(sent: list[AudioChunk], period_s: float) -> Iterator[AudioChunk]:
         yield chunk
 
 
+def unplugged() -> Iterator[AudioChunk]:
+    """A microphone retrying, silent, for longer than a test."""
+    time.sleep(5)
+    yield from ()
+
+
 def test_the_louder_microphone_is_passed_on_with_both_levels() -> None:
     a = chunks([0.5, 0.01, 0.3])
     b = chunks([0.05, 0.4, 0.3])
@@ -73,10 +79,6 @@ def test_a_microphone_that_does_not_retry_ends_the_stream_with_its_reason() -> N
 
 
 def test_a_microphone_that_stops_sending_does_not_hold_the_other_back() -> None:
-    def unplugged() -> Iterator[AudioChunk]:  # retrying, silent, for longer than the test
-        time.sleep(5)
-        yield from ()
-
     started, heard = time.monotonic(), 0
     for _ in TeamMics(paced(chunks([0.2] * 30), 0.01), unplugged()):
         heard += 1
@@ -85,6 +87,16 @@ def test_a_microphone_that_stops_sending_does_not_hold_the_other_back() -> None:
             break
     assert heard == 30
 
+
+
+def test_the_last_chunks_of_a_microphone_do_not_wait_for_one_gone_quiet() -> None:
+    """The chunks that wait for the other microphone go on once it has been quiet for
+    ``QUIET_S``, even when nothing else comes (they waited for its next chunk or its end)."""
+    started = time.monotonic()
+    for heard, _ in enumerate(TeamMics(paced(chunks([0.2] * 3), 0.01), unplugged()), start=1):
+        if heard == 3:
+            break
+    assert time.monotonic() - started < 1.5
 
 
 def test_a_faster_clock_goes_on_alone_once_two_chunks_of_it_wait() -> None:
