@@ -77,7 +77,7 @@ def _p50_p95(ordered: list[float]) -> tuple[float, float]:
             ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000)
 
 
-def report(name: str, condition: str, s: Score, show_misses: int) -> None:
+def report(name: str, condition: str, s: Score, show_misses: int, show_slow: int = 0) -> None:
     total = [sum(v[0] for v in s.per_call.values()), sum(v[1] for v in s.per_call.values())]
     lat = sorted(s.latencies)
     p50, p95 = _p50_p95(lat)
@@ -129,6 +129,8 @@ def report(name: str, condition: str, s: Score, show_misses: int) -> None:
     print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio{after})")
     for line in s.misses[:show_misses]:
         print(f"    miss: {line}")
+    for latency, what in sorted(s.slowest, reverse=True)[:show_slow]:
+        print(f"    slow: {latency * 1000:.0f} ms  {what}")
     sys.stdout.flush()
 
 
@@ -172,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="say every file in a room: reverberation time in seconds, and the "
                              "reverberation's level below the direct sound in dB (default 0)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
+    parser.add_argument("--show-slow", type=int, default=0, metavar="N",
+                        help="the N calls handed over latest after the end of their speech")
     parser.add_argument("--same-bar", action="store_true",
                         help="every call needs only --min-conf (flor's surer bar and the lower bar of "
                              "calls of several words off: phrases.SURER, phrases.EASIER)")
@@ -244,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
                 break
             for min_conf in args.min_conf:
                 report(name, f"{label} · confidence ≥ {min_conf}", score(outcomes, min_conf, bars),
-                       args.show_misses)
+                       args.show_misses, args.show_slow)
     tmp.cleanup()
     return 0
 

@@ -114,6 +114,7 @@ class Score:
     after_s: float = 0.0  # of ``audio_s``, the noise heard before and after the files
     cpu_s: float = 0.0
     misses: list[str] = field(default_factory=list)
+    slowest: list[tuple[float, str]] = field(default_factory=list)  # (latency, the file and call)
 
 
 # The files with no call in them, as the misses name them.
@@ -183,6 +184,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
                     _tally(s.opposite[said], other in got and other not in expected)
             if it.group != "chatter_call" and expected[-1] in got:
                 s.latencies.append(min(o.latencies(min_conf, bars)))
+                s.slowest.append((s.latencies[-1], f"{it.voice} {it.render}: «{it.text}»"))
                 s.busy_latencies.append(min(o.latencies(min_conf, bars, busy=True)))
         elif a_number:
             ok = [g for g in got if g.startswith("puntos")] == [it.label]

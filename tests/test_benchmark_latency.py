@@ -30,3 +30,13 @@ def test_each_call_waits_for_the_chunk_that_handed_its_utterance_over() -> None:
     assert outcome.latencies(0.6, busy=True) == pytest.approx([0.17, 0.5])
     s = score([outcome], 0.6)
     assert s.latencies == pytest.approx([0.15]) and s.busy_latencies == pytest.approx([0.17])
+
+
+def test_the_slowest_calls_are_named_with_their_latency(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.speech import report
+
+    quick = Outcome(Item("t.wav", "truco", "truco", "call", "v1", "fast/low"), [("truco", 0.9, 0.1, 0, 1)], 1.0, 0.1)
+    slow = Outcome(Item("f.wav", "flor", "flor", "call", "v2", "slow/high"), [("flor", 0.95, 0.8, 0, 2)], 1.0, 0.1)
+    report("sphinx-es", "clean", score([quick, slow], 0.6), 0, show_slow=1)
+    slowest = [line for line in capsys.readouterr().out.splitlines() if "slow:" in line]
+    assert slowest == ["    slow: 800 ms  v2 slow/high: «flor»"]
