@@ -416,9 +416,11 @@ class SphinxRecognizer:
         if it is not): after its last word once its best path has heard no word of the table for
         ``end_after_s`` (``JOIN_S`` after words whose rest would change them, «falta», «me voy
         al», «treinta»), or sooner, once the voices' band has been down to the background for
-        ``quiet_after_s`` since before what was decoded; ``JOIN_S`` before the end of what was
-        decoded once it has heard nothing of the table for ``quiet_phrase_s`` (steady noise; a
-        longer phrase costs more and more at every partial result)."""
+        ``quiet_after_s`` since before what was decoded and the best path has heard as much after
+        its last word, or its last word has gone on as long into that pause; ``JOIN_S`` before
+        the end of what was decoded once it has heard nothing of the table for
+        ``quiet_phrase_s`` (steady noise; a longer phrase costs more and more at every partial
+        result)."""
         t = self.tuning
         if t.end_after_s <= 0 or not self.noisy:
             return None
@@ -426,9 +428,12 @@ class SphinxRecognizer:
             return decoded - JOIN_S if decoded - self._utt_start >= t.quiet_phrase_s else None
         last = partial.words[-1].end
         quiet = self._meter.quiet_s
-        # a pause that began before what was decoded, which the best path has heard after the last word
-        if (t.quiet_after_s > 0 and quiet >= t.quiet_after_s and self.fed_time - quiet <= decoded
-                and decoded - last >= t.quiet_after_s):
+        # a pause that began before what was decoded, which the best path has heard after the last
+        # word, or which the last word has gone on into as long: its last sound soaks up the noise
+        # («buenas» in a hiss), and no word goes on in a pause
+        paused_at = self.fed_time - quiet
+        if (t.quiet_after_s > 0 and quiet >= t.quiet_after_s and paused_at <= decoded
+                and max(decoded - last, last - paused_at) >= t.quiet_after_s):
             return last
         after = max(t.end_after_s, JOIN_S) if self._phrases.unfinished(
             [w.text for w in partial.words]) else t.end_after_s
