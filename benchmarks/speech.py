@@ -129,7 +129,7 @@ def report(name: str, condition: str, s: Score, show_misses: int, show_slow: int
     print(f"  CPU real-time factor  {rtf:.3f}  ({s.audio_s / 60:.1f} min of audio{after})")
     for line in s.misses[:show_misses]:
         print(f"    miss: {line}")
-    for latency, what in sorted(s.slowest, reverse=True)[:show_slow]:
+    for latency, what in sorted(s.timed, reverse=True)[:show_slow]:
         print(f"    slow: {latency * 1000:.0f} ms  {what}")
     sys.stdout.flush()
 

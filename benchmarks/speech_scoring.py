@@ -103,7 +103,7 @@ class Score:
     # said -> [files where its opposite answer was applied, files] ("quiero" for "no quiero")
     opposite: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
-    latencies: list[float] = field(default_factory=list)
+    timed: list[tuple[float, str]] = field(default_factory=list)  # (latency, the file and call)
     busy_latencies: list[float] = field(default_factory=list)  # and the time to hand each over
     # files with a call or a number, with a microphone per team: ``Outcome.teams``
     teams: list[int] = field(default_factory=lambda: [0, 0])
@@ -114,7 +114,10 @@ class Score:
     after_s: float = 0.0  # of ``audio_s``, the noise heard before and after the files
     cpu_s: float = 0.0
     misses: list[str] = field(default_factory=list)
-    slowest: list[tuple[float, str]] = field(default_factory=list)  # (latency, the file and call)
+
+    @property
+    def latencies(self) -> list[float]:
+        return [latency for latency, _ in self.timed]
 
 
 # The files with no call in them, as the misses name them.
@@ -183,8 +186,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
                 if said in expected:
                     _tally(s.opposite[said], other in got and other not in expected)
             if it.group != "chatter_call" and expected[-1] in got:
-                s.latencies.append(min(o.latencies(min_conf, bars)))
-                s.slowest.append((s.latencies[-1], f"{it.voice} {it.render}: «{it.text}»"))
+                s.timed.append((min(o.latencies(min_conf, bars)), f"{it.voice} {it.render}: «{it.text}»"))
                 s.busy_latencies.append(min(o.latencies(min_conf, bars, busy=True)))
         elif a_number:
             ok = [g for g in got if g.startswith("puntos")] == [it.label]
