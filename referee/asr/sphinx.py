@@ -417,7 +417,7 @@ class SphinxRecognizer:
         ``end_after_s`` (``JOIN_S`` after words whose rest would change them, «falta», «me voy
         al», «treinta»), or sooner, once the voices' band has been down to the background for
         ``quiet_after_s`` since before what was decoded and the best path has heard as much after
-        its last word, or its last word has gone on as long into that pause; ``JOIN_S`` before
+        its last word, or its last word has gone on ``soak_s`` into that pause; ``JOIN_S`` before
         the end of what was decoded once it has heard nothing of the table for
         ``quiet_phrase_s`` (steady noise; a longer phrase costs more and more at every partial
         result)."""
@@ -429,11 +429,12 @@ class SphinxRecognizer:
         last = partial.words[-1].end
         quiet = self._meter.quiet_s
         # a pause that began before what was decoded, which the best path has heard after the last
-        # word, or which the last word has gone on into as long: its last sound soaks up the noise
-        # («buenas» in a hiss), and no word goes on in a pause
+        # word, or which the last word has gone on into further: its last sound soaks up the noise
+        # («buenas» in a hiss)
         paused_at = self.fed_time - quiet
         if (t.quiet_after_s > 0 and quiet >= t.quiet_after_s and paused_at <= decoded
-                and max(decoded - last, last - paused_at) >= t.quiet_after_s):
+                and (decoded - last >= t.quiet_after_s
+                     or (t.soak_s > 0 and last - paused_at >= t.soak_s))):
             return last
         after = max(t.end_after_s, JOIN_S) if self._phrases.unfinished(
             [w.text for w in partial.words]) else t.end_after_s

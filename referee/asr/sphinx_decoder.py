@@ -78,6 +78,13 @@ class SphinxTuning:
     # much after its last word: a pause, as the voice detector hears one at a quiet table.  0: not
     # sooner.
     quiet_after_s: float = 0.2
+    # Or once its last word has gone on this far into that pause: its last sound soaks up the
+    # noise («buenas» in a hiss).  Further than the pause that ends a phrase: a word still being
+    # said, its last vowel barely above the noise, goes on into a pause of the band too, and a
+    # phrase ended there loses it (at 0.2 on the tuning voices at 5 dB, one call and two envido
+    # numbers of 0.3's; 0.4 heard no more than 0.3 and came later; docs/voice.md, "A phrase in
+    # steady noise").  0: not so.
+    soak_s: float = 0.3
     # And then the audio the voice detector still holds (``vad_window``) is decoded at once, and
     # the rest of the phrase as it is fed, so that the pause is heard that much sooner.
     catch_up: bool = True
