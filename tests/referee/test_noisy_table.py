@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import csv
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from benchmarks.speech_corpus import mix_noise, speech_power
+from benchmarks.speech_scoring import Outcome
 from referee.asr.base import Result
 from referee.asr.grammar import PhraseList
 from referee.asr.noise import NoiseMeter
@@ -238,24 +240,34 @@ def test_in_steady_noise_a_flor_is_heard_when_it_is_said_not_when_the_noise_stop
         assert least < after < most, (tuning, after)
 
 
+def heard_at_10_db(voice: str, text: str, renders: tuple[str, ...],
+                   calibration: dict[str, str] | None = None,
+                   frames: Callable[[str, int], np.ndarray] | None = None) -> list[Outcome]:
+    """What the speech benchmark's listener makes of a held-out voice's renders of one text at
+    10 dB, with a calibration or said another way (``frames``), as ``benchmarks.speech`` runs it."""
+    from benchmarks import speech_listening
+    from benchmarks.speech_corpus import load_items
+
+    said = [it for it in load_items("held-out", None)
+            if it.voice == voice and it.text == text and it.render in renders]
+    speech_listening.init_worker("sphinx-es", "10", None, None, calibration, frames=frames)
+    try:
+        return [speech_listening.run_one(item) for item in said]
+    finally:
+        speech_listening.STATE.clear()
+
+
 @pytest.mark.shared
 def test_a_call_whose_last_sound_soaks_up_the_noise_ends_at_the_pause(tmp_path: Path) -> None:
     """Calibrated to mbrola es3, at 10 dB of brown noise, the «s» of «buenas» soaks up the noise:
     the best path stretches the word over the noise after it, no pause is heard after its last
     word, and «son buenas» came only when the noise stopped, 1.2 s after it was said. A word that
     goes on ``soak_s`` into a pause is taken for its end."""
-    from benchmarks import speech_listening
-    from benchmarks.speech_corpus import load_items
     from benchmarks.speech_voices import calibrate_voices
 
     calibration = calibrate_voices({"mbrola:es3"}, tmp_path)
-    said = [it for it in load_items("held-out", None) if it.voice == "mbrola:es3"
-            and it.text == "son buenas" and it.render in ("normal/high", "fast/high")]
-    speech_listening.init_worker("sphinx-es", "10", None, None, calibration)
-    try:
-        outcomes = [speech_listening.run_one(item) for item in said]
-    finally:
-        speech_listening.STATE.clear()
+    outcomes = heard_at_10_db("mbrola:es3", "son buenas", ("normal/high", "fast/high"),
+                              calibration=calibration)
     assert [o.got(0.6) for o in outcomes] == [["son buenas"], ["son buenas"]]
     assert [min(o.latencies(0.6)) < 0.45 for o in outcomes] == [True, True]
 
@@ -270,18 +282,12 @@ def test_a_word_heard_in_a_pause_does_not_end_the_phrase_before_the_call_after_i
     phrase (``soak_s``) to be taken for a sound soaking up the noise."""
     from functools import partial
 
-    from benchmarks import speech_listening
-    from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, heard_in_room, load_items
+    from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, heard_in_room
 
-    said = [it for it in load_items("held-out", None) if it.voice == "espeak-ng:es-419+f3"
-            and it.text == "¿y si te canto truco?" and it.render == "fast/high"]
     frames = partial(heard_in_room, snr="10", rt60=0.3, drr_db=0.0, tail_s=NOISE_TAIL_S,
                      lead_s=NOISE_LEAD_S)
-    speech_listening.init_worker("sphinx-es", "10", None, None, frames=frames)
-    try:
-        outcome = speech_listening.run_one(said[0])
-    finally:
-        speech_listening.STATE.clear()
+    [outcome] = heard_at_10_db("espeak-ng:es-419+f3", "¿y si te canto truco?", ("fast/high",),
+                               frames=frames)
     assert "truco" in outcome.got(0.6)
 
 
