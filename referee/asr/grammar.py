@@ -168,7 +168,8 @@ def fsg_transitions(
 ) -> Grammar:
     """A finite-state grammar as (start, final, transitions): a hub state looping over calls,
     numbers, decoys, filler words, carriers and garbage phones; each multi-word phrase is a chain
-    of states that returns to the hub.  ``weights`` gives each class its share of the hub's
+    of states that returns to the hub, phrases that start with the same words sharing them
+    (``prefix_tree``).  ``weights`` gives each class its share of the hub's
     probability (keys ``call``, ``number``, ``decoy``, ``filler``, ``carrier``, ``garbage``),
     split evenly inside the class, so a class's size does not change how often it wins;
     ``favour`` multiplies a phrase's share (what the table expects now: ``expectation``).
@@ -192,10 +193,10 @@ def fsg_transitions(
         "garbage": tuple(sorted(garbage)),
     }
     total = sum(weights.get(k, 0.0) for k, items in groups.items() if items)
-    next_state = 3
     sources = [hub] if number_runs else [hub, after_number]
     if not number_runs:
         trans.append((after_number, final, 1.0))
+    paths: list[tuple[int, tuple[str, ...], int, float]] = []
     for kind, items in groups.items():
         mass = weights.get(kind, 0.0)
         if not items or mass <= 0:
@@ -203,7 +204,6 @@ def fsg_transitions(
         prob = mass / total / len(items)
         for phrase in items:
             share = min(1.0, prob * (favour or {}).get(phrase, 1.0))
-            words = phrase.split()
             for origin in sources:
                 if origin == after_number and kind == "number":
                     continue
@@ -211,15 +211,35 @@ def fsg_transitions(
                 # phone cannot open the way to a second number; the rest returns to the hub.
                 end = after_number if kind == "number" and not number_runs else (
                     origin if kind == "garbage" else hub)
-                src = origin
-                for k, word in enumerate(words):
-                    last = k == len(words) - 1
-                    dst = end if last else next_state
-                    if not last:
-                        next_state += 1
-                    trans.append((src, dst, share if k == 0 else 1.0, word))
-                    src = dst
-    return hub, final, trans
+                paths.append((origin, tuple(phrase.split()), end, share))
+    return hub, final, trans + prefix_tree(paths, first_state=3)
+
+
+def prefix_tree(paths: Sequence[tuple[int, tuple[str, ...], int, float]],
+                first_state: int) -> list[Transition]:
+    """The transitions of phrases (origin state, words, end state, weight) whose first words are
+    shared: one «tengo» out of the hub, and the state after it offers every number, not forty
+    chains that each start with a «tengo» of their own.  A shared word weighs as much as the
+    heaviest phrase through it and each word after it that phrase's share of it, so every
+    phrase weighs what it did as a chain of its own.  What it saves is the lattice the
+    confidences are read from: it is built by looking, for every word that ends, at every word
+    that may follow it (docs/voice.md, "Phrases that start alike")."""
+    inner: dict[tuple[int, tuple[str, ...]], int] = {}  # (origin, words so far) -> its state
+    heaviest: dict[tuple[int, tuple[str, ...]], float] = {}
+    for origin, words, _end, share in paths:
+        for k in range(1, len(words)):
+            key = (origin, words[:k])
+            inner.setdefault(key, first_state + len(inner))
+            heaviest[key] = max(heaviest.get(key, 0.0), share)
+    arcs: dict[tuple[int, int, str], float] = {}
+    for origin, words, end, share in paths:
+        for k, word in enumerate(words):
+            src = inner[(origin, words[:k])] if k else origin
+            last = k == len(words) - 1
+            dst = end if last else inner[(origin, words[:k + 1])]
+            weight = share if last else heaviest[(origin, words[:k + 1])]
+            arcs[(src, dst, word)] = weight / heaviest[(origin, words[:k])] if k else weight
+    return [(src, dst, weight, word) for (src, dst, word), weight in arcs.items()]
 
 
 def expectation(plist: PhraseList, expected: frozenset[str], up: float,

@@ -92,6 +92,33 @@ def test_the_grammar_ends_only_between_phrases() -> None:
         assert middles and not any(t[0] in middles and t[1] == final for t in trans)
 
 
+def test_phrases_that_start_alike_share_their_first_words_and_keep_their_weights() -> None:
+    """One «tengo» leaves the hub, not one per number; and every call and number, walked word
+    by word, weighs the product of its arcs' weights that its class share and what the table
+    expects give it, as a chain of its own did."""
+    plist = PhraseList.from_table()
+    weights = {"call": 1.0, "number": 0.3, "decoy": 0.5, "carrier": 0.25, "garbage": 1e-6}
+    favour = expectation(plist, frozenset({"quiero", "no quiero", "puntos:27"}), 10.0, 0.1)
+    start, _final, trans = fsg_transitions(plist, garbage_words(), weights, favour=favour)
+    hubs = {t[0] for t in trans if len(t) == 4 and is_garbage(t[3])}  # where phrases end
+    arcs: dict[tuple[int, str], list[tuple[int, float]]] = {}
+    for t in trans:
+        if len(t) == 4:
+            arcs.setdefault((t[0], t[3]), []).append((t[1], t[2]))
+    assert len(arcs[(start, "tengo")]) == 1
+    total = sum(weights.values())
+    classes = ((plist.calls, weights["call"]), (plist.numbers, weights["number"]))
+    for phrases, mass in classes:
+        for phrase in phrases:
+            state, weight, words = start, 1.0, phrase.split()
+            for k, word in enumerate(words):
+                last = k == len(words) - 1
+                (state, w), = [(dst, w) for dst, w in arcs[(state, word)] if (dst in hubs) == last]
+                weight *= w
+            share = min(1.0, mass / total / len(phrases) * favour.get(phrase, 1.0))
+            assert weight == pytest.approx(share), phrase
+
+
 def test_carriers_are_in_the_grammar_and_never_parsed_as_calls() -> None:
     plist = PhraseList.from_table()
     assert {"te canto", "te digo"} <= set(plist.carriers) and "canto" in plist.words()
