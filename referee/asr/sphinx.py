@@ -17,11 +17,13 @@ from referee.asr.noise import NoiseMeter
 from referee.asr.sphinx_decoder import (
     ENGLISH_TUNING,
     NEUTRAL,
+    SETTLE,
     SphinxTuning,
     add_search,
     check_model,
     grammar,
     make_decoder,
+    settle_grammar,
 )
 
 FRAME_S = 0.01  # Sphinx frame rate: 100 frames per second
@@ -67,6 +69,7 @@ class SphinxRecognizer:
         self._phrases = phrases
         self._decoders = self._make_decoders(pocketsphinx, means)
         self._decoder = self._decoders[False]
+        self._noisy_used = False  # the noisy table's decoder has heard this stream
         self._meter = NoiseMeter(quiet_db=self.tuning.quiet_db)
         self._next: tuple[dict[bool, object], Path] | None = None  # decoders with new means, for the next pause
         self._cmn_start: str = self._decoder.get_cmn()  # type: ignore[attr-defined]
@@ -162,8 +165,9 @@ class SphinxRecognizer:
         self._meter = NoiseMeter(quiet_db=self.tuning.quiet_db)
         self._take_next()
         self._decoder = self._decoders[False]
-        if True in self._decoders:  # its noise estimate belongs to the stream that ended
+        if self._noisy_used:  # it keeps more of the stream that ended than ``start_stream`` drops
             self._decoders[True] = self._make_decoder(pocketsphinx, self.means, noisy=True)
+            self._noisy_used = False
         # A new stream starts from the same cepstral mean, not from the last speaker's, nor from
         # the noise the last stream left in Sphinx's own noise removal (on in the English model's
         # quiet decoder too): pocketsphinx 5 keeps it across utterances, and only
@@ -183,9 +187,12 @@ class SphinxRecognizer:
         self._meter.feed(np.frombuffer(pcm, dtype=np.int16), stream=False)
         self._choose()
         dec = self._decoder
+        listening = dec.current_search()  # type: ignore[attr-defined]
+        _activate(dec, SETTLE, settle_grammar(self.tuning, self.low_accuracy))
         dec.start_utt()  # type: ignore[attr-defined]
         dec.process_raw(pcm, True, False)  # type: ignore[attr-defined]
         dec.end_utt()  # type: ignore[attr-defined]
+        dec.activate_search(listening)  # type: ignore[attr-defined]
 
     def use_means(self, means: Path) -> None:
         """Switch to a new calibration without stopping the stream: the decoder is built here (in
@@ -203,6 +210,7 @@ class SphinxRecognizer:
         decoder = decoders[self._decoder is self._decoders.get(True)]
         decoder.set_cmn(self._decoder.get_cmn())  # type: ignore[attr-defined]
         self._decoders, self._decoder, self.means = decoders, decoder, means
+        self._noisy_used = decoder is decoders.get(True)
 
     @property
     def noisy(self) -> bool:
@@ -221,6 +229,7 @@ class SphinxRecognizer:
         if decoder is not self._decoder:
             decoder.set_cmn(self._decoder.get_cmn())  # type: ignore[attr-defined]
             self._decoder = decoder
+            self._noisy_used |= decoder is self._decoders.get(True)
 
     def _listen_for(self, expected: frozenset[str]) -> None:
         """Between utterances: the grammar that weighs what the table expects (``NEUTRAL`` when
@@ -234,12 +243,7 @@ class SphinxRecognizer:
             favour = expectation(self._phrases, expected, t.expected_weight, t.unexpected_weight)
             self._grammars[expected] = (f"expect{len(self._grammars)}",
                                         grammar(self._phrases, t, self.low_accuracy, favour))
-        name, fsg = self._grammars[expected]
-        try:
-            dec.activate_search(name)  # type: ignore[attr-defined]
-        except KeyError:  # not added to this decoder yet
-            add_search(dec, name, fsg)
-            dec.activate_search(name)  # type: ignore[attr-defined]
+        _activate(dec, *self._grammars[expected])
 
     @property
     def noise_levels(self) -> list[float]:
@@ -549,6 +553,15 @@ class SphinxRecognizer:
             unheard=unheard_spans(segments),
             loud=self._meter.loud_since(self._utt_start) if self.noisy else None,
         )
+
+
+def _activate(decoder: object, name: str, fsg: Grammar) -> None:
+    """Make ``name`` the decoder's search, adding it (``fsg``) the first time it is wanted there."""
+    try:
+        decoder.activate_search(name)  # type: ignore[attr-defined]
+    except KeyError:  # not added to this decoder yet
+        add_search(decoder, name, fsg)
+        decoder.activate_search(name)  # type: ignore[attr-defined]
 
 
 def _posterior(prob: float) -> float:

@@ -296,6 +296,28 @@ def test_a_new_stream_is_heard_as_if_nothing_came_before(shared_dir: Path) -> No
     assert heard("real_envido") == first
 
 
+@pytest.mark.shared
+def test_settling_on_audio_leaves_the_mean_that_hearing_it_would(
+        spanish: SphinxRecognizer, shared_dir: Path) -> None:
+    """``settle`` hears audio for its cepstral mean only: Sphinx searches all of it when the
+    utterance ends, so it is searched for a single garbage sound instead of the phrases. The
+    mean is the one decoding it leaves, and the phrases are listened for again."""
+    voice = shared_dir / "speech" / "clean" / "mbrola-es3"
+    pcm = b"".join(to_pcm(read_wav(f)) for f in sorted(voice.glob("call__*__normal__low.wav"))[:4])
+    spanish.reset()
+    start, listening = spanish.cepstral_mean, spanish._decoder.current_search()  # type: ignore[attr-defined]
+    spanish.settle(pcm)
+    settled = spanish.cepstral_mean
+    assert settled != start
+    assert spanish._decoder.current_search() == listening  # type: ignore[attr-defined]
+    spanish.reset()
+    decoder = spanish._decoder
+    decoder.start_utt()  # type: ignore[attr-defined]
+    decoder.process_raw(pcm, False, False)  # type: ignore[attr-defined]
+    decoder.end_utt()  # type: ignore[attr-defined]
+    assert spanish.cepstral_mean == settled
+
+
 def test_missing_model_is_a_plain_error(tmp_path: Path) -> None:
     with pytest.raises(RecognizerError) as err:
         SphinxRecognizer(PhraseList.from_table(), tmp_path)
