@@ -34,6 +34,7 @@ class NoiseMeter:
 
     def __init__(self, window_s: float = 10.0, least_s: float = 1.0, quiet_db: float = QUIET_DB) -> None:
         self._levels: deque[float] = deque(maxlen=round(window_s * 100))
+        self._spread: tuple[float | None] | None = None  # ``snr_db`` of these levels, once asked
         self._least = round(least_s * 100)
         self._quiet_db = quiet_db
         self._rest = np.zeros(0)
@@ -54,6 +55,7 @@ class NoiseMeter:
         frames = x[: n * FRAME].reshape(n, FRAME)
         rms = np.sqrt(np.mean(frames**2, axis=1))
         self._levels.extend((20 * np.log10(rms + 1.0)).tolist())
+        self._spread = None
         if not stream:
             return
         first, self._frames = self._frames, self._frames + n
@@ -81,6 +83,11 @@ class NoiseMeter:
     @property
     def snr_db(self) -> float | None:
         """None until a second of sound has been heard."""
+        if self._spread is None:  # asked many times between two chunks of sound
+            self._spread = (self._measure(),)
+        return self._spread[0]
+
+    def _measure(self) -> float | None:
         if len(self._levels) < self._least:
             return None
         low, high = np.percentile(np.fromiter(self._levels, float), [10, 95])
@@ -114,4 +121,5 @@ class NoiseMeter:
     def levels(self, levels: Iterable[float]) -> None:
         self._levels.clear()
         self._levels.extend(levels)
+        self._spread = None
         self._rest = np.zeros(0)

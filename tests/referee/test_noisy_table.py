@@ -57,6 +57,7 @@ def test_the_meter_forgets_what_is_older_than_its_window_and_carries_over() -> N
     meter.feed(talk(1500, seconds=10))
     assert quiet is not None and meter.snr_db is not None and meter.snr_db < quiet - 30
     again = NoiseMeter()
+    assert again.snr_db is None
     again.levels = meter.levels
     assert again.snr_db == meter.snr_db
 
