@@ -26,7 +26,7 @@ from referee.logline import Spoken, parse_line
 from referee.phrases import longer_calls
 from web_scoreboard.errors import ActionError
 from web_scoreboard.heard import Heard, HeardStatus
-from web_scoreboard.heard_strip import HeardStrip
+from web_scoreboard.heard_strip import HeardStrip, may_be_confirmed
 from web_scoreboard.rebuild import TableLike
 from web_scoreboard.store import HeardRow, Store
 
@@ -243,9 +243,9 @@ class HeardCalls:
         return row.line, {}
 
     def line_instead(self, row: HeardRow, call: str) -> tuple[str, dict[str, Any]]:
-        """The line an "unsure" heard item stands for confirmed as ``call``, a longer call it may
-        have been the end of (``instead``), said by its team, read on the game as it is now; and
-        who said it."""
+        """The line an "unsure" heard item or a look-alike stands for confirmed as ``call``, a
+        longer call it may have been the end of (``instead``), said by its team, read on the game
+        as it is now; and who said it."""
         item = row.to_dict()
         said = said_words(item)
         if call not in longer_calls(said):
@@ -253,13 +253,14 @@ class HeardCalls:
         return self._line_read(call, said_by(item), self.begins_now(row))
 
     def instead(self, item: dict[str, Any]) -> list[str]:
-        """The longer calls an "unsure" heard item (a shown one) may have been the end of, that
-        the rules take now from its team: «falta envido» for an «envido» whose first word was
-        heard as no word (``phrases.longer_calls``).  The tablet offers them beside its
-        confirmation; none for an item of a hand that ended, which cannot be confirmed."""
+        """The longer calls an "unsure" heard item or a look-alike (a shown one) may have been the
+        end of, that the rules take now from its team: «falta envido» for an «envido» whose
+        first word was heard as no word, «me voy al mazo» for a «mazo» (``phrases.longer_calls``;
+        the rules count only the whole call, and a tap says it was said).  The tablet offers them
+        beside the item; none for an item of a hand that ended, which cannot be confirmed."""
         extra = item.get("extra") or {}
         calls = longer_calls(said_words(item))
-        if not calls or item["status"] != "unsure" or extra.get("hand") not in (
+        if not calls or not may_be_confirmed(item) or extra.get("hand") not in (
                 None, self.hand_to_come()):
             return []
         try:

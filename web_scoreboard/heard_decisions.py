@@ -38,7 +38,8 @@ class HeardDecisions:
     def confirm(self, heard_id: int, origin: str = "confirm",
                 instead: str | None = None) -> dict[str, Any]:
         """Apply an "unsure" heard call after a person confirmed it, or, ``instead``, the longer
-        call it was the end of («falta envido» for an «envido»: ``HeardCalls.line_instead``).
+        call it or a look-alike was the end of («falta envido» for an «envido», «me voy al mazo»
+        for a «mazo»: ``HeardCalls.line_instead``).
 
         One that waits for a doubtful item said before it is confirmed only after that one is
         decided, and is read again on the game as it is then, as is a declaration: its seat is
@@ -71,7 +72,7 @@ class HeardDecisions:
 
     def _confirm(self, heard_id: int, origin: str, instead: str | None) -> dict[str, Any]:
         with self._game.change():
-            row = self._strip.unsure(self._game.game_id, heard_id)
+            row = self._strip.unsure(self._game.game_id, heard_id, look_alike=instead is not None)
             self._require_decided(row)
             heard_in = row.extra.get("hand")
             if heard_in is not None and heard_in != self._heard.hand_to_come():

@@ -16,6 +16,15 @@ from web_scoreboard.store import HeardRow, Store
 UNDONE_REASON = "deshecho a mano"
 
 
+def may_be_confirmed(item: dict[str, Any]) -> bool:
+    """Whether a tap may still apply a heard item (as stored, ``HeardRow.to_dict``): one waiting
+    for it, or a look-alike, which a tap may take for the longer call it was the end of («mazo»
+    of «me voy al mazo», ``HeardCalls.instead``)."""
+    extra = item.get("extra") or {}
+    look_alike = "words" in extra and extra.get("call") is None
+    return item.get("status") == "unsure" or item.get("status") == "rejected" and look_alike
+
+
 class HeardStrip:
     """The heard items of the game in play: stored, and the latest ``limit`` of them shown."""
 
@@ -74,12 +83,14 @@ class HeardStrip:
             if item["id"] == heard_id:
                 item.update(fields)
 
-    def unsure(self, game_id: int, heard_id: int) -> HeardRow:
-        """The item ``heard_id`` of the game, if it still waits for a tap; else ActionError."""
+    def unsure(self, game_id: int, heard_id: int, look_alike: bool = False) -> HeardRow:
+        """The item ``heard_id`` of the game, if it still waits for a tap (or, ``look_alike``,
+        is a look-alike a tap may take for a longer call: ``may_be_confirmed``); else
+        ActionError."""
         row = self.store.heard_item(heard_id)
         if row is None or row.game_id != game_id:
             raise ActionError("no-such-heard", f"no hay nada oído con el número {heard_id}", 404)
-        if row.status != "unsure":
+        if row.status != "unsure" and not (look_alike and may_be_confirmed(row.to_dict())):
             raise ActionError("not-unsure", "eso ya fue decidido")
         return row
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from web_scoreboard.errors import ActionError
 from web_scoreboard.game_in_play import GameInPlay, is_call
-from web_scoreboard.heard_strip import HeardStrip
+from web_scoreboard.heard_strip import HeardStrip, may_be_confirmed
 from web_scoreboard.hub import Hub
 
 # The longer calls a doubtful heard item (a snapshot's) may be confirmed as.
@@ -101,7 +101,7 @@ class Snapshots:
         last = table.lines[-1] if table.lines else None
         snap.update(
             seq=self._seq, boot=self._boot, game_id=game.game_id, names=dict(game.names),
-            heard=[{**h, "instead": instead(h)} if h["status"] == "unsure" else h
+            heard=[{**h, "instead": instead(h)} if may_be_confirmed(h) else h
                    for h in strip.shown()],
             pin_required=True, warnings=game.warnings,
             log=log[-self._log_limit:], log_total=len(log), last_line=last,

@@ -381,6 +381,42 @@ def test_a_doubtful_call_is_confirmed_as_the_longer_call_it_ended(
     assert snap["log"][-1] == "B1: no quiero"
 
 
+def test_a_look_alike_that_ends_a_call_is_taken_for_it_with_one_tap(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    """«me voy al mazo» with «me voy al» heard as a number: the look-alike «mazo» is refused, and
+    the tablet offers «me voy al mazo» beside it while the rules take it; «turco» offers nothing
+    (no call ends with it)."""
+    from referee.asr.base import Word
+    from referee.listener import Utterance
+    from referee.voice import VoiceReferee
+
+    referee = VoiceReferee(app.state.service, lambda _: None)
+
+    def say(text: str, at: float) -> dict[str, Any]:
+        words = tuple(Word(w, at + k * 0.3, at + k * 0.3 + 0.3, 0.9)
+                      for k, w in enumerate(text.split()))
+        referee(Utterance(text, words, at, words[-1].end, words[-1].end + 0.1, 0.9, None, False))
+        return cast(dict[str, Any], state(client)["heard"][0])
+
+    post(client, "hand")
+    turco = say("turco", 1.0)
+    assert turco["status"] == "rejected" and turco["instead"] == []
+    mazo = say("uno mazo", 2.0)
+    assert mazo["status"] == "rejected" and mazo["instead"] == ["me voy al mazo"]
+    assert state(client)["log"] == ["hand"]
+    plain = client.post(f"/api/heard/{mazo['id']}/confirm", headers=AUTH)
+    assert plain.status_code == 409 and state(client)["log"] == ["hand"]  # refused as heard
+    wrong = client.post(f"/api/heard/{turco['id']}/confirm", json={"instead": "truco"},
+                        headers=AUTH)
+    assert wrong.status_code == 422 and state(client)["log"] == ["hand"]
+    snap = client.post(f"/api/heard/{mazo['id']}/confirm", json={"instead": "me voy al mazo"},
+                       headers=AUTH).json()
+    assert snap["log"][-1] == "A1: me voy al mazo"
+    taken = next(h for h in snap["heard"] if h["id"] == mazo["id"])
+    assert taken["status"] == "accepted" and "instead" not in taken
+    assert taken["reason"] == "confirmado a mano: era «me voy al mazo»"
+
+
 def test_a_call_applied_early_is_taken_back_when_the_phrase_does_not_confirm_it(
         app: FastAPI, client: TestClient, post: Post) -> None:
     service = app.state.service

@@ -671,6 +671,20 @@ def test_a_doubtful_envido_is_confirmed_as_the_falta_envido_it_ended(server: Liv
     assert "era «falta envido»" in text(page, ".chip.accepted")
 
 
+def test_a_look_alike_is_taken_for_the_call_it_ended_with_one_tap(server: LiveServer,
+                                                                  page: Any) -> None:
+    server.post("hand")
+    server.service.record_heard(Heard("uno mazo", "rejected", reason="«mazo» no es «me voy al mazo»",
+                                      extra={"words": "mazo"}))
+    open_board(page, server.url)
+    offered = page.locator(".chip.rejected [data-confirm-as]")
+    assert offered.all_inner_texts() == ["Era «me voy al mazo»"]
+    assert page.locator(".chip.rejected [data-confirm]").count() == 0  # refused as heard
+    page.click('[data-confirm-as="me voy al mazo"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: me voy al mazo'")
+    assert "era «me voy al mazo»" in text(page, ".chip.accepted")
+
+
 def test_an_envido_heard_surely_becomes_the_falta_envido_it_ended(server: LiveServer,
                                                                   page: Any) -> None:
     server.post("hand")

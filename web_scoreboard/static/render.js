@@ -323,8 +323,9 @@ const Render = (() => {
       const confirm = status === "unsure" ?
         `<button class="btn" type="button" data-confirm="${esc(h.id)}" aria-label="${esc(`Confirmar ${said}${sure}`)}">Confirmar</button>` +
         `<button class="btn" type="button" data-dismiss="${esc(h.id)}" aria-label="${esc(`Descartar ${said}`)}">✕</button>` : "";
-      // the longer calls it may have been the end of («falta envido» for an «envido»), under it
-      const longer = status === "unsure" ? (h.instead || []).map((call) =>
+      // the longer calls it may have been the end of («falta envido» for an «envido», «me voy al
+      // mazo» for the look-alike «mazo»), under it
+      const longer = (h.instead || []).length ? h.instead.map((call) =>
         `<button class="btn" type="button" data-confirm-as="${esc(call)}" data-heard-id="${esc(h.id)}">Era «${esc(call)}»</button>`) :
         h === last ? (snap.longer_than_last || []).map((call) =>
           `<button class="btn" type="button" data-swap-to="${esc(call)}">⇄ Era «${esc(call)}»</button>`) : [];
