@@ -81,6 +81,10 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
     longer = phrase(12.0, conf=0.3, text="envido",
                     reason=f"{voice_learning.CONFIRMED}: era «falta envido»")
     assert not voice_learning.learnable(longer)
+    # so did the look-alike «mazo», heard surely, taken for the «me voy al mazo» it ended
+    ended = phrase(13.0, conf=0.95, text="uno mazo",
+                   reason=f"{voice_learning.CONFIRMED}: era «me voy al mazo»")
+    assert not voice_learning.learnable(ended)
 
 
 class StoreService:
