@@ -206,7 +206,7 @@ def run_one(item: Item) -> Outcome:
     # the team of each utterance that handed over a call or a number, where it was given one
     teams = [utterances[i].team for i in sorted({utterance for _, _, _, utterance, _ in heard})
              if utterances[i].team is not None]
-    look_alikes = tuple(h.text for utt in utterances if not utt.early for h in parse(utt.text)
-                        if h.kind == "decoy")
+    refused = tuple(h.text for utt in utterances if not utt.early for h in parse(utt.text)
+                    if h.kind in ("decoy", "points"))
     return Outcome(item, heard, audio_s, cpu, early_calls, around, busy,
-                   (teams.count("A"), len(teams)), look_alikes)
+                   (teams.count("A"), len(teams)), refused)

@@ -40,9 +40,10 @@ class Outcome:
     # with a microphone per team: (utterances given to the speaker's (the first channel's) team,
     # utterances given a team), of those that hand over a call or a number
     teams: tuple[int, int] = (0, 0)
-    # the words of each look-alike the whole phrase heard («mazo»): the tablet offers the longer
-    # call it was the end of beside it («Era «me voy al mazo»»)
-    look_alikes: tuple[str, ...] = ()
+    # the words of each look-alike and number the whole phrase heard, refused where a call is
+    # said («mazo», «cuatro»): the tablet offers the longer call each was the end of beside it
+    # («Era «me voy al mazo»», «Era «vale cuatro»»)
+    refused: tuple[str, ...] = ()
 
     def applied(self, min_conf: float, bars: Bars = OWN_BARS,
                 strict: bool = False) -> list[tuple[str, float, int]]:
@@ -91,8 +92,8 @@ class Score:
     per_voice: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     strict: list[int] = field(default_factory=lambda: [0, 0])  # calls, ``Outcome.applied(strict)``
     # calls applied, or left dudoso as said or as the end of a longer call («envido» for «falta
-    # envido»: the tablet offers «Era «falta envido»»; the look-alike «mazo» for «me voy al
-    # mazo» likewise), or whose end or opposite answer was the
+    # envido»: the tablet offers «Era «falta envido»»; a refused look-alike or number likewise,
+    # «mazo» for «me voy al mazo»), or whose end or opposite answer was the
     # last call applied (it offers «⇄ Era «falta envido»», «⇄ Era «no quiero»»): right with one
     # tap at most
     one_tap: list[int] = field(default_factory=lambda: [0, 0])
@@ -178,7 +179,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             for call in expected:
                 _tally(s.per_call[call], call in got)
                 _tally(s.one_tap, call in got or call in doubtful
-                       or any(call in longer_calls(label) for label in (*doubtful, *o.look_alikes))
+                       or any(call in longer_calls(label) for label in (*doubtful, *o.refused))
                        or bool(got) and call in (*longer_calls(got[-1]), OPPOSITES.get(got[-1])))
                 _tally(s.per_voice[it.voice], call in got)
                 _tally(s.strict, call in o.got(min_conf, bars, strict=True))

@@ -58,11 +58,11 @@ def test_a_call_after_a_doubtful_one_in_its_phrase_is_not_counted_as_applied() -
 
 
 def test_a_call_left_dudoso_as_said_or_as_its_end_is_right_with_one_tap() -> None:
-    def one_tap(said: str, heard: list[tuple[str, float]], look_alikes: tuple[str, ...] = (),
+    def one_tap(said: str, heard: list[tuple[str, float]], refused: tuple[str, ...] = (),
                 ) -> list[int]:
         item = Item("x.wav", said, said, "call", "v")
         return score([Outcome(item, [(label, conf, 0.2, 0, 0) for label, conf in heard], 1.0,
-                              0.1, look_alikes=look_alikes)], 0.6).one_tap
+                              0.1, refused=refused)], 0.6).one_tap
 
     assert one_tap("falta envido", [("envido", 0.3)]) == [1, 1]  # «Era «falta envido»»
     # applied last, it offers «⇄ Era «falta envido»»; not once another call was applied after it
@@ -72,8 +72,10 @@ def test_a_call_left_dudoso_as_said_or_as_its_end_is_right_with_one_tap() -> Non
     assert one_tap("no quiero", [("quiero", 0.9)]) == [1, 1]  # «⇄ Era «no quiero»»
     assert one_tap("truco", [("retruco", 0.4)]) == [0, 1]  # another call, not a longer one
     assert one_tap("truco", [("truco", 0.4)]) == [1, 1] == one_tap("truco", [("truco", 0.9)])
-    # the look-alike «mazo» offers «Era «me voy al mazo»»; «turco» offers nothing
-    assert one_tap("me voy al mazo", [("puntos:1", 0.9)], ("mazo",)) == [1, 1]
+    # the look-alike «mazo» offers «Era «me voy al mazo»», a refused number «cuatro» «Era «vale
+    # cuatro»»; «turco» offers nothing
+    assert one_tap("me voy al mazo", [("puntos:1", 0.9)], ("uno", "mazo")) == [1, 1]
+    assert one_tap("vale cuatro", [("flor", 0.3), ("puntos:4", 0.9)], ("cuatro",)) == [1, 1]
     assert one_tap("truco", [], ("turco",)) == [0, 1]
 
 

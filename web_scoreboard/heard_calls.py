@@ -243,9 +243,9 @@ class HeardCalls:
         return row.line, {}
 
     def line_instead(self, row: HeardRow, call: str) -> tuple[str, dict[str, Any]]:
-        """The line an "unsure" heard item or a look-alike stands for confirmed as ``call``, a
-        longer call it may have been the end of (``instead``), said by its team, read on the game
-        as it is now; and who said it."""
+        """The line an "unsure" or refused heard item stands for confirmed as ``call``, a longer
+        call it may have been the end of (``instead``), said by its team, read on the game as it
+        is now; and who said it."""
         item = row.to_dict()
         said = said_words(item)
         if call not in longer_calls(said):
@@ -253,10 +253,11 @@ class HeardCalls:
         return self._line_read(call, said_by(item), self.begins_now(row))
 
     def instead(self, item: dict[str, Any]) -> list[str]:
-        """The longer calls an "unsure" heard item or a look-alike (a shown one) may have been the
-        end of, that the rules take now from its team: «falta envido» for an «envido» whose
-        first word was heard as no word, «me voy al mazo» for a «mazo» (``phrases.longer_calls``;
-        the rules count only the whole call, and a tap says it was said).  The tablet offers them
+        """The longer calls an "unsure" or refused heard item (a shown one, ``may_be_confirmed``)
+        may have been the end of, that the rules take now from its team: «falta envido» for an
+        «envido» whose first word was heard as no word, «me voy al mazo» for the look-alike
+        «mazo», «vale cuatro» for a «cuatro» refused as a number (``phrases.longer_calls``; the
+        rules count only the whole call, and a tap says it was said).  The tablet offers them
         beside the item; none for an item of a hand that ended, which cannot be confirmed."""
         extra = item.get("extra") or {}
         calls = longer_calls(said_words(item))

@@ -20,7 +20,7 @@ from referee.doubt import (
 )
 from web_scoreboard.errors import ActionError, written
 from web_scoreboard.heard_calls import Game, HeardCalls, heard_as, who_said
-from web_scoreboard.heard_strip import HeardStrip
+from web_scoreboard.heard_strip import DISMISSED_REASON, HeardStrip
 from web_scoreboard.store import HeardRow
 
 
@@ -38,8 +38,8 @@ class HeardDecisions:
     def confirm(self, heard_id: int, origin: str = "confirm",
                 instead: str | None = None) -> dict[str, Any]:
         """Apply an "unsure" heard call after a person confirmed it, or, ``instead``, the longer
-        call it or a look-alike was the end of («falta envido» for an «envido», «me voy al mazo»
-        for a «mazo»: ``HeardCalls.line_instead``).
+        call it, or an item heard and refused, was the end of («falta envido» for an «envido»,
+        «me voy al mazo» for a «mazo»: ``HeardCalls.line_instead``).
 
         One that waits for a doubtful item said before it is confirmed only after that one is
         decided, and is read again on the game as it is then, as is a declaration: its seat is
@@ -72,7 +72,7 @@ class HeardDecisions:
 
     def _confirm(self, heard_id: int, origin: str, instead: str | None) -> dict[str, Any]:
         with self._game.change():
-            row = self._strip.unsure(self._game.game_id, heard_id, look_alike=instead is not None)
+            row = self._strip.unsure(self._game.game_id, heard_id, refused=instead is not None)
             self._require_decided(row)
             heard_in = row.extra.get("hand")
             if heard_in is not None and heard_in != self._heard.hand_to_come():
@@ -99,7 +99,7 @@ class HeardDecisions:
     def dismiss(self, heard_id: int) -> dict[str, Any]:
         with self._game.change():
             row = self._strip.unsure(self._game.game_id, heard_id)
-            self._strip.set_status(heard_id, "rejected", "descartado a mano")
+            self._strip.set_status(heard_id, "rejected", DISMISSED_REASON)
             self._decided(row, confirmed=False)
             return self._game.publish()
 

@@ -14,15 +14,17 @@ from web_scoreboard.errors import ActionError, written
 from web_scoreboard.store import HeardRow, Store
 
 UNDONE_REASON = "deshecho a mano"
+DISMISSED_REASON = "descartado a mano"
 
 
 def may_be_confirmed(item: dict[str, Any]) -> bool:
     """Whether a tap may still apply a heard item (as stored, ``HeardRow.to_dict``): one waiting
-    for it, or a look-alike, which a tap may take for the longer call it was the end of («mazo»
-    of «me voy al mazo», ``HeardCalls.instead``)."""
+    for it, or one heard and refused (a look-alike, or a call or number the rules refuse), which a
+    tap may take for the longer call it was the end of («mazo» of «me voy al mazo», «cuatro» of
+    «vale cuatro»: ``HeardCalls.instead``); not one a person set aside."""
     extra = item.get("extra") or {}
-    look_alike = "words" in extra and extra.get("call") is None
-    return item.get("status") == "unsure" or item.get("status") == "rejected" and look_alike
+    refused = "words" in extra and item.get("reason") != DISMISSED_REASON
+    return item.get("status") == "unsure" or item.get("status") == "rejected" and refused
 
 
 class HeardStrip:
@@ -83,14 +85,14 @@ class HeardStrip:
             if item["id"] == heard_id:
                 item.update(fields)
 
-    def unsure(self, game_id: int, heard_id: int, look_alike: bool = False) -> HeardRow:
-        """The item ``heard_id`` of the game, if it still waits for a tap (or, ``look_alike``,
-        is a look-alike a tap may take for a longer call: ``may_be_confirmed``); else
+    def unsure(self, game_id: int, heard_id: int, refused: bool = False) -> HeardRow:
+        """The item ``heard_id`` of the game, if it still waits for a tap (or, ``refused``, was
+        heard and refused, and a tap may take it for a longer call: ``may_be_confirmed``); else
         ActionError."""
         row = self.store.heard_item(heard_id)
         if row is None or row.game_id != game_id:
             raise ActionError("no-such-heard", f"no hay nada oído con el número {heard_id}", 404)
-        if row.status != "unsure" and not (look_alike and may_be_confirmed(row.to_dict())):
+        if row.status != "unsure" and not (refused and may_be_confirmed(row.to_dict())):
             raise ActionError("not-unsure", "eso ya fue decidido")
         return row
 

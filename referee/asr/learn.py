@@ -51,9 +51,9 @@ class HeardPhrase:
 def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
     """Accepted by the game and heard surely (every word of its phrase), or confirmed by a
     person; with its words located.  Not an answer the table turned into its opposite with a tap
-    (``changed`` ``swap``), nor a call or a look-alike, however sure, confirmed as the longer call
-    it ended («confirmado a mano: era «falta envido»», «… era «me voy al mazo»»): its words were
-    misheard."""
+    (``changed`` ``swap``), nor a call, number or look-alike, however sure, confirmed as the longer
+    call it ended («confirmado a mano: era «falta envido»», «… era «me voy al mazo»»): its words
+    were misheard."""
     if item.status != "accepted" or "speech" not in item.extra or item.extra.get("changed") == "swap":
         return False
     if (item.reason or "").startswith(f"{CONFIRMED}: era "):

@@ -349,6 +349,19 @@ def test_dismissing_an_unsure_call(app: FastAPI, client: TestClient) -> None:
     assert snap["heard"][0]["status"] == "rejected" and snap["log"] == []
 
 
+def test_a_call_set_aside_by_hand_offers_no_longer_call(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    post(client, "hand")
+    unsure = app.state.service.record_heard(Heard(
+        "envido", "unsure", line="A1: envido", extra={"words": "envido", "call": "envido"}))
+    assert state(client)["heard"][0]["instead"] == ["real envido", "falta envido"]
+    snap = client.post(f"/api/heard/{unsure['id']}/dismiss", headers=AUTH).json()
+    assert "instead" not in snap["heard"][0]
+    again = client.post(f"/api/heard/{unsure['id']}/confirm", json={"instead": "falta envido"},
+                        headers=AUTH)
+    assert again.status_code == 409 and state(client)["log"] == ["hand"]
+
+
 def test_a_doubtful_call_is_confirmed_as_the_longer_call_it_ended(
         app: FastAPI, client: TestClient, post: Post) -> None:
     from referee.asr.base import Word
@@ -385,7 +398,7 @@ def test_a_look_alike_that_ends_a_call_is_taken_for_it_with_one_tap(
         app: FastAPI, client: TestClient, post: Post) -> None:
     """«me voy al mazo» with «me voy al» heard as a number: the look-alike «mazo» is refused, and
     the tablet offers «me voy al mazo» beside it while the rules take it; «turco» offers nothing
-    (no call ends with it)."""
+    (no call ends with it); a refused «cuatro» offers «vale cuatro»."""
     from referee.asr.base import Word
     from referee.listener import Utterance
     from referee.voice import VoiceReferee
@@ -415,6 +428,14 @@ def test_a_look_alike_that_ends_a_call_is_taken_for_it_with_one_tap(
     taken = next(h for h in snap["heard"] if h["id"] == mazo["id"])
     assert taken["status"] == "accepted" and "instead" not in taken
     assert taken["reason"] == "confirmado a mano: era «me voy al mazo»"
+    # a number the rules refuse during a retruco may have been the end of a «vale cuatro»
+    for line in ("hand", "A1: truco", "B1: retruco"):
+        assert post(client, line).status_code == 200, line
+    cuatro = say("cuatro", 4.0)
+    assert cuatro["status"] == "rejected" and cuatro["instead"] == ["vale cuatro"]
+    snap = client.post(f"/api/heard/{cuatro['id']}/confirm", json={"instead": "vale cuatro"},
+                       headers=AUTH).json()
+    assert snap["log"][-1] == "A1: vale cuatro"
 
 
 def test_a_call_applied_early_is_taken_back_when_the_phrase_does_not_confirm_it(
