@@ -173,6 +173,21 @@ class PhraseHeld(Generic[T]):
             self._said, self._held = [], None
 
 
+CONFIRMED = "confirmado a mano"  # the reason a heard item confirmed by a tap is given
+
+
+def confirmed_reason(instead: str | None = None) -> str:
+    """Why a heard item was applied: a person confirmed it with a tap, as heard or (``instead``)
+    as the longer call it was the end of."""
+    return CONFIRMED + (f": era «{instead}»" if instead else "")
+
+
+def confirmed_as_longer(reason: str | None) -> bool:
+    """Whether a heard item's reason says a tap took it for the longer call it ended
+    (``confirmed_reason`` with ``instead``): its own words were misheard."""
+    return (reason or "").startswith(f"{CONFIRMED}: era ")
+
+
 def waiting_reason(before: str) -> str:
     """Why a heard item waits for a tap although it may be sure: it depends on a doubtful one said
     before it (``before``, its words)."""

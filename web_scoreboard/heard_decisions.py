@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from referee.doubt import (
+    confirmed_reason,
     decided_reason,
     passed_reason,
     rejudged_reason,
@@ -82,7 +83,7 @@ class HeardDecisions:
                          else self._heard.line_instead(row, instead))
             applied = self._heard.applied_extra(
                 *self._game.apply_call(line, origin, self._heard.begins_now(row)))
-            reason = "confirmado a mano" + (f": era «{instead}»" if instead else "")
+            reason = confirmed_reason(instead)
             self._strip.set_status(heard_id, "accepted", reason, line=line,
                                    extra={**row.extra, **who, **applied})
             self._decided(row, confirmed=True)

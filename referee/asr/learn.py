@@ -26,10 +26,10 @@ import numpy as np
 from models.folders import replace_folder
 from referee.asr.adapt import Stats, calibrate, calibration_dir, save_calibration
 from referee.asr.base import SAMPLE_RATE
+from referee.doubt import CONFIRMED, confirmed_as_longer
 from referee.evidence import write_wav
 
 LEARN_CONF = 0.8  # heard at least this surely (and accepted by the game) = taken as said
-CONFIRMED = "confirmado a mano"  # the reason the scoreboard gives an unsure call confirmed by a tap
 PAD_S = 0.2  # audio kept either side of the words
 QUIET_S = 0.3  # a phrase learned from has this much quiet either side...
 QUIET_RATIO = 0.1  # ...below this fraction of the words' loudness (RMS): said on its own
@@ -56,7 +56,7 @@ def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
     were misheard."""
     if item.status != "accepted" or "speech" not in item.extra or item.extra.get("changed") == "swap":
         return False
-    if (item.reason or "").startswith(f"{CONFIRMED}: era "):
+    if confirmed_as_longer(item.reason):
         return False
     sure = item.extra.get("phrase_confidence", item.extra.get("confidence", 0.0))
     return item.reason == CONFIRMED or float(sure) >= min_conf
