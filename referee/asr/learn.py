@@ -172,6 +172,18 @@ def learn(model_dir: Path, models_dir: Path, heard: Sequence[tuple[bytes, str]])
     return Learned(means, stats, sum(len(v) for v in prompts), len(heard))
 
 
+def calibrate_prompts(models_dir: Path, model_dir: Path,
+                      voices: Sequence[Sequence[tuple[bytes, str]]]) -> tuple[Path, Stats]:
+    """Calibrate on prompts just recorded (one list of (pcm, text) per voice) and keep them and
+    the result as the table's calibration; where it was saved, and its statistics.  Learned
+    until 0: ``serve --learn`` adds what it hears in play on top of these.  ``RecognizerError``
+    when there is too little speech, OSError when the disk will not keep it."""
+    means, stats = calibrate(model_dir, voices)
+    save_prompts(models_dir, voices)
+    said = sum(len(v) for v in voices)
+    return save(models_dir, model_dir, Learned(means, stats, said, 0), learned_until=0.0), stats
+
+
 def note(models_dir: Path) -> dict[str, Any]:
     """The saved calibration's note (empty when there is none)."""
     try:

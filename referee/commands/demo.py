@@ -40,8 +40,8 @@ def calibrated_to_the_script(args: argparse.Namespace, folder: Path) -> tuple[st
     from referee.asr.adapt import calibrate
     from referee.asr.base import RecognizerError
     from referee.asr.learn import Learned, save
+    from referee.calibration_prompts import PROMPTS
     from referee.commands.listen import choose_model
-    from referee.commands.voices import PROMPTS
 
     asked = (args.model, args.models_dir)
     try:

@@ -16,27 +16,22 @@ from pathlib import Path
 
 from models.paths import models_dir
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import calibrate, calibration_dir
+from referee.asr.adapt import calibration_dir
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.audio import AudioChunk, AudioError
+from referee.calibration_prompts import (
+    NOTHING_HEARD,
+    PHRASE_MAX_S,
+    PROMPT_TIMEOUT_S,
+    PROMPTS,
+    PhraseCapture,
+)
 from referee.commands import values
 from referee.mics import table_mics
 from referee.phrases import normalize, vocabulary
 from referee.wav import read_pcm
 
-# What a calibration asks for: every call once, then envido numbers (the texts of the benchmark's
-# calibration script).
-PROMPTS = (
-    "truco", "retruco", "vale cuatro", "quiero", "no quiero", "envido", "real envido",
-    "falta envido", "flor", "contraflor", "son buenas", "me voy al mazo",
-    "cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "veinte", "veintiuno",
-    "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete",
-    "veintiocho", "veintinueve", "treinta", "treinta y uno", "treinta y dos", "treinta y tres",
-)
-PROMPT_TIMEOUT_S = 6.0  # silence before giving up on a prompt
-PHRASE_MAX_S = 5.0  # a call is short: sound that goes on longer without a pause is noise
-NOT_HEARD = "no te oí"
 VOSK_FIRST = ("Ojo: la calibración es para el reconocedor Sphinx, y como tenés el modelo de Vosk, "
               "'listen' y 'serve' escuchan con Vosk. Para jugar con la calibración, arrancalos con "
               "--recognizer sphinx.")
@@ -91,30 +86,13 @@ _KNOWN_WORDS = {normalize(w) for w in vocabulary()}
 
 def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S,
                 longest_s: float = PHRASE_MAX_S) -> tuple[bytes | None, str]:
-    """The next spoken phrase on the stream (cut by voice detection), or None and why not:
-    silence for ``timeout_s``, or sound that does not pause within ``longest_s`` (steady noise
-    keeps voice detection in speech for ever)."""
-    import pocketsphinx
-
-    ep = pocketsphinx.Endpointer()
-    buffer, speech, heard, said = b"", [], 0.0, 0
+    """The next spoken phrase on the stream (``PhraseCapture``), or None and why not."""
+    capture = PhraseCapture(timeout_s, longest_s)
     for chunk in chunks:
-        buffer += chunk.pcm
-        heard += len(chunk.pcm) / 2 / 16000
-        while len(buffer) >= ep.frame_bytes:
-            frame, buffer = buffer[:ep.frame_bytes], buffer[ep.frame_bytes:]
-            out = ep.process(frame)
-            if out:
-                speech.append(out)
-                said += len(out)
-            if speech and not ep.in_speech:
-                return b"".join(speech), ""
-        if said / 2 / 16000 > longest_s:
-            return None, (f"oigo un ruido que no para (más de {longest_s:.0f} s sin pausa): "
-                          "eso no es un canto")
-        if not speech and heard > timeout_s:
-            return None, NOT_HEARD
-    return b"".join(speech) or None, NOT_HEARD
+        got = capture.feed(chunk.pcm)
+        if got is not None:
+            return got
+    return capture.end()
 
 
 def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1
@@ -223,22 +201,16 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
                   else from_mic(args.mic, max(1, args.players), args.channels))
         said = sum(len(v) for v in voices)
         if not said:  # every prompt silent or noise: nothing to calibrate with
-            raise AudioError("nothing-heard", "no te oí decir ninguna frase; probá de nuevo más "
-                             "cerca del micrófono y lejos del ruido")
+            raise AudioError("nothing-heard", NOTHING_HEARD)
         print(f"Calibrando con {said} frases de {len(voices)} "
               f"{'voz' if len(voices) == 1 else 'voces'}…", flush=True)
-        means, stats = calibrate(model_dir, voices)
+        path, stats = voice_learning.calibrate_prompts(root, model_dir, voices)
     except (AudioError, RecognizerError) as err:
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("Calibración cancelada; no guardé nada.", file=sys.stderr)
         return 1
-    try:
-        voice_learning.save_prompts(root, voices)
-        # learned_until 0: 'serve --learn' adds what it heard in play again, on top of these
-        path = voice_learning.save(root, model_dir, voice_learning.Learned(means, stats, said, 0),
-                                   learned_until=0.0)
     except OSError as err:
         print(f"No pude calibrar: {not_saved(err)}", file=sys.stderr)
         return 1

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from referee.asr.adapt import find_calibration
+from referee.calibration_prompts import PROMPTS
 from referee.commands.demo import calibrated_to_the_script
-from referee.commands.voices import PROMPTS
 from referee.demo import say_each
 
 

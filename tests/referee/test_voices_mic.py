@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from referee import mics
+from referee.asr.adapt import calibrate
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import voices
 from referee.wav import read_wav
@@ -75,7 +76,7 @@ def test_calibration_prompts_are_cut_from_the_microphone(shared_dir: Path, tmp_p
         assert 0.3 * length < len(pcm) / 2 < 1.6 * length, text
 
     model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
-    means, stats = voices.calibrate(model, [captured])
+    means, stats = calibrate(model, [captured])
     assert stats.frames > 1000 and means.shape[0] > 0  # more than 10 s of aligned speech
 
 
