@@ -86,8 +86,7 @@ def start_listening(args: argparse.Namespace, service: Any, log: Log,
     if source is None or args.wav:  # a microphone says how it is once it is listened to
         show_part(show, audio_part)
     if source is not None:
-        learning = _listen(args, service, recognizer, source, log, on_end)
-        parts += [learning] if learning else []
+        parts += _listen(args, service, recognizer, source, log, on_end)
     return parts
 
 
@@ -280,8 +279,9 @@ def source_status(service: Any, key: str, terminal: Callable[[str], None]) -> Ca
 
 
 def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any,
-            log: Log, on_end: Callable[[], None] | None) -> Part | None:
-    """Listen in the background; with --learn, the learning's line of the start-up screen."""
+            log: Log, on_end: Callable[[], None] | None) -> list[Part]:
+    """Listen in the background; the start-up screen's lines of the calibration from the tablet
+    and, with --learn, of the learning."""
     from referee.asr.base import expect
     from referee.listener import Listener
     from referee.mics import channel_teams
@@ -315,8 +315,30 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
         if on_end:
             on_end()
 
+    calibration = _calibration(args, service, recognizer, log)
+    if calibration is not None:
+        source = calibration.tap(source)
     listen_in_background(listener, source, log, on_end=ended)
-    return learning
+    parts = [CALIBRATION_PART] if calibration is not None else []
+    return parts + ([learning] if learning else [])
+
+
+CALIBRATION_PART = Part("calibración", True, "calibrá las voces de la mesa desde la tablet: "
+                        "Ajustes → Voces (un minuto por jugador)")
+
+
+def _calibration(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) -> Any:
+    """The voices' calibration from the tablet (``referee.table_calibration``), for a microphone
+    heard by the Spanish Sphinx model; None otherwise (the pages then offer none)."""
+    if args.wav or not hasattr(recognizer, "use_means") or recognizer.low_accuracy \
+            or not hasattr(service, "set_calibration"):
+        return None
+    from referee.table_calibration import TableCalibration
+
+    calibration = TableCalibration(service.set_calibration, models_dir(args.models_dir),
+                                   recognizer, lambda message: log(escape(message)))
+    service.calibration = calibration
+    return calibration
 
 
 def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) -> Part:

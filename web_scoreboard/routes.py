@@ -298,7 +298,7 @@ def _hand_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
 
 def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> None:
     """The games and what the referee heard: names, settings, a new or stored game, a heard call
-    confirmed or dismissed."""
+    confirmed or dismissed, and the voices calibrated."""
     @router.put("/api/names", dependencies=auth)
     def names(body: schemas.NamesIn) -> Any:
         return _snap(lambda: service.set_names(body.model_dump()))
@@ -325,6 +325,10 @@ def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
     @router.post("/api/heard/{heard_id}/dismiss", dependencies=auth)
     def dismiss(heard_id: schemas.RowId) -> Any:
         return _snap(lambda: service.dismiss_heard(heard_id))
+
+    @router.post("/api/calibration", dependencies=auth)
+    def calibration(body: schemas.CalibrationIn) -> Any:
+        return _snap(lambda: service.calibrate(body.action, body.players))
 
 
 def _pin_routes(router: APIRouter, guard: PinGuard, auth: list[Any]) -> None:

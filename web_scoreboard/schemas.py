@@ -107,6 +107,15 @@ class NewGameIn(Strict):
     names: NamesIn | None = None
 
 
+class CalibrationIn(Strict):
+    """A tap on the voices' calibration panel: ``{"action": "start", "players": 2}``; then
+    "next" (the next player is ready), "skip" (the prompt shown), "cancel", "close" (the result
+    was read)."""
+
+    action: Literal["start", "next", "skip", "cancel", "close"]
+    players: Annotated[int, Field(ge=1, le=6)] = 1
+
+
 class PinIn(Strict):
     pin: Pin
 

@@ -15,7 +15,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from referee.doubt import Earlier, Said
 from web_scoreboard.errors import ActionError, store_failed, written
@@ -28,6 +28,13 @@ from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike
 from web_scoreboard.snapshots import Snapshots, source_state
 from web_scoreboard.store import LogEntry, Store
+
+
+class CalibrationControls(Protocol):
+    """What carries out the calibration panel's taps (``referee.table_calibration``): ValueError,
+    in words, for one that cannot be done now."""
+
+    def act(self, action: str, players: int) -> None: ...
 
 
 class TableService:
@@ -53,6 +60,9 @@ class TableService:
         self._decisions = HeardDecisions(self, self._strip, self._heard)
         # What a change being made tells the pages and ``on_stored`` once it is on disk.
         self._told: list[Callable[[], None]] | None = None
+        # The voices' calibration from the tablet (``calibrate``), when the referee listens to a
+        # microphone it can calibrate with.
+        self.calibration: CalibrationControls | None = None
         # Told of every stored change (action, line, origin, score) once it is on disk.
         self.on_stored: Callable[[str, str, str, dict[str, int] | None], None] | None = None
 
@@ -324,6 +334,30 @@ class TableService:
             if not self._snapshots.set_source(source):
                 return None
             return self.publish(table=False)
+
+    def set_calibration(self, state: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Show on the pages how the voices' calibration is going (``CalibrationControls``'s
+        state); like ``set_source``, not a game event.  The new snapshot, or None when nothing
+        changed."""
+        with self._lock:
+            if not self._snapshots.set_calibration(state):
+                return None
+            return self.publish(table=False)
+
+    def calibrate(self, action: str, players: int = 1) -> dict[str, Any]:
+        """A tap on the calibration panel ("start" with the number of ``players``, "next",
+        "skip", "cancel", "close"), carried out by the referee's ``calibration``; the snapshot
+        then.  ActionError (409) when it cannot be done now, and why."""
+        controls = self.calibration
+        if controls is None:
+            raise ActionError("calibration-off", "calibrar las voces desde la tablet necesita "
+                              "que 'serve' escuche un micrófono con el modelo de Sphinx en "
+                              "español", 409)
+        try:
+            controls.act(action, players)
+        except ValueError as err:
+            raise ActionError("calibration-refused", str(err), 409) from err
+        return self.snapshot()
 
     # -- internals ----------------------------------------------------------------------------
     def _load(self, game_id: int) -> None:

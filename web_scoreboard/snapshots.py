@@ -49,6 +49,9 @@ class Snapshots:
         self._table_seq = self._seq
         self._boot = secrets.token_hex(4)
         self._sources: dict[str, dict[str, str]] = {}
+        # The voices' calibration from the tablet (``TableService.set_calibration``); None when
+        # this server has no microphone to calibrate with.
+        self._calibration: dict[str, Any] | None = None
         self._current: tuple[int, str, dict[str, Any]] = (0, "{}", {})
 
     def snapshot(self) -> dict[str, Any]:
@@ -75,6 +78,14 @@ class Snapshots:
         if self._sources.get(source["key"]) == source:
             return False
         self._sources[source["key"]] = source
+        return True
+
+    def set_calibration(self, state: dict[str, Any] | None) -> bool:
+        """Keep how the voices' calibration is going for the snapshots to come; False if it
+        was going so already."""
+        if self._calibration == state:
+            return False
+        self._calibration = None if state is None else dict(state)
         return True
 
     def make(self, game: GameInPlay, strip: HeardStrip, instead: Instead,
@@ -110,5 +121,6 @@ class Snapshots:
             partners=table.partners_of_last(),
             guess=strip.guess_of_last(table.lines),
             sources=[dict(self._sources[key]) for key in SOURCE_KEYS if key in self._sources],
+            calibration=None if self._calibration is None else dict(self._calibration),
         )
         return snap

@@ -250,3 +250,56 @@ def test_a_listener_that_stops_shows_the_microphone_in_trouble(tmp_path: Path) -
     pages = _ends(breaks(), tmp_path)
     said = "la escucha se detuvo (la terminal dice por qué); se anota con los botones"
     assert pages.shown == [("mic", "trouble", said)]
+
+
+class Adaptable(Deaf):
+    """A recognizer of the Spanish Sphinx model, which a calibration adapts; it counts what it hears."""
+
+    low_accuracy = False
+    model_dir = Path("/m/sphinx")
+
+    def __init__(self) -> None:
+        self.fed = 0
+
+    def feed(self, pcm: bytes) -> list[Any]:
+        self.fed += 1
+        return []
+
+    def use_means(self, path: Path) -> None:
+        raise AssertionError("nothing was calibrated")
+
+
+class CalibratingPages(Pages):
+    """The scoreboard's service, which also shows a calibration from the tablet."""
+
+    calibration: Any = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calibrations: list[dict[str, Any]] = []
+
+    def set_calibration(self, state: dict[str, Any]) -> None:
+        self.calibrations.append(state)
+
+
+@pytest.mark.parametrize("wav", [None, "partida.wav"])
+def test_a_microphone_heard_by_the_spanish_model_can_be_calibrated_from_the_tablet(
+        tmp_path: Path, wav: str | None) -> None:
+    pages, recognizer, listening = CalibratingPages(), Adaptable(), threading.Event()
+
+    def table() -> Iterator[AudioChunk]:
+        yield to_chunk(np.zeros((1600, 1)), 0.0)
+        if pages.calibration is not None:
+            pages.calibration.act("start", 1)
+        yield to_chunk(np.zeros((1600, 1)), 0.1)
+        listening.set()
+
+    args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path), wav=wav)
+    parts = startup._listen(args, pages, recognizer, table(), lambda line: None, None)
+    assert listening.wait(10)
+    if wav:  # a recording is not the table: nobody there to say the prompts
+        assert parts == [] and pages.calibration is None and pages.calibrations == []
+        return
+    assert [part.name for part in parts] == ["calibración"] and "Ajustes → Voces" in parts[0].detail
+    assert [s["state"] for s in pages.calibrations] == ["idle", "listening"]
+    assert recognizer.fed == 1  # the audio after the tap went to the calibration

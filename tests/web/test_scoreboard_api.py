@@ -259,6 +259,72 @@ def test_the_last_call_becomes_the_longer_call_it_ended(app: FastAPI, client: Te
     assert refused["error"]["code"] == "swap-refused" and state(client)["log"][-1] == "B1: quiero"
 
 
+class Calibrating:
+    """The referee's calibration as the service sees it: each tap noted, one refused, the new
+    state shown on the pages."""
+
+    def __init__(self, service: Any) -> None:
+        self.service, self.taps = service, cast(list[tuple[str, int]], [])
+
+    def act(self, action: str, players: int) -> None:
+        if action == "skip":
+            raise ValueError("no se está calibrando: tocá «Calibrar las voces»")
+        self.taps.append((action, players))
+        self.service.set_calibration({"state": "listening", "prompt": "truco"})
+
+
+def test_the_voices_are_calibrated_from_the_tablet_through_the_referee(app: FastAPI,
+                                                                       client: TestClient) -> None:
+    assert state(client)["calibration"] is None  # no microphone to calibrate with
+    off = client.post("/api/calibration", json={"action": "start"}, headers=AUTH)
+    assert off.status_code == 409 and off.json()["error"]["code"] == "calibration-off"
+
+    service = app.state.service
+    service.calibration = referee = Calibrating(service)
+    assert client.post("/api/calibration", json={"action": "start"}).status_code == 401
+    seen = state(client)["seq"]
+    started = client.post("/api/calibration", json={"action": "start", "players": 3},
+                          headers=AUTH)
+    assert started.status_code == 200 and referee.taps == [("start", 3)]
+    assert started.json()["calibration"] == {"state": "listening", "prompt": "truco"}
+    # the calibration's state is not a change of the table: a tap on what was shown stands
+    assert client.post(f"/api/events?seq={seen}", json={"line": "hand"},
+                       headers=AUTH).status_code == 200
+    refused = client.post("/api/calibration", json={"action": "skip"}, headers=AUTH)
+    assert refused.status_code == 409 and refused.json()["error"] == {
+        "code": "calibration-refused",
+        "message": "no se está calibrando: tocá «Calibrar las voces»"}
+    for body in ({"action": "again"}, {"action": "start", "players": 7}):
+        assert client.post("/api/calibration", json=body, headers=AUTH).status_code == 422
+    assert service.set_calibration({"state": "listening", "prompt": "truco"}) is None  # unchanged
+
+
+def test_the_table_says_the_prompts_and_every_page_sees_the_calibration_go(
+        app: FastAPI, client: TestClient, shared_dir: Path, tmp_path: Path) -> None:
+    from referee.table_calibration import TableCalibration
+    from tests.referee.test_table_calibration import Recognizer, wait_for
+    from tests.referee.test_table_calibration import table as table_sound
+    from tests.referee.test_voices_mic import CorpusMic, prompts_said
+
+    service = app.state.service
+    recognizer = Recognizer(shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model")
+    service.calibration = calibration = TableCalibration(service.set_calibration, tmp_path,
+                                                         recognizer, lambda _: None)
+    assert state(client)["calibration"]["state"] == "idle"
+    started = client.post("/api/calibration", json={"action": "start"}, headers=AUTH).json()
+    assert started["calibration"]["prompt"] == "truco"
+    prompts_said(shared_dir)
+    table = [*CorpusMic(None), *table_sound(2.0, len(CorpusMic.stream) / 16000)]
+    heard = list(calibration.tap(table))
+    assert 0 < len(heard) < 20  # the listener heard the table after the last prompt, only
+    wait_for(calibration, "done")
+    shown = state(client)["calibration"]
+    assert shown["state"] == "done" and shown["message"].startswith("Listo: 33 frases")
+    assert recognizer.means and recognizer.means[0].is_file()
+    closed = client.post("/api/calibration", json={"action": "close"}, headers=AUTH).json()
+    assert closed["calibration"]["state"] == "idle"
+
+
 def test_the_terminal_shows_the_score_once_a_swap_is_made(app: FastAPI, client: TestClient,
                                                            post: Post) -> None:
     printed: list[tuple[str, str, dict[str, int] | None]] = []

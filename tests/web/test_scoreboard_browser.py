@@ -1039,3 +1039,226 @@ def test_a_deaf_or_blind_referee_is_shown_until_it_hears_and_sees_again(
         assert page.locator(".source.trouble").count() == 0
         assert text(page, '#sources [data-source="mic"]') == "🎤 escucha"
         context.close()
+
+
+PROMPTS = ("truco", "vale cuatro")  # what each player says, in turn
+CALIBRATION_IDLE: dict[str, Any] = {
+    "state": "idle", "player": 0, "players": 0, "index": 0,
+    "total": len(PROMPTS), "prompt": "", "last": "", "heard": 0, "missed": 0, "message": "",
+}
+CALIBRATION_TAKES = {  # the taps each state takes ...
+    "idle": {"start"}, "listening": {"skip", "cancel"}, "ready": {"next", "cancel"},
+    "fitting": set(), "done": {"close"}, "failed": {"close"},
+}
+CALIBRATION_REFUSED = {  # ... and why it refuses the others
+    "idle": "no hay ninguna calibración en curso",
+    "listening": "ya se están calibrando las voces", "ready": "ya se están calibrando las voces",
+    "fitting": "está calibrando: esperá un momento",
+    "done": "la calibración terminó: cerrala primero",
+    "failed": "la calibración terminó: cerrala primero",
+}
+ON_TOP = """e => { const r = e.getBoundingClientRect();
+  return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"""
+
+
+class FakeCalibration:
+    """The referee's calibration from the tablet, as ``TableService.calibration``: records each
+    tap, and goes through the states a real one goes through.  The server's own steps (a prompt
+    heard, the model fitted) return the new state for the test to show with ``set_calibration``."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+        self.calls: list[tuple[str, int]] = []
+        self.state = dict(CALIBRATION_IDLE)
+        service.set_calibration(self.state)
+
+    def act(self, action: str, players: int) -> None:
+        """A tap on a page; ValueError, in words, for one the state does not take."""
+        self.calls.append((action, players))
+        if action not in CALIBRATION_TAKES[self.state["state"]]:
+            raise ValueError(CALIBRATION_REFUSED[self.state["state"]])
+        if action == "start":
+            self.start(players)
+        elif action == "skip":
+            self.state["missed"] += 1
+            self._after(f"no te oí «{self.state['prompt']}»; sigo")
+        elif action == "next":
+            self._listen(self.state["player"])
+        else:  # cancel, close
+            self.close()
+        self.service.set_calibration(self.state)
+
+    def start(self, players: int) -> dict[str, Any]:
+        self.state = {**CALIBRATION_IDLE, "players": players}
+        return self._listen(1)
+
+    def heard(self) -> dict[str, Any]:
+        """The player said the prompt."""
+        self.state["heard"] += 1
+        return self._after(f"te oí «{self.state['prompt']}»")
+
+    def fitted(self, message: str, ok: bool = True) -> dict[str, Any]:
+        self.state.update(state="done" if ok else "failed", message=message, prompt="")
+        return self.state
+
+    def close(self) -> dict[str, Any]:
+        self.state = dict(CALIBRATION_IDLE)
+        return self.state
+
+    def _listen(self, player: int) -> dict[str, Any]:
+        self.state.update(state="listening", player=player, index=1, prompt=PROMPTS[0])
+        return self.state
+
+    def _after(self, last: str) -> dict[str, Any]:
+        """The next prompt, the next player, or the model fitted once everyone spoke."""
+        state = self.state
+        state["last"] = last
+        if state["index"] < state["total"]:
+            state.update(index=state["index"] + 1, prompt=PROMPTS[state["index"]])
+        elif state["player"] < state["players"]:
+            state.update(state="ready", player=state["player"] + 1, index=0, prompt="")
+        else:
+            state.update(state="fitting", prompt="")
+        return state
+
+
+def calibration_buttons(page: Any) -> list[str]:
+    shown = page.locator("#dlg-calibration [data-calibration]:visible").all_inner_texts()
+    return [str(button).strip() for button in shown]
+
+
+def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
+        server: LiveServer, page: Any, browser: Any) -> None:
+    service = server.service
+    open_board(page, server.url)
+    page.click("#btn-settings")
+    assert page.locator("#voices").is_hidden()  # this server cannot calibrate: nothing of it
+    page.click("#dlg-settings [data-close]")
+    service.calibration = fake = FakeCalibration(service)
+    snap = server.post("set players 4")
+    wait_seq(page, snap["seq"])
+    page.click("#btn-settings")
+    assert page.locator("#voices").is_visible() and page.locator("#btn-calibrate").is_enabled()
+    assert page.locator("#calibrate-players").input_value() == "4"  # the table's players
+    shot(page, "tablet-settings-voices")
+    page.select_option("#calibrate-players", "2")
+    page.click("#btn-calibrate")
+    panel = page.locator("#dlg-calibration")
+    panel.wait_for()
+    assert fake.calls == [("start", 2)]
+    assert page.locator("#dlg-settings").is_hidden()
+    assert text(page, "#cal-step") == "Jugador 1 de 2 · 1/2"
+    assert text(page, "#cal-say") == "Decí: «truco»" and page.locator("#cal-last").is_hidden()
+    assert page.locator("#cal-say").evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 40
+    assert calibration_buttons(page) == ["Saltear", "Cancelar"]
+    shot(page, "tablet-calibration-listening")
+
+    context = browser.new_context(viewport=SIZES["phone"])  # every page watching shows it
+    other = context.new_page()
+    open_board(other, server.url)
+    assert other.locator("#dlg-calibration").is_visible()
+    assert text(other, "#cal-say") == "Decí: «truco»"
+
+    service.set_calibration(fake.heard())  # the server heard it: the next prompt
+    page.wait_for_selector("#cal-say:has-text('vale cuatro')")
+    assert text(page, "#cal-step") == "Jugador 1 de 2 · 2/2"
+    assert text(page, "#cal-last") == "te oí «truco»"
+    other.wait_for_selector("#cal-say:has-text('vale cuatro')")
+    assert other.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    shot(other, "phone-calibration-listening")
+    context.close()
+    panel.evaluate("p => { window.panelClosed = 0; "
+                   "p.addEventListener('close', () => window.panelClosed++); }")
+    for _ in range(2):  # Escape leaves the panel as it is: the server still listens
+        page.keyboard.press("Escape")
+    page.wait_for_timeout(200)
+    assert panel.is_visible() and page.evaluate("window.panelClosed") == 0 and len(fake.calls) == 1
+
+    page.evaluate("""() => {
+      const skip = document.querySelector("[data-calibration='skip']");
+      skip.click();
+      skip.click();  // a double tap skips one prompt, not the next one too
+    }""")
+    page.wait_for_selector("#cal-say:has-text('cuando estés listo')")
+    page.wait_for_timeout(200)
+    assert fake.calls[1:] == [("skip", 1)] and page.locator("#toast").is_hidden()
+    assert text(page, "#cal-say") == "Jugador 2 de 2: cuando estés listo, tocá Empezar"
+    assert text(page, "#cal-last") == "no te oí «vale cuatro»; sigo"
+    assert calibration_buttons(page) == ["Empezar", "Cancelar"]
+    assert page.evaluate("document.activeElement.textContent") == "Empezar"  # Saltear's focus
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(200)
+    assert panel.is_visible() and len(fake.calls) == 2
+    page.click("[data-calibration='next']")
+    page.wait_for_selector("#cal-step:has-text('Jugador 2 de 2 · 1/2')")
+    assert fake.calls[-1][0] == "next" and text(page, "#cal-say") == "Decí: «truco»"
+    page.click("[data-calibration='cancel']")
+    panel.wait_for(state="hidden")
+    assert [action for action, _ in fake.calls] == ["start", "skip", "next", "cancel"]
+
+    page.click("#btn-settings")
+    page.select_option("#calibrate-players", "1")
+    page.click("#btn-calibrate")
+    page.wait_for_selector("#cal-step:has-text('Jugador 1 de 1 · 1/2')")
+    assert fake.calls[-1] == ("start", 1)
+    service.set_calibration(fake.heard())
+    service.set_calibration(fake.heard())  # every prompt heard: the model is being fitted
+    page.wait_for_selector("#cal-say:has-text('Calibrando con 2 frases…')")
+    assert calibration_buttons(page) == [] and page.locator("#cal-step").is_hidden()
+    done = "listo: las voces quedaron calibradas con 2 frases; se usan desde ahora"
+    service.set_calibration(fake.fitted(done))
+    page.wait_for_selector("#cal-say:has-text('listo:')")
+    assert text(page, "#cal-say") == done and calibration_buttons(page) == ["Cerrar"]
+    assert "trouble" not in str(panel.get_attribute("class"))
+    shot(page, "tablet-calibration-done")
+    page.click("[data-calibration='close']")
+    panel.wait_for(state="hidden")
+    assert fake.calls[-1][0] == "close" and service.snapshot()["calibration"]["state"] == "idle"
+
+
+def test_a_refused_tap_and_a_failed_calibration_are_shown(server: LiveServer, page: Any) -> None:
+    service = server.service
+    service.calibration = fake = FakeCalibration(service)
+    open_board(page, server.url)
+    wait_seq(page, service.snapshot()["seq"])
+    page.click("#btn-settings")
+    assert page.locator("#calibrate-players").input_value() == "2"  # a table of two
+    assert page.locator("#btn-calibrate").is_enabled()
+    fake.start(2)  # another tablet started it, and its snapshot is not out yet
+    page.click("#btn-calibrate")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert text(page, "#toast") == "ya se están calibrando las voces"
+    assert fake.calls == [("start", 2)]
+    assert page.locator("#toast").evaluate(ON_TOP), "the refusal is hidden behind the settings"
+    snap = service.set_calibration(fake.state)
+    wait_seq(page, snap["seq"])
+    assert page.locator("#dlg-calibration").is_visible()
+    assert page.locator("#cal-say").inner_text() == "Decí: «truco»"
+
+    failed = "no se pudo calibrar: se oyeron 1 de 4 frases; probá más cerca del micrófono"
+    snap = service.set_calibration(fake.fitted(failed, ok=False))
+    wait_seq(page, snap["seq"])
+    assert text(page, "#cal-title") == "⚠ No se pudo calibrar"
+    assert text(page, "#cal-say") == failed
+    assert calibration_buttons(page) == ["Cerrar"]
+    background = page.locator("#cal-say").evaluate("e => getComputedStyle(e).backgroundColor")
+    assert background == "rgb(90, 31, 31)", background  # the colours of a source in trouble
+    shot(page, "tablet-calibration-failed")
+    fake.close()  # another tablet closed it first
+    page.click("[data-calibration='close']")
+    page.wait_for_selector("#toast:has-text('no hay ninguna calibración en curso')")
+    assert page.locator("#toast").evaluate(ON_TOP), "the refusal is hidden behind the panel"
+    assert page.locator("#dlg-calibration").is_visible() and fake.calls[-1] == ("close", 1)
+    snap = service.set_calibration(fake.state)  # the other tablet's snapshot: the panel goes
+    wait_seq(page, snap["seq"])
+    assert page.locator("#dlg-calibration").is_hidden()
+
+    snap = service.set_calibration(fake.start(2))  # and then a server that cannot calibrate
+    wait_seq(page, snap["seq"])
+    assert page.locator("#dlg-calibration").is_visible()
+    service.calibration = None
+    snap = service.set_calibration(None)
+    wait_seq(page, snap["seq"])
+    assert page.locator("#dlg-calibration").is_hidden()
+    assert page.locator("#dlg-settings").is_visible()  # still open under the panel, as it was
+    assert page.locator("#voices").is_hidden()

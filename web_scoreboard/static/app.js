@@ -89,6 +89,7 @@ function render(snap) {
   renderControls(snap);
   renderGameOver(snap);
   renderWarnings(snap);
+  Calibration.render(snap);
   if ($("#dlg-history").open) $("#history").innerHTML = Render.history(snap);
   const settings = snap.settings || {};
   $("#game-label").textContent = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
@@ -346,6 +347,7 @@ async function openSettings() {
   form.flor.checked = Boolean(s.flor);
   form.match.checked = Boolean(s.match);
   form.falta.value = s.falta || "leader";
+  Calibration.settingsOpened(s.players);
   $("#dlg-settings").showModal();
   await listGames();
 }
@@ -383,8 +385,12 @@ async function newGame(body) {
   return Boolean(await send("POST", "/api/games", body || {}));
 }
 
+/* Over a modal dialog the toast goes inside it: behind, the backdrop would hide it and the
+   dialog would make it inert, out of a screen reader's reach. */
 function toast(message, info) {
   const el = $("#toast");
+  const host = $("#dlg-calibration:modal") || $("dialog:modal") || document.body;
+  if (el.parentElement !== host) host.append(el);
   el.textContent = message;
   el.classList.toggle("info", Boolean(info));
   el.hidden = false;
@@ -416,6 +422,7 @@ function onClick(event) {
   else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
   else if (d.clip) new Audio(`/api/clips/${encodeURIComponent(d.clip)}`).play().catch(() => toast("No se pudo reproducir el audio"));
   else if (d.picture) showPicture(d.picture);
+  else if (d.calibration) Calibration.act(d.calibration);
   else if (d.openGame) send("POST", `/api/games/${d.openGame}/open`).then((ok) => ok && $("#dlg-settings").close());
   else if ("close" in d) target.closest("dialog").close();
 }
@@ -479,6 +486,7 @@ function wire() {
 }
 
 wire();
+Calibration.wire(send);
 setPin(state.pin);
 fetchHostPin();
 connect();

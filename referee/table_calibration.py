@@ -1,0 +1,188 @@
+"""The table's voices calibrated from the tablet while ``serve`` runs, as ``voices calibrate``
+does from a terminal: each player in turn is shown each prompt and says it into the table's
+microphone; then the Spanish Sphinx model is fitted to what they said, kept as the table's
+calibration, and handed to the running recognizer.
+
+While the players are recorded the microphone's audio goes to the calibration, not to the
+listener (``tap``): a prompt said is not a call.  The listener then goes on with the audio after
+it, its clock carried on as if the recording had not been there.  Every change of state is shown
+on the pages (``show``, the service's ``set_calibration``) as a dict: ``state`` ("idle",
+"listening", "ready" for the next player, "fitting", "done", "failed"), the player and prompt,
+what became of the last prompt, and the result.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from referee.asr import learn as voice_learning
+from referee.asr.base import RecognizerError
+from referee.audio import AudioChunk
+from referee.calibration_prompts import NOTHING_HEARD, PROMPTS, PhraseCapture
+
+Voices = Sequence[Sequence[tuple[bytes, str]]]
+Fit = Callable[[Path, Path, Voices], tuple[Path, Any]]
+
+# The taps each state takes (``act``); any other is refused, saying why.
+TAPS = {
+    "idle": ("start",),
+    "listening": ("skip", "cancel"),
+    "ready": ("next", "cancel"),
+    "fitting": (),
+    "done": ("close", "start"),
+    "failed": ("close", "start"),
+}
+REFUSED = {
+    "idle": "no se está calibrando: tocá «Calibrar las voces»",
+    "listening": "se está calibrando: «Saltear» o «Cancelar»",
+    "ready": "se espera al próximo jugador: «Empezar» o «Cancelar»",
+    "fitting": "se está calibrando con lo que dijeron: esperá un momento",
+    "done": "la calibración terminó: «Cerrar»",
+    "failed": "la calibración no salió: «Cerrar»",
+}
+
+
+class TableCalibration:
+    """Records the prompts from the table's stream, player by player, and calibrates."""
+
+    def __init__(self, show: Callable[[dict[str, Any]], object], models_dir: Path,
+                 recognizer: Any, log: Callable[[str], None], *,
+                 prompts: Sequence[str] = PROMPTS,
+                 fit: Fit = voice_learning.calibrate_prompts) -> None:
+        self._show, self._log = show, log
+        self.models_dir, self.recognizer = models_dir, recognizer
+        self.prompts = tuple(prompts)
+        self._fit = fit
+        self._lock = threading.RLock()
+        self._state = "idle"
+        self._players = 1
+        self._voices: list[list[tuple[bytes, str]]] = []
+        self._index = 0  # the prompt being said, of the last voice
+        self._missed = 0
+        self._last = ""
+        self._message = ""
+        self._capture: PhraseCapture | None = None
+        self._publish()
+
+    # -- the tablet's taps --------------------------------------------------------------------
+    def act(self, action: str, players: int = 1) -> None:
+        """A tap: "start" (with the number of ``players``), "next", "skip", "cancel", "close";
+        ValueError, in words, for one the state does not take."""
+        with self._lock:
+            if action not in TAPS[self._state]:
+                raise ValueError(REFUSED[self._state])
+            if action == "start":
+                self._players, self._voices, self._missed, self._message = players, [], 0, ""
+                who = "un jugador" if players == 1 else f"{players} jugadores"
+                self._log(f"escucha: calibrando las voces desde la tablet ({who}); mientras "
+                          "tanto no oigo cantos")
+                self._next_player()
+            elif action == "next":
+                self._next_player()
+            elif action == "skip":
+                self._answered(None, "lo salteaste")
+            elif action == "cancel":
+                self._state, self._voices, self._capture = "idle", [], None
+                self._log("escucha: calibración cancelada; no guardé nada")
+            else:  # close
+                self._state = "idle"
+            self._publish()
+
+    # -- the microphone -----------------------------------------------------------------------
+    def tap(self, source: Iterable[AudioChunk]) -> Iterator[AudioChunk]:
+        """The stream for the listener: the audio heard while the players are recorded goes to
+        the calibration, and the rest follows on as if it had not been there."""
+        taken = 0.0
+        for chunk in source:
+            if self.hears(chunk):
+                taken += chunk.duration
+            else:
+                yield replace(chunk, t=chunk.t - taken) if taken else chunk
+
+    def hears(self, chunk: AudioChunk) -> bool:
+        """Record a chunk if a player is being recorded (or the next is awaited); False if the
+        listener should hear it."""
+        with self._lock:
+            if self._state == "ready":
+                return True
+            if self._state != "listening" or self._capture is None:
+                return False
+            got = self._capture.feed(chunk.pcm)
+            if got is not None:
+                pcm, why = got
+                self._answered(pcm, why)
+                self._publish()
+            return True
+
+    # -- internals ----------------------------------------------------------------------------
+    def _next_player(self) -> None:
+        self._voices.append([])
+        self._index, self._last = 0, ""
+        self._listen()
+
+    def _listen(self) -> None:
+        self._state, self._capture = "listening", PhraseCapture()
+
+    def _answered(self, pcm: bytes | None, why: str) -> None:
+        """The prompt shown was said (``pcm``), or not and why; on to the next one."""
+        text = self.prompts[self._index]
+        if pcm is None:
+            self._missed += 1
+            self._last = f"«{text}»: {why}; sigo"
+        else:
+            self._voices[-1].append((pcm, text))
+            self._last = f"te oí «{text}»"
+        self._index += 1
+        if self._index < len(self.prompts):
+            self._listen()
+        elif len(self._voices) < self._players:
+            self._state, self._capture = "ready", None
+        else:
+            self._state, self._capture = "fitting", None
+            threading.Thread(target=self._calibrate, name="voice-calibration", daemon=True).start()
+
+    def _calibrate(self) -> None:
+        """Fit the model to what was said and hand it to the recognizer (in its own thread)."""
+        voices = [v for v in self._voices if v]
+        said = sum(len(v) for v in voices)
+        try:
+            if not said:
+                raise RecognizerError("nothing-heard", NOTHING_HEARD)
+            path, stats = self._fit(self.models_dir, self.recognizer.model_dir, voices)
+            self.recognizer.use_means(path)
+        except RecognizerError as err:
+            self._finished("failed", f"No pude calibrar: {err.message}")
+        except OSError as err:
+            self._finished("failed", f"No pude guardar la calibración en {err.filename}: "
+                           f"{err.strerror or err}")
+        else:
+            self._finished("done", f"Listo: {said} frases, {stats.frames / 100:.0f} s de voz. "
+                           "Ya escucho con la calibración.")
+
+    def _finished(self, state: str, message: str) -> None:
+        with self._lock:
+            self._state, self._message, self._voices = state, message, []
+            self._log(f"escucha: {message}")
+            self._publish()
+
+    def state(self) -> dict[str, Any]:
+        """What the pages show (module docstring)."""
+        with self._lock:
+            listening = self._state == "listening"
+            return {
+                "state": self._state,
+                "player": len(self._voices) + (self._state == "ready"),
+                "players": self._players,
+                "index": self._index + 1, "total": len(self.prompts),
+                "prompt": self.prompts[self._index] if listening else "",
+                "last": self._last,
+                "heard": sum(len(v) for v in self._voices), "missed": self._missed,
+                "message": self._message,
+            }
+
+    def _publish(self) -> None:
+        self._show(self.state())

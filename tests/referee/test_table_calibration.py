@@ -1,0 +1,147 @@
+"""The voices calibrated from the tablet while the referee listens: each prompt's phrase is cut
+from the table's stream, the listener hears none of it and goes on after it with its clock
+unbroken, and the calibration is fitted, kept and handed to the recognizer.  The stream is a
+corpus voice saying the prompts (``test_voices_mic``), between stretches of the table."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from referee.asr.adapt import find_calibration
+from referee.audio import AudioChunk, to_chunk
+from referee.calibration_prompts import PROMPTS
+from referee.table_calibration import TableCalibration
+from tests.referee.test_voices_mic import SILENT, CorpusMic, prompts_said
+
+
+class Recognizer:
+    """The running recognizer, as far as a calibration sees it."""
+
+    def __init__(self, model_dir: Path) -> None:
+        self.model_dir = model_dir
+        self.means: list[Path] = []
+
+    def use_means(self, path: Path) -> None:
+        self.means.append(path)
+
+
+def table(seconds: float, start: float) -> list[AudioChunk]:
+    """The table's own sound (quiet), in chunks of 0.1 s from ``start``."""
+    return [to_chunk(np.zeros((1600, 1)), start + k / 10) for k in range(int(seconds * 10))]
+
+
+def wait_for(calibration: TableCalibration, *states: str, seconds: float = 120.0) -> dict[str, Any]:
+    end = time.monotonic() + seconds
+    while calibration.state()["state"] not in states:
+        assert time.monotonic() < end, calibration.state()
+        time.sleep(0.05)
+    return calibration.state()
+
+
+def test_the_prompts_said_at_the_table_calibrate_and_the_listener_hears_around_them(
+        shared_dir: Path, tmp_path: Path) -> None:
+    prompts_said(shared_dir)
+    said = [chunk for chunk in CorpusMic(None)]
+    shown: list[dict[str, Any]] = []
+    recognizer = Recognizer(shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model")
+    calibration = TableCalibration(shown.append, tmp_path, recognizer, lambda _: None)
+    before, after = table(2.0, 0.0), table(2.0, 2.0 + said[-1].t + said[-1].duration)
+
+    def stream() -> Iterator[AudioChunk]:
+        yield from before
+        calibration.act("start", 1)  # tapped on the tablet
+        yield from (AudioChunk(c.pcm, 2.0 + c.t, c.levels) for c in said)
+        yield from after
+
+    heard = list(calibration.tap(stream()))
+    state = wait_for(calibration, "done", "failed")
+    assert state["state"] == "done", state
+    assert state["missed"] == 1 and "Ya escucho con la calibración" in state["message"]
+
+    # the listener heard the table before and after, none of the prompts (the last one ends
+    # after a pause of the table), its clock unbroken
+    assert heard[:len(before)] == before and heard[-1].pcm == after[-1].pcm
+    assert len(before) + len(after) - 5 <= len(heard) < len(before) + len(after)
+    assert [c.t for c in heard] == pytest.approx([k / 10 for k in range(len(heard))])
+    # each prompt was shown in turn, and what became of the last one said
+    prompts = [s["prompt"] for s in shown if s["state"] == "listening"]
+    assert list(dict.fromkeys(prompts)) == list(PROMPTS)
+    assert any(s["last"] == f"«{SILENT}»: no te oí; sigo" for s in shown)
+    assert any(s["last"] == "te oí «treinta y tres»" for s in shown)
+    # kept as the table's calibration, with its recordings, and handed to the recognizer
+    assert recognizer.means == [find_calibration(tmp_path, recognizer.model_dir)]
+    assert len(list((tmp_path / "voice-calibration").rglob("*.wav"))) == len(PROMPTS) - 1
+
+
+def fake_fit(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
+    class Stats:
+        frames = 100 * sum(len(v) for v in voices)
+    fake_fit.voices = [list(v) for v in voices]  # type: ignore[attr-defined]
+    return models_dir / "means", Stats()
+
+
+def spoken(calibration: TableCalibration, prompts: int) -> None:
+    """The prompts shown said, one after another, each a loud burst then a pause."""
+    rng = np.random.default_rng(1)
+    voice = 0.3 * rng.standard_normal((1600 * 6, 1))
+    for k in range(prompts):
+        for part in (voice, np.zeros((1600 * 8, 1))):
+            for i in range(0, len(part), 1600):
+                calibration.hears(to_chunk(part[i:i + 1600], 0.0))
+
+
+def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> None:
+    shown: list[dict[str, Any]] = []
+    recognizer = Recognizer(tmp_path / "model")
+    calibration = TableCalibration(shown.append, tmp_path, recognizer, lambda _: None,
+                                   prompts=("truco", "quiero"), fit=fake_fit)
+    assert shown[-1]["state"] == "idle"
+    with pytest.raises(ValueError, match="Calibrar las voces"):
+        calibration.act("skip")
+    calibration.act("start", 2)
+    assert shown[-1] | {"last": ""} == {"state": "listening", "player": 1, "players": 2,
+                                        "index": 1, "total": 2, "prompt": "truco", "last": "",
+                                        "heard": 0, "missed": 0, "message": ""}
+    with pytest.raises(ValueError, match="Saltear"):
+        calibration.act("start", 2)
+    calibration.act("skip")
+    assert shown[-1]["prompt"] == "quiero" and shown[-1]["last"] == "«truco»: lo salteaste; sigo"
+    spoken(calibration, 1)
+    assert shown[-1] | {"last": ""} == {"state": "ready", "player": 2, "players": 2, "index": 3,
+                                        "total": 2, "prompt": "", "last": "", "heard": 1,
+                                        "missed": 1, "message": ""}
+    assert calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))  # the listener waits too
+    calibration.act("next")
+    assert shown[-1]["player"] == 2 and shown[-1]["prompt"] == "truco"
+    spoken(calibration, 2)
+    state = wait_for(calibration, "done")
+    assert [[text for _, text in v] for v in fake_fit.voices] == [["quiero"], ["truco", "quiero"]]  # type: ignore[attr-defined]
+    assert state["message"].startswith("Listo: 3 frases") and recognizer.means == [tmp_path / "means"]
+    assert not calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))  # the listener hears again
+    calibration.act("close")
+    assert shown[-1]["state"] == "idle"
+
+
+def test_a_cancelled_calibration_keeps_nothing_and_one_with_nothing_said_fails(tmp_path: Path) -> None:
+    recognizer = Recognizer(tmp_path / "model")
+    calibration = TableCalibration(lambda _: None, tmp_path, recognizer, lambda _: None,
+                                   prompts=("truco", "quiero"), fit=fake_fit)
+    calibration.act("start", 1)
+    spoken(calibration, 1)
+    calibration.act("cancel")
+    assert calibration.state()["state"] == "idle" and calibration.state()["heard"] == 0
+    assert not calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))
+
+    calibration.act("start", 1)
+    calibration.act("skip")
+    calibration.act("skip")
+    state = wait_for(calibration, "failed")
+    assert "no te oí decir ninguna frase" in state["message"] and recognizer.means == []
+    calibration.act("start", 1)  # tried again from the result
+    assert calibration.state()["state"] == "listening"

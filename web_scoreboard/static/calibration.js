@@ -1,0 +1,95 @@
+/* The voices' calibration from the tablet: «Voces» in the settings starts it, and while the
+   server calibrates a modal panel on every page shows each player what to say.  The snapshot's
+   ``calibration`` is null when this server cannot calibrate: then nothing of it shows. */
+"use strict";
+
+const Calibration = (() => {
+  const $ = (sel) => document.querySelector(sel);
+  // What the panel shows in each state: [title, the step line, the big line, the small line,
+  // the buttons (``data-calibration`` actions)].
+  const VIEWS = {
+    listening: (c) => ["Calibrar las voces", `Jugador ${c.player} de ${c.players} · ${c.index}/${c.total}`,
+      `Decí: «${c.prompt}»`, c.last, ["skip", "cancel"]],
+    ready: (c) => ["Calibrar las voces", "",
+      `Jugador ${c.player} de ${c.players}: cuando estés listo, tocá Empezar`, c.last, ["next", "cancel"]],
+    fitting: (c) => ["Calibrar las voces", "", `Calibrando con ${c.heard} frases…`, "", []],
+    done: (c) => ["Calibración de las voces", "", c.message, "", ["close"]],
+    failed: (c) => ["⚠ No se pudo calibrar", "", c.message, "", ["close"]],
+  };
+  let send = null;  // app.js's send(method, path, body): the PIN, the refusals shown
+  let shown = null;  // the calibration on screen, null or its state
+  let busy = false;  // a tap on its way: a second one would skip the next prompt too
+
+  /* The panel is open on every page while the server is doing something, and only then. */
+  const panelOpen = (cal) => Boolean(cal) && cal.state !== "idle";
+
+  function render(snap) {
+    const cal = snap.calibration || null;
+    shown = cal;
+    renderSettings(cal);
+    renderPanel(cal);
+  }
+
+  function renderSettings(cal) {
+    $("#voices").hidden = !cal;
+    if (!cal) return;
+    $("#btn-calibrate").disabled = cal.state !== "idle";
+  }
+
+  function renderPanel(cal) {
+    const dialog = $("#dlg-calibration");
+    if (!panelOpen(cal)) {
+      if (dialog.open) dialog.close();
+      return;
+    }
+    const focused = document.activeElement;  // before its button may hide
+    const [title, step, say, last, actions] = (VIEWS[cal.state] || VIEWS.fitting)(cal);
+    $("#cal-title").textContent = title;
+    for (const [sel, words] of [["#cal-step", step], ["#cal-say", say], ["#cal-last", last]]) {
+      $(sel).textContent = words || "";
+      $(sel).hidden = !words;
+    }
+    $("#cal-say").classList.toggle("prompt", cal.state === "listening");
+    dialog.classList.toggle("trouble", cal.state === "failed");
+    for (const button of dialog.querySelectorAll("[data-calibration]")) {
+      button.hidden = !actions.includes(button.dataset.calibration);
+    }
+    if (!dialog.open) dialog.showModal();  // the first button there takes the focus
+    else if (dialog.contains(focused) && focused.hidden) {  // its button gone: the first one there
+      const first = dialog.querySelector("[data-calibration]:not([hidden])");
+      if (first) first.focus();
+    }
+  }
+
+  /* A tap on «Calibrar las voces» or on the panel; the answer is the new snapshot. */
+  async function act(action) {
+    if (busy) return;
+    busy = true;
+    try {
+      const body = { action };
+      if (action === "start") body.players = Number($("#calibrate-players").value) || 1;
+      const snap = await send("POST", "/api/calibration", body);
+      if (snap && action === "start" && $("#dlg-settings").open) $("#dlg-settings").close();
+    } finally {
+      busy = false;
+    }
+  }
+
+  /* The settings opened: as many players as the table has, to begin with. */
+  function settingsOpened(players) {
+    const count = Math.min(Math.max(Number(players) || 1, 1), 6);
+    $("#calibrate-players").value = String(count);
+  }
+
+  /* Escape must not leave a panel closed while the server still listens: it does nothing, and
+     a panel the browser closes all the same (a second Escape) opens again. */
+  function wire(sendChange) {
+    send = sendChange;
+    const dialog = $("#dlg-calibration");
+    dialog.addEventListener("cancel", (event) => event.preventDefault());
+    dialog.addEventListener("keydown", (event) => { if (event.key === "Escape") event.preventDefault(); });
+    dialog.addEventListener("close", () => { if (panelOpen(shown)) renderPanel(shown); });
+  }
+
+  return { render, act, settingsOpened, wire };
+})();
