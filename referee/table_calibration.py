@@ -8,7 +8,8 @@ listener (``tap``): a prompt said is not a call.  The listener then goes on with
 it, its clock carried on as if the recording had not been there.  Every change of state is shown
 on the pages (``show``, the service's ``set_calibration``) as a dict: ``state`` ("idle",
 "listening", "ready" for the next player, "fitting", "done", "failed"), the player and prompt,
-what became of the last prompt, and the result.
+what became of the last prompt, the result, and whether the table has a calibration in use
+(which "forget" drops, as ``voices forget`` does).
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ Fit = Callable[[Path, Path, Voices], tuple[Path, Any]]
 
 # The taps each state takes (``act``); any other is refused, saying why.
 TAPS = {
-    "idle": ("start",),
+    "idle": ("start", "forget"),
     "listening": ("skip", "cancel"),
     "ready": ("next", "cancel"),
     "fitting": (),
-    "done": ("close", "start"),
-    "failed": ("close", "start"),
+    "done": ("close", "start", "forget"),
+    "failed": ("close", "start", "forget"),
 }
 REFUSED = {
     "idle": "no se está calibrando: tocá «Calibrar las voces»",
@@ -66,12 +67,13 @@ class TableCalibration:
         self._last = ""
         self._message = ""
         self._capture: PhraseCapture | None = None
+        self._calibrated = getattr(recognizer, "means", None) is not None
         self._publish()
 
     # -- the tablet's taps --------------------------------------------------------------------
     def act(self, action: str, players: int = 1) -> None:
-        """A tap: "start" (with the number of ``players``), "next", "skip", "cancel", "close";
-        ValueError, in words, for one the state does not take."""
+        """A tap: "start" (with the number of ``players``), "next", "skip", "cancel", "close",
+        "forget"; ValueError, in words, for one the state does not take."""
         with self._lock:
             if action not in TAPS[self._state]:
                 raise ValueError(REFUSED[self._state])
@@ -85,6 +87,8 @@ class TableCalibration:
                 self._next_player()
             elif action == "skip":
                 self._answered(None, "lo salteaste")
+            elif action == "forget":
+                self._forget()
             elif action == "cancel":
                 self._state, self._voices, self._capture = "idle", [], None
                 self._log("escucha: calibración cancelada; no guardé nada")
@@ -163,9 +167,23 @@ class TableCalibration:
             self._finished("done", f"Listo: {said} frases, {stats.frames / 100:.0f} s de voz. "
                            "Ya escucho con la calibración.")
 
+    def _forget(self) -> None:
+        """Drop the table's calibration and hear with the model's own means from the next pause."""
+        if not self._calibrated:
+            raise ValueError("no hay ninguna calibración que olvidar")
+        try:
+            voice_learning.forget(self.models_dir)
+        except OSError as err:
+            raise ValueError(f"no pude borrar la calibración en {err.filename}: "
+                             f"{err.strerror or err}") from err
+        self.recognizer.use_means(None)
+        self._state, self._message, self._calibrated = "idle", "", False
+        self._log("escucha: olvidé la calibración de las voces; escucho sin ella")
+
     def _finished(self, state: str, message: str) -> None:
         with self._lock:
             self._state, self._message, self._voices = state, message, []
+            self._calibrated = self._calibrated or state == "done"
             self._log(f"escucha: {message}")
             self._publish()
 
@@ -181,7 +199,7 @@ class TableCalibration:
                 "prompt": self.prompts[self._index] if listening else "",
                 "last": self._last,
                 "heard": sum(len(v) for v in self._voices), "missed": self._missed,
-                "message": self._message,
+                "message": self._message, "calibrated": self._calibrated,
             }
 
     def _publish(self) -> None:

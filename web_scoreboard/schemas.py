@@ -110,9 +110,9 @@ class NewGameIn(Strict):
 class CalibrationIn(Strict):
     """A tap on the voices' calibration panel: ``{"action": "start", "players": 2}``; then
     "next" (the next player is ready), "skip" (the prompt shown), "cancel", "close" (the result
-    was read)."""
+    was read), "forget" (the table's calibration)."""
 
-    action: Literal["start", "next", "skip", "cancel", "close"]
+    action: Literal["start", "next", "skip", "cancel", "close", "forget"]
     players: Annotated[int, Field(ge=1, le=6)] = 1
 
 

@@ -346,8 +346,8 @@ class TableService:
 
     def calibrate(self, action: str, players: int = 1) -> dict[str, Any]:
         """A tap on the calibration panel ("start" with the number of ``players``, "next",
-        "skip", "cancel", "close"), carried out by the referee's ``calibration``; the snapshot
-        then.  ActionError (409) when it cannot be done now, and why."""
+        "skip", "cancel", "close", "forget"), carried out by the referee's ``calibration``; the
+        snapshot then.  ActionError (409) when it cannot be done now, and why."""
         controls = self.calibration
         if controls is None:
             raise ActionError("calibration-off", "calibrar las voces desde la tablet necesita "

@@ -71,7 +71,7 @@ class SphinxRecognizer:
         self._decoder = self._decoders[False]
         self._noisy_used = False  # the noisy table's decoder has heard this stream
         self._meter = NoiseMeter(quiet_db=self.tuning.quiet_db)
-        self._next: tuple[dict[bool, object], Path] | None = None  # decoders with new means, for the next pause
+        self._next: tuple[dict[bool, object], Path | None] | None = None  # decoders with new means, for the next pause
         self._cmn_start: str = self._decoder.get_cmn()  # type: ignore[attr-defined]
         self._ep = pocketsphinx.Endpointer(
             window=self.tuning.vad_window, ratio=self.tuning.vad_ratio, vad_mode=self.tuning.vad_mode
@@ -194,10 +194,10 @@ class SphinxRecognizer:
         dec.end_utt()  # type: ignore[attr-defined]
         dec.activate_search(listening)  # type: ignore[attr-defined]
 
-    def use_means(self, means: Path) -> None:
-        """Switch to a new calibration without stopping the stream: the decoder is built here (in
-        any thread) and takes over at the next pause between utterances, with the table's
-        cepstral mean carried over."""
+    def use_means(self, means: Path | None) -> None:
+        """Switch to a new calibration (None: the model's own means, none) without stopping the
+        stream: the decoder is built here (in any thread) and takes over at the next pause
+        between utterances, with the table's cepstral mean carried over."""
         import pocketsphinx
 
         self._next = (self._make_decoders(pocketsphinx, means), means)

@@ -177,6 +177,20 @@ def test_a_table_that_plays_is_heard_better(shared_dir: Path, model: Path,
             score[name] += heard_right(r, audio, row["label"])
     assert score["taught"] >= score["plain"] + 4, score
 
+    # The calibration forgotten (from the tablet): the model's own means again at the next
+    # pause, and the running recognizer hears as one that never had any.
+    rec.use_means(None)
+    rec.feed(read_pcm(played[1]))
+    assert rec.means is None
+    for row in tests[:12]:
+        audio = read_pcm(shared_dir / "speech" / row["file"])
+        texts = []
+        for r in (plain, rec):
+            r.reset()
+            r.cepstral_mean = start[id(plain)]
+            texts.append([x.text for x in r.feed(audio) + r.flush() if x.final])
+        assert texts[0] == texts[1], row["file"]
+
     # 'voices learn' does the same from the kept games; 'voices forget' stops learning from them.
     store.close()
     assert main(["voices", "learn", "--data-dir", str(tmp_path), "--models-dir", str(models)]) == 2

@@ -23,12 +23,13 @@ from tests.referee.test_voices_mic import SILENT, CorpusMic, prompts_said
 class Recognizer:
     """The running recognizer, as far as a calibration sees it."""
 
-    def __init__(self, model_dir: Path) -> None:
+    def __init__(self, model_dir: Path, means: Path | None = None) -> None:
         self.model_dir = model_dir
-        self.means: list[Path] = []
+        self.means = means  # the calibration it started with
+        self.used: list[Path | None] = []
 
-    def use_means(self, path: Path) -> None:
-        self.means.append(path)
+    def use_means(self, path: Path | None) -> None:
+        self.used.append(path)
 
 
 def table(seconds: float, start: float) -> list[AudioChunk]:
@@ -75,7 +76,7 @@ def test_the_prompts_said_at_the_table_calibrate_and_the_listener_hears_around_t
     assert any(s["last"] == f"«{SILENT}»: no te oí; sigo" for s in shown)
     assert any(s["last"] == "te oí «treinta y tres»" for s in shown)
     # kept as the table's calibration, with its recordings, and handed to the recognizer
-    assert recognizer.means == [find_calibration(tmp_path, recognizer.model_dir)]
+    assert recognizer.used == [find_calibration(tmp_path, recognizer.model_dir)]
     assert len(list((tmp_path / "voice-calibration").rglob("*.wav"))) == len(PROMPTS) - 1
 
 
@@ -107,7 +108,8 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
     calibration.act("start", 2)
     assert shown[-1] | {"last": ""} == {"state": "listening", "player": 1, "players": 2,
                                         "index": 1, "total": 2, "prompt": "truco", "last": "",
-                                        "heard": 0, "missed": 0, "message": ""}
+                                        "heard": 0, "missed": 0, "message": "",
+                                        "calibrated": False}
     with pytest.raises(ValueError, match="Saltear"):
         calibration.act("start", 2)
     calibration.act("skip")
@@ -115,14 +117,15 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
     spoken(calibration, 1)
     assert shown[-1] | {"last": ""} == {"state": "ready", "player": 2, "players": 2, "index": 3,
                                         "total": 2, "prompt": "", "last": "", "heard": 1,
-                                        "missed": 1, "message": ""}
+                                        "missed": 1, "message": "",
+                                        "calibrated": False}
     assert calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))  # the listener waits too
     calibration.act("next")
     assert shown[-1]["player"] == 2 and shown[-1]["prompt"] == "truco"
     spoken(calibration, 2)
     state = wait_for(calibration, "done")
     assert [[text for _, text in v] for v in fake_fit.voices] == [["quiero"], ["truco", "quiero"]]  # type: ignore[attr-defined]
-    assert state["message"].startswith("Listo: 3 frases") and recognizer.means == [tmp_path / "means"]
+    assert state["message"].startswith("Listo: 3 frases") and recognizer.used == [tmp_path / "means"]
     assert not calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))  # the listener hears again
     calibration.act("close")
     assert shown[-1]["state"] == "idle"
@@ -142,6 +145,30 @@ def test_a_cancelled_calibration_keeps_nothing_and_one_with_nothing_said_fails(t
     calibration.act("skip")
     calibration.act("skip")
     state = wait_for(calibration, "failed")
-    assert "no te oí decir ninguna frase" in state["message"] and recognizer.means == []
+    assert "no te oí decir ninguna frase" in state["message"] and recognizer.used == []
     calibration.act("start", 1)  # tried again from the result
     assert calibration.state()["state"] == "listening"
+
+
+def test_a_calibration_the_table_has_is_forgotten_from_the_tablet(tmp_path: Path) -> None:
+    recognizer = Recognizer(tmp_path / "model")
+    calibration = TableCalibration(lambda _: None, tmp_path, recognizer, lambda _: None,
+                                   prompts=("truco",), fit=fake_fit)
+    assert not calibration.state()["calibrated"]  # a recognizer started with none
+    with pytest.raises(ValueError, match="ninguna calibración que olvidar"):
+        calibration.act("forget")
+    calibration.act("start", 1)
+    with pytest.raises(ValueError, match="Saltear"):
+        calibration.act("forget")  # not while the players are recorded
+    spoken(calibration, 1)
+    assert wait_for(calibration, "done")["calibrated"]
+    (tmp_path / "voice-calibration").mkdir()
+    (tmp_path / "voice-calibration" / "means").write_bytes(b"kept")
+    calibration.act("forget")
+    assert calibration.state() | {"last": ""} == calibration.state() | {
+        "state": "idle", "calibrated": False, "message": "", "last": ""}
+    assert recognizer.used == [tmp_path / "means", None]  # heard with the model's own from now
+    assert not (tmp_path / "voice-calibration" / "means").exists()
+    started_with = TableCalibration(lambda _: None, tmp_path, Recognizer(tmp_path, tmp_path / "m"),
+                                    lambda _: None)
+    assert started_with.state()["calibrated"]

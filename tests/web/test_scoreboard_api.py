@@ -320,7 +320,7 @@ def test_the_table_says_the_prompts_and_every_page_sees_the_calibration_go(
     wait_for(calibration, "done")
     shown = state(client)["calibration"]
     assert shown["state"] == "done" and shown["message"].startswith("Listo: 33 frases")
-    assert recognizer.means and recognizer.means[0].is_file()
+    assert recognizer.used and recognizer.used[0] is not None and recognizer.used[0].is_file()
     closed = client.post("/api/calibration", json={"action": "close"}, headers=AUTH).json()
     assert closed["calibration"]["state"] == "idle"
 

@@ -1045,9 +1045,10 @@ PROMPTS = ("truco", "vale cuatro")  # what each player says, in turn
 CALIBRATION_IDLE: dict[str, Any] = {
     "state": "idle", "player": 0, "players": 0, "index": 0,
     "total": len(PROMPTS), "prompt": "", "last": "", "heard": 0, "missed": 0, "message": "",
+    "calibrated": False,
 }
 CALIBRATION_TAKES = {  # the taps each state takes ...
-    "idle": {"start"}, "listening": {"skip", "cancel"}, "ready": {"next", "cancel"},
+    "idle": {"start", "forget"}, "listening": {"skip", "cancel"}, "ready": {"next", "cancel"},
     "fitting": set(), "done": {"close"}, "failed": {"close"},
 }
 CALIBRATION_REFUSED = {  # ... and why it refuses the others
@@ -1084,6 +1085,8 @@ class FakeCalibration:
             self._after(f"no te oí «{self.state['prompt']}»; sigo")
         elif action == "next":
             self._listen(self.state["player"])
+        elif action == "forget":
+            self.state["calibrated"] = False
         else:  # cancel, close
             self.close()
         self.service.set_calibration(self.state)
@@ -1262,3 +1265,28 @@ def test_a_refused_tap_and_a_failed_calibration_are_shown(server: LiveServer, pa
     assert page.locator("#dlg-calibration").is_hidden()
     assert page.locator("#dlg-settings").is_visible()  # still open under the panel, as it was
     assert page.locator("#voices").is_hidden()
+
+
+def test_a_calibration_is_forgotten_from_the_settings_after_a_question(server: LiveServer,
+                                                                       page: Any) -> None:
+    service = server.service
+    service.calibration = fake = FakeCalibration(service)
+    open_board(page, server.url)
+    wait_seq(page, service.snapshot()["seq"])
+    page.click("#btn-settings")
+    assert text(page, "#calibrated") == "Todavía sin calibrar."
+    assert page.locator("#btn-forget-voices").is_hidden()  # nothing to forget
+    snap = service.set_calibration({**fake.state, "calibrated": True})
+    fake.state["calibrated"] = True
+    wait_seq(page, snap["seq"])
+    assert text(page, "#calibrated") == "Las voces de la mesa están calibradas."
+    shot(page, "tablet-settings-voices-calibrated")
+    page.once("dialog", lambda dialog: dialog.dismiss())  # «¿Olvidamos…?» no
+    page.click("#btn-forget-voices")
+    page.wait_for_timeout(200)
+    assert fake.calls == []
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#btn-forget-voices")
+    page.wait_for_selector("#calibrated:has-text('Todavía sin calibrar.')")
+    assert fake.calls == [("forget", 1)] and page.locator("#btn-forget-voices").is_hidden()
+    assert page.locator("#dlg-settings").is_visible() and page.locator("#dlg-calibration").is_hidden()

@@ -34,6 +34,9 @@ const Calibration = (() => {
     $("#voices").hidden = !cal;
     if (!cal) return;
     $("#btn-calibrate").disabled = cal.state !== "idle";
+    $("#calibrated").textContent = cal.calibrated
+      ? "Las voces de la mesa están calibradas." : "Todavía sin calibrar.";
+    $("#btn-forget-voices").hidden = !cal.calibrated || cal.state !== "idle";
   }
 
   function renderPanel(cal) {
@@ -64,6 +67,7 @@ const Calibration = (() => {
   /* A tap on «Calibrar las voces» or on the panel; the answer is the new snapshot. */
   async function act(action) {
     if (busy) return;
+    if (action === "forget" && !confirm("¿Olvidamos la calibración de las voces? Se vuelve a escuchar sin ella.")) return;
     busy = true;
     try {
       const body = { action };
