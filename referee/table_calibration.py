@@ -163,6 +163,8 @@ class TableCalibration:
         except OSError as err:
             self._finished("failed", f"No pude guardar la calibración en {err.filename}: "
                            f"{err.strerror or err}")
+        except Exception as err:  # noqa: BLE001 - the panel must not wait for ever on every page
+            self._finished("failed", f"No pude calibrar: {err}")
         else:
             self._finished("done", f"Listo: {said} frases, {stats.frames / 100:.0f} s de voz. "
                            "Ya escucho con la calibración.")

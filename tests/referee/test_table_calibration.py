@@ -172,3 +172,16 @@ def test_a_calibration_the_table_has_is_forgotten_from_the_tablet(tmp_path: Path
     started_with = TableCalibration(lambda _: None, tmp_path, Recognizer(tmp_path, tmp_path / "m"),
                                     lambda _: None)
     assert started_with.state()["calibrated"]
+
+
+def test_a_calibration_that_breaks_ends_failed_and_the_panel_with_it(tmp_path: Path) -> None:
+    def broken(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
+        raise np.linalg.LinAlgError("Singular matrix")
+
+    calibration = TableCalibration(lambda _: None, tmp_path, Recognizer(tmp_path), lambda _: None,
+                                   prompts=("truco",), fit=broken)
+    calibration.act("start", 1)
+    spoken(calibration, 1)
+    state = wait_for(calibration, "failed", seconds=10)
+    assert state["message"] == "No pude calibrar: Singular matrix" and not state["calibrated"]
+    calibration.act("close")
