@@ -71,12 +71,15 @@ class TableCalibration:
         self._publish()
 
     # -- the tablet's taps --------------------------------------------------------------------
-    def act(self, action: str, players: int = 1) -> None:
-        """A tap: "start" (with the number of ``players``), "next", "skip", "cancel", "close",
-        "forget"; ValueError, in words, for one the state does not take."""
+    def act(self, action: str, players: int = 1, index: int | None = None) -> None:
+        """A tap: "start" (with the number of ``players``), "next", "skip" (the prompt shown,
+        ``index``, if given), "cancel", "close", "forget"; ValueError, in words, for one the
+        state does not take, or a skip of a prompt already heard."""
         with self._lock:
             if action not in TAPS[self._state]:
                 raise ValueError(REFUSED[self._state])
+            if action == "skip" and index not in (None, self._index + 1):
+                raise ValueError(f"ese ya lo oí; ahora va «{self.prompts[self._index]}»")
             if action == "start":
                 self._players, self._voices, self._missed, self._message = players, [], 0, ""
                 who = "un jugador" if players == 1 else f"{players} jugadores"

@@ -114,6 +114,8 @@ class CalibrationIn(Strict):
 
     action: Literal["start", "next", "skip", "cancel", "close", "forget"]
     players: Annotated[int, Field(ge=1, le=6)] = 1
+    # with "skip": the prompt shown (its number), refused if the table has moved on since
+    index: Annotated[int, Field(ge=1, le=1000)] | None = None
 
 
 class PinIn(Strict):

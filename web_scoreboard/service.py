@@ -34,7 +34,7 @@ class CalibrationControls(Protocol):
     """What carries out the calibration panel's taps (``referee.table_calibration``): ValueError,
     in words, for one that cannot be done now."""
 
-    def act(self, action: str, players: int) -> None: ...
+    def act(self, action: str, players: int, index: int | None) -> None: ...
 
 
 class TableService:
@@ -344,17 +344,18 @@ class TableService:
                 return None
             return self.publish(table=False)
 
-    def calibrate(self, action: str, players: int = 1) -> dict[str, Any]:
+    def calibrate(self, action: str, players: int = 1, index: int | None = None) -> dict[str, Any]:
         """A tap on the calibration panel ("start" with the number of ``players``, "next",
-        "skip", "cancel", "close", "forget"), carried out by the referee's ``calibration``; the
-        snapshot then.  ActionError (409) when it cannot be done now, and why."""
+        "skip" with the ``index`` of the prompt shown, "cancel", "close", "forget"), carried out
+        by the referee's ``calibration``; the snapshot then.  ActionError (409) when it cannot be
+        done now, and why."""
         controls = self.calibration
         if controls is None:
             raise ActionError("calibration-off", "calibrar las voces desde la tablet necesita "
                               "que 'serve' escuche un micrófono con el modelo de Sphinx en "
                               "español", 409)
         try:
-            controls.act(action, players)
+            controls.act(action, players, index)
         except ValueError as err:
             raise ActionError("calibration-refused", str(err), 409) from err
         return self.snapshot()

@@ -112,8 +112,10 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
                                         "calibrated": False}
     with pytest.raises(ValueError, match="Saltear"):
         calibration.act("start", 2)
-    calibration.act("skip")
+    calibration.act("skip", index=1)
     assert shown[-1]["prompt"] == "quiero" and shown[-1]["last"] == "«truco»: lo salteaste; sigo"
+    with pytest.raises(ValueError, match="ahora va «quiero»"):  # tapped on «truco», heard since
+        calibration.act("skip", index=1)
     spoken(calibration, 1)
     assert shown[-1] | {"last": ""} == {"state": "ready", "player": 2, "players": 2, "index": 3,
                                         "total": 2, "prompt": "", "last": "", "heard": 1,

@@ -264,12 +264,12 @@ class Calibrating:
     state shown on the pages."""
 
     def __init__(self, service: Any) -> None:
-        self.service, self.taps = service, cast(list[tuple[str, int]], [])
+        self.service, self.taps = service, cast(list[tuple[str, int, int | None]], [])
 
-    def act(self, action: str, players: int) -> None:
-        if action == "skip":
+    def act(self, action: str, players: int, index: int | None) -> None:
+        if action == "skip" and index is None:
             raise ValueError("no se está calibrando: tocá «Calibrar las voces»")
-        self.taps.append((action, players))
+        self.taps.append((action, players, index))
         self.service.set_calibration({"state": "listening", "prompt": "truco"})
 
 
@@ -285,7 +285,7 @@ def test_the_voices_are_calibrated_from_the_tablet_through_the_referee(app: Fast
     seen = state(client)["seq"]
     started = client.post("/api/calibration", json={"action": "start", "players": 3},
                           headers=AUTH)
-    assert started.status_code == 200 and referee.taps == [("start", 3)]
+    assert started.status_code == 200 and referee.taps == [("start", 3, None)]
     assert started.json()["calibration"] == {"state": "listening", "prompt": "truco"}
     # the calibration's state is not a change of the table: a tap on what was shown stands
     assert client.post(f"/api/events?seq={seen}", json={"line": "hand"},
@@ -294,7 +294,10 @@ def test_the_voices_are_calibrated_from_the_tablet_through_the_referee(app: Fast
     assert refused.status_code == 409 and refused.json()["error"] == {
         "code": "calibration-refused",
         "message": "no se está calibrando: tocá «Calibrar las voces»"}
-    for body in ({"action": "again"}, {"action": "start", "players": 7}):
+    client.post("/api/calibration", json={"action": "skip", "index": 2}, headers=AUTH)
+    assert referee.taps[-1] == ("skip", 1, 2)  # the prompt the page showed
+    for body in ({"action": "again"}, {"action": "start", "players": 7},
+                 {"action": "skip", "index": 0}):
         assert client.post("/api/calibration", json=body, headers=AUTH).status_code == 422
     assert service.set_calibration({"state": "listening", "prompt": "truco"}) is None  # unchanged
 

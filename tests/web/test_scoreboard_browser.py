@@ -1070,12 +1070,15 @@ class FakeCalibration:
     def __init__(self, service: Any) -> None:
         self.service = service
         self.calls: list[tuple[str, int]] = []
+        self.skipped: list[int | None] = []  # the prompt each «Saltear» was tapped on
         self.state = dict(CALIBRATION_IDLE)
         service.set_calibration(self.state)
 
-    def act(self, action: str, players: int) -> None:
+    def act(self, action: str, players: int, index: int | None = None) -> None:
         """A tap on a page; ValueError, in words, for one the state does not take."""
         self.calls.append((action, players))
+        if action == "skip":
+            self.skipped.append(index)
         if action not in CALIBRATION_TAKES[self.state["state"]]:
             raise ValueError(CALIBRATION_REFUSED[self.state["state"]])
         if action == "start":
@@ -1185,6 +1188,7 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
     page.wait_for_selector("#cal-say:has-text('cuando estés listo')")
     page.wait_for_timeout(200)
     assert fake.calls[1:] == [("skip", 1)] and page.locator("#toast").is_hidden()
+    assert fake.skipped == [2]  # «vale cuatro», the second prompt, as the panel showed it
     assert text(page, "#cal-say") == "Jugador 2 de 2: cuando estés listo, tocá Empezar"
     assert text(page, "#cal-last") == "no te oí «vale cuatro»; sigo"
     assert calibration_buttons(page) == ["Empezar", "Cancelar"]

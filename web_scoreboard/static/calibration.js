@@ -72,6 +72,7 @@ const Calibration = (() => {
     try {
       const body = { action };
       if (action === "start") body.players = Number($("#calibrate-players").value) || 1;
+      if (action === "skip" && shown) body.index = shown.index;  // the server may have moved on
       const snap = await send("POST", "/api/calibration", body);
       if (snap && action === "start" && $("#dlg-settings").open) $("#dlg-settings").close();
     } finally {
