@@ -1137,6 +1137,8 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
         server: LiveServer, page: Any, browser: Any) -> None:
     service = server.service
     open_board(page, server.url)
+    empty = page.locator("#heard-list").evaluate("e => getComputedStyle(e, '::after').content")
+    assert empty == '"Todavía no se oyó nada."'  # no calibration to suggest
     page.click("#btn-settings")
     assert page.locator("#voices").is_hidden()  # this server cannot calibrate: nothing of it
     page.click("#dlg-settings [data-close]")
@@ -1271,12 +1273,24 @@ def test_a_refused_tap_and_a_failed_calibration_are_shown(server: LiveServer, pa
     assert page.locator("#voices").is_hidden()
 
 
-def test_a_calibration_is_forgotten_from_the_settings_after_a_question(server: LiveServer,
-                                                                       page: Any) -> None:
+def test_a_calibration_is_forgotten_from_the_settings_after_a_question(
+        server: LiveServer, page: Any, browser: Any) -> None:
     service = server.service
     service.calibration = fake = FakeCalibration(service)
     open_board(page, server.url)
     wait_seq(page, service.snapshot()["seq"])
+    empty = "e => getComputedStyle(e, '::after').content"
+    assert "calibrá las voces: Ajustes → Voces" in page.locator("#heard-list").evaluate(empty)
+    shot(page, "tablet-uncalibrated")
+    context = browser.new_context(viewport=SIZES["phone"])  # the hint fits a phone too
+    phone = context.new_page()
+    open_board(phone, server.url)
+    strip = phone.locator("#heard-list")
+    assert "calibrá las voces" in strip.evaluate(empty)
+    assert strip.evaluate("e => e.scrollWidth - e.clientWidth") <= 0
+    assert phone.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    shot(phone, "phone-uncalibrated")
+    context.close()
     page.click("#btn-settings")
     assert text(page, "#calibrated") == "Todavía sin calibrar."
     assert page.locator("#btn-forget-voices").is_hidden()  # nothing to forget
@@ -1284,6 +1298,7 @@ def test_a_calibration_is_forgotten_from_the_settings_after_a_question(server: L
     fake.state["calibrated"] = True
     wait_seq(page, snap["seq"])
     assert text(page, "#calibrated") == "Las voces de la mesa están calibradas."
+    assert page.locator("#heard-list").evaluate(empty) == '"Todavía no se oyó nada."'
     shot(page, "tablet-settings-voices-calibrated")
     page.once("dialog", lambda dialog: dialog.dismiss())  # «¿Olvidamos…?» no
     page.click("#btn-forget-voices")
@@ -1293,4 +1308,5 @@ def test_a_calibration_is_forgotten_from_the_settings_after_a_question(server: L
     page.click("#btn-forget-voices")
     page.wait_for_selector("#calibrated:has-text('Todavía sin calibrar.')")
     assert fake.calls == [("forget", 1)] and page.locator("#btn-forget-voices").is_hidden()
+    assert "calibrá las voces" in page.locator("#heard-list").evaluate(empty)  # uncalibrated again
     assert page.locator("#dlg-settings").is_visible() and page.locator("#dlg-calibration").is_hidden()

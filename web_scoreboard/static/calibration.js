@@ -31,6 +31,9 @@ const Calibration = (() => {
   }
 
   function renderSettings(cal) {
+    // While nothing was heard, a table whose voices are not calibrated is told where to do it.
+    if (cal && !cal.calibrated) $("#heard-list").dataset.hint = "Para que oiga mejor, calibrá las voces: Ajustes → Voces.";
+    else delete $("#heard-list").dataset.hint;
     $("#voices").hidden = !cal;
     if (!cal) return;
     $("#btn-calibrate").disabled = cal.state !== "idle";
