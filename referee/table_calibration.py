@@ -164,8 +164,7 @@ class TableCalibration:
         except RecognizerError as err:
             self._finished("failed", f"No pude calibrar: {err.message}")
         except OSError as err:
-            self._finished("failed", f"No pude guardar la calibración en {err.filename}: "
-                           f"{err.strerror or err}")
+            self._finished("failed", f"No pude {_on_disk('guardar', err)}")
         except Exception as err:  # noqa: BLE001 - the panel must not wait for ever on every page
             self._finished("failed", f"No pude calibrar: {err}")
         else:
@@ -179,8 +178,7 @@ class TableCalibration:
         try:
             voice_learning.forget(self.models_dir)
         except OSError as err:
-            raise ValueError(f"no pude borrar la calibración en {err.filename}: "
-                             f"{err.strerror or err}") from err
+            raise ValueError(f"no pude {_on_disk('borrar', err)}") from err
         self.recognizer.use_means(None)
         self._state, self._message, self._calibrated = "idle", "", False
         self._log("escucha: olvidé la calibración de las voces; escucho sin ella")
@@ -209,3 +207,8 @@ class TableCalibration:
 
     def _publish(self) -> None:
         self._show(self.state())
+
+
+def _on_disk(doing: str, err: OSError) -> str:
+    """«guardar la calibración en …: Permission denied»: what the disk refused, and why."""
+    return f"{doing} la calibración en {err.filename}: {err.strerror or err}"

@@ -187,3 +187,21 @@ def test_a_calibration_that_breaks_ends_failed_and_the_panel_with_it(tmp_path: P
     state = wait_for(calibration, "failed", seconds=10)
     assert state["message"] == "No pude calibrar: Singular matrix" and not state["calibrated"]
     calibration.act("close")
+
+
+def test_what_the_disk_refuses_is_said(tmp_path: Path) -> None:
+    def full(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
+        raise OSError(28, "No space left on device", str(models_dir / "voice-calibration"))
+
+    recognizer = Recognizer(tmp_path, means=tmp_path / "means")
+    calibration = TableCalibration(lambda _: None, tmp_path, recognizer, lambda _: None,
+                                   prompts=("truco",), fit=full)
+    calibration.act("start", 1)
+    spoken(calibration, 1)
+    state = wait_for(calibration, "failed", seconds=10)
+    assert state["message"] == (f"No pude guardar la calibración en {tmp_path}/voice-calibration: "
+                                "No space left on device")
+    (tmp_path / "voice-calibration").write_text("not a folder")  # in the calibration's place
+    with pytest.raises(ValueError, match="^no pude borrar la calibración en .*voice-calibration"):
+        calibration.act("forget")
+    assert recognizer.used == [] and calibration.state()["calibrated"]
