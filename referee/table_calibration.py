@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from models import syserrors
 from referee.asr import learn as voice_learning
 from referee.asr.base import RecognizerError
 from referee.audio import AudioChunk
@@ -210,5 +211,6 @@ class TableCalibration:
 
 
 def _on_disk(doing: str, err: OSError) -> str:
-    """«guardar la calibración en …: Permission denied»: what the disk refused, and why."""
-    return f"{doing} la calibración en {err.filename}: {err.strerror or err}"
+    """«guardar la calibración en …: no queda lugar en el disco»: what the disk refused, and why
+    (``syserrors.said``)."""
+    return f"{doing} la calibración en {err.filename}: {syserrors.said(err)}"

@@ -200,7 +200,7 @@ def test_what_the_disk_refuses_is_said(tmp_path: Path) -> None:
     spoken(calibration, 1)
     state = wait_for(calibration, "failed", seconds=10)
     assert state["message"] == (f"No pude guardar la calibración en {tmp_path}/voice-calibration: "
-                                "No space left on device")
+                                "no queda lugar en el disco")
     (tmp_path / "voice-calibration").write_text("not a folder")  # in the calibration's place
     with pytest.raises(ValueError, match="^no pude borrar la calibración en .*voice-calibration"):
         calibration.act("forget")
