@@ -1243,10 +1243,20 @@ def test_a_refused_tap_and_a_failed_calibration_are_shown(server: LiveServer, pa
     wait_seq(page, snap["seq"])
     assert page.locator("#dlg-calibration").is_visible()
     assert page.locator("#cal-say").inner_text() == "Decí: «truco»"
+    assert page.locator("#cal-mic").is_hidden()
+    unplugged = "no hay ningún micrófono conectado: enchufá uno; reintento en 2 s"
+    wait_seq(page, service.set_source("mic", "trouble", unplugged)["seq"])  # pulled out mid-prompt
+    assert text(page, "#cal-mic") == (f"⚠ El micrófono no escucha: {unplugged}. "
+                                      "La calibración sigue cuando vuelva.")
+    assert page.locator("#cal-mic").get_attribute("role") == "alert"
+    assert text(page, "#cal-say") == "Decí: «truco»"  # the prompt waits for it
+    shot(page, "tablet-calibration-microphone-unplugged")
 
     failed = "no se pudo calibrar: se oyeron 1 de 4 frases; probá más cerca del micrófono"
     snap = service.set_calibration(fake.fitted(failed, ok=False))
     wait_seq(page, snap["seq"])
+    assert page.locator("#cal-mic").is_hidden()  # nothing waits for it any more
+    wait_seq(page, service.set_source("mic", "ok", "escuchando")["seq"])
     assert text(page, "#cal-title") == "⚠ No se pudo calibrar"
     assert text(page, "#cal-say") == failed
     assert calibration_buttons(page) == ["Cerrar"]

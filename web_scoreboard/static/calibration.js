@@ -28,6 +28,19 @@ const Calibration = (() => {
     shown = cal;
     renderSettings(cal);
     renderPanel(cal);
+    renderMic(cal, snap.sources);
+  }
+
+  /* A microphone that stopped hearing while the players are recorded: the panel says so, and
+     that the prompt shown waits for it (nothing is counted while it hears nothing). */
+  function renderMic(cal, sources) {
+    const waiting = panelOpen(cal) && ["listening", "ready"].includes(cal.state);
+    const lost = (sources || []).filter((s) => String(s.key).startsWith("mic") && s.state !== "ok");
+    const el = $("#cal-mic");
+    el.textContent = waiting && lost.length
+      ? `⚠ El micrófono no escucha: ${lost.map((s) => s.message).join("; ")}. La calibración sigue cuando vuelva.`
+      : "";
+    el.hidden = !el.textContent;
   }
 
   function renderSettings(cal) {
