@@ -4,12 +4,16 @@ microphone is), and the table's voices calibrated from the tablet's API while th
 
 from __future__ import annotations
 
+import csv
 import fcntl
+import io
 import os
 import threading
 import time
+import wave
 from collections import deque
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +27,7 @@ from tests.e2e.test_serve_end_to_end import Serve
 from tests.referee.test_voices_mic import prompts_said
 
 STEP = 1600  # samples the device gives at a time: 0.1 s at 16 kHz, 16-bit mono
-ASOUNDRC = """pcm.tablemic {{
+ASOUNDRC = """pcm.{name} {{
     type file
     slave.pcm "null"
     file "/dev/null"
@@ -31,28 +35,27 @@ ASOUNDRC = """pcm.tablemic {{
     format "raw"
 }}
 """
+TEAM_VOICE = ("pico:es-ES", "normal", "low")  # a voice the settings were chosen on: heard surely
 SAID = 14  # prompts the player says before skipping the rest (the numbers): 8 s of speech
 F_SETPIPE_SZ = 1031
 
 
 class TableMic:
-    """The capture device ``tablemic`` for a process whose HOME is ``home``: the table's quiet
-    sound, with what ``say`` is given, 0.1 s at a time as a microphone hears it.  ``unplug``
-    stops its sound for a while, as a microphone pulled out and plugged in again."""
+    """A capture device named ``name`` for a process whose HOME is ``home``: the table's quiet
+    sound, with what ``say`` is given, as a microphone hears it (``Room``).  ``unplug`` stops its
+    sound for a while, as a microphone pulled out and plugged in again."""
 
-    def __init__(self, home: Path) -> None:
-        pipe = home / "tablemic.raw"
+    def __init__(self, home: Path, name: str) -> None:
+        pipe = home / f"{name}.raw"
         os.mkfifo(pipe)
-        (home / ".asoundrc").write_text(ASOUNDRC.format(pipe=pipe), encoding="utf-8")
+        with (home / ".asoundrc").open("a", encoding="utf-8") as fh:
+            fh.write(ASOUNDRC.format(name=name, pipe=pipe))
         # Read and write: opening never waits for the reader, and sound nobody reads is dropped.
         self._fd = os.open(pipe, os.O_RDWR | os.O_NONBLOCK)
-        fcntl.fcntl(self._fd, F_SETPIPE_SZ, 4 * STEP)  # a device keeps little: sound stays live
-        self._rng = np.random.default_rng(0)
+        fcntl.fcntl(self._fd, F_SETPIPE_SZ, 4096)  # a device keeps little (0.13 s): sound is live
+        self._rng = np.random.default_rng(len(name))
         self._said: deque[np.ndarray] = deque()
         self._silent_until = 0.0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
 
     def say(self, pcm: np.ndarray, pause_s: float = 0.6) -> None:
         """A pause, then the phrase (floats, 16 kHz), after what was given before."""
@@ -60,29 +63,57 @@ class TableMic:
         data = np.pad(data, (0, -len(data) % STEP))
         self._said.extend(data[i:i + STEP] for i in range(0, len(data), STEP))
 
-    def said_all(self, timeout: float = 30.0) -> None:
-        wait_for(lambda: not self._said, timeout, "the microphone to say everything")
+    @property
+    def saying(self) -> bool:
+        """Whether some of what it was given is still to be heard."""
+        return bool(self._said)
 
     def unplug(self, seconds: float) -> None:
         self._silent_until = time.monotonic() + seconds
 
+    def hear(self) -> None:
+        """The next 0.1 s: what is said, over the room's own sound."""
+        if time.monotonic() < self._silent_until:
+            return
+        sound = self._said.popleft() if self._said else 0.0
+        sound = sound + self._rng.normal(0, 0.001, STEP)  # the room, always there
+        try:
+            os.write(self._fd, (np.clip(sound, -1, 1) * 32767).astype("<i2").tobytes())
+        except BlockingIOError:
+            pass  # the device is not being read: what it heard is gone
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+
+class Room:
+    """The microphones of one table, made on demand: every one hears the room at the same
+    moments, 0.1 s at a time, as sound reaches them all at once."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.mics: list[TableMic] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def mic(self, name: str) -> TableMic:
+        self.mics.append(TableMic(self.home, name))
+        return self.mics[-1]
+
     def _run(self) -> None:
         due = time.monotonic()
         while not self._stop.is_set():
-            if time.monotonic() >= self._silent_until:
-                sound = self._said.popleft() if self._said else 0.0
-                sound = sound + self._rng.normal(0, 0.001, STEP)  # the room, always there
-                try:
-                    os.write(self._fd, (np.clip(sound, -1, 1) * 32767).astype("<i2").tobytes())
-                except BlockingIOError:
-                    pass  # the device is not being read: what it heard is gone
+            for mic in list(self.mics):
+                mic.hear()
             due += 0.1
             time.sleep(max(0.0, due - time.monotonic()))
 
     def close(self) -> None:
         self._stop.set()
         self._thread.join()
-        os.close(self._fd)
+        for mic in self.mics:
+            mic.close()
 
 
 def wait_for(ready: Callable[[], Any], timeout: float, what: str) -> Any:
@@ -94,28 +125,42 @@ def wait_for(ready: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 @pytest.fixture
-def mic(tmp_path: Path) -> Iterator[TableMic]:
+def room(tmp_path: Path) -> Iterator[Room]:
+    """Sound devices for a `serve` whose HOME is ``tmp_path``."""
     pytest.importorskip("sounddevice", reason="needs sounddevice and PortAudio (libportaudio2)")
-    table_mic = TableMic(tmp_path)
-    yield table_mic
-    table_mic.close()
+    table = Room(tmp_path)
+    yield table
+    table.close()
+
+
+def serve_hearing(tmp_path: Path, model: Path, *mics: str) -> Serve:
+    """`serve` listening to these devices with the Spanish Sphinx model, its models directory
+    (where a calibration is kept) and its store in ``tmp_path``."""
+    options = [option for name in mics for option in ("--mic", name)]
+    return Serve(*options, "--data-dir", str(tmp_path / "data"), "--models-dir",
+                 str(tmp_path / "models"), "--recognizer", "sphinx", "--model", str(model),
+                 env={"HOME": str(tmp_path)})
+
+
+def heard_items(serve: Serve, count: int) -> list[dict[str, Any]]:
+    """What the strip shows, newest first, once it holds ``count`` items (else [])."""
+    heard = list(serve.state()["heard"])
+    return heard if len(heard) == count else []
+
+
+def mic_is(serve: Serve, key: str, state: str) -> bool:
+    return any(s["key"] == key and s["state"] == state for s in serve.state().get("sources") or [])
 
 
 def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
-        shared_dir: Path, tmp_path: Path, mic: TableMic) -> None:
+        shared_dir: Path, tmp_path: Path, room: Room) -> None:
     said = prompts_said(shared_dir)  # one held-out voice's renders of the prompts
     model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
-    models = tmp_path / "models"
-    serve = Serve("--mic", "tablemic", "--data-dir", str(tmp_path / "data"), "--models-dir",
-                  str(models), "--recognizer", "sphinx", "--model", str(model),
-                  env={"HOME": str(tmp_path)})
+    mic = room.mic("tablemic")
+    serve = serve_hearing(tmp_path, model, "tablemic")
     try:
         printed = serve.wait_printed("calibración", timeout=30)
         assert "calibrá las voces de la mesa desde la tablet" in printed, printed
-
-        def mic_is(state: str) -> bool:
-            return any(s["key"] == "mic" and s["state"] == state
-                       for s in serve.state().get("sources") or [])
 
         def calibration() -> dict[str, Any]:
             return dict(serve.state()["calibration"])
@@ -123,7 +168,7 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         def shown(k: int) -> Callable[[], bool]:
             return lambda: bool(calibration()["index"] == k)
 
-        wait_for(lambda: mic_is("ok"), 30, "the microphone to be heard")
+        wait_for(lambda: mic_is(serve, "mic", "ok"), 30, "the microphone to be heard")
         assert calibration()["state"] == "idle" and not calibration()["calibrated"]
 
         started = serve.api.post("/api/calibration", json={"action": "start", "players": 1})
@@ -133,8 +178,8 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
             assert calibration()["prompt"] == text
             if k == 3:  # pulled out and plugged in again before this one is said
                 mic.unplug(4.0)
-                wait_for(lambda: mic_is("trouble"), 20, "the microphone to be missed")
-                wait_for(lambda: mic_is("ok"), 20, "the microphone to be back")
+                wait_for(lambda: mic_is(serve, "mic", "trouble"), 20, "the microphone to be missed")
+                wait_for(lambda: mic_is(serve, "mic", "ok"), 20, "the microphone to be back")
                 now = calibration()  # the prompt shown waited for it
                 assert (now["state"], now["index"], now["prompt"]) == ("listening", 3, text)
             mic.say(read_wav(said[text]))
@@ -146,15 +191,48 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
                          else None, 60, "the fitting")
         assert state["state"] == "done", state["message"]
         assert state["message"].startswith(f"Listo: {SAID} frases") and state["calibrated"], state
-        assert find_calibration(models, model) is not None  # kept for the next session too
+        assert find_calibration(tmp_path / "models", model) is not None  # kept for the next session too
 
         # The prompts were not calls: the game has heard nothing yet.
         assert serve.state()["heard"] == [], serve.state()["heard"]
         assert serve.api.post("/api/calibration", json={"action": "close"}).status_code == 200
         mic.say(read_wav(said["truco"]), pause_s=1.0)  # and then the game goes on
-        mic.said_all()
-        heard = wait_for(lambda: serve.state()["heard"], 20, "the truco to be heard")
+        heard = wait_for(partial(heard_items, serve, 1), 20, "the truco to be heard")
         assert [(h["status"], h["text"]) for h in heard] == [("accepted", "truco")], heard
     finally:
         printed = serve.stop()
     assert "calibrando las voces desde la tablet (un jugador)" in printed, printed
+
+
+def test_a_microphone_per_team_tells_who_spoke_and_keeps_what_it_heard(
+        shared_dir: Path, tmp_path: Path, room: Room) -> None:
+    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
+        said = {r["text"]: shared_dir / "speech" / r["file"] for r in csv.DictReader(fh)
+                if (r["voice"], r["speed"], r["pitch"]) == TEAM_VOICE and r["group"] == "call"}
+    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    mics = {"A": room.mic("mesaA"), "B": room.mic("mesaB")}
+    serve = serve_hearing(tmp_path, model, "mesaA", "mesaB")
+    try:
+        wait_for(lambda: mic_is(serve, "mic A", "ok") and mic_is(serve, "mic B", "ok"), 30,
+                 "both microphones to be heard")
+        # Each call said by a player in front of one microphone, heard by the other too, fainter.
+        for k, (text, team) in enumerate([("truco", "B"), ("quiero", "A")], start=1):
+            voice = read_wav(said[text])
+            for near, mic in mics.items():  # the table talked a while before the first call
+                mic.say(voice if near == team else 0.3 * voice, pause_s=3.0 if k == 1 else 0.6)
+            wait_for(lambda: not any(mic.saying for mic in mics.values()), 20, f"«{text}» said")
+            time.sleep(1.5)  # the pause that ends the phrase: the whole phrase judged its call
+            heard = heard_items(serve, k)
+            assert len(heard) == k and (heard[0]["text"], heard[0]["team"]) == (text, team), heard[0]
+            if heard[0]["status"] == "unsure":  # a doubtful one: tapped, as at the table
+                confirmed = serve.api.post(f"/api/heard/{heard[0]['id']}/confirm")
+                assert confirmed.status_code == 200, confirmed.text
+            else:
+                assert heard[0]["status"] == "accepted", heard[0]
+        assert [line.split(":")[0][0] for line in serve.state()["log"][-2:]] == ["B", "A"]
+        clip = serve.api.get(f"/api/clips/{heard[1]['clip_id']}")  # the truco, to settle it
+        assert clip.status_code == 200 and clip.content[:4] == b"RIFF"
+        with wave.open(io.BytesIO(clip.content)) as w:
+            assert 1.0 <= w.getnframes() / w.getframerate() <= 3.5
+    finally:
+        serve.stop()
