@@ -5,13 +5,22 @@ background tells which team spoke.  The stream passes on one microphone's sound,
 chunk as with a two-channel interface (``audio.Channels``), with both levels and backgrounds, so
 the listener attributes each phrase to the team whose microphone heard it best.
 
-Each microphone's chunks are paired with the other's in the order they come.  One that stops
-sending (unplugged and looked for again) does not hold the other back: the other's chunks go on
-alone once it has sent nothing for ``QUIET_S``, and the phrases said meanwhile go to the team the
-game allows, as with one microphone (the live one hears both teams).  Two devices never keep
-exactly the same time either: once ``MAX_AHEAD`` chunks of the faster one wait with none of the
-slower, the oldest goes on alone, so the two stay within that many chunks of each other instead
-of drifting apart all evening.
+Two devices do not start together, and each sends its sound as its own buffer fills: the k-th
+chunk of one is not the sound of the k-th chunk of the other.  Paired in the order they come,
+each cut from one microphone to the other would repeat or skip up to 0.2 s of sound, mid-word
+(docs/voice.md, "Two devices out of step").  So each microphone's
+sound is placed in time by when it came (``_Sound``): a chunk may come late but never before it
+was heard, so its stream started at the earliest (arrival − sound received until then) over the
+last ``ALIGN_S``, which also follows a device clock a little faster or slower than the other.
+The sound passed on is cut from both at the same moments, 0.1 s at a time; sound one microphone
+heard before the other's first goes on alone, and sound of moments already passed on is dropped
+(a fast clock's surplus, a late first chunk), so no moment is heard twice.  What stays is the
+difference between the two devices' own delays, a few milliseconds for two of a kind.
+
+One that stops sending (unplugged and looked for again) does not hold the other back: the
+other's sound goes on alone once it has sent nothing for ``QUIET_S``, and the phrases said
+meanwhile go to the team the game allows, as with one microphone (the live one hears both
+teams).  When it sends again it is placed in time afresh.
 """
 
 from __future__ import annotations
@@ -21,24 +30,62 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-from referee.audio import AudioChunk, AudioError, Channels
+import numpy as np
+
+from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels
 from referee.microphone import MicSource
 
-MAX_AHEAD = 2  # chunks of one microphone that wait for the other's before going on alone
+STEP = round(CHUNK_S * SAMPLE_RATE)  # samples of each microphone passed on at a time
+ALIGN_S = 10.0  # how far back the arrivals that place a microphone's sound in time go
+APART = 80  # samples (5 ms): the two microphones' sound this far apart in time is together
 QUIET_S = 0.3  # a microphone that sent nothing for this long is not waited for
 WAIT_S = 1.0  # how often the stream looks up when neither microphone sends anything
+
+
+class _Sound:
+    """One microphone's sound not passed on yet, placed in time by when it came (module
+    docstring)."""
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget the sound, and when it was heard: what comes next is placed afresh."""
+        self.pcm = np.zeros(0, dtype="<i2")
+        self._received = 0  # samples, since placed afresh
+        self._starts: deque[tuple[float, float]] = deque()  # (arrival, the start it implies)
+
+    def add(self, chunk: AudioChunk, arrival: float) -> None:
+        self.pcm = np.concatenate([self.pcm, np.frombuffer(chunk.pcm, dtype="<i2")])
+        self._received += len(chunk.pcm) // 2
+        self._starts.append((arrival, arrival - self._received / SAMPLE_RATE))
+        while self._starts[0][0] < arrival - ALIGN_S:
+            self._starts.popleft()
+
+    def first_at(self) -> float:
+        """When the first sample waiting was heard (``time.monotonic``)."""
+        started = min(start for _, start in self._starts)
+        return started + (self._received - len(self.pcm)) / SAMPLE_RATE
+
+    def take(self, samples: int) -> np.ndarray:
+        taken, self.pcm = self.pcm[:samples], self.pcm[samples:]
+        return taken
 
 
 class TeamMics:
     """Two microphones (team A's, team B's) as one source of chunks with two levels."""
 
-    def __init__(self, source_a: Iterable[AudioChunk], source_b: Iterable[AudioChunk]) -> None:
+    def __init__(self, source_a: Iterable[AudioChunk], source_b: Iterable[AudioChunk], *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.sources = (source_a, source_b)
-        self._heard: queue.Queue[tuple[int, AudioChunk | AudioError]] = queue.Queue()
-        self._waiting: tuple[deque[AudioChunk], deque[AudioChunk]] = (deque(), deque())
-        self._last = [0.0, 0.0]  # when each microphone last sent something (time.monotonic)
+        self._clock = clock  # what a microphone's quiet is timed by
+        self._heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]] = queue.Queue()
+        self._sound = (_Sound(), _Sound())
+        self._last = [0.0, 0.0]  # when each microphone's last chunk was taken (``clock``)
+        self._came_at = [-math.inf, -math.inf]  # when each one's last chunk came
+        self._until: float | None = None  # the moment the sound passed on reaches
         self._t = 0.0
         self._channels = Channels()
 
@@ -53,79 +100,132 @@ class TeamMics:
         kept = []
         while True:
             try:
-                mic, item = self._heard.get_nowait()
+                entry = self._heard.get_nowait()
             except queue.Empty:
                 break
-            if item is END or isinstance(item, AudioError):  # kept: it says how a source ended
-                kept.append((mic, item))
+            if entry[1] is END or isinstance(entry[1], AudioError):  # it says how a source ended
+                kept.append(entry)
         for entry in kept:
             self._heard.put(entry)
-        for waiting in self._waiting:
-            waiting.clear()
+        for sound in self._sound:
+            sound.clear()
 
     def __iter__(self) -> Iterator[AudioChunk]:
         for mic, source in enumerate(self.sources):
             threading.Thread(target=_pump, args=(mic, source, self._heard), daemon=True).start()
         ended = [False, False]
-        self._last = [time.monotonic()] * 2
-        while not all(ended) or any(self._waiting):
-            wait = QUIET_S if any(self._waiting) else WAIT_S
+        self._last = [self._clock()] * 2
+        while not all(ended) or self._waiting():
             try:
-                mic, item = self._heard.get(timeout=wait) if not all(ended) else (0, END)
+                mic, item, arrival = (self._heard.get(timeout=QUIET_S if self._waiting() else WAIT_S)
+                                      if not all(ended) else (0, END, time.monotonic()))
             except queue.Empty:  # what waits for a microphone gone quiet goes on without it
                 yield from self._paired(ended)
                 continue
-            self._last[mic] = time.monotonic()
             if isinstance(item, AudioError):  # a microphone that does not retry failed
                 self.stop()
                 raise item
             if item is END:
                 ended[mic] = True
             else:
-                self._waiting[mic].append(item)
+                yield from self._came(mic, item, arrival)
+            # Taken now, not when it came: a listener busy decoding leaves both microphones'
+            # chunks waiting here, and neither has gone quiet.
+            self._last[mic] = self._clock()
             yield from self._paired(ended)
 
-    def _paired(self, ended: list[bool]) -> Iterator[AudioChunk]:
-        """What can go on: pairs, then one microphone's chunks alone where the other has ended,
-        has been quiet for ``QUIET_S`` or is ``MAX_AHEAD`` chunks behind."""
-        a, b = self._waiting
-        while a and b:
-            yield self._merge(a.popleft(), b.popleft())
-        now = time.monotonic()
-        for mic, waiting in enumerate(self._waiting):
-            other_gone = ended[1 - mic] or now - self._last[1 - mic] > QUIET_S
-            while waiting and (other_gone or len(waiting) > MAX_AHEAD):
-                chunk = waiting.popleft()
-                yield self._merge(chunk, None) if mic == 0 else self._merge(None, chunk)
+    def _waiting(self) -> bool:
+        return any(len(sound.pcm) for sound in self._sound)
 
-    def _merge(self, a: AudioChunk | None, b: AudioChunk | None) -> AudioChunk:
-        """The chunk ``Channels`` hears, with both levels and backgrounds; a microphone that sent
-        nothing has level NaN, so the listener does not take the other's team for it (one
-        microphone hears both teams)."""
-        levels = (max(a.levels) if a else math.nan, max(b.levels) if b else math.nan)
-        heard: AudioChunk | None = a or b
-        backgrounds: tuple[float, ...] = ()
-        if a and b:
-            channel, backgrounds = self._channels.hear(levels)
-            heard = (a, b)[channel]
-        assert heard is not None
-        chunk = AudioChunk(heard.pcm, self._t, levels, backgrounds)
+    def _came(self, mic: int, chunk: AudioChunk, arrival: float) -> Iterator[AudioChunk]:
+        """A microphone's chunk, come at ``arrival``; one that had gone quiet first passes on
+        what it had left, alone, and is placed in time afresh."""
+        sound = self._sound[mic]
+        if arrival - self._came_at[mic] > QUIET_S:
+            yield from self._flush(mic)
+            sound.clear()
+        self._came_at[mic] = arrival
+        sound.add(chunk, arrival)
+
+    def _paired(self, ended: list[bool]) -> Iterator[AudioChunk]:
+        """What can go on: both microphones' sound of the same moments; one's sound from before
+        the other's first, alone; and one's sound alone where the other has ended or has been
+        quiet for ``QUIET_S``.  Sound of moments already passed on is dropped."""
+        a, b = self._sound
+        while True:
+            self._drop_past(a)
+            self._drop_past(b)
+            if len(a.pcm) < STEP or len(b.pcm) < STEP:
+                break
+            apart = round((b.first_at() - a.first_at()) * SAMPLE_RATE)  # > 0: A's heard first
+            if abs(apart) < APART:
+                yield self._both()
+            else:
+                yield self._alone(0 if apart > 0 else 1, min(abs(apart), STEP))
+        now = self._clock()
+        for mic in (0, 1):
+            if ended[1 - mic] or now - self._last[1 - mic] > QUIET_S:
+                yield from self._flush(mic)
+
+    def _flush(self, mic: int) -> Iterator[AudioChunk]:
+        """All of one microphone's sound, alone (but what was passed on already)."""
+        self._drop_past(self._sound[mic])
+        while len(self._sound[mic].pcm):
+            yield self._alone(mic, STEP)
+
+    def _drop_past(self, sound: _Sound) -> None:
+        """Drop the sound of moments already passed on, from the other microphone (a device
+        that came late, or back)."""
+        if self._until is not None and len(sound.pcm):
+            behind = round((self._until - sound.first_at()) * SAMPLE_RATE)
+            if behind >= APART:
+                sound.take(behind)
+
+    def _both(self) -> AudioChunk:
+        """Both microphones' next 0.1 s, as the chunk ``Channels`` hears, with both levels and
+        backgrounds."""
+        a, b = self._sound
+        self._until = a.first_at() + STEP / SAMPLE_RATE
+        pcm = (a.take(STEP), b.take(STEP))
+        levels = (_level(pcm[0]), _level(pcm[1]))
+        channel, backgrounds = self._channels.hear(levels)
+        return self._chunk(pcm[channel], levels, backgrounds)
+
+    def _alone(self, mic: int, samples: int) -> AudioChunk:
+        """One microphone's sound alone: the other's level is NaN, so the listener does not take
+        the other's team for it (one microphone hears both teams)."""
+        sound = self._sound[mic]
+        start = sound.first_at()
+        pcm = sound.take(samples)
+        self._until = start + len(pcm) / SAMPLE_RATE
+        levels = (_level(pcm), math.nan) if mic == 0 else (math.nan, _level(pcm))
+        return self._chunk(pcm, levels, ())
+
+    def _chunk(self, pcm: np.ndarray, levels: tuple[float, float],
+               backgrounds: tuple[float, ...]) -> AudioChunk:
+        chunk = AudioChunk(pcm.astype("<i2").tobytes(), self._t, levels, backgrounds)
         self._t += chunk.duration
         return chunk
+
+
+def _level(pcm: np.ndarray) -> float:
+    """The RMS level of 16-bit sound, as ``audio.to_chunk`` gives it."""
+    return float(np.sqrt(np.mean((pcm / 32767.0) ** 2))) if len(pcm) else 0.0
 
 
 END = AudioChunk(b"", -1.0, ())  # a source has no more chunks (a microphone never ends)
 
 
 def _pump(mic: int, source: Iterable[AudioChunk],
-          heard: queue.Queue[tuple[int, AudioChunk | AudioError]]) -> None:
+          heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]]) -> None:
+    """A microphone's chunks, each with when it came (``time.monotonic``), then how it ended."""
     try:
         for chunk in source:
-            heard.put((mic, chunk))
+            heard.put((mic, chunk, time.monotonic()))
     except AudioError as err:  # one that does not retry (``keep_trying=False``): said, not lost
-        heard.put((mic, err))
+        heard.put((mic, err, time.monotonic()))
         return
-    heard.put((mic, END))
+    heard.put((mic, END, time.monotonic()))
 
 
 def channel_teams(specs: list[str] | None, channels: int) -> tuple[str, ...]:
