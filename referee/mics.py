@@ -65,7 +65,7 @@ class _Sound:
             self._starts.popleft()
 
     def first_at(self) -> float:
-        """When the first sample waiting was heard (``time.monotonic``)."""
+        """When the first sample waiting was heard (on the arrivals' clock)."""
         started = min(start for _, start in self._starts)
         return started + (self._received - len(self.pcm)) / SAMPLE_RATE
 
@@ -80,7 +80,7 @@ class TeamMics:
     def __init__(self, source_a: Iterable[AudioChunk], source_b: Iterable[AudioChunk], *,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.sources = (source_a, source_b)
-        self._clock = clock  # what a microphone's quiet is timed by
+        self._clock = clock  # what chunks' arrivals and a microphone's quiet are timed by
         self._heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]] = queue.Queue()
         self._sound = (_Sound(), _Sound())
         self._last = [0.0, 0.0]  # when each microphone's last chunk was taken (``clock``)
@@ -112,13 +112,14 @@ class TeamMics:
 
     def __iter__(self) -> Iterator[AudioChunk]:
         for mic, source in enumerate(self.sources):
-            threading.Thread(target=_pump, args=(mic, source, self._heard), daemon=True).start()
+            threading.Thread(target=_pump, args=(mic, source, self._heard, self._clock),
+                             daemon=True).start()
         ended = [False, False]
         self._last = [self._clock()] * 2
         while not all(ended) or self._waiting():
             try:
                 mic, item, arrival = (self._heard.get(timeout=QUIET_S if self._waiting() else WAIT_S)
-                                      if not all(ended) else (0, END, time.monotonic()))
+                                      if not all(ended) else (0, END, self._clock()))
             except queue.Empty:  # what waits for a microphone gone quiet goes on without it
                 yield from self._paired(ended)
                 continue
@@ -217,15 +218,16 @@ END = AudioChunk(b"", -1.0, ())  # a source has no more chunks (a microphone nev
 
 
 def _pump(mic: int, source: Iterable[AudioChunk],
-          heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]]) -> None:
-    """A microphone's chunks, each with when it came (``time.monotonic``), then how it ended."""
+          heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]],
+          clock: Callable[[], float]) -> None:
+    """A microphone's chunks, each with when it came (``clock``), then how it ended."""
     try:
         for chunk in source:
-            heard.put((mic, chunk, time.monotonic()))
+            heard.put((mic, chunk, clock()))
     except AudioError as err:  # one that does not retry (``keep_trying=False``): said, not lost
-        heard.put((mic, err, time.monotonic()))
+        heard.put((mic, err, clock()))
         return
-    heard.put((mic, END, time.monotonic()))
+    heard.put((mic, END, clock()))
 
 
 def channel_teams(specs: list[str] | None, channels: int) -> tuple[str, ...]:
