@@ -13,7 +13,6 @@ import time
 import wave
 from collections import deque
 from collections.abc import Callable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -142,10 +141,14 @@ def serve_hearing(tmp_path: Path, model: Path, *mics: str) -> Serve:
                  env={"HOME": str(tmp_path)})
 
 
-def heard_items(serve: Serve, count: int) -> list[dict[str, Any]]:
-    """What the strip shows, newest first, once it holds ``count`` items (else [])."""
+def heard_once_said(serve: Serve, mics: list[TableMic], count: int) -> list[dict[str, Any]]:
+    """What the strip shows, newest first (``count`` items), once the microphones have heard
+    all they were given and the pause after it: the whole phrase has judged its calls."""
+    wait_for(lambda: not any(mic.saying for mic in mics), 20, "everything to be said")
+    time.sleep(1.5)
     heard = list(serve.state()["heard"])
-    return heard if len(heard) == count else []
+    assert len(heard) == count, heard
+    return heard
 
 
 def mic_is(serve: Serve, key: str, state: str) -> bool:
@@ -197,7 +200,7 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         assert serve.state()["heard"] == [], serve.state()["heard"]
         assert serve.api.post("/api/calibration", json={"action": "close"}).status_code == 200
         mic.say(read_wav(said["truco"]), pause_s=1.0)  # and then the game goes on
-        heard = wait_for(partial(heard_items, serve, 1), 20, "the truco to be heard")
+        heard = heard_once_said(serve, [mic], 1)
         assert [(h["status"], h["text"]) for h in heard] == [("accepted", "truco")], heard
     finally:
         printed = serve.stop()
@@ -220,10 +223,8 @@ def test_a_microphone_per_team_tells_who_spoke_and_keeps_what_it_heard(
             voice = read_wav(said[text])
             for near, mic in mics.items():  # the table talked a while before the first call
                 mic.say(voice if near == team else 0.3 * voice, pause_s=3.0 if k == 1 else 0.6)
-            wait_for(lambda: not any(mic.saying for mic in mics.values()), 20, f"«{text}» said")
-            time.sleep(1.5)  # the pause that ends the phrase: the whole phrase judged its call
-            heard = heard_items(serve, k)
-            assert len(heard) == k and (heard[0]["text"], heard[0]["team"]) == (text, team), heard[0]
+            heard = heard_once_said(serve, list(mics.values()), k)
+            assert (heard[0]["text"], heard[0]["team"]) == (text, team), heard[0]
             if heard[0]["status"] == "unsure":  # a doubtful one: tapped, as at the table
                 confirmed = serve.api.post(f"/api/heard/{heard[0]['id']}/confirm")
                 assert confirmed.status_code == 200, confirmed.text
