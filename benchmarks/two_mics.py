@@ -13,6 +13,9 @@ turn:
             that hears a voice best (``referee.audio.Channels``), as with two microphones on two
             devices (``referee.mics``); named for the louder chunk it took until 2026-12-04
 - average   their average, one channel (a downmix)
+- devices   both, as two devices (``referee.mics.TeamMics``, as ``--mic`` twice), opened before
+            the file at different moments: each sends its 0.1 s chunks once their sound is in
+            and up to 30 ms late, the far one's ``--phase-ms`` after the near one's
 
 With ``--far-noise-db D`` the far microphone's noise is D dB louder than the near one's: a radio by
 the other team (below 0, by the speaker's).  With both microphones heard (``loudest``) the report
@@ -25,6 +28,7 @@ reverberation NEAR dB below the direct sound at the near microphone and FAR dB a
     python -m benchmarks.two_mics --snr 20 10 --gain 0.85 --delay-ms 2.9 --limit 60
     python -m benchmarks.two_mics --snr clean 10 --gain 0.5 --room 0.3 10 -5 --heard near far loudest
     python -m benchmarks.two_mics --snr 10 --gain 0.5 --room 0.3 10 -5 --heard loudest --noise shared
+    python -m benchmarks.two_mics --snr clean 10 --gain 0.5 --room 0.3 10 -5 --heard devices --phase-ms 50
 """
 
 from __future__ import annotations
@@ -51,9 +55,11 @@ from benchmarks.speech_corpus import (
 )
 from benchmarks.speech_listening import init_worker, run_one
 from benchmarks.speech_scoring import score
+from referee.audio import AudioChunk, to_chunk
+from referee.mics import TeamMics
 from referee.wav import read_wav
 
-HEARD = ("near", "far", "loudest", "average")
+HEARD = ("near", "far", "loudest", "average", "devices")
 NOISE = ("own", "shared")
 
 
@@ -86,8 +92,31 @@ def frames(file: str, seed: int, how: str, snr_db: float | None, gain: float, de
            far_noise_db: float = 0.0) -> np.ndarray:
     """What the listener is handed (frames × channels)."""
     near, far = two_mics(file, seed, snr_db, gain, delay, room, noise, far_noise_db)
-    return {"near": near[:, None], "far": far[:, None], "loudest": np.stack([near, far], axis=1),
+    both = np.stack([near, far], axis=1)
+    return {"near": near[:, None], "far": far[:, None], "loudest": both, "devices": both,
             "average": ((near + far) / 2)[:, None]}[how]
+
+
+def devices(frames: np.ndarray, seed: int, phase_s: float) -> list[AudioChunk]:
+    """The two microphones' frames as two devices hand them over: each device's 0.1 s chunks
+    come once their sound is in, and up to 30 ms late; the far one's end ``phase_s`` after the
+    near one's (its first, of the file's first ``phase_s``, is shorter).  They go to the
+    listener through ``TeamMics``, in the order they come."""
+    rng = np.random.default_rng(seed)
+    step, first = 1600, round(phase_s * 16000)
+    starts = {0: list(range(0, len(frames), step)),
+              1: ([0] if first else []) + list(range(first, len(frames), step))}
+    pieces = [(mic, start, end) for mic, cut in starts.items()
+              for start, end in zip(cut, [*cut[1:], len(frames)])]
+    came = sorted(((mic, start, end, end / 16000 + rng.uniform(0, 0.03))
+                   for mic, start, end in pieces), key=lambda entry: entry[3])
+    now = [0.0]
+    mics = TeamMics([], [], clock=lambda: now[0])
+    heard: list[AudioChunk] = []
+    for mic, start, end, at in came:
+        now[0] = at
+        heard += mics.arrived(mic, to_chunk(frames[start:end, mic:mic + 1], start / 16000), at)
+    return heard + list(mics.ended(0)) + list(mics.ended(1))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--far-noise-db", type=float, default=0.0,
                         help="the noise this much louder at the far microphone (a radio by the "
                              "other team; below 0, by the speaker's)")
+    parser.add_argument("--phase-ms", type=float, default=50.0,
+                        help="with --heard devices: how long after each chunk of the near "
+                             "microphone's device the far one's chunk ends (0-100 ms)")
     parser.add_argument("--min-conf", type=float, default=0.6)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
@@ -128,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
             load = partial(frames, how=how, snr_db=None if snr == "clean" else float(snr),
                            gain=args.gain, delay=delay, room=room, noise=args.noise,
                            far_noise_db=args.far_noise_db)
+            chunks = partial(devices, phase_s=args.phase_ms / 1000) if how == "devices" else None
             with Pool(args.workers, init_worker,
-                      ("sphinx-es", "clean", None, None, None, True, True, load)) as pool:
+                      ("sphinx-es", "clean", None, None, None, True, True, load, chunks)) as pool:
                 outcomes = pool.map(run_one, items, chunksize=8)
             condition = "clean" if snr == "clean" else f"{snr} dB SNR"
             report("sphinx-es", f"{condition} · {how}", score(outcomes, args.min_conf), 0)

@@ -86,6 +86,7 @@ class TeamMics:
         self._last = [0.0, 0.0]  # when each microphone's last chunk was taken (``clock``)
         self._came_at = [-math.inf, -math.inf]  # when each one's last chunk came
         self._until: float | None = None  # the moment the sound passed on reaches
+        self._ended = [False, False]  # the microphones that have no more chunks
         self._t = 0.0
         self._channels = Channels()
 
@@ -114,41 +115,44 @@ class TeamMics:
         for mic, source in enumerate(self.sources):
             threading.Thread(target=_pump, args=(mic, source, self._heard, self._clock),
                              daemon=True).start()
-        ended = [False, False]
+        self._ended = [False, False]
         self._last = [self._clock()] * 2
-        while not all(ended) or self._waiting():
+        while not all(self._ended) or self._waiting():
             try:
                 mic, item, arrival = (self._heard.get(timeout=QUIET_S if self._waiting() else WAIT_S)
-                                      if not all(ended) else (0, END, self._clock()))
+                                      if not all(self._ended) else (0, END, self._clock()))
             except queue.Empty:  # what waits for a microphone gone quiet goes on without it
-                yield from self._paired(ended)
+                yield from self._paired()
                 continue
             if isinstance(item, AudioError):  # a microphone that does not retry failed
                 self.stop()
                 raise item
-            if item is END:
-                ended[mic] = True
-            else:
-                yield from self._came(mic, item, arrival)
-            # Taken now, not when it came: a listener busy decoding leaves both microphones'
-            # chunks waiting here, and neither has gone quiet.
-            self._last[mic] = self._clock()
-            yield from self._paired(ended)
+            yield from self.ended(mic) if item is END else self.arrived(mic, item, arrival)
 
-    def _waiting(self) -> bool:
-        return any(len(sound.pcm) for sound in self._sound)
-
-    def _came(self, mic: int, chunk: AudioChunk, arrival: float) -> Iterator[AudioChunk]:
-        """A microphone's chunk, come at ``arrival``; one that had gone quiet first passes on
-        what it had left, alone, and is placed in time afresh."""
+    def arrived(self, mic: int, chunk: AudioChunk, arrival: float) -> Iterator[AudioChunk]:
+        """A microphone's chunk, come at ``arrival`` (on ``clock``): the chunks that can go on
+        now.  One that had gone quiet first passes on what it had left, alone, and is placed in
+        time afresh."""
         sound = self._sound[mic]
         if arrival - self._came_at[mic] > QUIET_S:
             yield from self._flush(mic)
             sound.clear()
         self._came_at[mic] = arrival
         sound.add(chunk, arrival)
+        # Taken now, not when it came: a listener busy decoding leaves both microphones'
+        # chunks waiting here, and neither has gone quiet.
+        self._last[mic] = self._clock()
+        yield from self._paired()
 
-    def _paired(self, ended: list[bool]) -> Iterator[AudioChunk]:
+    def ended(self, mic: int) -> Iterator[AudioChunk]:
+        """A microphone has no more chunks: the other's go on alone."""
+        self._ended[mic] = True
+        yield from self._paired()
+
+    def _waiting(self) -> bool:
+        return any(len(sound.pcm) for sound in self._sound)
+
+    def _paired(self) -> Iterator[AudioChunk]:
         """What can go on: both microphones' sound of the same moments; one's sound from before
         the other's first, alone; and one's sound alone where the other has ended or has been
         quiet for ``QUIET_S``.  Sound of moments already passed on is dropped."""
@@ -165,7 +169,7 @@ class TeamMics:
                 yield self._alone(0 if apart > 0 else 1, min(abs(apart), STEP))
         now = self._clock()
         for mic in (0, 1):
-            if ended[1 - mic] or now - self._last[1 - mic] > QUIET_S:
+            if self._ended[1 - mic] or now - self._last[1 - mic] > QUIET_S:
                 yield from self._flush(mic)
 
     def _flush(self, mic: int) -> Iterator[AudioChunk]:

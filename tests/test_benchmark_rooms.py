@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, in_room, room_response
-from benchmarks.two_mics import frames, two_mics
+from benchmarks.two_mics import devices, frames, two_mics
 
 
 def test_a_room_response_is_the_direct_sound_then_a_tail_that_dies_in_rt60() -> None:
@@ -84,3 +85,20 @@ def test_in_a_room_the_near_microphone_hears_the_voice_clearer_than_the_far_one(
     near, far = two_mics(file, seed=3, snr_db=None, gain=1.0, delay=0, room=(0.3, 10.0, -5.0))
     assert len(near) == len(far) == len(dry)
     assert np.corrcoef(dry, near)[0, 1] > 0.9 > np.corrcoef(dry, far)[0, 1]
+
+
+def test_two_devices_hand_over_the_file_once_whatever_their_chunks_phase() -> None:
+    """``--heard devices``: the two microphones' sound through ``TeamMics`` as two devices whose
+    chunks end 0, 50 or 90 ms apart is the file's length, the voice in it once, taken from the
+    nearer microphone where it talks."""
+    t = np.arange(24000) / 16000
+    voice = np.where((t >= 0.6) & (t < 0.9), 0.3 * np.sin(2 * np.pi * 220 * t), 0.0)
+    both = np.stack([voice + 0.001, 0.5 * voice + 0.001], axis=1)
+    for phase_s in (0.0, 0.05, 0.09):
+        heard = devices(both, seed=7, phase_s=phase_s)
+        assert sum(c.duration for c in heard) == pytest.approx(1.5, abs=0.02), phase_s
+        loud = [c for c in heard if max(c.levels) > 0.05]
+        assert 0.3 <= sum(c.duration for c in loud) <= 0.41, phase_s  # the chunks it spans
+        pcm = np.concatenate([np.frombuffer(c.pcm, "<i2") for c in heard]) / 32767
+        talking = np.flatnonzero(np.abs(pcm) > 0.2)  # only the near one's voice is that loud
+        assert talking[-1] - talking[0] < 0.31 * 16000, phase_s

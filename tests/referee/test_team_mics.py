@@ -121,10 +121,8 @@ def heard_in_turn(a: list[tuple[AudioChunk, float]],
     for mic, (chunk, arrival) in sorted([(0, x) for x in a] + [(1, x) for x in b],
                                         key=lambda entry: entry[1][1]):
         now[0] = arrival
-        merged += mics._came(mic, chunk, arrival)
-        mics._last[mic] = arrival
-        merged += mics._paired([False, False])
-    return merged + list(mics._paired([True, True]))
+        merged += mics.arrived(mic, chunk, arrival)
+    return merged + list(mics.ended(0)) + list(mics.ended(1))
 
 
 def loud(merged: list[AudioChunk], mic: int, above: float) -> list[float]:
