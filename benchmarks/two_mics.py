@@ -56,7 +56,7 @@ from benchmarks.speech_corpus import (
 from benchmarks.speech_listening import init_worker, run_one
 from benchmarks.speech_scoring import score
 from referee.audio import AudioChunk, to_chunk
-from referee.mics import TeamMics
+from referee.mics import as_they_came
 from referee.wav import read_wav
 
 HEARD = ("near", "far", "loudest", "average", "devices")
@@ -108,15 +108,8 @@ def devices(frames: np.ndarray, seed: int, phase_s: float) -> list[AudioChunk]:
               1: ([0] if first else []) + list(range(first, len(frames), step))}
     pieces = [(mic, start, end) for mic, cut in starts.items()
               for start, end in zip(cut, [*cut[1:], len(frames)])]
-    came = sorted(((mic, start, end, end / 16000 + rng.uniform(0, 0.03))
-                   for mic, start, end in pieces), key=lambda entry: entry[3])
-    now = [0.0]
-    mics = TeamMics([], [], clock=lambda: now[0])
-    heard: list[AudioChunk] = []
-    for mic, start, end, at in came:
-        now[0] = at
-        heard += mics.arrived(mic, to_chunk(frames[start:end, mic:mic + 1], start / 16000), at)
-    return heard + list(mics.ended(0)) + list(mics.ended(1))
+    return as_they_came((mic, to_chunk(frames[start:end, mic:mic + 1], start / 16000),
+                         end / 16000 + rng.uniform(0, 0.03)) for mic, start, end in pieces)
 
 
 def main(argv: list[str] | None = None) -> int:

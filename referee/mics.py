@@ -213,6 +213,19 @@ class TeamMics:
         return chunk
 
 
+def as_they_came(came: Iterable[tuple[int, AudioChunk, float]]) -> list[AudioChunk]:
+    """The stream ``TeamMics`` makes of two devices' chunks, each given as (microphone, chunk,
+    when it came), taken in the order they came, with no threads: for a benchmark or a test that
+    sets when each chunk comes."""
+    now = [0.0]
+    mics = TeamMics([], [], clock=lambda: now[0])
+    heard: list[AudioChunk] = []
+    for mic, chunk, at in sorted(came, key=lambda entry: entry[2]):
+        now[0] = at
+        heard += mics.arrived(mic, chunk, at)
+    return heard + list(mics.ended(0)) + list(mics.ended(1))
+
+
 def _level(pcm: np.ndarray) -> float:
     """The RMS level of 16-bit sound, as ``audio.to_chunk`` gives it."""
     return float(np.sqrt(np.mean((pcm / 32767.0) ** 2))) if len(pcm) else 0.0

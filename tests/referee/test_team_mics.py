@@ -13,7 +13,7 @@ import pytest
 from referee import mics
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import listen
-from referee.mics import TeamMics
+from referee.mics import TeamMics, as_they_came
 
 
 def chunks(levels: list[float]) -> list[AudioChunk]:
@@ -115,14 +115,7 @@ def device(levels: list[float], starts_s: float, chunk_s: float, seed: int) -> l
 def heard_in_turn(a: list[tuple[AudioChunk, float]],
                   b: list[tuple[AudioChunk, float]]) -> list[AudioChunk]:
     """The stream of two devices' chunks taken in the order they came, each as it came."""
-    now = [0.0]
-    mics = TeamMics([], [], clock=lambda: now[0])
-    merged: list[AudioChunk] = []
-    for mic, (chunk, arrival) in sorted([(0, x) for x in a] + [(1, x) for x in b],
-                                        key=lambda entry: entry[1][1]):
-        now[0] = arrival
-        merged += mics.arrived(mic, chunk, arrival)
-    return merged + list(mics.ended(0)) + list(mics.ended(1))
+    return as_they_came([(0, chunk, at) for chunk, at in a] + [(1, chunk, at) for chunk, at in b])
 
 
 def loud(merged: list[AudioChunk], mic: int, above: float) -> list[float]:
