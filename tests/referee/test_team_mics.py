@@ -30,6 +30,11 @@ def paced(sent: list[AudioChunk]) -> Iterator[AudioChunk]:
         yield chunk
 
 
+def on_time(sent: list[AudioChunk], late: float = 0.0) -> list[tuple[AudioChunk, float]]:
+    """A device's chunks, each with when it came: once its sound is in, ``late`` after."""
+    return [(chunk, chunk.t + chunk.duration + late) for chunk in sent]
+
+
 def unplugged() -> Iterator[AudioChunk]:
     """A microphone retrying, silent, for longer than a test."""
     time.sleep(5)
@@ -39,7 +44,7 @@ def unplugged() -> Iterator[AudioChunk]:
 def test_the_louder_microphone_is_passed_on_with_both_levels() -> None:
     a = chunks([0.5, 0.01, 0.3])
     b = chunks([0.05, 0.4, 0.3])
-    merged = list(TeamMics(paced(a), paced(b)))  # as microphones send them
+    merged = heard_in_turn(on_time(a), on_time(b, 0.002))  # as microphones send them
     assert [c.pcm for c in merged] == [a[0].pcm, b[1].pcm, a[2].pcm]
     assert merged[0].levels[0] > merged[0].levels[1] and merged[1].levels[1] > merged[1].levels[0]
     assert [round(c.t, 1) for c in merged] == [0.0, 0.1, 0.2]
@@ -48,7 +53,7 @@ def test_the_louder_microphone_is_passed_on_with_both_levels() -> None:
 def test_a_radio_by_one_microphone_does_not_make_it_the_one_heard() -> None:
     a = chunks([0.3] * 30 + [0.32] * 5 + [0.3] * 5)  # a radio by A's microphone
     b = chunks([0.02] * 30 + [0.2] * 5 + [0.02] * 5)  # B speaks from 3 to 3.5 s
-    merged = list(TeamMics(paced(a), paced(b)))
+    merged = heard_in_turn(on_time(a), on_time(b, 0.002))
     assert [c.pcm for c in merged[30:35]] == [c.pcm for c in b[30:35]]
     assert merged[32].levels[0] > merged[32].levels[1]  # A's the louder, by its radio
     assert merged[32].backgrounds == pytest.approx((a[0].levels[0], b[0].levels[0]), rel=1e-4)
