@@ -15,7 +15,11 @@ turn:
 - average   their average, one channel (a downmix)
 - devices   both, as two devices (``referee.mics.TeamMics``, as ``--mic`` twice), opened before
             the file at different moments: each sends its 0.1 s chunks once their sound is in
-            and up to 30 ms late, the far one's ``--phase-ms`` after the near one's
+            and up to 30 ms late, the far one's ``--phase-ms`` after the near one's; with
+            ``--latency-ms L`` the far one hands over each moment L ms later still, which its
+            chunks' arrivals do not show (a slower device).  Just before each file the two
+            heard it over and over for 8 s, as the table's talk before it (with ``--cold``,
+            nothing: the evening's first phrase)
 
 With ``--far-noise-db D`` the far microphone's noise is D dB louder than the near one's: a radio by
 the other team (below 0, by the speaker's).  With both microphones heard (``loudest``) the report
@@ -29,14 +33,17 @@ reverberation NEAR dB below the direct sound at the near microphone and FAR dB a
     python -m benchmarks.two_mics --snr clean 10 --gain 0.5 --room 0.3 10 -5 --heard near far loudest
     python -m benchmarks.two_mics --snr 10 --gain 0.5 --room 0.3 10 -5 --heard loudest --noise shared
     python -m benchmarks.two_mics --snr clean 10 --gain 0.5 --room 0.3 10 -5 --heard devices --phase-ms 50
+    python -m benchmarks.two_mics --snr clean 10 --gain 0.5 --room 0.3 10 -5 --heard devices --latency-ms 150
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import sys
+from dataclasses import replace
 from functools import partial
 from multiprocessing import Pool
 
@@ -56,9 +63,10 @@ from benchmarks.speech_corpus import (
 from benchmarks.speech_listening import init_worker, run_one
 from benchmarks.speech_scoring import score
 from referee.audio import AudioChunk, to_chunk
-from referee.mics import as_they_came
+from referee.mics import Devices
 from referee.wav import read_wav
 
+WARM_S = 8.0  # --heard devices: how long the devices heard the table's talk before each file
 HEARD = ("near", "far", "loudest", "average", "devices")
 NOISE = ("own", "shared")
 
@@ -97,19 +105,37 @@ def frames(file: str, seed: int, how: str, snr_db: float | None, gain: float, de
             "average": ((near + far) / 2)[:, None]}[how]
 
 
-def devices(frames: np.ndarray, seed: int, phase_s: float) -> list[AudioChunk]:
+def devices(frames: np.ndarray, seed: int, phase_s: float, latency_s: float = 0.0,
+            warm: bool = True) -> list[AudioChunk]:
     """The two microphones' frames as two devices hand them over: each device's 0.1 s chunks
     come once their sound is in, and up to 30 ms late; the far one's end ``phase_s`` after the
-    near one's (its first, of the file's first ``phase_s``, is shorter).  They go to the
-    listener through ``TeamMics``, in the order they come."""
+    near one's (its first is shorter), and carry the sound ``latency_s`` earlier still (its
+    first, the end of the file's: noise, or silence).  They go to the listener through
+    ``TeamMics``, in the order they come.  ``warm``: the devices heard the same file over and
+    over for ``WARM_S`` just before, as the table's talk before it, so what ``TeamMics`` measures
+    of them from what both heard (the lag) can be known; the listener is handed the stream from
+    the near microphone's sound of the file's start (cold, the whole stream)."""
+    talk = np.tile(frames, (1 + math.ceil(WARM_S * 16000 / len(frames)) if warm else 1, 1))
+    heard = (talk[:, 0], np.roll(talk[:, 1], round(latency_s * 16000)))
     rng = np.random.default_rng(seed)
     step, first = 1600, round(phase_s * 16000)
-    starts = {0: list(range(0, len(frames), step)),
-              1: ([0] if first else []) + list(range(first, len(frames), step))}
-    pieces = [(mic, start, end) for mic, cut in starts.items()
-              for start, end in zip(cut, [*cut[1:], len(frames)])]
-    return as_they_came((mic, to_chunk(frames[start:end, mic:mic + 1], start / 16000),
-                         end / 16000 + rng.uniform(0, 0.03)) for mic, start, end in pieces)
+    starts = {0: list(range(0, len(talk), step)),
+              1: ([0] if first else []) + list(range(first, len(talk), step))}
+    stream = Devices().hand((mic, to_chunk(heard[mic][start:end, None], start / 16000),
+                              end / 16000 + rng.uniform(0, 0.03))
+                             for mic, cut in starts.items()
+                             for start, end in zip(cut, [*cut[1:], len(talk)]))
+    # the file starts where the near microphone's sound of it does (it goes on whole, from its
+    # first chunk on); cold, with the stream
+    begins = stream[0].t if not warm else (
+        next(chunk.t for chunk in stream if not math.isnan(chunk.levels[0]))
+        + (len(talk) - len(frames)) / 16000)
+    handed = []
+    for chunk in stream:
+        cut = max(0, round((begins - chunk.t) * 16000))  # samples of it before the file's start
+        if cut < len(chunk.pcm) // 2:
+            handed.append(replace(chunk, pcm=chunk.pcm[2 * cut:], t=chunk.t + cut / 16000 - begins))
+    return handed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phase-ms", type=float, default=50.0,
                         help="with --heard devices: how long after each chunk of the near "
                              "microphone's device the far one's chunk ends (0-100 ms)")
+    parser.add_argument("--latency-ms", type=float, default=0.0,
+                        help="with --heard devices: how much later the far microphone's device "
+                             "hands over each moment, beyond what its chunks' arrivals show")
+    parser.add_argument("--cold", action="store_true",
+                        help="with --heard devices: devices opened for each file, which have "
+                             "heard nothing before it")
     parser.add_argument("--min-conf", type=float, default=0.6)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
@@ -147,13 +179,17 @@ def main(argv: list[str] | None = None) -> int:
           f"one's level and {delay / 16:.2f} ms later"
           + (f", in a room of RT60 {room[0]:g} s, DRR {room[1]:g} / {room[2]:g} dB" if room else "")
           + f", noise: {args.noise}"
-          + (f", {args.far_noise_db:g} dB louder at the far one" if args.far_noise_db else ""))
+          + (f", {args.far_noise_db:g} dB louder at the far one" if args.far_noise_db else "")
+          + (f", its device {args.latency_ms:g} ms slower" if args.latency_ms else "")
+          + (", devices opened for each file" if args.cold else ""))
     for snr in args.snr:
         for how in args.heard:
             load = partial(frames, how=how, snr_db=None if snr == "clean" else float(snr),
                            gain=args.gain, delay=delay, room=room, noise=args.noise,
                            far_noise_db=args.far_noise_db)
-            chunks = partial(devices, phase_s=args.phase_ms / 1000) if how == "devices" else None
+            chunks = (partial(devices, phase_s=args.phase_ms / 1000,
+                              latency_s=args.latency_ms / 1000, warm=not args.cold)
+                      if how == "devices" else None)
             with Pool(args.workers, init_worker,
                       ("sphinx-es", "clean", None, None, None, True, True, load, chunks)) as pool:
                 outcomes = pool.map(run_one, items, chunksize=8)

@@ -14,8 +14,12 @@ was heard, so its stream started at the earliest (arrival − sound received unt
 last ``ALIGN_S``, which also follows a device clock a little faster or slower than the other.
 The sound passed on is cut from both at the same moments, 0.1 s at a time; sound one microphone
 heard before the other's first goes on alone, and sound of moments already passed on is dropped
-(a fast clock's surplus, a late first chunk), so no moment is heard twice.  What stays is the
-difference between the two devices' own delays, a few milliseconds for two of a kind.
+(a fast clock's surplus, a late first chunk), so no moment is heard twice.
+
+What arrivals cannot show is the difference between the two devices' own delays: a USB and a
+Bluetooth microphone hand over the same moment 0.1-0.3 s apart.  Both microphones hear the same
+voices, so that difference is measured from the sound itself (``_Lag``) and B's sound placed
+that much earlier or later.  Until the first phrases have been heard by both, it is not known.
 
 One that stops sending (unplugged and looked for again) does not hold the other back: the
 other's sound goes on alone once it has sent nothing for ``QUIET_S``, and the phrases said
@@ -41,6 +45,11 @@ STEP = round(CHUNK_S * SAMPLE_RATE)  # samples of each microphone passed on at a
 ALIGN_S = 10.0  # how far back the arrivals that place a microphone's sound in time go
 APART = 80  # samples (5 ms): the two microphones' sound this far apart in time is together
 QUIET_S = 0.3  # a microphone that sent nothing for this long is not waited for
+LAG_MAX_S = 0.5  # the most one device's sound of a moment may come after the other's
+LAG_WINDOW = 20  # chunks (2 s) of both microphones' sound that each measure of the lag is made on
+LAG_EVERY = 5  # chunks (0.5 s) between measures
+LAG_SURE = 2.5  # a lag is measured where it stands this many times above any other (noise: ≤ 2.1)
+LAG_KEPT = 5  # the last measures the lag is set from (at least 3): their median
 WAIT_S = 1.0  # how often the stream looks up when neither microphone sends anything
 
 
@@ -49,6 +58,7 @@ class _Sound:
     docstring)."""
 
     def __init__(self) -> None:
+        self.lag = 0.0  # s: how much later than its arrivals show its sound was heard (``_Lag``)
         self.clear()
 
     def clear(self) -> None:
@@ -67,11 +77,62 @@ class _Sound:
     def first_at(self) -> float:
         """When the first sample waiting was heard (on the arrivals' clock)."""
         started = min(start for _, start in self._starts)
-        return started + (self._received - len(self.pcm)) / SAMPLE_RATE
+        return started + (self._received - len(self.pcm)) / SAMPLE_RATE - self.lag
 
     def take(self, samples: int) -> np.ndarray:
         taken, self.pcm = self.pcm[:samples], self.pcm[samples:]
         return taken
+
+
+class _Lag:
+    """How much later B's device hands over the sound of a moment than A's, beyond what their
+    arrivals show: the same voice is found in both microphones' last ``LAG_WINDOW`` of sound,
+    every half second, by cross-correlation (GCC-PHAT, ``_delay``).  Independent noise at each
+    microphone shows no lag; a noise heard by both shows the same one as a voice.  The lag is set
+    to the median of the last ``LAG_KEPT`` measures once three are in, and moved only by
+    ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds later:
+    the lag measured on each team's voices differs by that much)."""
+
+    def __init__(self) -> None:
+        self._measured: deque[float] = deque(maxlen=LAG_KEPT)  # each with the lag it was made at
+        self.restart()
+
+    def restart(self) -> None:
+        """The sound heard by both starts again (one microphone went on alone, or was dropped)."""
+        self._pairs: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=LAG_WINDOW)
+        self._new = 0
+
+    def heard(self, a: np.ndarray, b: np.ndarray, lag: float) -> float:
+        """Both microphones' sound of the same moments, B's placed ``lag`` earlier than its
+        arrivals show: the lag to place it by from now on."""
+        self._pairs.append((a, b))
+        self._new += 1
+        if len(self._pairs) < LAG_WINDOW or self._new < LAG_EVERY:
+            return lag
+        self._new = 0
+        found = _delay(*(np.concatenate(sound) for sound in zip(*self._pairs)))
+        if found is not None:
+            self._measured.append(lag + found)
+        measured = float(np.median(self._measured)) if len(self._measured) >= 3 else lag
+        if abs(measured - lag) * SAMPLE_RATE < APART:
+            return lag
+        self.restart()  # the sound heard so far was out of step by the difference
+        return measured
+
+
+def _delay(a: np.ndarray, b: np.ndarray) -> float | None:
+    """How much later (s) ``b`` has the sound ``a`` has, within ``LAG_MAX_S`` either way, where
+    one lag stands out ``LAG_SURE`` times above all others (those within ``APART`` of it aside)."""
+    n = 1 << (len(a) + len(b)).bit_length()
+    cross = np.conj(np.fft.rfft(a / 32768.0, n)) * np.fft.rfft(b / 32768.0, n)
+    most = round(LAG_MAX_S * SAMPLE_RATE)
+    whitened = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)
+    by_lag = np.concatenate([whitened[-most:], whitened[:most + 1]])  # lags -most..most
+    k = int(np.argmax(by_lag))
+    others = np.concatenate([by_lag[:max(0, k - APART)], by_lag[k + APART + 1:]])
+    # none in silence (nothing stands out of zeros), nor at the end of the range (farther?)
+    stands_out = 0 < by_lag[k] and by_lag[k] >= LAG_SURE * others.max() and 0 < k < 2 * most
+    return (k - most) / SAMPLE_RATE if stands_out else None
 
 
 class TeamMics:
@@ -83,6 +144,7 @@ class TeamMics:
         self._clock = clock  # what chunks' arrivals and a microphone's quiet are timed by
         self._heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]] = queue.Queue()
         self._sound = (_Sound(), _Sound())
+        self._lag = _Lag()
         self._last = [0.0, 0.0]  # when each microphone's last chunk was taken (``clock``)
         self._came_at = [-math.inf, -math.inf]  # when each one's last chunk came
         self._until: float | None = None  # the moment the sound passed on reaches
@@ -110,6 +172,12 @@ class TeamMics:
             self._heard.put(entry)
         for sound in self._sound:
             sound.clear()
+        self._lag.restart()
+
+    @property
+    def lag(self) -> float:
+        """How much later (s) B's device hands over the sound of a moment than A's (``_Lag``)."""
+        return self._sound[1].lag
 
     def __iter__(self) -> Iterator[AudioChunk]:
         for mic, source in enumerate(self.sources):
@@ -192,6 +260,7 @@ class TeamMics:
         a, b = self._sound
         self._until = a.first_at() + STEP / SAMPLE_RATE
         pcm = (a.take(STEP), b.take(STEP))
+        b.lag = self._lag.heard(*pcm, b.lag)
         levels = (_level(pcm[0]), _level(pcm[1]))
         channel, backgrounds = self._channels.hear(levels)
         return self._chunk(pcm[channel], levels, backgrounds)
@@ -202,6 +271,7 @@ class TeamMics:
         sound = self._sound[mic]
         start = sound.first_at()
         pcm = sound.take(samples)
+        self._lag.restart()
         self._until = start + len(pcm) / SAMPLE_RATE
         levels = (_level(pcm), math.nan) if mic == 0 else (math.nan, _level(pcm))
         return self._chunk(pcm, levels, ())
@@ -213,17 +283,22 @@ class TeamMics:
         return chunk
 
 
-def as_they_came(came: Iterable[tuple[int, AudioChunk, float]]) -> list[AudioChunk]:
-    """The stream ``TeamMics`` makes of two devices' chunks, each given as (microphone, chunk,
-    when it came), taken in the order they came, with no threads: for a benchmark or a test that
-    sets when each chunk comes."""
-    now = [0.0]
-    mics = TeamMics([], [], clock=lambda: now[0])
-    heard: list[AudioChunk] = []
-    for mic, chunk, at in sorted(came, key=lambda entry: entry[2]):
-        now[0] = at
-        heard += mics.arrived(mic, chunk, at)
-    return heard + list(mics.ended(0)) + list(mics.ended(1))
+class Devices:
+    """Two devices whose chunks are handed to ``TeamMics`` as they came, with no threads: for a
+    benchmark or a test that sets when each chunk comes."""
+
+    def __init__(self) -> None:
+        self.now = 0.0  # when the last chunk came
+        self.mics = TeamMics([], [], clock=lambda: self.now)
+
+    def hand(self, came: Iterable[tuple[int, AudioChunk, float]]) -> list[AudioChunk]:
+        """The stream made of chunks given as (microphone, chunk, when it came), taken in the
+        order they came, then of the end of both."""
+        heard: list[AudioChunk] = []
+        for mic, chunk, at in sorted(came, key=lambda entry: entry[2]):
+            self.now = at
+            heard += self.mics.arrived(mic, chunk, at)
+        return heard + list(self.mics.ended(0)) + list(self.mics.ended(1))
 
 
 def _level(pcm: np.ndarray) -> float:

@@ -102,3 +102,23 @@ def test_two_devices_hand_over_the_file_once_whatever_their_chunks_phase() -> No
         pcm = np.concatenate([np.frombuffer(c.pcm, "<i2") for c in heard]) / 32767
         talking = np.flatnonzero(np.abs(pcm) > 0.2)  # only the near one's voice is that loud
         assert talking[-1] - talking[0] < 0.31 * 16000, phase_s
+
+
+def test_a_slower_far_device_is_heard_in_step_once_it_has_heard_the_table() -> None:
+    """``--latency-ms 150``: the far device hands over each moment 150 ms after the near one.
+    Warm (the devices heard the file over and over before it), a voice is loud at the same moments in both
+    microphones' levels, timed from the near one's first sound; ``--cold``, they are apart."""
+    rng = np.random.default_rng(3)
+    t = np.arange(48000) / 16000
+    voice = rng.normal(0, 0.2, len(t)) * np.abs(np.sin(2 * np.pi * 2 * t)) * ((t >= 1) & (t < 2))
+    both = np.stack([voice + rng.normal(0, 0.002, len(t)), voice / 2 + rng.normal(0, 0.002, len(t))],
+                    axis=1)
+
+    def loud(heard: list, mic: int) -> list[float]:
+        return [round(c.t, 2) for c in heard if c.levels[mic] > 0.02]
+
+    warm = devices(both, seed=7, phase_s=0.05, latency_s=0.15)
+    assert loud(warm, 0) == loud(warm, 1) != []
+    assert min(c.t for c in warm if not np.isnan(c.levels[0])) == pytest.approx(0.0, abs=1e-9)
+    cold = devices(both, seed=7, phase_s=0.05, latency_s=0.15, warm=False)
+    assert loud(cold, 0) != loud(cold, 1)

@@ -13,7 +13,7 @@ import pytest
 from referee import mics
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import listen
-from referee.mics import TeamMics, as_they_came
+from referee.mics import TeamMics
 
 
 def chunks(levels: list[float]) -> list[AudioChunk]:
@@ -117,10 +117,11 @@ def device(levels: list[float], starts_s: float, chunk_s: float, seed: int) -> l
             for k, chunk in enumerate(chunks(levels))]
 
 
-def heard_in_turn(a: list[tuple[AudioChunk, float]],
-                  b: list[tuple[AudioChunk, float]]) -> list[AudioChunk]:
+def heard_in_turn(a: list[tuple[AudioChunk, float]], b: list[tuple[AudioChunk, float]],
+                  devices: mics.Devices | None = None) -> list[AudioChunk]:
     """The stream of two devices' chunks taken in the order they came, each as it came."""
-    return as_they_came([(0, chunk, at) for chunk, at in a] + [(1, chunk, at) for chunk, at in b])
+    return (devices or mics.Devices()).hand([(0, chunk, at) for chunk, at in a]
+                                            + [(1, chunk, at) for chunk, at in b])
 
 
 def loud(merged: list[AudioChunk], mic: int, above: float) -> list[float]:
@@ -154,6 +155,60 @@ def test_a_device_whose_clock_runs_fast_stays_in_step() -> None:
     middle = [c for c in merged if 1.0 < c.t < 59.0]
     alone = [c for c in middle if math.isnan(c.levels[0]) or math.isnan(c.levels[1])]
     assert sum(c.duration for c in alone) < 0.02  # not B's surplus, nor A's sound once more
+
+
+def phrases(seconds: float, said: list[tuple[float, float]], seed: int) -> np.ndarray:
+    """A voice-like sound (noise in syllables, four a second) said in the given (start, end)
+    spans, silent elsewhere: what both microphones hear of one player."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(round(seconds * 16000)) / 16000
+    voice = rng.normal(0, 0.2, len(t)) * np.abs(np.sin(2 * np.pi * 2 * t))
+    return voice * np.any([(start <= t) & (t < end) for start, end in said], axis=0)
+
+
+def device_hearing(sound: np.ndarray, seed: int) -> list[tuple[AudioChunk, float]]:
+    """A device opened with the test, handing over ``sound`` (with a quiet noise of its own) in
+    chunks of 0.1 s, each once its sound is in and up to 30 ms late."""
+    rng = np.random.default_rng(seed)
+    heard = sound + rng.normal(0, 0.003, len(sound))
+    return [(to_chunk(heard[k:k + 1600, None], k / 16000), (k + 1600) / 16000 + rng.uniform(0, 0.03))
+            for k in range(0, len(heard), 1600)]
+
+
+def test_a_device_slower_to_hand_over_its_sound_is_put_in_step_by_what_both_heard() -> None:
+    """B's device hands over each moment 150 ms after A's: their arrivals cannot show it (both
+    opened together, each chunk once its sound is in).  Both microphones hear four phrases; by
+    the last, the sound both heard has shown the lag and B's sound is heard with A's, at the same
+    moments, where the first phrase's were a chunk or two apart."""
+    said = [(1.0, 2.5), (4.0, 5.5), (8.0, 9.5), (12.0, 13.5)]
+    voice = phrases(16.0, said, seed=5)
+    late = round(0.15 * 16000)
+    a = device_hearing(voice, seed=6)
+    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    devices = mics.Devices()
+    merged = heard_in_turn(a, b, devices)
+    assert devices.mics.lag == pytest.approx(0.15, abs=0.002)
+    assert sum(c.duration for c in merged) == pytest.approx(16.0, abs=0.01)  # none twice
+
+    def loud_in(start: float, end: float, mic: int) -> list[float]:
+        return [t for t in loud(merged, mic, 0.02) if start - 0.3 <= t < end + 0.3]
+
+    assert loud_in(1.0, 2.5, 0) != loud_in(1.0, 2.5, 1)
+    assert loud_in(12.0, 13.5, 0) == loud_in(12.0, 13.5, 1) != []
+
+
+def test_sounds_only_one_microphone_hears_never_move_its_sound() -> None:
+    """A minute of sound each microphone hears alone (its own noise, a voice by it only), or ten
+    seconds of silence: no lag stands out, so none is set."""
+    devices = mics.Devices()
+    a = device_hearing(phrases(60.0, [(0.0, 60.0)], seed=8), seed=9)
+    b = device_hearing(phrases(60.0, [(0.0, 60.0)], seed=10) / 2, seed=11)
+    heard_in_turn(a, b, devices)
+    assert devices.mics.lag == 0.0
+    muted = mics.Devices()  # two microphones sending nothing but zeros
+    silence = on_time(chunks([0.0] * 100))
+    heard_in_turn(silence, silence, muted)
+    assert muted.mics.lag == 0.0
 
 
 def test_listen_takes_a_microphone_per_team_as_serve_does(monkeypatch: pytest.MonkeyPatch) -> None:
