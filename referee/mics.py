@@ -139,9 +139,11 @@ class TeamMics:
     """Two microphones (team A's, team B's) as one source of chunks with two levels."""
 
     def __init__(self, source_a: Iterable[AudioChunk], source_b: Iterable[AudioChunk], *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 on_status: Callable[[str], None] | None = None) -> None:
         self.sources = (source_a, source_b)
         self._clock = clock  # what chunks' arrivals and a microphone's quiet are timed by
+        self._on_status = on_status  # told when B's sound is placed by a new lag (``in_step``)
         self._heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]] = queue.Queue()
         self._sound = (_Sound(), _Sound())
         self._lag = _Lag()
@@ -260,7 +262,10 @@ class TeamMics:
         a, b = self._sound
         self._until = a.first_at() + STEP / SAMPLE_RATE
         pcm = (a.take(STEP), b.take(STEP))
-        b.lag = self._lag.heard(*pcm, b.lag)
+        lag = self._lag.heard(*pcm, b.lag)
+        if lag != b.lag and self._on_status:
+            self._on_status(in_step(lag))
+        b.lag = lag
         levels = (_level(pcm[0]), _level(pcm[1]))
         channel, backgrounds = self._channels.hear(levels)
         return self._chunk(pcm[channel], levels, backgrounds)
@@ -287,9 +292,9 @@ class Devices:
     """Two devices whose chunks are handed to ``TeamMics`` as they came, with no threads: for a
     benchmark or a test that sets when each chunk comes."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_status: Callable[[str], None] | None = None) -> None:
         self.now = 0.0  # when the last chunk came
-        self.mics = TeamMics([], [], clock=lambda: self.now)
+        self.mics = TeamMics([], [], clock=lambda: self.now, on_status=on_status)
 
     def hand(self, came: Iterable[tuple[int, AudioChunk, float]]) -> list[AudioChunk]:
         """The stream made of chunks given as (microphone, chunk, when it came), taken in the
@@ -299,6 +304,15 @@ class Devices:
             self.now = at
             heard += self.mics.arrived(mic, chunk, at)
         return heard + list(self.mics.ended(0)) + list(self.mics.ended(1))
+
+
+def in_step(lag: float) -> str:
+    """What the table is told when the two microphones' sound is put in step (``_Lag``)."""
+    ms = round(abs(lag) * 1000)
+    if ms < round(APART / SAMPLE_RATE * 1000):
+        return "los dos entregan su sonido a la par"
+    return (f"el de B entrega su sonido {ms} ms {'después' if lag > 0 else 'antes'} que el de A; "
+            "ya los escucho a la par")
 
 
 def _level(pcm: np.ndarray) -> float:
@@ -339,6 +353,7 @@ def table_mics(specs: list[str] | None, channels: int = 1, *,
         raise AudioError("mic-too-many", "a lo sumo dos micrófonos, uno por equipo")
     if len(specs) == 2:
         return TeamMics(*(MicSource(spec, on_status=print_status(f"micrófono de {team}"),
-                                    keep_trying=keep_trying) for spec, team in zip(specs, "AB")))
+                                    keep_trying=keep_trying) for spec, team in zip(specs, "AB")),
+                        on_status=print_status("micrófonos"))
     return MicSource(specs[0] if specs else None, channels=channels,
                      on_status=print_status("micrófono"), keep_trying=keep_trying)

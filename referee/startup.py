@@ -239,7 +239,7 @@ def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any) -> Any:
 
         return MicSource(spec, on_status=source_status(service, f"mic {team}", terminal))
 
-    return TeamMics(mic(spec_a, "A"), mic(spec_b, "B"))
+    return TeamMics(mic(spec_a, "A"), mic(spec_b, "B"), on_status=said)
 
 
 Show = Callable[[str, str], None]

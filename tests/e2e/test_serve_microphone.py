@@ -8,6 +8,7 @@ import csv
 import fcntl
 import io
 import os
+import re
 import threading
 import time
 import wave
@@ -41,10 +42,11 @@ F_SETPIPE_SZ = 1031
 
 class TableMic:
     """A capture device named ``name`` for a process whose HOME is ``home``: the table's quiet
-    sound, with what ``say`` is given, as a microphone hears it (``Room``).  ``unplug`` stops its
-    sound for a while, as a microphone pulled out and plugged in again."""
+    sound, with what ``say`` is given, as a microphone hears it (``Room``), handed over ``late_s``
+    after it was heard (in steps of 0.1 s).  ``unplug`` stops its sound for a while, as a
+    microphone pulled out and plugged in again."""
 
-    def __init__(self, home: Path, name: str) -> None:
+    def __init__(self, home: Path, name: str, late_s: float = 0.0) -> None:
         pipe = home / f"{name}.raw"
         os.mkfifo(pipe)
         with (home / ".asoundrc").open("a", encoding="utf-8") as fh:
@@ -55,6 +57,8 @@ class TableMic:
         self._rng = np.random.default_rng(len(name))
         self._said: deque[np.ndarray] = deque()
         self._silent_until = 0.0
+        # what it heard and has not handed over yet: a device ``late_s`` slower than another
+        self._holding = deque(np.zeros(STEP) for _ in range(round(late_s / 0.1)))
 
     def say(self, pcm: np.ndarray, pause_s: float = 0.6) -> None:
         """A pause, then the phrase (floats, 16 kHz), after what was given before."""
@@ -75,7 +79,8 @@ class TableMic:
         if time.monotonic() < self._silent_until:
             return
         sound = self._said.popleft() if self._said else 0.0
-        sound = sound + self._rng.normal(0, 0.001, STEP)  # the room, always there
+        self._holding.append(sound + self._rng.normal(0, 0.001, STEP))  # the room, always there
+        sound = self._holding.popleft()
         try:
             os.write(self._fd, (np.clip(sound, -1, 1) * 32767).astype("<i2").tobytes())
         except BlockingIOError:
@@ -96,8 +101,8 @@ class Room:
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
-    def mic(self, name: str) -> TableMic:
-        self.mics.append(TableMic(self.home, name))
+    def mic(self, name: str, late_s: float = 0.0) -> TableMic:
+        self.mics.append(TableMic(self.home, name, late_s))
         return self.mics[-1]
 
     def _run(self) -> None:
@@ -141,14 +146,51 @@ def serve_hearing(tmp_path: Path, model: Path, *mics: str) -> Serve:
                  env={"HOME": str(tmp_path)})
 
 
+def team_voice(shared_dir: Path, group: str) -> dict[str, Path]:
+    """``TEAM_VOICE``'s files of a group of the corpus (calls, chatter), by what they say."""
+    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
+        return {r["text"]: shared_dir / "speech" / r["file"] for r in csv.DictReader(fh)
+                if (r["voice"], r["speed"], r["pitch"]) == TEAM_VOICE and r["group"] == group}
+
+
+def serve_with_team_mics(shared_dir: Path, tmp_path: Path, room: Room,
+                         b_late_s: float = 0.0) -> tuple[Serve, dict[str, TableMic]]:
+    """`serve` with a microphone per team (``mesaA``, ``mesaB``, ``b_late_s`` slower), once it
+    hears both."""
+    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    mics = {"A": room.mic("mesaA"), "B": room.mic("mesaB", b_late_s)}
+    serve = serve_hearing(tmp_path, model, "mesaA", "mesaB")
+    try:
+        wait_for(lambda: mic_is(serve, "mic A", "ok") and mic_is(serve, "mic B", "ok"), 30,
+                 "both microphones to be heard")
+    except BaseException:
+        serve.stop()
+        raise
+    return serve, mics
+
+
+def said_in_front_of(mics: dict[str, TableMic], team: str, voice: np.ndarray,
+                     pause_s: float = 0.6) -> None:
+    """A phrase said by a player in front of its team's microphone, heard by the other too,
+    fainter."""
+    for near, mic in mics.items():
+        mic.say(voice if near == team else 0.3 * voice, pause_s=pause_s)
+
+
 def heard_once_said(serve: Serve, mics: list[TableMic], count: int) -> list[dict[str, Any]]:
     """What the strip shows, newest first (``count`` items), once the microphones have heard
     all they were given and the pause after it: the whole phrase has judged its calls."""
-    wait_for(lambda: not any(mic.saying for mic in mics), 20, "everything to be said")
-    time.sleep(1.5)
-    heard = list(serve.state()["heard"])
+    heard = all_heard(serve, mics)
     assert len(heard) == count, heard
     return heard
+
+
+def all_heard(serve: Serve, mics: list[TableMic]) -> list[dict[str, Any]]:
+    """What the strip shows, newest first, once the microphones have heard all they were given
+    and the pause after it."""
+    wait_for(lambda: not any(mic.saying for mic in mics), 60, "everything to be said")
+    time.sleep(1.5)
+    return list(serve.state()["heard"])
 
 
 def mic_is(serve: Serve, key: str, state: str) -> bool:
@@ -209,20 +251,12 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
 
 def test_a_microphone_per_team_tells_who_spoke_and_keeps_what_it_heard(
         shared_dir: Path, tmp_path: Path, room: Room) -> None:
-    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
-        said = {r["text"]: shared_dir / "speech" / r["file"] for r in csv.DictReader(fh)
-                if (r["voice"], r["speed"], r["pitch"]) == TEAM_VOICE and r["group"] == "call"}
-    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
-    mics = {"A": room.mic("mesaA"), "B": room.mic("mesaB")}
-    serve = serve_hearing(tmp_path, model, "mesaA", "mesaB")
+    said = team_voice(shared_dir, "call")
+    serve, mics = serve_with_team_mics(shared_dir, tmp_path, room)
     try:
-        wait_for(lambda: mic_is(serve, "mic A", "ok") and mic_is(serve, "mic B", "ok"), 30,
-                 "both microphones to be heard")
-        # Each call said by a player in front of one microphone, heard by the other too, fainter.
         for k, (text, team) in enumerate([("truco", "B"), ("quiero", "A")], start=1):
-            voice = read_wav(said[text])
-            for near, mic in mics.items():  # the table talked a while before the first call
-                mic.say(voice if near == team else 0.3 * voice, pause_s=3.0 if k == 1 else 0.6)
+            # a while after both microphones are heard, the first
+            said_in_front_of(mics, team, read_wav(said[text]), pause_s=3.0 if k == 1 else 0.6)
             heard = heard_once_said(serve, list(mics.values()), k)
             assert (heard[0]["text"], heard[0]["team"]) == (text, team), heard[0]
             if heard[0]["status"] == "unsure":  # a doubtful one: tapped, as at the table
@@ -246,29 +280,23 @@ def test_a_device_slower_than_the_other_is_put_in_step_by_the_table_talk(
     heard by both microphones), then a «truco» in front of B and a «quiero» in front of A: each is
     heard once, and given to its team.  Out of step, each was heard twice, once from each
     microphone, the second refused."""
-    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if (r["voice"], r["speed"], r["pitch"]) == TEAM_VOICE]
-    said = {r["text"]: shared_dir / "speech" / r["file"] for r in rows if r["group"] == "call"}
-    talk = [shared_dir / "speech" / r["file"] for r in rows if r["group"] == "chatter"][:4]
-    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
-    mics = {"A": room.mic("mesaA"), "B": room.mic("mesaB")}
-    serve = serve_hearing(tmp_path, model, "mesaA", "mesaB")
+    said = team_voice(shared_dir, "call")
+    talk = list(team_voice(shared_dir, "chatter").values())[:4]
+    serve, mics = serve_with_team_mics(shared_dir, tmp_path, room, b_late_s=0.3)
     try:
-        wait_for(lambda: mic_is(serve, "mic A", "ok") and mic_is(serve, "mic B", "ok"), 30,
-                 "both microphones to be heard")
-        mics["B"].say(np.zeros(0), pause_s=0.3)  # B's device: everything it hears, 0.3 s later
-        before = [(read_wav(file), "AB"[k % 2]) for k, file in enumerate(talk)]
-        for k, (text, team) in enumerate([("truco", "B"), ("quiero", "A")]):
-            for voice, speaker in (before if k == 0 else []) + [(read_wav(said[text]), team)]:
-                for near, mic in mics.items():
-                    mic.say(voice if near == speaker else 0.3 * voice, pause_s=1.0)
-            wait_for(lambda: not any(mic.saying for mic in mics.values()), 60, "everything to be said")
-            time.sleep(1.5)
-            calls = [h for h in serve.state()["heard"] if h["text"] in ("truco", "quiero")]
-            assert [(h["text"], h["team"]) for h in calls] == [(text, team)] + [
-                ("truco", "B")] * k, calls  # newest first
-            if calls[0]["status"] == "unsure":  # a doubtful one: tapped, as at the table
-                assert serve.api.post(f"/api/heard/{calls[0]['id']}/confirm").status_code == 200
+        for k, file in enumerate(talk):  # the table talks a while, heard by both
+            said_in_front_of(mics, "AB"[k % 2], read_wav(file), pause_s=1.0)
+        seen = {h["id"] for h in all_heard(serve, list(mics.values()))}
+        for text, team in [("truco", "B"), ("quiero", "A")]:
+            said_in_front_of(mics, team, read_wav(said[text]), pause_s=1.0)
+            new = [h for h in all_heard(serve, list(mics.values())) if h["id"] not in seen]
+            assert [(h["text"], h["team"]) for h in new] == [(text, team)], new
+            seen.add(new[0]["id"])
+            if new[0]["status"] == "unsure":  # a doubtful one: tapped, as at the table
+                assert serve.api.post(f"/api/heard/{new[0]['id']}/confirm").status_code == 200
         assert [line.split(":")[0] for line in serve.state()["log"][-2:]] == ["B1", "A1"]
     finally:
-        serve.stop()
+        printed = serve.stop()
+    told = re.search(r"micrófonos: el de B entrega su sonido (\d+) ms después que el de A; ya "
+                     r"los escucho a la par", printed)
+    assert told and 250 <= int(told[1]) <= 350, printed

@@ -185,9 +185,11 @@ def test_a_device_slower_to_hand_over_its_sound_is_put_in_step_by_what_both_hear
     late = round(0.15 * 16000)
     a = device_hearing(voice, seed=6)
     b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
-    devices = mics.Devices()
+    told: list[str] = []
+    devices = mics.Devices(on_status=told.append)
     merged = heard_in_turn(a, b, devices)
     assert devices.mics.lag == pytest.approx(0.15, abs=0.002)
+    assert told == ["el de B entrega su sonido 150 ms después que el de A; ya los escucho a la par"]
     assert sum(c.duration for c in merged) == pytest.approx(16.0, abs=0.01)  # none twice
 
     def loud_in(start: float, end: float, mic: int) -> list[float]:
