@@ -35,6 +35,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -139,13 +140,16 @@ class TeamMics:
     """Two microphones (team A's, team B's) as one source of chunks with two levels."""
 
     def __init__(self, source_a: Iterable[AudioChunk], source_b: Iterable[AudioChunk], *,
-                 clock: Callable[[], float] = time.monotonic,
-                 on_status: Callable[[str], None] | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, lag: float = 0.0,
+                 on_lag: Callable[[float], None] | None = None) -> None:
+        """``lag``: how much later B's device hands over its sound, as last known (the ``lag``
+        property); ``on_lag`` is told each new one."""
         self.sources = (source_a, source_b)
         self._clock = clock  # what chunks' arrivals and a microphone's quiet are timed by
-        self._on_status = on_status  # told when B's sound is placed by a new lag (``in_step``)
+        self._on_lag = on_lag
         self._heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]] = queue.Queue()
         self._sound = (_Sound(), _Sound())
+        self._sound[1].lag = lag
         self._lag = _Lag()
         self._last = [0.0, 0.0]  # when each microphone's last chunk was taken (``clock``)
         self._came_at = [-math.inf, -math.inf]  # when each one's last chunk came
@@ -263,8 +267,8 @@ class TeamMics:
         self._until = a.first_at() + STEP / SAMPLE_RATE
         pcm = (a.take(STEP), b.take(STEP))
         lag = self._lag.heard(*pcm, b.lag)
-        if lag != b.lag and self._on_status:
-            self._on_status(in_step(lag))
+        if lag != b.lag and self._on_lag:
+            self._on_lag(lag)
         b.lag = lag
         levels = (_level(pcm[0]), _level(pcm[1]))
         channel, backgrounds = self._channels.hear(levels)
@@ -292,9 +296,9 @@ class Devices:
     """Two devices whose chunks are handed to ``TeamMics`` as they came, with no threads: for a
     benchmark or a test that sets when each chunk comes."""
 
-    def __init__(self, on_status: Callable[[str], None] | None = None) -> None:
+    def __init__(self, **options: Any) -> None:
         self.now = 0.0  # when the last chunk came
-        self.mics = TeamMics([], [], clock=lambda: self.now, on_status=on_status)
+        self.mics = TeamMics([], [], clock=lambda: self.now, **options)
 
     def hand(self, came: Iterable[tuple[int, AudioChunk, float]]) -> list[AudioChunk]:
         """The stream made of chunks given as (microphone, chunk, when it came), taken in the
@@ -308,11 +312,16 @@ class Devices:
 
 def in_step(lag: float) -> str:
     """What the table is told when the two microphones' sound is put in step (``_Lag``)."""
-    ms = round(abs(lag) * 1000)
-    if ms < round(APART / SAMPLE_RATE * 1000):
+    said = apart(lag)
+    return said if abs(lag) * SAMPLE_RATE < APART else f"{said}; ya los escucho a la par"
+
+
+def apart(lag: float) -> str:
+    """How much later B's microphone hands over its sound than A's, said to the table."""
+    if abs(lag) * SAMPLE_RATE < APART:
         return "los dos entregan su sonido a la par"
-    return (f"el de B entrega su sonido {ms} ms {'después' if lag > 0 else 'antes'} que el de A; "
-            "ya los escucho a la par")
+    return (f"el de B entrega su sonido {round(abs(lag) * 1000)} ms "
+            f"{'después' if lag > 0 else 'antes'} que el de A")
 
 
 def _level(pcm: np.ndarray) -> float:
@@ -352,8 +361,9 @@ def table_mics(specs: list[str] | None, channels: int = 1, *,
     if len(specs) > 2:
         raise AudioError("mic-too-many", "a lo sumo dos micrófonos, uno por equipo")
     if len(specs) == 2:
+        say = print_status("micrófonos")
         return TeamMics(*(MicSource(spec, on_status=print_status(f"micrófono de {team}"),
                                     keep_trying=keep_trying) for spec, team in zip(specs, "AB")),
-                        on_status=print_status("micrófonos"))
+                        on_lag=lambda lag: say(in_step(lag)))
     return MicSource(specs[0] if specs else None, channels=channels,
                      on_status=print_status("micrófono"), keep_trying=keep_trying)

@@ -174,7 +174,10 @@ def _mic_source(args: argparse.Namespace, log: Log, service: Any = None) -> tupl
     if len(mics) > 2:
         return None, Part("micrófono", False, "a lo sumo dos micrófonos, uno por equipo")
     if len(mics) == 2:
-        source = _team_mics(mics[0], mics[1], log, service)
+        from models.paths import user_data_dir
+
+        data_dir = getattr(args, "data_dir", None) or user_data_dir()
+        source = _team_mics(mics[0], mics[1], log, service, data_dir)
     else:
         source = MicSource(mics[0] if mics else None, channels=args.channels,
                            on_status=source_status(service, "mic", said_once(log, "micrófono")))
@@ -225,13 +228,23 @@ def said_once(log: Log, who: str) -> Callable[[str], None]:
     return device_said_once(lambda message: log(f"{who}: {escape(message)}"))
 
 
-def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any) -> Any:
+def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any, data_dir: Path) -> Any:
     """One microphone per team (``mics.TeamMics``), each shown on the pages on its own ("mic A",
-    "mic B"): one unplugged while the other hears is not hidden by it."""
+    "mic B"): one unplugged while the other hears is not hidden by it.  How much later B's hands
+    over its sound is kept in the data folder, and the next session starts with it."""
     from referee.microphone import MicSource
-    from referee.mics import TeamMics
+    from referee.mics import TeamMics, apart, in_step
+    from referee.table_sound import keep_lag, kept_lag, lag_file
 
     said = said_once(log, "micrófonos")
+    kept = lag_file(data_dir, spec_a, spec_b)
+    lag = kept_lag(kept)
+    if lag:
+        said(f"como la última vez, {apart(lag)}")
+
+    def new_lag(lag: float) -> None:
+        said(in_step(lag))
+        keep_lag(kept, lag)
 
     def mic(spec: str, team: str) -> MicSource:
         def terminal(message: str) -> None:
@@ -239,7 +252,7 @@ def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any) -> Any:
 
         return MicSource(spec, on_status=source_status(service, f"mic {team}", terminal))
 
-    return TeamMics(mic(spec_a, "A"), mic(spec_b, "B"), on_status=said)
+    return TeamMics(mic(spec_a, "A"), mic(spec_b, "B"), lag=lag, on_lag=new_lag)
 
 
 Show = Callable[[str, str], None]

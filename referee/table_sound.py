@@ -6,6 +6,10 @@ table's; until then calls are missed more often (the speech benchmark, held-out 
 recall 53% from a cold start, 71% once settled).  So the settled average is kept in the data
 folder, restored when the microphone starts listening again and saved as the table talks.
 Recordings (``--wav``) neither use nor change it.
+
+With a microphone per team on two devices, how much later B's hands over its sound than A's
+(``mics.TeamMics``'s lag) is kept the same way, one file per pair of microphones: the next
+session's first phrases are heard in step instead of waiting for the table's talk to show it.
 """
 
 from __future__ import annotations
@@ -68,12 +72,40 @@ class TableSound:
 
     def save(self) -> None:
         mean = self.recognizer.cepstral_mean
-        if not valid_mean(mean):
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(mean + "\n", encoding="utf-8")
-            os.replace(tmp, self.path)
-        except OSError:
-            pass  # losing the average only costs the next start a few missed calls
+        if valid_mean(mean):  # losing it only costs the next start a few missed calls
+            _keep(self.path, mean)
+
+
+def lag_file(data_dir: Path, spec_a: str, spec_b: str) -> Path:
+    """Where the lag of B's microphone is kept: one file per pair, as they were named."""
+    def name(spec: str) -> str:
+        return "".join(c if c.isalnum() else "-" for c in spec)
+
+    return data_dir / f"microfonos-{name(spec_a)}-{name(spec_b)}.txt"
+
+
+def kept_lag(path: Path) -> float:
+    """The lag kept for a pair of microphones (seconds); 0 if there is no sound one."""
+    from referee.mics import LAG_MAX_S
+
+    try:
+        lag = float(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0.0
+    return lag if abs(lag) <= LAG_MAX_S else 0.0
+
+
+def keep_lag(path: Path, lag: float) -> None:
+    """Keep a pair's new lag (losing it only costs the next start its first phrases)."""
+    _keep(path, f"{lag:.4f}")
+
+
+def _keep(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all (a reader never sees half of it); a failure is let go."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass

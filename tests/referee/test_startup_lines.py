@@ -175,6 +175,20 @@ def test_with_a_microphone_per_team_each_shows_on_its_own(monkeypatch: pytest.Mo
                     f"micrófonos: el de B: {pages.shown[1][2]}"]
 
 
+def test_a_microphone_per_team_starts_with_the_lag_kept_last_time(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from referee.table_sound import keep_lag, lag_file
+
+    monkeypatch.setitem(sys.modules, "sounddevice", PluggedLater(["fake", "other"]))
+    keep_lag(lag_file(tmp_path, "fake", "other"), 0.25)
+    said = list[str]()
+    args = demo_arguments(mic=["fake", "other"], channels=1, data_dir=tmp_path)
+    source, _ = startup._audio_source(args, said.append, Pages())
+    assert source.lag == 0.25
+    assert said == [("micrófonos: como la última vez, el de B entrega su sonido 250 ms después "
+                     "que el de A")]
+
+
 def test_no_recognizer_shows_the_microphone_in_trouble(monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.asr.base import RecognizerError
 

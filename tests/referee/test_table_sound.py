@@ -8,7 +8,15 @@ import pytest
 
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
-from referee.table_sound import SAVE_EVERY_S, TableSound, sound_file, valid_mean
+from referee.table_sound import (
+    SAVE_EVERY_S,
+    TableSound,
+    keep_lag,
+    kept_lag,
+    lag_file,
+    sound_file,
+    valid_mean,
+)
 from referee.wav import read_pcm
 
 SETTLED = ",".join(["51.5", "19.2", "-6.1"] + ["1.5"] * 10)
@@ -110,3 +118,19 @@ def test_serve_starts_the_microphone_with_the_last_sessions_average(tmp_path: Pa
     assert rec.cepstral_mean == SETTLED and sound is not None
     assert said == ["escucha: arranca con el sonido de la mesa de la última vez"]
     assert _table_sound(argparse.Namespace(data_dir=tmp_path), object(), said.append) is None
+
+
+def test_the_lag_of_a_pair_of_microphones_is_kept_for_the_next_session(tmp_path: Path) -> None:
+    path = lag_file(tmp_path, "USB mic", "hw:2,0")
+    assert path.name == "microfonos-USB-mic-hw-2-0.txt"
+    assert kept_lag(path) == 0.0  # none yet
+    keep_lag(path, 0.1495)
+    assert kept_lag(path) == 0.1495
+    assert kept_lag(lag_file(tmp_path, "hw:2,0", "USB mic")) == 0.0  # the other way round
+
+
+@pytest.mark.parametrize("text", ["", "rápido", "nan", "3.0", "-0.9"])
+def test_a_broken_or_impossible_lag_is_none(tmp_path: Path, text: str) -> None:
+    path = lag_file(tmp_path, "A", "B")
+    path.write_text(text, encoding="utf-8")
+    assert kept_lag(path) == 0.0

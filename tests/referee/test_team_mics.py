@@ -185,11 +185,10 @@ def test_a_device_slower_to_hand_over_its_sound_is_put_in_step_by_what_both_hear
     late = round(0.15 * 16000)
     a = device_hearing(voice, seed=6)
     b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
-    told: list[str] = []
-    devices = mics.Devices(on_status=told.append)
+    told: list[float] = []
+    devices = mics.Devices(on_lag=told.append)
     merged = heard_in_turn(a, b, devices)
-    assert devices.mics.lag == pytest.approx(0.15, abs=0.002)
-    assert told == ["el de B entrega su sonido 150 ms después que el de A; ya los escucho a la par"]
+    assert told == [devices.mics.lag] and devices.mics.lag == pytest.approx(0.15, abs=0.002)
     assert sum(c.duration for c in merged) == pytest.approx(16.0, abs=0.01)  # none twice
 
     def loud_in(start: float, end: float, mic: int) -> list[float]:
@@ -197,6 +196,26 @@ def test_a_device_slower_to_hand_over_its_sound_is_put_in_step_by_what_both_hear
 
     assert loud_in(1.0, 2.5, 0) != loud_in(1.0, 2.5, 1)
     assert loud_in(12.0, 13.5, 0) == loud_in(12.0, 13.5, 1) != []
+
+
+def test_a_lag_known_from_the_start_hears_the_first_phrase_in_step() -> None:
+    """The same two devices, with B's lag kept from the last session: the first phrase is
+    already heard at the same moments by both, and what the talk measures leaves it as it was."""
+    voice = phrases(4.0, [(1.0, 2.5)], seed=5)
+    late = round(0.15 * 16000)
+    a = device_hearing(voice, seed=6)
+    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    told: list[float] = []
+    merged = heard_in_turn(a, b, mics.Devices(lag=0.15, on_lag=told.append))
+    assert loud(merged, 0, 0.02) == loud(merged, 1, 0.02) != [] and told == []
+
+
+def test_the_table_is_told_how_far_apart_the_two_hand_over_their_sound() -> None:
+    assert mics.in_step(0.15) == ("el de B entrega su sonido 150 ms después que el de A; ya los "
+                                  "escucho a la par")
+    assert mics.in_step(-0.2) == ("el de B entrega su sonido 200 ms antes que el de A; ya los "
+                                  "escucho a la par")
+    assert mics.in_step(0.002) == "los dos entregan su sonido a la par"
 
 
 def test_sounds_only_one_microphone_hears_never_move_its_sound() -> None:
