@@ -310,16 +310,19 @@ class Devices:
         return heard + list(self.mics.ended(0)) + list(self.mics.ended(1))
 
 
+AT_PAR = "los dos entregan su sonido a la par"
+
+
 def in_step(lag: float) -> str:
     """What the table is told when the two microphones' sound is put in step (``_Lag``)."""
     said = apart(lag)
-    return said if abs(lag) * SAMPLE_RATE < APART else f"{said}; ya los escucho a la par"
+    return said if said == AT_PAR else f"{said}; ya los escucho a la par"
 
 
 def apart(lag: float) -> str:
     """How much later B's microphone hands over its sound than A's, said to the table."""
     if abs(lag) * SAMPLE_RATE < APART:
-        return "los dos entregan su sonido a la par"
+        return AT_PAR
     return (f"el de B entrega su sonido {round(abs(lag) * 1000)} ms "
             f"{'después' if lag > 0 else 'antes'} que el de A")
 
