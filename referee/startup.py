@@ -174,10 +174,7 @@ def _mic_source(args: argparse.Namespace, log: Log, service: Any = None) -> tupl
     if len(mics) > 2:
         return None, Part("micrófono", False, "a lo sumo dos micrófonos, uno por equipo")
     if len(mics) == 2:
-        from models.paths import user_data_dir
-
-        data_dir = getattr(args, "data_dir", None) or user_data_dir()
-        source = _team_mics(mics[0], mics[1], log, service, data_dir)
+        source = _team_mics(mics[0], mics[1], log, service, _data_dir(args))
     else:
         source = MicSource(mics[0] if mics else None, channels=args.channels,
                            on_status=source_status(service, "mic", said_once(log, "micrófono")))
@@ -371,15 +368,20 @@ def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) ->
     return Part("aprendizaje", True, "aprende las voces de la mesa mientras juegan")
 
 
+def _data_dir(args: argparse.Namespace) -> Path:
+    """The data folder the table keeps what it learns in (``--data-dir``, or the user's)."""
+    from models.paths import user_data_dir
+
+    return getattr(args, "data_dir", None) or user_data_dir()
+
+
 def _table_sound(args: argparse.Namespace, recognizer: Any, log: Log) -> Any:
     """The table's average sound from the last session, for recognizers that keep one."""
     if not hasattr(recognizer, "cepstral_mean"):
         return None
-    from models.paths import user_data_dir
     from referee.table_sound import TableSound, sound_file
 
-    data_dir = getattr(args, "data_dir", None) or user_data_dir()
-    sound = TableSound(recognizer, sound_file(data_dir, recognizer.model_dir))
+    sound = TableSound(recognizer, sound_file(_data_dir(args), recognizer.model_dir))
     if sound.restore():
         log("escucha: arranca con el sonido de la mesa de la última vez")
     return sound
