@@ -1001,6 +1001,19 @@ def test_a_point_tapped_twice_at_once_scores_two(server: LiveServer, page: Any) 
     assert page.locator("#toast:not([hidden])").count() == 0  # nothing refused
 
 
+def test_a_tap_as_the_host_page_opens_waits_for_its_pin_instead_of_asking(
+        server: LiveServer, page: Any) -> None:
+    held: list[Any] = []
+    page.route("**/api/pin", lambda route: held.append(route))  # the host's PIN on its way
+    open_board(page, server.url)
+    page.click('.team-A [data-line="points A +1"]')
+    page.wait_for_timeout(300)
+    assert page.locator("#dlg-pin").is_hidden()
+    held[0].continue_()
+    page.wait_for_function("window.scoreboard.snapshot.score.A === 1")
+    assert page.locator("#dlg-pin").is_hidden()
+
+
 SOURCES_LAYOUT = """() => {
   const box = document.querySelector("#sources").getBoundingClientRect();
   return { pageWider: document.documentElement.scrollWidth - innerWidth,

@@ -104,6 +104,7 @@ function render(snap) {
 
 /* -- changes (with the PIN) --------------------------------------------------------------- */
 async function send(method, path, body) {
+  if (!state.pin) await hostPinFetched;  // a tap as the page opens: the host's PIN may be on its way
   if (!state.pin && !(await askPin())) return null;
   const response = await request(method, path, body);
   if (!response) { toast(OFFLINE); return null; }
@@ -488,6 +489,6 @@ function wire() {
 wire();
 Calibration.wire(send);
 setPin(state.pin);
-fetchHostPin();
+const hostPinFetched = fetchHostPin();
 connect();
 watchLiveness();
