@@ -19,8 +19,9 @@ import numpy as np
 
 SAMPLE_RATE = 16000
 CHUNK_S = 0.1
-# A channel's background is its quietest chunk in the last FLOOR_S seconds, and a chunk VOICE_DB
-# above it hears someone talking; the channel heard changes for one whose voice is SWITCH_DB louder.
+# A channel's background is its quietest chunk in the last FLOOR_S seconds (digital silence aside,
+# as a device may send before its sound starts), and a chunk VOICE_DB above it hears someone
+# talking; the channel heard changes for one whose voice is SWITCH_DB louder.
 FLOOR_S = 3.0
 VOICE_DB = 6.0
 SWITCH_DB = 3.0
@@ -71,22 +72,30 @@ class Channels:
     rather than the loudest chunk (a radio by one team's microphone would make it the loudest all
     evening).  The channel heard (at first, the loudest) changes only for one whose voice is
     ``SWITCH_DB`` louder, so where nobody talks it stays the same: the noise between phrases is
-    one microphone's, not two noises cut together every chunk."""
+    one microphone's, not two noises cut together every chunk.
+
+    Two devices not known to be in step (``in_step`` False, ``mics.TeamMics``) are cut from one
+    to the other only where a voice starts after none: cut while one talks, the slower one's
+    sound would repeat or skip a moment (the end of a phrase heard again from it)."""
 
     def __init__(self, chunk_s: float = CHUNK_S) -> None:
         self._recent: deque[Sequence[float]] = deque(maxlen=max(1, round(FLOOR_S / chunk_s)))
         self.heard: int | None = None  # the channel heard last
+        self._quiet = True  # no channel heard a voice in the last chunk
 
-    def hear(self, levels: Sequence[float]) -> tuple[int, tuple[float, ...]]:
+    def hear(self, levels: Sequence[float], in_step: bool = True) -> tuple[int, tuple[float, ...]]:
         """Take a chunk's levels: the channel to hear, and each channel's background."""
         self._recent.append(levels)
-        backgrounds = tuple(float(b) for b in np.min(self._recent, axis=0))
+        sounding = np.where(np.asarray(self._recent) > 0, self._recent, np.inf)
+        backgrounds = tuple(float(b) if b < np.inf else 0.0 for b in np.min(sounding, axis=0))
         heard = voices(levels, backgrounds)
         best = int(np.argmax(heard))
         if self.heard is None:
             self.heard = int(np.argmax(levels))
-        if heard[best] > 0 and heard[best] >= heard[self.heard] * 10 ** (SWITCH_DB / 20):
+        louder = heard[best] >= heard[self.heard] * 10 ** (SWITCH_DB / 20) if in_step else self._quiet
+        if heard[best] > 0 and louder:
             self.heard = best
+        self._quiet = not heard.any()
         return self.heard, backgrounds
 
 

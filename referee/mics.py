@@ -19,7 +19,11 @@ heard before the other's first goes on alone, and sound of moments already passe
 What arrivals cannot show is the difference between the two devices' own delays: a USB and a
 Bluetooth microphone hand over the same moment 0.1-0.3 s apart.  Both microphones hear the same
 voices, so that difference is measured from the sound itself (``_Lag``) and B's sound placed
-that much earlier or later.  Until the first phrases have been heard by both, it is not known.
+that much earlier or later.  Until the first phrases have been heard by both, it is not known
+(unless kept from the last session), and the sound passed on is cut from one microphone to the
+other only where a voice starts after none (``audio.Channels``): cut when the nearer one goes
+quiet, the end of a phrase would be heard again from the slower one, and a second «envido» given
+to the other team is a raise.
 
 One that stops sending (unplugged and looked for again) does not hold the other back: the
 other's sound goes on alone once it has sent nothing for ``QUIET_S``, and the phrases said
@@ -90,12 +94,13 @@ class _Lag:
     arrivals show: the same voice is found in both microphones' last ``LAG_WINDOW`` of sound,
     every half second, by cross-correlation (GCC-PHAT, ``_delay``).  Independent noise at each
     microphone shows no lag; a noise heard by both shows the same one as a voice.  The lag is set
-    to the median of the last ``LAG_KEPT`` measures once three are in, and moved only by
-    ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds later:
+    to the median of the last ``LAG_KEPT`` measures once three are in (it is known from then on,
+    in step or not), and moved only by ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds later:
     the lag measured on each team's voices differs by that much)."""
 
-    def __init__(self) -> None:
+    def __init__(self, known: bool) -> None:
         self._measured: deque[float] = deque(maxlen=LAG_KEPT)  # each with the lag it was made at
+        self.known = known  # measured, or kept from the last session
         self.restart()
 
     def restart(self) -> None:
@@ -103,20 +108,23 @@ class _Lag:
         self._pairs: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=LAG_WINDOW)
         self._new = 0
 
-    def heard(self, a: np.ndarray, b: np.ndarray, lag: float) -> float:
+    def heard(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
         """Both microphones' sound of the same moments, B's placed ``lag`` earlier than its
-        arrivals show: the lag to place it by from now on."""
+        arrivals show: the lag to place it by from now on, when it is new or first known."""
         self._pairs.append((a, b))
         self._new += 1
         if len(self._pairs) < LAG_WINDOW or self._new < LAG_EVERY:
-            return lag
+            return None
         self._new = 0
         found = _delay(*(np.concatenate(sound) for sound in zip(*self._pairs)))
         if found is not None:
             self._measured.append(lag + found)
-        measured = float(np.median(self._measured)) if len(self._measured) >= 3 else lag
-        if abs(measured - lag) * SAMPLE_RATE < APART:
-            return lag
+        if len(self._measured) < 3:
+            return None
+        measured = float(np.median(self._measured))
+        if self.known and abs(measured - lag) * SAMPLE_RATE < APART:
+            return None
+        self.known = True
         self.restart()  # the sound heard so far was out of step by the difference
         return measured
 
@@ -140,17 +148,17 @@ class TeamMics:
     """Two microphones (team A's, team B's) as one source of chunks with two levels."""
 
     def __init__(self, source_a: Iterable[AudioChunk], source_b: Iterable[AudioChunk], *,
-                 clock: Callable[[], float] = time.monotonic, lag: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic, lag: float | None = None,
                  on_lag: Callable[[float], None] | None = None) -> None:
         """``lag``: how much later B's device hands over its sound, as last known (the ``lag``
-        property); ``on_lag`` is told each new one."""
+        property; None: not known); ``on_lag`` is told each new one, and the first."""
         self.sources = (source_a, source_b)
         self._clock = clock  # what chunks' arrivals and a microphone's quiet are timed by
         self._on_lag = on_lag
         self._heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]] = queue.Queue()
         self._sound = (_Sound(), _Sound())
-        self._sound[1].lag = lag
-        self._lag = _Lag()
+        self._sound[1].lag = lag or 0.0
+        self._lag = _Lag(known=lag is not None)
         self._last = [0.0, 0.0]  # when each microphone's last chunk was taken (``clock``)
         self._came_at = [-math.inf, -math.inf]  # when each one's last chunk came
         self._until: float | None = None  # the moment the sound passed on reaches
@@ -181,9 +189,10 @@ class TeamMics:
         self._lag.restart()
 
     @property
-    def lag(self) -> float:
-        """How much later (s) B's device hands over the sound of a moment than A's (``_Lag``)."""
-        return self._sound[1].lag
+    def lag(self) -> float | None:
+        """How much later (s) B's device hands over the sound of a moment than A's (``_Lag``);
+        None until known."""
+        return self._sound[1].lag if self._lag.known else None
 
     def __iter__(self) -> Iterator[AudioChunk]:
         for mic, source in enumerate(self.sources):
@@ -267,11 +276,12 @@ class TeamMics:
         self._until = a.first_at() + STEP / SAMPLE_RATE
         pcm = (a.take(STEP), b.take(STEP))
         lag = self._lag.heard(*pcm, b.lag)
-        if lag != b.lag and self._on_lag:
-            self._on_lag(lag)
-        b.lag = lag
+        if lag is not None:
+            b.lag = lag
+            if self._on_lag:
+                self._on_lag(lag)
         levels = (_level(pcm[0]), _level(pcm[1]))
-        channel, backgrounds = self._channels.hear(levels)
+        channel, backgrounds = self._channels.hear(levels, in_step=self._lag.known)
         return self._chunk(pcm[channel], levels, backgrounds)
 
     def _alone(self, mic: int, samples: int) -> AudioChunk:

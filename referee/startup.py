@@ -236,7 +236,7 @@ def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any, data_dir: Path)
     said = said_once(log, "micrófonos")
     kept = lag_file(data_dir, spec_a, spec_b)
     lag = kept_lag(kept)
-    if lag:
+    if lag is not None:
         said(f"como la última vez, {apart(lag)}")
 
     def new_lag(lag: float) -> None:

@@ -84,15 +84,15 @@ def lag_file(data_dir: Path, spec_a: str, spec_b: str) -> Path:
     return data_dir / f"microfonos-{name(spec_a)}-{name(spec_b)}.txt"
 
 
-def kept_lag(path: Path) -> float:
-    """The lag kept for a pair of microphones (seconds); 0 if there is no sound one."""
+def kept_lag(path: Path) -> float | None:
+    """The lag kept for a pair of microphones (seconds); None if there is no sound one."""
     from referee.mics import LAG_MAX_S
 
     try:
         lag = float(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return 0.0
-    return lag if abs(lag) <= LAG_MAX_S else 0.0
+        return None
+    return lag if abs(lag) <= LAG_MAX_S else None
 
 
 def keep_lag(path: Path, lag: float) -> None:

@@ -280,6 +280,26 @@ def test_a_microphone_per_team_tells_who_spoke_and_keeps_what_it_heard(
         serve.stop()
 
 
+def test_the_first_calls_before_the_two_devices_are_in_step_are_heard_once(
+        shared_dir: Path, tmp_path: Path, room: Room) -> None:
+    """B's device 0.3 s slower, the first time: nothing heard yet tells how much.  An «envido»
+    said in front of A as the game starts is heard once, A's, and B's «quiero» once, B's.  Cut to
+    B's microphone as A's went quiet, the end of the «envido» was heard again from it: a second
+    «envido», B's, applied as a raise."""
+    said = team_voice(shared_dir, "call")
+    mics = team_mics(room, b_late_s=0.3)
+    serve = serve_with_team_mics(shared_dir, tmp_path)
+    try:
+        for text, team in [("envido", "A"), ("quiero", "B")]:
+            said_in_front_of(mics, team, read_wav(said[text]), pause_s=1.0)
+        heard = all_heard(serve, list(mics.values()))
+        assert [(h["text"], h["team"]) for h in reversed(heard)] == [("envido", "A"),
+                                                                      ("quiero", "B")], heard
+        assert [line.split(":")[0] for line in serve.state()["log"][1:]] == ["A1", "B1"]
+    finally:
+        serve.stop()
+
+
 def test_a_device_slower_than_the_other_is_put_in_step_by_the_table_talk(
         shared_dir: Path, tmp_path: Path, room: Room) -> None:
     """B's device hands its sound over 0.3 s after A's (a Bluetooth microphone beside a USB one),

@@ -108,11 +108,39 @@ def _two_noises(seconds: float, levels: tuple[float, float], seed: int = 1) -> n
     return rng.standard_normal((int(seconds * SAMPLE_RATE), 2)) * np.array(levels)
 
 
-def _heard(frames: np.ndarray) -> list[int]:
+def _heard(frames: np.ndarray, in_step: bool = True) -> list[int]:
     """Which channel each chunk of the stream is heard from (``Channels``)."""
     channels = Channels()
-    return [channels.hear(to_chunk(frames[k:k + 1600], 0.0).levels)[0]
+    return [channels.hear(to_chunk(frames[k:k + 1600], 0.0).levels, in_step)[0]
             for k in range(0, len(frames), 1600)]
+
+
+def test_two_microphones_out_of_step_are_not_cut_from_one_to_the_other_mid_phrase() -> None:
+    """A speaks from 1 to 1.5 s; B's microphone, fainter, hands the same over 0.3 s later, so
+    from 1.5 to 1.8 s only B's has it: the end of A's phrase again.  In step, that is B talking
+    (B's voice louder), and the stream goes to B's microphone; not known to be in step, it stays
+    A's until a voice starts after none: B's own phrase from 3 s."""
+    both = _two_noises(5.0, (0.002, 0.002))
+    voice = 0.2 * _tone(SAMPLE_RATE, 0.5)
+    both[16000:24000, 0] += voice
+    both[20800:28800, 1] += 0.3 * voice
+    both[48000:56000, 1] += voice  # B's own, heard first by B's microphone
+    both[48000:56000, 0] += 0.3 * voice
+    assert _heard(both)[15] == 1  # in step: the tail is taken for B talking
+    heard = _heard(both, in_step=False)
+    assert set(heard[10:18]) == {0} and set(heard[30:35]) == {1}
+
+
+def test_a_device_that_sends_digital_silence_first_has_its_noise_as_background() -> None:
+    """B's device sends zeros for its first half second, then its room's quiet noise: that noise
+    is its background, not a voice (an out-of-step pair is cut to it where no voice starts)."""
+    both = _two_noises(2.0, (0.002, 0.002))
+    both[:8000, 1] = 0.0
+    channels = Channels()
+    for k in range(0, len(both), 1600):
+        chunk = to_chunk(both[k:k + 1600], 0.0, channels)
+    assert chunk.voices == (0.0, 0.0)
+    assert chunk.backgrounds[1] == pytest.approx(0.002, rel=0.1)
 
 
 def test_between_phrases_one_microphone_is_heard_not_two_noises_cut_together() -> None:

@@ -123,14 +123,14 @@ def test_serve_starts_the_microphone_with_the_last_sessions_average(tmp_path: Pa
 def test_the_lag_of_a_pair_of_microphones_is_kept_for_the_next_session(tmp_path: Path) -> None:
     path = lag_file(tmp_path, "USB mic", "hw:2,0")
     assert path.name == "microfonos-USB-mic-hw-2-0.txt"
-    assert kept_lag(path) == 0.0  # none yet
+    assert kept_lag(path) is None  # none yet
     keep_lag(path, 0.1495)
     assert kept_lag(path) == 0.1495
-    assert kept_lag(lag_file(tmp_path, "hw:2,0", "USB mic")) == 0.0  # the other way round
+    assert kept_lag(lag_file(tmp_path, "hw:2,0", "USB mic")) is None  # the other way round
 
 
 @pytest.mark.parametrize("text", ["", "rápido", "nan", "3.0", "-0.9"])
 def test_a_broken_or_impossible_lag_is_none(tmp_path: Path, text: str) -> None:
     path = lag_file(tmp_path, "A", "B")
     path.write_text(text, encoding="utf-8")
-    assert kept_lag(path) == 0.0
+    assert kept_lag(path) is None
