@@ -116,8 +116,11 @@ class _Lag:
         if len(self._pairs) < LAG_WINDOW or self._new < LAG_EVERY:
             return None
         self._new = 0
-        found = _delay(*(np.concatenate(sound) for sound in zip(*self._pairs)))
-        if found is not None:
+        # B's sound may be placed by a lag that is not its device's (kept from the last session,
+        # another device's now): looked for far enough to find any lag within LAG_MAX_S
+        found = _delay(*(np.concatenate(sound) for sound in zip(*self._pairs)),
+                       reach=LAG_MAX_S + abs(lag))
+        if found is not None and abs(lag + found) <= LAG_MAX_S:
             self._measured.append(lag + found)
         if len(self._measured) < 3:
             return None
@@ -129,12 +132,12 @@ class _Lag:
         return measured
 
 
-def _delay(a: np.ndarray, b: np.ndarray) -> float | None:
-    """How much later (s) ``b`` has the sound ``a`` has, within ``LAG_MAX_S`` either way, where
-    one lag stands out ``LAG_SURE`` times above all others (those within ``APART`` of it aside)."""
+def _delay(a: np.ndarray, b: np.ndarray, reach: float = LAG_MAX_S) -> float | None:
+    """How much later (s) ``b`` has the sound ``a`` has, within ``reach`` either way, where one
+    lag stands out ``LAG_SURE`` times above all others (those within ``APART`` of it aside)."""
     n = 1 << (len(a) + len(b)).bit_length()
     cross = np.conj(np.fft.rfft(a / 32768.0, n)) * np.fft.rfft(b / 32768.0, n)
-    most = round(LAG_MAX_S * SAMPLE_RATE)
+    most = round(reach * SAMPLE_RATE)
     whitened = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)
     by_lag = np.concatenate([whitened[-most:], whitened[:most + 1]])  # lags -most..most
     k = int(np.argmax(by_lag))

@@ -225,6 +225,21 @@ def test_a_lag_known_from_the_start_hears_the_first_phrase_in_step() -> None:
     assert loud(merged, 0, 0.02) == loud(merged, 1, 0.02) != [] and told == []
 
 
+def test_a_lag_kept_for_other_devices_is_corrected_by_the_talk() -> None:
+    """The lag kept from the last session (B's 0.3 s slower) is not these devices' any more: B's
+    now hands each moment over 0.25 s before A's, 0.55 s from where the kept lag places it.  The
+    talk finds it all the same."""
+    said = [(1.0, 2.5), (4.0, 5.5), (8.0, 9.5), (12.0, 13.5)]
+    voice = phrases(16.0, said, seed=5)
+    early = round(0.25 * 16000)
+    a = device_hearing(voice, seed=6)
+    b = device_hearing(np.concatenate([voice[early:], np.zeros(early)]) / 2, seed=7)
+    told: list[float] = []
+    devices = mics.Devices(lag=0.3, on_lag=told.append)
+    heard_in_turn(a, b, devices)
+    assert told and devices.mics.lag == pytest.approx(-0.25, abs=mics.APART / 16000)
+
+
 def test_the_table_is_told_how_far_apart_the_two_hand_over_their_sound() -> None:
     assert mics.in_step(0.15) == ("el de B entrega su sonido 150 ms después que el de A; ya los "
                                   "escucho a la par")
