@@ -95,8 +95,9 @@ class _Lag:
     every half second, by cross-correlation (GCC-PHAT, ``_delay``).  Independent noise at each
     microphone shows no lag; a noise heard by both shows the same one as a voice.  The lag is set
     to the median of the last ``LAG_KEPT`` measures once three are in (it is known from then on,
-    in step or not), and moved only by ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds later:
-    the lag measured on each team's voices differs by that much)."""
+    in step or not), and moved only by ``APART`` or more (a voice nearer one microphone reaches
+    the other a few milliseconds later: the lag measured on each team's voices differs by that
+    much)."""
 
     def __init__(self, known: bool) -> None:
         self._measured: deque[float] = deque(maxlen=LAG_KEPT)  # each with the lag it was made at
