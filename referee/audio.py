@@ -86,14 +86,18 @@ class Channels:
     def hear(self, levels: Sequence[float], in_step: bool = True) -> tuple[int, tuple[float, ...]]:
         """Take a chunk's levels: the channel to hear, and each channel's background."""
         self._recent.append(levels)
-        sounding = np.where(np.asarray(self._recent) > 0, self._recent, np.inf)
-        backgrounds = tuple(float(b) if b < np.inf else 0.0 for b in np.min(sounding, axis=0))
+        recent = np.asarray(self._recent)
+        floors = np.min(np.where(recent > 0, recent, np.inf), axis=0)
+        backgrounds = tuple(float(b) if b < np.inf else 0.0 for b in floors)
         heard = voices(levels, backgrounds)
         best = int(np.argmax(heard))
         if self.heard is None:
             self.heard = int(np.argmax(levels))
-        louder = heard[best] >= heard[self.heard] * 10 ** (SWITCH_DB / 20) if in_step else self._quiet
-        if heard[best] > 0 and louder:
+        if in_step:
+            switch = heard[best] >= heard[self.heard] * 10 ** (SWITCH_DB / 20)
+        else:
+            switch = self._quiet
+        if heard[best] > 0 and switch:
             self.heard = best
         self._quiet = not heard.any()
         return self.heard, backgrounds
