@@ -86,9 +86,7 @@ class Channels:
     def hear(self, levels: Sequence[float], in_step: bool = True) -> tuple[int, tuple[float, ...]]:
         """Take a chunk's levels: the channel to hear, and each channel's background."""
         self._recent.append(levels)
-        recent = np.asarray(self._recent)
-        floors = np.min(np.where(recent > 0, recent, np.inf), axis=0)
-        backgrounds = tuple(float(b) if b < np.inf else 0.0 for b in floors)
+        backgrounds = self._backgrounds()
         heard = voices(levels, backgrounds)
         best = int(np.argmax(heard))
         if self.heard is None:
@@ -101,6 +99,16 @@ class Channels:
             self.heard = best
         self._quiet = not heard.any()
         return self.heard, backgrounds
+
+    def talking(self, levels: Sequence[float]) -> bool:
+        """Whether a chunk not heard yet has someone talking in some channel, over the
+        backgrounds so far."""
+        return bool(self._recent) and bool(voices(levels, self._backgrounds()).any())
+
+    def _backgrounds(self) -> tuple[float, ...]:
+        recent = np.asarray(self._recent)
+        floors = np.min(np.where(recent > 0, recent, np.inf), axis=0)
+        return tuple(float(b) if b < np.inf else 0.0 for b in floors)
 
 
 def to_chunk(frames: np.ndarray, t: float, channels: Channels | None = None) -> AudioChunk:

@@ -19,11 +19,14 @@ heard before the other's first goes on alone, and sound of moments already passe
 What arrivals cannot show is the difference between the two devices' own delays: a USB and a
 Bluetooth microphone hand over the same moment 0.1-0.3 s apart.  Both microphones hear the same
 voices, so that difference is measured from the sound itself (``_Lag``) and B's sound placed
-that much earlier or later.  Until the first phrases have been heard by both, it is not known
-(unless kept from the last session), and the sound passed on is cut from one microphone to the
-other only where a voice starts after none (``audio.Channels``): cut when the nearer one goes
-quiet, the end of a phrase would be heard again from the slower one, and a second «envido» given
-to the other team is a raise.
+that much earlier or later.  Until it is known (unless kept from the last session), the first
+chunk of a voice waits until both microphones have ``PLACE_S`` of sound after it, where the
+slower one's copy of the voice is too, and the lag is measured on that sound before the voice
+goes on: heard out of step, a first call said in front of the slower microphone would be given
+to the other team, whose microphone heard it first.  Where that measure finds nothing, the
+sound passed on is cut from one microphone to the other only where a voice starts after none
+(``audio.Channels``): cut when the nearer one goes quiet, the end of a phrase would be heard
+again from the slower one, and a second «envido» given to the other team is a raise.
 
 One that stops sending (unplugged and looked for again) does not hold the other back: the
 other's sound goes on alone once it has sent nothing for ``QUIET_S``, and the phrases said
@@ -39,7 +42,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -55,6 +58,7 @@ LAG_WINDOW = 20  # chunks (2 s) of both microphones' sound that each measure of 
 LAG_EVERY = 5  # chunks (0.5 s) between measures
 LAG_SURE = 2.5  # a lag is measured where it stands this many times above any other (noise: ≤ 2.1)
 LAG_KEPT = 5  # the last measures the lag is set from (at least 3): their median
+PLACE_S = 1.0  # s of both microphones' sound after a voice starts that the lag is first measured on
 WAIT_S = 1.0  # how often the stream looks up when neither microphone sends anything
 
 
@@ -94,10 +98,10 @@ class _Lag:
     arrivals show: the same voice is found in both microphones' last ``LAG_WINDOW`` of sound,
     every half second, by cross-correlation (GCC-PHAT, ``_delay``).  Independent noise at each
     microphone shows no lag; a noise heard by both shows the same one as a voice.  The lag is set
-    to the median of the last ``LAG_KEPT`` measures once three are in (it is known from then on,
-    in step or not), and moved only by ``APART`` or more (a voice nearer one microphone reaches
-    the other a few milliseconds later: the lag measured on each team's voices differs by that
-    much)."""
+    to the median of the last ``LAG_KEPT`` measures once three are in, or before by one measure
+    on a voice's first second (``placed``); it is known from then on, in step or not, and moved
+    only by ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds
+    later: the lag measured on each team's voices differs by that much)."""
 
     def __init__(self, known: bool) -> None:
         self._measured: deque[float] = deque(maxlen=LAG_KEPT)  # each with the lag it was made at
@@ -117,20 +121,34 @@ class _Lag:
         if len(self._pairs) < LAG_WINDOW or self._new < LAG_EVERY:
             return None
         self._new = 0
-        # B's sound may be placed by a lag that is not its device's (kept from the last session,
-        # another device's now): looked for far enough to find any lag within LAG_MAX_S
-        found = _delay(*(np.concatenate(sound) for sound in zip(*self._pairs)),
-                       reach=LAG_MAX_S + abs(lag))
-        if found is not None and abs(lag + found) <= LAG_MAX_S:
-            self._measured.append(lag + found)
+        a, b = (np.concatenate(sound) for sound in zip(*self._pairs))
+        self._measure(a, b, lag)
         if len(self._measured) < 3:
             return None
         measured = float(np.median(self._measured))
         if self.known and abs(measured - lag) * SAMPLE_RATE < APART:
             return None
+        return self._set(measured)
+
+    def placed(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
+        """Both microphones' sound from a voice's first chunk on, before the lag is known: the
+        lag, where this one measure finds it."""
+        return self._set(self._measured[-1]) if self._measure(a, b, lag) else None
+
+    def _set(self, lag: float) -> float:
         self.known = True
         self.restart()  # the sound heard so far was out of step by the difference
-        return measured
+        return lag
+
+    def _measure(self, a: np.ndarray, b: np.ndarray, lag: float) -> bool:
+        """Measure the lag on both microphones' sound, B's placed by ``lag``: whether found."""
+        # B's sound may be placed by a lag that is not its device's (kept from the last session,
+        # another device's now): looked for far enough to find any lag within LAG_MAX_S
+        found = _delay(a, b, reach=LAG_MAX_S + abs(lag))
+        if found is None or abs(lag + found) > LAG_MAX_S:
+            return False
+        self._measured.append(lag + found)
+        return True
 
 
 def _delay(a: np.ndarray, b: np.ndarray, reach: float = LAG_MAX_S) -> float | None:
@@ -250,14 +268,43 @@ class TeamMics:
             if len(a.pcm) < STEP or len(b.pcm) < STEP:
                 break
             apart = round((b.first_at() - a.first_at()) * SAMPLE_RATE)  # > 0: A's heard first
-            if abs(apart) < APART:
-                yield self._both()
-            else:
+            if abs(apart) >= APART:
                 yield self._alone(0 if apart > 0 else 1, min(abs(apart), STEP))
+                continue
+            placing = self._placing()
+            if placing == "wait":
+                break
+            if placing == "go":
+                yield self._both()
+            # "placed": B's sound moved, so what is B's next moment is looked at again
         now = self._clock()
         for mic in (0, 1):
             if self._ended[1 - mic] or now - self._last[1 - mic] > QUIET_S:
                 yield from self._flush(mic)
+
+    def _placing(self) -> Literal["go", "wait", "placed"]:
+        """Whether both microphones' next chunk can go on: before the lag is known, a voice's
+        first chunk waits until both have ``PLACE_S`` of sound after it, and the lag is measured
+        on that sound (module docstring); where it is found, B's sound is placed by it."""
+        a, b = self._sound
+        if self._lag.known or any(self._ended):
+            return "go"
+        if not self._channels.talking((_level(a.pcm[:STEP]), _level(b.pcm[:STEP]))):
+            return "go"
+        span = STEP + round(PLACE_S * SAMPLE_RATE)
+        if len(a.pcm) < span or len(b.pcm) < span:
+            return "wait"
+        lag = self._lag.placed(a.pcm[:span], b.pcm[:span], b.lag)
+        if lag is None:
+            return "go"
+        self._place(lag)
+        return "placed"
+
+    def _place(self, lag: float) -> None:
+        """B's sound is placed by ``lag`` from now on; the table is told."""
+        self._sound[1].lag = lag
+        if self._on_lag:
+            self._on_lag(lag)
 
     def _flush(self, mic: int) -> Iterator[AudioChunk]:
         """All of one microphone's sound, alone (but what was passed on already)."""
@@ -281,9 +328,7 @@ class TeamMics:
         pcm = (a.take(STEP), b.take(STEP))
         lag = self._lag.heard(*pcm, b.lag)
         if lag is not None:
-            b.lag = lag
-            if self._on_lag:
-                self._on_lag(lag)
+            self._place(lag)
         levels = (_level(pcm[0]), _level(pcm[1]))
         channel, backgrounds = self._channels.hear(levels, in_step=self._lag.known)
         return self._chunk(pcm[channel], levels, backgrounds)

@@ -107,7 +107,8 @@ def test_two_devices_hand_over_the_file_once_whatever_their_chunks_phase() -> No
 def test_a_slower_far_device_is_heard_in_step_once_it_has_heard_the_table() -> None:
     """``--latency-ms 150``: the far device hands over each moment 150 ms after the near one.
     Warm (the devices heard the file over and over before it), a voice is loud at the same moments in both
-    microphones' levels, timed from the near one's first sound; ``--cold``, they are apart."""
+    microphones' levels, timed from the near one's first sound; ``--cold`` too, the lag measured
+    on the voice's first second before it goes on (heard as they came, they were apart)."""
     rng = np.random.default_rng(3)
     t = np.arange(48000) / 16000
     voice = rng.normal(0, 0.2, len(t)) * np.abs(np.sin(2 * np.pi * 2 * t)) * ((t >= 1) & (t < 2))
@@ -121,4 +122,4 @@ def test_a_slower_far_device_is_heard_in_step_once_it_has_heard_the_table() -> N
     assert loud(warm, 0) == loud(warm, 1) != []
     assert min(c.t for c in warm if not np.isnan(c.levels[0])) == pytest.approx(0.0, abs=1e-9)
     cold = devices(both, seed=7, phase_s=0.05, latency_s=0.15, warm=False)
-    assert loud(cold, 0) != loud(cold, 1)
+    assert loud(cold, 0) == loud(cold, 1) != []

@@ -143,6 +143,17 @@ def test_a_device_that_sends_digital_silence_first_has_its_noise_as_background()
     assert chunk.backgrounds[1] == pytest.approx(0.002, rel=0.1)
 
 
+def test_a_chunk_not_heard_yet_is_talking_where_a_channel_stands_above_its_background() -> None:
+    """What ``mics.TeamMics`` asks of a chunk before it goes on: someone talks in it where some
+    channel is 6 dB above its background (each channel's own); with nothing heard, none yet."""
+    channels = Channels()
+    assert not channels.talking((0.5, 0.5))
+    for _ in range(10):
+        channels.hear((0.002, 0.02))  # A's quiet room, B's louder one
+    assert not channels.talking((0.003, 0.02))
+    assert channels.talking((0.005, 0.02)) and channels.talking((0.002, 0.05))
+
+
 def test_between_phrases_one_microphone_is_heard_not_two_noises_cut_together() -> None:
     both = _two_noises(6.0, (0.02, 0.02))
     voice = 0.2 * _tone(SAMPLE_RATE, 1.0)

@@ -178,9 +178,9 @@ def device_hearing(sound: np.ndarray, seed: int) -> list[tuple[AudioChunk, float
 
 def test_a_device_slower_to_hand_over_its_sound_is_put_in_step_by_what_both_heard() -> None:
     """B's device hands over each moment 150 ms after A's: their arrivals cannot show it (both
-    opened together, each chunk once its sound is in).  Both microphones hear four phrases; by
-    the last, the sound both heard has shown the lag and B's sound is heard with A's, at the same
-    moments, where the first phrase's were a chunk or two apart."""
+    opened together, each chunk once its sound is in).  Both microphones hear four phrases: the
+    first's start waits for a second of both microphones' sound after it, which shows the lag, and
+    B's sound is heard with A's at the same moments from the first phrase on."""
     said = [(1.0, 2.5), (4.0, 5.5), (8.0, 9.5), (12.0, 13.5)]
     voice = phrases(16.0, said, seed=5)
     late = round(0.15 * 16000)
@@ -195,15 +195,14 @@ def test_a_device_slower_to_hand_over_its_sound_is_put_in_step_by_what_both_hear
     def loud_in(start: float, end: float, mic: int) -> list[float]:
         return [t for t in loud(merged, mic, 0.02) if start - 0.3 <= t < end + 0.3]
 
-    assert loud_in(1.0, 2.5, 0) != loud_in(1.0, 2.5, 1)
-    assert loud_in(12.0, 13.5, 0) == loud_in(12.0, 13.5, 1) != []
+    for start, end in said:
+        assert loud_in(start, end, 0) == loud_in(start, end, 1) != []
 
 
 def test_until_the_lag_is_known_the_end_of_a_phrase_is_not_heard_again_from_the_slower() -> None:
     """The same two devices, the first time: a phrase said by A's microphone, B's hearing it
     fainter and 150 ms later.  Cut from A's microphone to B's when A's goes quiet, the stream
-    would have the phrase's last 150 ms again; it stays A's until the lag is known, and has the
-    phrase once."""
+    would have the phrase's last 150 ms again; it has the phrase once."""
     voice = phrases(4.0, [(1.0, 2.5)], seed=5)
     late = round(0.15 * 16000)
     a = device_hearing(voice, seed=6)
@@ -211,6 +210,36 @@ def test_until_the_lag_is_known_the_end_of_a_phrase_is_not_heard_again_from_the_
     merged = heard_in_turn(a, b)
     passed_on = [c.t for c in merged if mics._level(np.frombuffer(c.pcm, "<i2")) > 0.02]
     assert len(passed_on) == 15, passed_on  # 1.5 s, as said
+
+
+def passed_on_when(devices: mics.Devices, a: list[tuple[AudioChunk, float]],
+                   b: list[tuple[AudioChunk, float]]) -> list[tuple[AudioChunk, float]]:
+    """The stream, as in ``heard_in_turn``, each chunk with when it went on (before the end)."""
+    came = sorted([(0, *entry) for entry in a] + [(1, *entry) for entry in b],
+                  key=lambda entry: entry[2])
+    passed = []
+    for mic, chunk, at in came:
+        devices.now = at
+        passed += [(out, at) for out in devices.mics.arrived(mic, chunk, at)]
+    return passed
+
+
+def test_before_the_lag_is_known_only_a_voice_waits_and_no_longer_than_it_takes_to_measure() -> None:
+    """A voice only A's microphone hears, the first time: its chunks wait for a second of both
+    microphones' sound after them, where no lag stands out, and go on; the silence before it does
+    not wait.  With the lag known, nothing waits."""
+    voice = phrases(6.0, [(2.0, 3.0)], seed=5)
+    a = device_hearing(voice, seed=6)
+    b = device_hearing(np.zeros_like(voice), seed=7)
+    for devices, wait in [(mics.Devices(), mics.PLACE_S), (mics.Devices(lag=0.0), 0.0)]:
+        passed = {round(chunk.t, 1): at - chunk.t for chunk, at in passed_on_when(devices, a, b)}
+        # how long after the soonest (both came, each up to 30 ms late) each chunk went on
+        waited = {t: at - min(passed.values()) for t, at in passed.items()}
+        assert max(waited[t] for t in waited if t < 1.9) <= 0.05, waited  # the silence
+        assert waited[2.0] == pytest.approx(wait, abs=0.05), waited  # the voice's first chunk
+        assert max(waited.values()) <= wait + 0.05, waited
+        assert devices.mics.lag == (None if wait else 0.0)
+        assert max(waited) >= 4.9  # all but what the last second leaves waiting
 
 
 def test_a_lag_known_from_the_start_hears_the_first_phrase_in_step() -> None:
