@@ -44,6 +44,17 @@ def list_devices() -> list[InputDevice]:
     ]
 
 
+def device_name(spec: str) -> str:
+    """A device as the table names it from one session to the next: given by number, its own
+    name where it is there (numbers change as devices come and go); given by name, as given."""
+    if not spec.isdigit():
+        return spec
+    try:
+        return next((d.name for d in list_devices() if d.index == int(spec)), spec)
+    except AudioError:
+        return spec
+
+
 def resolve_device(spec: str | int | None, devices: Sequence[InputDevice] | None = None) -> int | None:
     """A device index from an index or a (part of a) name; None means the system default."""
     if spec is None or spec == "":

@@ -228,13 +228,14 @@ def said_once(log: Log, who: str) -> Callable[[str], None]:
 def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any, data_dir: Path) -> Any:
     """One microphone per team (``mics.TeamMics``), each shown on the pages on its own ("mic A",
     "mic B"): one unplugged while the other hears is not hidden by it.  How much later B's hands
-    over its sound is kept in the data folder, and the next session starts with it."""
-    from referee.microphone import MicSource
+    over its sound is kept in the data folder, and the next session with the same two devices
+    starts with it."""
+    from referee.microphone import MicSource, device_name
     from referee.mics import TeamMics, apart, in_step
     from referee.table_sound import keep_lag, kept_lag, lag_file
 
     said = said_once(log, "micrófonos")
-    kept = lag_file(data_dir, spec_a, spec_b)
+    kept = lag_file(data_dir, device_name(spec_a), device_name(spec_b))
     lag = kept_lag(kept)
     if lag is not None:
         said(f"como la última vez, {apart(lag)}")

@@ -77,7 +77,8 @@ class TableSound:
 
 
 def lag_file(data_dir: Path, spec_a: str, spec_b: str) -> Path:
-    """Where the lag of B's microphone is kept: one file per pair, as they were named."""
+    """Where the lag of B's microphone is kept: one file per pair, by their names
+    (``microphone.device_name``)."""
     def name(spec: str) -> str:
         return "".join(c if c.isalnum() else "-" for c in spec)
 

@@ -189,6 +189,22 @@ def test_a_microphone_per_team_starts_with_the_lag_kept_last_time(
                      "que el de A")]
 
 
+def test_the_lag_is_kept_for_the_devices_not_for_their_numbers(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Given by number, the two devices' lag is kept by their names: plugged in the other way
+    round, the same two have each other's numbers and start with their own lag."""
+    from referee.table_sound import keep_lag, lag_file
+
+    keep_lag(lag_file(tmp_path, "fake", "other"), 0.25)
+    for names, numbers, lag in [(["fake", "other"], ["0", "1"], 0.25),
+                                (["other", "fake"], ["1", "0"], 0.25),
+                                (["other", "fake"], ["0", "1"], None)]:
+        monkeypatch.setitem(sys.modules, "sounddevice", PluggedLater(names))
+        args = demo_arguments(mic=numbers, channels=1, data_dir=tmp_path)
+        source, _ = startup._audio_source(args, lambda line: None, Pages())
+        assert source.lag == lag, (names, numbers)
+
+
 def test_no_recognizer_shows_the_microphone_in_trouble(monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.asr.base import RecognizerError
 
