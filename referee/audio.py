@@ -102,8 +102,11 @@ class Channels:
 
     def talking(self, levels: Sequence[float]) -> bool:
         """Whether a chunk not heard yet has someone talking in some channel, over the
-        backgrounds so far."""
-        return bool(self._recent) and bool(voices(levels, self._backgrounds()).any())
+        backgrounds so far (not in one that has sent only digital silence: no background yet)."""
+        if not self._recent:
+            return False
+        backgrounds = self._backgrounds()
+        return bool(np.any(voices(levels, backgrounds) * np.asarray(backgrounds) > 0))
 
     def _backgrounds(self) -> tuple[float, ...]:
         recent = np.asarray(self._recent)

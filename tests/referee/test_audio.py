@@ -145,9 +145,12 @@ def test_a_device_that_sends_digital_silence_first_has_its_noise_as_background()
 
 def test_a_chunk_not_heard_yet_is_talking_where_a_channel_stands_above_its_background() -> None:
     """What ``mics.TeamMics`` asks of a chunk before it goes on: someone talks in it where some
-    channel is 6 dB above its background (each channel's own); with nothing heard, none yet."""
+    channel is 6 dB above its background (each channel's own); with nothing heard, or only
+    digital silence (a device's first zeros), none yet: its first sound is no voice."""
     channels = Channels()
     assert not channels.talking((0.5, 0.5))
+    channels.hear((0.0, 0.0))
+    assert not channels.talking((0.002, 0.02))
     for _ in range(10):
         channels.hear((0.002, 0.02))  # A's quiet room, B's louder one
     assert not channels.talking((0.003, 0.02))
