@@ -23,8 +23,9 @@ that much earlier or later.  Until it is known (unless kept from the last sessio
 chunk of a voice waits until both microphones have ``PLACE_S`` of sound after it, where the
 slower one's copy of the voice is too, and the lag is measured on that sound before the voice
 goes on: heard out of step, a first call said in front of the slower microphone would be given
-to the other team, whose microphone heard it first.  Where that measure finds nothing, the
-sound passed on is cut from one microphone to the other only where a voice starts after none
+to the other team, whose microphone heard it first (voices wait so for ``PLACE_TRIES`` chunks at
+most, in case one microphone hears none).  Where that measure finds nothing, the sound
+passed on is cut from one microphone to the other only where a voice starts after none
 (``audio.Channels``): cut when the nearer one goes quiet, the end of a phrase would be heard
 again from the slower one, and a second «envido» given to the other team is a raise.
 
@@ -59,6 +60,7 @@ LAG_EVERY = 5  # chunks (0.5 s) between measures
 LAG_SURE = 2.5  # a lag is measured where it stands this many times above any other (noise: ≤ 2.1)
 LAG_KEPT = 5  # the last measures the lag is set from (at least 3): their median
 PLACE_S = 1.0  # s of both microphones' sound after a voice starts that the lag is first measured on
+PLACE_TRIES = 20  # voiced chunks (2 s of voice) held for it at most: one microphone may hear none
 WAIT_S = 1.0  # how often the stream looks up when neither microphone sends anything
 
 
@@ -181,6 +183,7 @@ class TeamMics:
         self._sound = (_Sound(), _Sound())
         self._sound[1].lag = lag or 0.0
         self._lag = _Lag(known=lag is not None)
+        self._tries = PLACE_TRIES  # voiced chunks that may still wait for the lag (``_placing``)
         self._last = [0.0, 0.0]  # when each microphone's last chunk was taken (``clock``)
         self._came_at = [-math.inf, -math.inf]  # when each one's last chunk came
         self._until: float | None = None  # the moment the sound passed on reaches
@@ -285,9 +288,11 @@ class TeamMics:
     def _placing(self) -> Literal["go", "wait", "placed"]:
         """Whether both microphones' next chunk can go on: before the lag is known, a voice's
         first chunk waits until both have ``PLACE_S`` of sound after it, and the lag is measured
-        on that sound (module docstring); where it is found, B's sound is placed by it."""
+        on that sound (module docstring); where it is found, B's sound is placed by it.  Where
+        ``PLACE_TRIES`` voiced chunks found none (a microphone muted, or far from every voice),
+        voices no longer wait: the talk's measures (``_Lag.heard``) go on looking."""
         a, b = self._sound
-        if self._lag.known or any(self._ended):
+        if self._lag.known or any(self._ended) or not self._tries:
             return "go"
         if not self._channels.talking((_level(a.pcm[:STEP]), _level(b.pcm[:STEP]))):
             return "go"
@@ -296,6 +301,7 @@ class TeamMics:
             return "wait"
         lag = self._lag.placed(a.pcm[:span], b.pcm[:span], b.lag)
         if lag is None:
+            self._tries -= 1
             return "go"
         self._place(lag)
         return "placed"

@@ -225,10 +225,11 @@ def passed_on_when(devices: mics.Devices, a: list[tuple[AudioChunk, float]],
 
 
 def test_before_the_lag_is_known_only_a_voice_waits_and_no_longer_than_it_takes_to_measure() -> None:
-    """A voice only A's microphone hears, the first time: its chunks wait for a second of both
-    microphones' sound after them, where no lag stands out, and go on; the silence before it does
-    not wait.  With the lag known, nothing waits."""
-    voice = phrases(6.0, [(2.0, 3.0)], seed=5)
+    """A voice only A's microphone hears, the first time (B's muted, or far from everyone): its
+    chunks wait for a second of both microphones' sound after them, where no lag stands out, and
+    go on; the silence before it does not wait, and once ``PLACE_TRIES`` voiced chunks have
+    found nothing, neither does the voice.  With the lag known, nothing waits."""
+    voice = phrases(10.0, [(2.0, 3.0), (4.0, 8.0)], seed=5)
     a = device_hearing(voice, seed=6)
     b = device_hearing(np.zeros_like(voice), seed=7)
     for devices, wait in [(mics.Devices(), mics.PLACE_S), (mics.Devices(lag=0.0), 0.0)]:
@@ -238,8 +239,9 @@ def test_before_the_lag_is_known_only_a_voice_waits_and_no_longer_than_it_takes_
         assert max(waited[t] for t in waited if t < 1.9) <= 0.05, waited  # the silence
         assert waited[2.0] == pytest.approx(wait, abs=0.05), waited  # the voice's first chunk
         assert max(waited.values()) <= wait + 0.05, waited
+        assert max(waited[t] for t in waited if t >= 7.0) <= 0.05, waited  # tries run out
         assert devices.mics.lag == (None if wait else 0.0)
-        assert max(waited) >= 4.9  # all but what the last second leaves waiting
+        assert max(waited) >= 8.9  # all but what the last second leaves waiting
 
 
 def test_a_lag_known_from_the_start_hears_the_first_phrase_in_step() -> None:
