@@ -279,7 +279,7 @@ class TeamMics:
                 break
             if placing == "go":
                 yield self._both()
-            # "placed": B's sound moved, so what is B's next moment is looked at again
+            # "placed": B's sound was moved, and the two are placed again
         now = self._clock()
         for mic in (0, 1):
             if self._ended[1 - mic] or now - self._last[1 - mic] > QUIET_S:

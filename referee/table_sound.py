@@ -76,13 +76,13 @@ class TableSound:
             _keep(self.path, mean)
 
 
-def lag_file(data_dir: Path, spec_a: str, spec_b: str) -> Path:
+def lag_file(data_dir: Path, mic_a: str, mic_b: str) -> Path:
     """Where the lag of B's microphone is kept: one file per pair, by their names
     (``microphone.device_name``)."""
-    def name(spec: str) -> str:
-        return "".join(c if c.isalnum() else "-" for c in spec)
+    def name(mic: str) -> str:
+        return "".join(c if c.isalnum() else "-" for c in mic)
 
-    return data_dir / f"microfonos-{name(spec_a)}-{name(spec_b)}.txt"
+    return data_dir / f"microfonos-{name(mic_a)}-{name(mic_b)}.txt"
 
 
 def kept_lag(path: Path) -> float | None:
