@@ -44,15 +44,18 @@ def list_devices() -> list[InputDevice]:
     ]
 
 
-def device_name(spec: str) -> str:
-    """A device as the table names it from one session to the next: given by number, its own
-    name where it is there (numbers change as devices come and go); given by name, as given."""
-    if not spec.isdigit():
-        return spec
+def device_names(specs: Sequence[str]) -> tuple[str, ...]:
+    """Devices as the table names them from one session to the next: given by number, their own
+    names where they are there (numbers change as devices come and go), but for two of the same
+    name (two of one model: only their numbers tell them apart); given by name, as given."""
+    names: dict[int, str] = {}
     try:
-        return next((d.name for d in list_devices() if d.index == int(spec)), spec)
+        if any(spec.isdigit() for spec in specs):
+            names = {d.index: d.name for d in list_devices()}
     except AudioError:
-        return spec
+        pass
+    own = [names.get(int(spec), spec) if spec.isdigit() else spec for spec in specs]
+    return tuple(name if own.count(name) == 1 else spec for name, spec in zip(own, specs))
 
 
 def resolve_device(spec: str | int | None, devices: Sequence[InputDevice] | None = None) -> int | None:

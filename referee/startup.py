@@ -230,12 +230,12 @@ def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any, data_dir: Path)
     "mic B"): one unplugged while the other hears is not hidden by it.  How much later B's hands
     over its sound is kept in the data folder, and the next session with the same two devices
     starts with it."""
-    from referee.microphone import MicSource, device_name
+    from referee.microphone import MicSource, device_names
     from referee.mics import TeamMics, apart, in_step
     from referee.table_sound import keep_lag, kept_lag, lag_file
 
     said = said_once(log, "micrófonos")
-    kept = lag_file(data_dir, device_name(spec_a), device_name(spec_b))
+    kept = lag_file(data_dir, *device_names([spec_a, spec_b]))
     lag = kept_lag(kept)
     if lag is not None:
         said(f"como la última vez, {apart(lag)}")

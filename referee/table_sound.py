@@ -78,7 +78,7 @@ class TableSound:
 
 def lag_file(data_dir: Path, mic_a: str, mic_b: str) -> Path:
     """Where the lag of B's microphone is kept: one file per pair, by their names
-    (``microphone.device_name``)."""
+    (``microphone.device_names``)."""
     def name(mic: str) -> str:
         return "".join(c if c.isalnum() else "-" for c in mic)
 

@@ -192,13 +192,16 @@ def test_a_microphone_per_team_starts_with_the_lag_kept_last_time(
 def test_the_lag_is_kept_for_the_devices_not_for_their_numbers(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Given by number, the two devices' lag is kept by their names: plugged in the other way
-    round, the same two have each other's numbers and start with their own lag."""
+    round, the same two have each other's numbers and start with their own lag.  Two of the same
+    name (one model) are kept by their numbers, which alone tell them apart."""
     from referee.table_sound import keep_lag, lag_file
 
     keep_lag(lag_file(tmp_path, "fake", "other"), 0.25)
+    keep_lag(lag_file(tmp_path, "0", "1"), -0.1)
     for names, numbers, lag in [(["fake", "other"], ["0", "1"], 0.25),
                                 (["other", "fake"], ["1", "0"], 0.25),
-                                (["other", "fake"], ["0", "1"], None)]:
+                                (["other", "fake"], ["0", "1"], None),
+                                (["fake", "fake"], ["0", "1"], -0.1)]:
         monkeypatch.setitem(sys.modules, "sounddevice", PluggedLater(names))
         args = demo_arguments(mic=numbers, channels=1, data_dir=tmp_path)
         source, _ = startup._audio_source(args, lambda line: None, Pages())
