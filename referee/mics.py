@@ -135,22 +135,24 @@ class _Lag:
     def placed(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
         """Both microphones' sound from a voice's first chunk on, before the lag is known: the
         lag, where this one measure finds it."""
-        return self._set(self._measured[-1]) if self._measure(a, b, lag) else None
+        measured = self._measure(a, b, lag)
+        return None if measured is None else self._set(measured)
 
     def _set(self, lag: float) -> float:
         self.known = True
         self.restart()  # the sound heard so far was out of step by the difference
         return lag
 
-    def _measure(self, a: np.ndarray, b: np.ndarray, lag: float) -> bool:
-        """Measure the lag on both microphones' sound, B's placed by ``lag``: whether found."""
+    def _measure(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
+        """Measure the lag on both microphones' sound, B's placed by ``lag``: the lag found, kept
+        among the measures, or None."""
         # B's sound may be placed by a lag that is not its device's (kept from the last session,
         # another device's now): looked for far enough to find any lag within LAG_MAX_S
         found = _delay(a, b, reach=LAG_MAX_S + abs(lag))
         if found is None or abs(lag + found) > LAG_MAX_S:
-            return False
+            return None
         self._measured.append(lag + found)
-        return True
+        return lag + found
 
 
 def _delay(a: np.ndarray, b: np.ndarray, reach: float = LAG_MAX_S) -> float | None:
@@ -368,11 +370,15 @@ class Devices:
     def hand(self, came: Iterable[tuple[int, AudioChunk, float]]) -> list[AudioChunk]:
         """The stream made of chunks given as (microphone, chunk, when it came), taken in the
         order they came, then of the end of both."""
-        heard: list[AudioChunk] = []
+        heard = [chunk for chunk, _ in self.passed(came)]
+        return heard + list(self.mics.ended(0)) + list(self.mics.ended(1))
+
+    def passed(self, came: Iterable[tuple[int, AudioChunk, float]]
+               ) -> Iterator[tuple[AudioChunk, float]]:
+        """The stream as ``hand`` makes it, but for the end, each chunk with when it went on."""
         for mic, chunk, at in sorted(came, key=lambda entry: entry[2]):
             self.now = at
-            heard += self.mics.arrived(mic, chunk, at)
-        return heard + list(self.mics.ended(0)) + list(self.mics.ended(1))
+            yield from ((heard, at) for heard in self.mics.arrived(mic, chunk, at))
 
 
 AT_PAR = "los dos entregan su sonido a la par"

@@ -212,18 +212,6 @@ def test_until_the_lag_is_known_the_end_of_a_phrase_is_not_heard_again_from_the_
     assert len(passed_on) == 15, passed_on  # 1.5 s, as said
 
 
-def passed_on_when(devices: mics.Devices, a: list[tuple[AudioChunk, float]],
-                   b: list[tuple[AudioChunk, float]]) -> list[tuple[AudioChunk, float]]:
-    """The stream, as in ``heard_in_turn``, each chunk with when it went on (before the end)."""
-    came = sorted([(0, *entry) for entry in a] + [(1, *entry) for entry in b],
-                  key=lambda entry: entry[2])
-    passed = []
-    for mic, chunk, at in came:
-        devices.now = at
-        passed += [(out, at) for out in devices.mics.arrived(mic, chunk, at)]
-    return passed
-
-
 def test_before_the_lag_is_known_only_a_voice_waits_and_no_longer_than_it_takes_to_measure() -> None:
     """A voice only A's microphone hears, the first time (B's muted, or far from everyone): its
     chunks wait for a second of both microphones' sound after them, where no lag stands out, and
@@ -233,7 +221,8 @@ def test_before_the_lag_is_known_only_a_voice_waits_and_no_longer_than_it_takes_
     a = device_hearing(voice, seed=6)
     b = device_hearing(np.zeros_like(voice), seed=7)
     for devices, wait in [(mics.Devices(), mics.PLACE_S), (mics.Devices(lag=0.0), 0.0)]:
-        passed = {round(chunk.t, 1): at - chunk.t for chunk, at in passed_on_when(devices, a, b)}
+        came = [(0, chunk, at) for chunk, at in a] + [(1, chunk, at) for chunk, at in b]
+        passed = {round(chunk.t, 1): at - chunk.t for chunk, at in devices.passed(came)}
         # how long after the soonest (both came, each up to 30 ms late) each chunk went on
         waited = {t: at - min(passed.values()) for t, at in passed.items()}
         assert max(waited[t] for t in waited if t < 1.9) <= 0.05, waited  # the silence
