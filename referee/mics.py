@@ -19,12 +19,14 @@ heard before the other's first goes on alone, and sound of moments already passe
 What arrivals cannot show is the difference between the two devices' own delays: a USB and a
 Bluetooth microphone hand over the same moment 0.1-0.3 s apart.  Both microphones hear the same
 voices, so that difference is measured from the sound itself (``_Lag``) and B's sound placed
-that much earlier or later.  Until it is known (unless kept from the last session), the first
-chunk of a voice waits until both microphones have ``PLACE_S`` of sound after it, where the
-slower one's copy of the voice is too, and the lag is measured on that sound before the voice
-goes on: heard out of step, a first call said in front of the slower microphone would be given
-to the other team, whose microphone heard it first (voices wait so for ``PLACE_TRIES`` chunks at
-most, in case one microphone hears none).  Where that measure finds nothing, the sound
+that much earlier or later.  Until it is measured on this session's sound, the first chunk of a
+voice waits until both microphones have ``PLACE_S`` of sound after it, where the slower one's
+copy of the voice is too, and the lag is measured on that sound before the voice goes on: heard
+out of step, a first call said in front of the slower microphone would be given to the other
+team, whose microphone heard it first (voices wait so for ``PLACE_TRIES`` chunks at most, in
+case one microphone hears none).  A lag kept from the last session places B's sound meanwhile
+and is checked the same way: the devices under the same names may not be the ones it was
+measured on (two of one model plugged the other way round), nor their delays the same.  Where that measure finds nothing, the sound
 passed on is cut from one microphone to the other only where a voice starts after none
 (``audio.Channels``): cut when the nearer one goes quiet, the end of a phrase would be heard
 again from the slower one, and a second «envido» given to the other team is a raise.
@@ -101,13 +103,15 @@ class _Lag:
     every half second, by cross-correlation (GCC-PHAT, ``_delay``).  Independent noise at each
     microphone shows no lag; a noise heard by both shows the same one as a voice.  The lag is set
     to the median of the last ``LAG_KEPT`` measures once three are in, or before by one measure
-    on a voice's first second (``placed``); it is known from then on, in step or not, and moved
-    only by ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds
+    on a voice's first second (``placed``); it is known from then on (or from the start, kept
+    from the last session, until a measure finds another), in step or not, and moved only by
+    ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds
     later: the lag measured on each team's voices differs by that much)."""
 
     def __init__(self, known: bool) -> None:
         self._measured: deque[float] = deque(maxlen=LAG_KEPT)  # each with the lag it was made at
         self.known = known  # measured, or kept from the last session
+        self.found = False  # measured on this session's sound (a kept one checked by it)
         self.restart()
 
     def restart(self) -> None:
@@ -127,21 +131,24 @@ class _Lag:
         self._measure(a, b, lag)
         if len(self._measured) < 3:
             return None
-        measured = float(np.median(self._measured))
-        if self.known and abs(measured - lag) * SAMPLE_RATE < APART:
-            return None
-        return self._set(measured)
+        return self._settle(float(np.median(self._measured)), lag)
 
     def placed(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
-        """Both microphones' sound from a voice's first chunk on, before the lag is known: the
-        lag, where this one measure finds it."""
+        """Both microphones' sound from a voice's first chunk on, B's placed ``lag`` earlier,
+        before the lag is found on this session's sound: the lag to place it by from now on,
+        where this one measure finds it and it is new."""
         measured = self._measure(a, b, lag)
-        return None if measured is None else self._set(measured)
+        return None if measured is None else self._settle(measured, lag)
 
-    def _set(self, lag: float) -> float:
-        self.known = True
+    def _settle(self, measured: float, lag: float) -> float | None:
+        """A lag measured with B's sound placed by ``lag``: found, and known; returned where it
+        is new (none was known, or it is ``APART`` or more from ``lag``)."""
+        agrees = self.known and abs(measured - lag) * SAMPLE_RATE < APART
+        self.known = self.found = True
+        if agrees:
+            return None
         self.restart()  # the sound heard so far was out of step by the difference
-        return lag
+        return measured
 
     def _measure(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
         """Measure the lag on both microphones' sound, B's placed by ``lag``: the lag found, kept
@@ -288,13 +295,14 @@ class TeamMics:
                 yield from self._flush(mic)
 
     def _placing(self) -> Literal["go", "wait", "placed"]:
-        """Whether both microphones' next chunk can go on: before the lag is known, a voice's
-        first chunk waits until both have ``PLACE_S`` of sound after it, and the lag is measured
-        on that sound (module docstring); where it is found, B's sound is placed by it.  Where
-        ``PLACE_TRIES`` voiced chunks found none (a microphone muted, or far from every voice),
-        voices no longer wait: the talk's measures (``_Lag.heard``) go on looking."""
+        """Whether both microphones' next chunk can go on: before the lag is found on this
+        session's sound (a kept one too), a voice's first chunk waits until both have ``PLACE_S``
+        of sound after it, and the lag is measured on that sound (module docstring); where it is
+        found and new, B's sound is placed by it.  Where ``PLACE_TRIES`` voiced chunks found none
+        (a microphone muted, or far from every voice), voices no longer wait: the talk's measures
+        (``_Lag.heard``) go on looking."""
         a, b = self._sound
-        if self._lag.known or any(self._ended) or not self._tries:
+        if self._lag.found or any(self._ended) or not self._tries:
             return "go"
         if not self._channels.talking((_level(a.pcm[:STEP]), _level(b.pcm[:STEP]))):
             return "go"
@@ -302,7 +310,7 @@ class TeamMics:
         if len(a.pcm) < span or len(b.pcm) < span:
             return "wait"
         lag = self._lag.placed(a.pcm[:span], b.pcm[:span], b.lag)
-        if lag is None:
+        if lag is None:  # none found, or the kept one
             self._tries -= 1
             return "go"
         self._place(lag)

@@ -23,6 +23,7 @@ import pytest
 from referee.asr.adapt import find_calibration
 from referee.calibration_prompts import PROMPTS
 from referee.listener import HOLD_S
+from referee.table_sound import keep_lag, lag_file
 from referee.wav import read_wav
 from tests.e2e.test_serve_end_to_end import Serve
 from tests.referee.test_voices_mic import prompts_said
@@ -300,16 +301,20 @@ def test_the_first_calls_before_the_two_devices_are_in_step_are_heard_once(
         serve.stop()
 
 
-@pytest.mark.parametrize("b_late_s", [0.2, 0.4])
+@pytest.mark.parametrize(("b_late_s", "kept"), [(0.2, None), (0.4, None), (0.4, 0.0)],
+                         ids=["0.2", "0.4", "0.4-kept-0"])
 def test_a_first_call_in_front_of_the_slower_device_is_given_to_its_team(
-        shared_dir: Path, tmp_path: Path, room: Room, b_late_s: float) -> None:
-    """B's device slower than A's, the first time, and the first call B's: a «truco» said in front
-    of B as the game starts, then A's «quiero».  A's microphone hears the «truco» first, fainter;
-    B's, louder, 0.2 or 0.4 s later.  Heard as they came, the phrase was A's before it was B's:
-    0.4 s later, the «truco» was given to A.  Its first second, heard by both, shows the lag
-    first: each call is given to its team by the microphones."""
+        shared_dir: Path, tmp_path: Path, room: Room, b_late_s: float, kept: float | None) -> None:
+    """B's device slower than A's, the first time (or with a lag kept from a session when the two
+    devices of these names were in step), and the first call B's: a «truco»
+    said in front of B as the game starts, then A's «quiero».  A's microphone hears the «truco»
+    first, fainter; B's, louder, 0.2 or 0.4 s later.  Heard as they came, the phrase was A's
+    before it was B's: 0.4 s later, the «truco» was given to A.  Its first second, heard by both,
+    shows the lag first: each call is given to its team by the microphones."""
     said = team_voice(shared_dir, "call")
     mics = team_mics(room, b_late_s=b_late_s)
+    if kept is not None:
+        keep_lag(lag_file(tmp_path / "data", "mesaA", "mesaB"), kept)
     serve = serve_with_team_mics(shared_dir, tmp_path)
     try:
         for text, team in [("truco", "B"), ("quiero", "A")]:

@@ -212,30 +212,56 @@ def test_until_the_lag_is_known_the_end_of_a_phrase_is_not_heard_again_from_the_
     assert len(passed_on) == 15, passed_on  # 1.5 s, as said
 
 
-def test_before_the_lag_is_known_only_a_voice_waits_and_no_longer_than_it_takes_to_measure() -> None:
-    """A voice only A's microphone hears, the first time (B's muted, or far from everyone): its
-    chunks wait for a second of both microphones' sound after them, where no lag stands out, and
-    go on; the silence before it does not wait, and once ``PLACE_TRIES`` voiced chunks have
-    found nothing, neither does the voice.  With the lag known, nothing waits."""
+def waits(a: list[tuple[AudioChunk, float]], b: list[tuple[AudioChunk, float]],
+          devices: mics.Devices) -> dict[float, float]:
+    """How long after the soonest (both came, each up to 30 ms late) each chunk of the stream
+    went on, by its moment; but what the last second leaves waiting."""
+    came = [(0, chunk, at) for chunk, at in a] + [(1, chunk, at) for chunk, at in b]
+    passed = {round(chunk.t, 1): at - chunk.t for chunk, at in devices.passed(came)}
+    return {t: at - min(passed.values()) for t, at in passed.items()}
+
+
+def test_before_the_lag_is_found_only_a_voice_waits_and_no_longer_than_it_takes_to_measure() -> None:
+    """A voice only A's microphone hears (B's muted, or far from everyone), the first time and
+    with a lag kept from the last session: its chunks wait for a second of both microphones'
+    sound after them, where no lag stands out, and go on; the silence before it does not wait,
+    and once ``PLACE_TRIES`` voiced chunks have found nothing, neither does the voice.  A kept
+    lag stays where nothing is found."""
     voice = phrases(10.0, [(2.0, 3.0), (4.0, 8.0)], seed=5)
     a = device_hearing(voice, seed=6)
     b = device_hearing(np.zeros_like(voice), seed=7)
-    for devices, wait in [(mics.Devices(), mics.PLACE_S), (mics.Devices(lag=0.0), 0.0)]:
-        came = [(0, chunk, at) for chunk, at in a] + [(1, chunk, at) for chunk, at in b]
-        passed = {round(chunk.t, 1): at - chunk.t for chunk, at in devices.passed(came)}
-        # how long after the soonest (both came, each up to 30 ms late) each chunk went on
-        waited = {t: at - min(passed.values()) for t, at in passed.items()}
+    for devices, lag in [(mics.Devices(), None), (mics.Devices(lag=0.0), 0.0)]:
+        waited = waits(a, b, devices)
         assert max(waited[t] for t in waited if t < 1.9) <= 0.05, waited  # the silence
-        assert waited[2.0] == pytest.approx(wait, abs=0.05), waited  # the voice's first chunk
-        assert max(waited.values()) <= wait + 0.05, waited
+        assert waited[2.0] == pytest.approx(mics.PLACE_S, abs=0.05), waited  # the voice's first
+        assert max(waited.values()) <= mics.PLACE_S + 0.05, waited
         assert max(waited[t] for t in waited if t >= 7.0) <= 0.05, waited  # tries run out
-        assert devices.mics.lag == (None if wait else 0.0)
-        assert max(waited) >= 8.9  # all but what the last second leaves waiting
+        assert devices.mics.lag == lag
+        assert max(waited) >= 8.9
+
+
+def test_once_the_lag_is_found_no_voice_waits() -> None:
+    """Four phrases both microphones hear, B's device 150 ms slower, the first time and with its
+    lag kept from the last session (checked all the same): the first phrase waits for the measure,
+    the others do not."""
+    said = [(1.0, 2.5), (4.0, 5.5), (8.0, 9.5), (12.0, 13.5)]
+    voice = phrases(16.0, said, seed=5)
+    late = round(0.15 * 16000)
+    a = device_hearing(voice, seed=6)
+    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    for devices in (mics.Devices(), mics.Devices(lag=0.15)):
+        waited = waits(a, b, devices)
+        usual = float(np.median(list(waited.values())))  # each chunk waits for B's sound
+        held = [t for t, wait in waited.items() if wait > usual + 0.1]
+        assert 0.8 <= min(held) and max(held) < 2.5, waited  # the first phrase's only
+        assert max(waited.values()) == pytest.approx(usual + mics.PLACE_S, abs=0.1), waited
+        assert devices.mics.lag == pytest.approx(0.15, abs=0.002)
 
 
 def test_a_lag_known_from_the_start_hears_the_first_phrase_in_step() -> None:
-    """The same two devices, with B's lag kept from the last session: the first phrase is
-    already heard at the same moments by both, and what the talk measures leaves it as it was."""
+    """The same two devices, with B's lag kept from the last session: the first phrase is heard
+    at the same moments by both, and what is measured on it leaves the lag as it was (the table
+    is told nothing new)."""
     voice = phrases(4.0, [(1.0, 2.5)], seed=5)
     late = round(0.15 * 16000)
     a = device_hearing(voice, seed=6)
@@ -245,10 +271,10 @@ def test_a_lag_known_from_the_start_hears_the_first_phrase_in_step() -> None:
     assert loud(merged, 0, 0.02) == loud(merged, 1, 0.02) != [] and told == []
 
 
-def test_a_lag_kept_for_other_devices_is_corrected_by_the_talk() -> None:
+def test_a_lag_kept_for_other_devices_is_corrected_by_the_first_voice() -> None:
     """The lag kept from the last session (B's 0.3 s slower) is not these devices' any more: B's
     now hands each moment over 0.25 s before A's, 0.55 s from where the kept lag places it.  The
-    talk finds it all the same."""
+    first phrase finds it, and is heard at the same moments by both."""
     said = [(1.0, 2.5), (4.0, 5.5), (8.0, 9.5), (12.0, 13.5)]
     voice = phrases(16.0, said, seed=5)
     early = round(0.25 * 16000)
@@ -256,8 +282,9 @@ def test_a_lag_kept_for_other_devices_is_corrected_by_the_talk() -> None:
     b = device_hearing(np.concatenate([voice[early:], np.zeros(early)]) / 2, seed=7)
     told: list[float] = []
     devices = mics.Devices(lag=0.3, on_lag=told.append)
-    heard_in_turn(a, b, devices)
-    assert told and devices.mics.lag == pytest.approx(-0.25, abs=mics.APART / 16000)
+    merged = heard_in_turn(a, b, devices)
+    assert told == [devices.mics.lag] and told[0] == pytest.approx(-0.25, abs=mics.APART / 16000)
+    assert loud(merged, 0, 0.02) == loud(merged, 1, 0.02) != []
 
 
 def test_the_table_is_told_how_far_apart_the_two_hand_over_their_sound() -> None:
