@@ -44,13 +44,15 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels
-from referee.microphone import MicSource
+from referee.microphone import MicSource, device_names
+from referee.table_sound import keep_lag, kept_lag, lag_file
 
 STEP = round(CHUNK_S * SAMPLE_RATE)  # samples of each microphone passed on at a time
 ALIGN_S = 10.0  # how far back the arrivals that place a microphone's sound in time go
@@ -432,20 +434,40 @@ def channel_teams(specs: list[str] | None, channels: int) -> tuple[str, ...]:
     return ("A", "B") if channels == 2 or len(specs or []) == 2 else ()
 
 
-def table_mics(specs: list[str] | None, channels: int = 1, *,
-               keep_trying: bool = True) -> MicSource | TeamMics:
+def lag_options(specs: Sequence[str], data_dir: Path | None,
+                say: Callable[[str], None]) -> dict[str, Any]:
+    """``TeamMics``' ``lag`` and ``on_lag`` for two devices (``specs``): each new lag said to the
+    table (``say``); with a ``data_dir``, kept in it for the next session, one file per pair of
+    devices by their names (``table_sound.lag_file``, ``microphone.device_names``), and the one
+    kept last to start with, said."""
+    if data_dir is None:
+        return {"on_lag": lambda lag: say(in_step(lag))}
+    kept = lag_file(data_dir, *device_names(specs))
+    lag = kept_lag(kept)
+    if lag is not None:
+        say(f"como la última vez, {apart(lag)}")
+
+    def new_lag(lag: float) -> None:
+        say(in_step(lag))
+        keep_lag(kept, lag)
+
+    return {"lag": lag, "on_lag": new_lag}
+
+
+def table_mics(specs: list[str] | None, channels: int = 1, *, keep_trying: bool = True,
+               data_dir: Path | None = None) -> MicSource | TeamMics:
     """The microphones as the table plays with them, each said on the terminal: one, or one per
-    team (``--mic`` twice: two devices, team A's first; or ``--channels 2``, two channels of one).
-    With ``keep_trying=False`` a missing one is an AudioError instead of a retry."""
+    team (``--mic`` twice: two devices, team A's first, their lag kept in ``data_dir`` if given,
+    as `serve` keeps it: ``lag_options``; or ``--channels 2``, two channels of one).  With
+    ``keep_trying=False`` a missing one is an AudioError instead of a retry."""
     from referee.device_status import print_status
 
     specs = specs or []
     if len(specs) > 2:
         raise AudioError("mic-too-many", "a lo sumo dos micrófonos, uno por equipo")
     if len(specs) == 2:
-        say = print_status("micrófonos")
         return TeamMics(*(MicSource(spec, on_status=print_status(f"micrófono de {team}"),
                                     keep_trying=keep_trying) for spec, team in zip(specs, "AB")),
-                        on_lag=lambda lag: say(in_step(lag)))
+                        **lag_options(specs, data_dir, print_status("micrófonos")))
     return MicSource(specs[0] if specs else None, channels=channels,
                      on_status=print_status("micrófono"), keep_trying=keep_trying)

@@ -230,19 +230,10 @@ def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any, data_dir: Path)
     "mic B"): one unplugged while the other hears is not hidden by it.  How much later B's hands
     over its sound is kept in the data folder, and the next session with the same two devices
     starts with it."""
-    from referee.microphone import MicSource, device_names
-    from referee.mics import TeamMics, apart, in_step
-    from referee.table_sound import keep_lag, kept_lag, lag_file
+    from referee.microphone import MicSource
+    from referee.mics import TeamMics, lag_options
 
     said = said_once(log, "micrófonos")
-    kept = lag_file(data_dir, *device_names([spec_a, spec_b]))
-    lag = kept_lag(kept)
-    if lag is not None:
-        said(f"como la última vez, {apart(lag)}")
-
-    def new_lag(lag: float) -> None:
-        said(in_step(lag))
-        keep_lag(kept, lag)
 
     def mic(spec: str, team: str) -> MicSource:
         def terminal(message: str) -> None:
@@ -250,7 +241,8 @@ def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any, data_dir: Path)
 
         return MicSource(spec, on_status=source_status(service, f"mic {team}", terminal))
 
-    return TeamMics(mic(spec_a, "A"), mic(spec_b, "B"), lag=lag, on_lag=new_lag)
+    return TeamMics(mic(spec_a, "A"), mic(spec_b, "B"),
+                    **lag_options([spec_a, spec_b], data_dir, said))
 
 
 Show = Callable[[str, str], None]

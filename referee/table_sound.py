@@ -9,7 +9,7 @@ Recordings (``--wav``) neither use nor change it.
 
 With a microphone per team on two devices, how much later B's hands over its sound than A's
 (``mics.TeamMics``'s lag) is kept the same way, one file per pair of microphones: the next
-session's first phrases are heard in step instead of waiting for the table's talk to show it.
+session places B's sound by it from the start (its first voice checks it, ``mics``).
 """
 
 from __future__ import annotations

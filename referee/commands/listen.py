@@ -107,9 +107,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:
-    """The WAV file, read whole, or the microphone; checked before the recognizer is loaded."""
+    """The WAV file, read whole, or the microphone; checked before the recognizer is loaded.  With
+    a microphone per team on two devices, their lag is kept where `serve` keeps it by default."""
     if not args.wav:
-        return table_mics(args.mic, args.channels)
+        return table_mics(args.mic, args.channels, data_dir=user_data_dir())
     source = WavSource(args.wav, realtime=args.realtime)
     if args.channels == 2 and source.channels == 1:
         raise AudioError("wav-channels", f"{args.wav} tiene un solo canal y --channels 2 necesita "

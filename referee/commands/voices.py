@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from models.paths import models_dir
+from models.paths import models_dir, user_data_dir
 from referee.asr import learn as voice_learning
 from referee.asr.adapt import calibration_dir
 from referee.asr.base import RecognizerError
@@ -55,7 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "una carpeta por jugador (se repite)")
     parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
     parser.add_argument("--data-dir", type=Path, metavar="CARPETA",
-                        help="con learn: dónde guarda 'serve' las partidas (por defecto la de siempre)")
+                        help="dónde guarda 'serve' sus datos: con learn, las partidas; con dos "
+                             "micrófonos, cuánto tarda cada uno (por defecto la de siempre)")
 
 
 def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
@@ -95,13 +96,14 @@ def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_
     return capture.end()
 
 
-def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1
-             ) -> list[list[tuple[bytes, str]]]:
+def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1,
+             data_dir: Path | None = None) -> list[list[tuple[bytes, str]]]:
     """Ask each player, in turn, for each prompt and record it: one list per player.
 
     The microphone is opened before the first prompt, and a missing or lost one is an AudioError,
-    not a retry: nobody is asked to speak to a microphone that is not there."""
-    mic = table_mics(specs, channels, keep_trying=False)
+    not a retry: nobody is asked to speak to a microphone that is not there.  Two devices' lag is
+    kept in ``data_dir`` for `serve` (``mics.lag_options``)."""
+    mic = table_mics(specs, channels, keep_trying=False, data_dir=data_dir)
     chunks = iter(mic)
     voices: list[list[tuple[bytes, str]]] = []
     try:
@@ -198,7 +200,8 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
     """Record the prompts (or read them from WAVs), calibrate, and keep the calibration."""
     try:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
-                  else from_mic(args.mic, max(1, args.players), args.channels))
+                  else from_mic(args.mic, max(1, args.players), args.channels,
+                                args.data_dir or user_data_dir()))
         said = sum(len(v) for v in voices)
         if not said:  # every prompt silent or noise: nothing to calibrate with
             raise AudioError("nothing-heard", NOTHING_HEARD)
@@ -221,7 +224,6 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
 
 def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, users: str) -> int:
     """Adapt to the table's voices from the games 'serve' kept (and the calibration's recordings)."""
-    from models.paths import user_data_dir
     from referee.learning import describe, learn_from
     from web_scoreboard.app import DB_NAME
     from web_scoreboard.store import Store, StoreError

@@ -6,14 +6,17 @@ import argparse
 import math
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from models.paths import user_data_dir
 from referee import mics
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import listen
 from referee.mics import TeamMics
+from referee.table_sound import keep_lag, lag_file
 
 
 def chunks(levels: list[float]) -> list[AudioChunk]:
@@ -287,6 +290,27 @@ def test_a_lag_kept_for_other_devices_is_corrected_by_the_first_voice() -> None:
     assert loud(merged, 0, 0.02) == loud(merged, 1, 0.02) != []
 
 
+def test_the_lag_is_kept_for_the_next_session_in_the_data_folder(tmp_path: Path) -> None:
+    """B's device 150 ms slower: the lag found is said and kept in the data folder, and the next
+    session with the same two starts with it, said; with no data folder nothing is kept."""
+    voice = phrases(4.0, [(1.0, 2.5)], seed=5)
+    late = round(0.15 * 16000)
+    a = device_hearing(voice, seed=6)
+    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    said: list[str] = []
+    heard_in_turn(a, b, mics.Devices(**mics.lag_options(["mesa A", "mesa B"], None, said.append)))
+    assert list(tmp_path.iterdir()) == []
+    first = mics.Devices(**mics.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
+    heard_in_turn(a, b, first)
+    assert first.mics.lag == pytest.approx(0.15, abs=0.002)
+    assert said == [mics.in_step(first.mics.lag)] * 2
+    said.clear()
+    devices = mics.Devices(**mics.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
+    assert devices.mics.lag == pytest.approx(first.mics.lag, abs=1e-4)
+    assert said == [f"como la última vez, {mics.apart(first.mics.lag)}"]
+    assert mics.Devices(**mics.lag_options(["mesa B", "mesa A"], tmp_path, said.append)).mics.lag is None
+
+
 def test_the_table_is_told_how_far_apart_the_two_hand_over_their_sound() -> None:
     assert mics.in_step(0.15) == ("el de B entrega su sonido 150 ms después que el de A; ya los "
                                   "escucho a la par")
@@ -309,10 +333,15 @@ def test_sounds_only_one_microphone_hears_never_move_its_sound() -> None:
     assert muted.mics.lag is None
 
 
-def test_listen_takes_a_microphone_per_team_as_serve_does(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_listen_takes_a_microphone_per_team_as_serve_does(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Two devices, team A's first, with the lag `serve` kept for them in its data folder."""
     monkeypatch.setattr(mics, "MicSource", lambda spec, **options: [spec])
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    keep_lag(lag_file(user_data_dir(), "mesa A", "mesa B"), 0.2)
     heard = listen.open_source(argparse.Namespace(wav=None, mic=["mesa A", "mesa B"], channels=1))
     assert isinstance(heard, TeamMics) and heard.sources == (["mesa A"], ["mesa B"])
+    assert heard.lag == 0.2
     with pytest.raises(AudioError) as err:
         listen.open_source(argparse.Namespace(wav=None, mic=["1", "2", "3"], channels=1))
     assert err.value.code == "mic-too-many"

@@ -17,6 +17,7 @@ from referee import mics
 from referee.asr.adapt import calibrate
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import voices
+from referee.table_sound import kept_lag, lag_file
 from referee.wav import read_wav
 
 VOICE, RENDER = "espeak-ng:es-419+f3", ("normal", "low")
@@ -102,13 +103,15 @@ class TeamCorpusMic(CorpusMic):
 
 
 def test_calibration_with_a_microphone_per_team_hears_each_player_on_the_louder(
-        shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        shared_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     said = prompts_said(shared_dir)
     monkeypatch.setattr(mics, "MicSource", TeamCorpusMic)
     # the two microphones placed in time by a clock as fast as they are
     monkeypatch.setattr(mics, "TeamMics", partial(mics.TeamMics, clock=lambda: 10 * time.monotonic()))
-    [captured] = voices.from_mic(["mesa B", "mesa A"])
+    [captured] = voices.from_mic(["mesa B", "mesa A"], data_dir=tmp_path)
     assert [text for _, text in captured] == [t for t in voices.PROMPTS if t != SILENT]
+    # the two in step (the same sound), as `serve` will find them
+    assert kept_lag(lag_file(tmp_path, "mesa B", "mesa A")) == pytest.approx(0.0, abs=0.005)
     for pcm, text in captured:  # A's microphone, which hears the player at full level
         phrase = np.frombuffer(pcm, "<i2").astype(float)
         assert np.sqrt(np.mean(phrase**2)) > 0.6 * np.sqrt(np.mean(read_wav(said[text]) ** 2)) * 32767
