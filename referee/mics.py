@@ -61,7 +61,8 @@ QUIET_S = 0.3  # a microphone that sent nothing for this long is not waited for
 LAG_MAX_S = 0.5  # the most one device's sound of a moment may come after the other's
 LAG_WINDOW = 20  # chunks (2 s) of both microphones' sound that each measure of the lag is made on
 LAG_EVERY = 5  # chunks (0.5 s) between measures
-LAG_SURE = 2.5  # a lag is measured where it stands this many times above any other (noise: ≤ 2.1)
+LAG_SURE = 2.2  # a lag is measured where it stands this many times above any other (noise: < 2.0)
+LAG_BAND = (200.0, 4000.0)  # Hz: the voice's band, where the lag is looked for
 LAG_KEPT = 5  # the last measures the lag is set from (at least 3): their median
 PLACE_S = 1.0  # s of both microphones' sound after a voice starts that the lag is first measured on
 PLACE_TRIES = 20  # voiced chunks (2 s of voice) held for it at most: one microphone may hear none
@@ -166,9 +167,16 @@ class _Lag:
 
 def _delay(a: np.ndarray, b: np.ndarray, reach: float = LAG_MAX_S) -> float | None:
     """How much later (s) ``b`` has the sound ``a`` has, within ``reach`` either way, where one
-    lag stands out ``LAG_SURE`` times above all others (those within ``APART`` of it aside)."""
+    lag stands out ``LAG_SURE`` times above all others (those within ``APART`` of it aside).
+    Only the voice's band (``LAG_BAND``) is weighed: above and below it each microphone hears
+    mostly its own noise, which makes lags stand out that are not there.  Each is first made to
+    start and end at zero (the line between its ends taken away): where the sound is cut out,
+    both step at the same moments, and in a rumble those steps stand out as a lag of 0."""
+    a, b = (x - np.linspace(x[0], x[-1], len(x)) for x in (a, b))
     n = 1 << (len(a) + len(b)).bit_length()
     cross = np.conj(np.fft.rfft(a / 32768.0, n)) * np.fft.rfft(b / 32768.0, n)
+    hz = np.fft.rfftfreq(n, 1 / SAMPLE_RATE)
+    cross[(hz < LAG_BAND[0]) | (hz > LAG_BAND[1])] = 0
     most = round(reach * SAMPLE_RATE)
     whitened = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)
     by_lag = np.concatenate([whitened[-most:], whitened[:most + 1]])  # lags -most..most
