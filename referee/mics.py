@@ -18,18 +18,18 @@ heard before the other's first goes on alone, and sound of moments already passe
 
 What arrivals cannot show is the difference between the two devices' own delays: a USB and a
 Bluetooth microphone hand over the same moment 0.1-0.3 s apart.  Both microphones hear the same
-voices, so that difference is measured from the sound itself (``_Lag``) and B's sound placed
-that much earlier or later.  Until it is measured on this session's sound, the first chunk of a
-voice waits until both microphones have ``PLACE_S`` of sound after it, where the slower one's
-copy of the voice is too, and the lag is measured on that sound before the voice goes on: heard
-out of step, a first call said in front of the slower microphone would be given to the other
-team, whose microphone heard it first (voices wait so for ``PLACE_TRIES`` chunks at most, in
-case one microphone hears none).  A lag kept from the last session places B's sound meanwhile
-and is checked the same way: the devices under the same names may not be the ones it was
-measured on (two of one model plugged the other way round), nor their delays the same.  Where that measure finds nothing, the sound
-passed on is cut from one microphone to the other only where a voice starts after none
-(``audio.Channels``): cut when the nearer one goes quiet, the end of a phrase would be heard
-again from the slower one, and a second «envido» given to the other team is a raise.
+voices, so that difference is measured from the sound itself (``_Lag``) and B's sound placed that
+much earlier or later.  Until it is measured on this session's sound, the first chunk of a voice
+waits until both microphones have ``PLACE_S`` of sound after it, where the slower one's copy of the
+voice is too, and the lag is measured on that sound before the voice goes on: heard out of step, a
+first call said in front of the slower microphone would be given to the other team, whose
+microphone heard it first (voices wait so for ``PLACE_TRIES`` chunks at most, in case one
+microphone hears none).  A lag kept from the last session places B's sound meanwhile and is checked
+the same way: the devices under the same names may not be the ones it was measured on (two of one
+model plugged the other way round), nor their delays the same.  Where that measure finds nothing,
+the sound passed on is cut from one microphone to the other only where a voice starts after none
+(``audio.Channels``): cut when the nearer one goes quiet, the end of a phrase would be heard again
+from the slower one, and a second «envido» given to the other team is a raise.
 
 One that stops sending (unplugged and looked for again) does not hold the other back: the
 other's sound goes on alone once it has sent nothing for ``QUIET_S``, and the phrases said

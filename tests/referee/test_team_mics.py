@@ -179,6 +179,15 @@ def device_hearing(sound: np.ndarray, seed: int) -> list[tuple[AudioChunk, float
             for k in range(0, len(heard), 1600)]
 
 
+def b_slower(voice: np.ndarray, late_s: float
+             ) -> tuple[list[tuple[AudioChunk, float]], list[tuple[AudioChunk, float]]]:
+    """Two devices opened together hearing ``voice``, B's at half the level and handing over each
+    moment ``late_s`` after A's."""
+    late = round(late_s * 16000)
+    return (device_hearing(voice, seed=6),
+            device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7))
+
+
 def test_a_device_slower_to_hand_over_its_sound_is_put_in_step_by_what_both_heard() -> None:
     """B's device hands over each moment 150 ms after A's: their arrivals cannot show it (both
     opened together, each chunk once its sound is in).  Both microphones hear four phrases: the
@@ -186,9 +195,7 @@ def test_a_device_slower_to_hand_over_its_sound_is_put_in_step_by_what_both_hear
     B's sound is heard with A's at the same moments from the first phrase on."""
     said = [(1.0, 2.5), (4.0, 5.5), (8.0, 9.5), (12.0, 13.5)]
     voice = phrases(16.0, said, seed=5)
-    late = round(0.15 * 16000)
-    a = device_hearing(voice, seed=6)
-    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    a, b = b_slower(voice, 0.15)
     told: list[float] = []
     devices = mics.Devices(on_lag=told.append)
     merged = heard_in_turn(a, b, devices)
@@ -207,9 +214,7 @@ def test_until_the_lag_is_known_the_end_of_a_phrase_is_not_heard_again_from_the_
     fainter and 150 ms later.  Cut from A's microphone to B's when A's goes quiet, the stream
     would have the phrase's last 150 ms again; it has the phrase once."""
     voice = phrases(4.0, [(1.0, 2.5)], seed=5)
-    late = round(0.15 * 16000)
-    a = device_hearing(voice, seed=6)
-    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    a, b = b_slower(voice, 0.15)
     merged = heard_in_turn(a, b)
     passed_on = [c.t for c in merged if mics._level(np.frombuffer(c.pcm, "<i2")) > 0.02]
     assert len(passed_on) == 15, passed_on  # 1.5 s, as said
@@ -249,9 +254,7 @@ def test_once_the_lag_is_found_no_voice_waits() -> None:
     the others do not."""
     said = [(1.0, 2.5), (4.0, 5.5), (8.0, 9.5), (12.0, 13.5)]
     voice = phrases(16.0, said, seed=5)
-    late = round(0.15 * 16000)
-    a = device_hearing(voice, seed=6)
-    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    a, b = b_slower(voice, 0.15)
     for devices in (mics.Devices(), mics.Devices(lag=0.15)):
         waited = waits(a, b, devices)
         usual = float(np.median(list(waited.values())))  # each chunk waits for B's sound
@@ -266,9 +269,7 @@ def test_a_lag_known_from_the_start_hears_the_first_phrase_in_step() -> None:
     at the same moments by both, and what is measured on it leaves the lag as it was (the table
     is told nothing new)."""
     voice = phrases(4.0, [(1.0, 2.5)], seed=5)
-    late = round(0.15 * 16000)
-    a = device_hearing(voice, seed=6)
-    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    a, b = b_slower(voice, 0.15)
     told: list[float] = []
     merged = heard_in_turn(a, b, mics.Devices(lag=0.15, on_lag=told.append))
     assert loud(merged, 0, 0.02) == loud(merged, 1, 0.02) != [] and told == []
@@ -294,20 +295,19 @@ def test_the_lag_is_kept_for_the_next_session_in_the_data_folder(tmp_path: Path)
     """B's device 150 ms slower: the lag found is said and kept in the data folder, and the next
     session with the same two starts with it, said; with no data folder nothing is kept."""
     voice = phrases(4.0, [(1.0, 2.5)], seed=5)
-    late = round(0.15 * 16000)
-    a = device_hearing(voice, seed=6)
-    b = device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7)
+    a, b = b_slower(voice, 0.15)
     said: list[str] = []
     heard_in_turn(a, b, mics.Devices(**mics.lag_options(["mesa A", "mesa B"], None, said.append)))
     assert list(tmp_path.iterdir()) == []
     first = mics.Devices(**mics.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
     heard_in_turn(a, b, first)
-    assert first.mics.lag == pytest.approx(0.15, abs=0.002)
-    assert said == [mics.in_step(first.mics.lag)] * 2
+    lag = first.mics.lag
+    assert lag is not None and lag == pytest.approx(0.15, abs=0.002)
+    assert said == [mics.in_step(lag)] * 2
     said.clear()
     devices = mics.Devices(**mics.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
-    assert devices.mics.lag == pytest.approx(first.mics.lag, abs=1e-4)
-    assert said == [f"como la última vez, {mics.apart(first.mics.lag)}"]
+    assert devices.mics.lag == pytest.approx(lag, abs=1e-4)
+    assert said == [f"como la última vez, {mics.apart(lag)}"]
     assert mics.Devices(**mics.lag_options(["mesa B", "mesa A"], tmp_path, said.append)).mics.lag is None
 
 
