@@ -37,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="CARPETA",
                         help="carpeta de un modelo de Vosk o de un modelo acústico de Sphinx")
     parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
+    parser.add_argument("--data-dir", type=Path, metavar="CARPETA",
+                        help="dónde guarda 'serve' sus datos: con dos micrófonos, cuánto tarda "
+                             "cada uno (por defecto la de siempre)")
     parser.add_argument("--realtime", action="store_true",
                         help="con --wav, ir al ritmo del audio en vez de lo más rápido posible")
     parser.add_argument("--evidence", metavar="CARPETA",
@@ -108,9 +111,10 @@ def run(args: argparse.Namespace) -> int:
 
 def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:
     """The WAV file, read whole, or the microphone; checked before the recognizer is loaded.  With
-    a microphone per team on two devices, their lag is kept where `serve` keeps it by default."""
+    a microphone per team on two devices, their lag is kept where `serve` keeps it (``--data-dir``,
+    or its default)."""
     if not args.wav:
-        return table_mics(args.mic, args.channels, data_dir=user_data_dir())
+        return table_mics(args.mic, args.channels, data_dir=args.data_dir or user_data_dir())
     source = WavSource(args.wav, realtime=args.realtime)
     if args.channels == 2 and source.channels == 1:
         raise AudioError("wav-channels", f"{args.wav} tiene un solo canal y --channels 2 necesita "

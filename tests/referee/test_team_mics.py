@@ -350,13 +350,18 @@ def test_a_rumble_by_each_microphone_sets_no_lag() -> None:
 
 def test_listen_takes_a_microphone_per_team_as_serve_does(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Two devices, team A's first, with the lag `serve` kept for them in its data folder."""
+    """Two devices, team A's first, with the lag `serve` kept for them in its data folder: the
+    default one, or another given with ``--data-dir``."""
     monkeypatch.setattr(mics, "MicSource", lambda spec, **options: [spec])
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     keep_lag(lag_file(user_data_dir(), "mesa A", "mesa B"), 0.2)
-    heard = listen.open_source(argparse.Namespace(wav=None, mic=["mesa A", "mesa B"], channels=1))
-    assert isinstance(heard, TeamMics) and heard.sources == (["mesa A"], ["mesa B"])
-    assert heard.lag == 0.2
+    keep_lag(lag_file(tmp_path / "datos", "mesa A", "mesa B"), -0.1)
+    parser = argparse.ArgumentParser()
+    listen.add_arguments(parser)
+    for given, lag in [([], 0.2), (["--data-dir", str(tmp_path / "datos")], -0.1)]:
+        heard = listen.open_source(parser.parse_args(["--mic", "mesa A", "--mic", "mesa B", *given]))
+        assert isinstance(heard, TeamMics) and heard.sources == (["mesa A"], ["mesa B"])
+        assert heard.lag == lag
     with pytest.raises(AudioError) as err:
-        listen.open_source(argparse.Namespace(wav=None, mic=["1", "2", "3"], channels=1))
+        listen.open_source(parser.parse_args(["--mic", "1", "--mic", "2", "--mic", "3"]))
     assert err.value.code == "mic-too-many"
