@@ -121,11 +121,16 @@ def device(levels: list[float], starts_s: float, chunk_s: float, seed: int) -> l
             for k, chunk in enumerate(chunks(levels))]
 
 
+def came(a: list[tuple[AudioChunk, float]], b: list[tuple[AudioChunk, float]]
+         ) -> list[tuple[int, AudioChunk, float]]:
+    """Two devices' chunks, each with its microphone (A's 0, B's 1) and when it came."""
+    return [(0, chunk, at) for chunk, at in a] + [(1, chunk, at) for chunk, at in b]
+
+
 def heard_in_turn(a: list[tuple[AudioChunk, float]], b: list[tuple[AudioChunk, float]],
                   devices: mics.Devices | None = None) -> list[AudioChunk]:
     """The stream of two devices' chunks taken in the order they came, each as it came."""
-    return (devices or mics.Devices()).hand([(0, chunk, at) for chunk, at in a]
-                                            + [(1, chunk, at) for chunk, at in b])
+    return (devices or mics.Devices()).hand(came(a, b))
 
 
 def loud(merged: list[AudioChunk], mic: int, above: float) -> list[float]:
@@ -224,8 +229,7 @@ def waits(a: list[tuple[AudioChunk, float]], b: list[tuple[AudioChunk, float]],
           devices: mics.Devices) -> dict[float, float]:
     """How long after the soonest (both came, each up to 30 ms late) each chunk of the stream
     went on, by its moment; but what the last second leaves waiting."""
-    came = [(0, chunk, at) for chunk, at in a] + [(1, chunk, at) for chunk, at in b]
-    passed = {round(chunk.t, 1): at - chunk.t for chunk, at in devices.passed(came)}
+    passed = {round(chunk.t, 1): at - chunk.t for chunk, at in devices.passed(came(a, b))}
     return {t: at - min(passed.values()) for t, at in passed.items()}
 
 
