@@ -12,6 +12,10 @@ each cut from one microphone to the other would repeat or skip up to 0.2 s of so
 sound is placed in time by when it came (``_Sound``): a chunk may come late but never before it
 was heard, so its stream started at the earliest (arrival − sound received until then) over the
 last ``ALIGN_S``, which also follows a device clock a little faster or slower than the other.
+A device that loses some of its sound (the machine too busy to take it, a packet dropped) goes
+on handing over its chunks when it always did, with less sound before them: where every chunk
+of the last ``LOST_S`` came ``LOST_MIN_S`` or more later than that earliest, it is placed by
+those alone.
 The sound passed on is cut from both at the same moments, 0.1 s at a time; sound one microphone
 heard before the other's first goes on alone, and sound of moments already passed on is dropped
 (a fast clock's surplus, a late first chunk), so no moment is heard twice.
@@ -56,6 +60,8 @@ from referee.table_sound import keep_lag, kept_lag, lag_file
 
 STEP = round(CHUNK_S * SAMPLE_RATE)  # samples of each microphone passed on at a time
 ALIGN_S = 10.0  # how far back the arrivals that place a microphone's sound in time go
+LOST_S = 1.0  # a device whose chunks all came, for this long, LOST_MIN_S or more later than
+LOST_MIN_S = 0.05  # its sound's placement shows, lost sound (jitter delays some chunks, not all)
 APART = 80  # samples (5 ms): the two microphones' sound this far apart in time is together
 QUIET_S = 0.3  # a microphone that sent nothing for this long is not waited for
 LAG_MAX_S = 0.5  # the most one device's sound of a moment may come after the other's
@@ -89,11 +95,17 @@ class _Sound:
         self._starts.append((arrival, arrival - self._received / SAMPLE_RATE))
         while self._starts[0][0] < arrival - ALIGN_S:
             self._starts.popleft()
+        since = [start for came, start in self._starts if came > arrival - LOST_S]
+        if len(since) < len(self._starts) and min(since) - self._started() >= LOST_MIN_S:
+            while len(self._starts) > len(since):  # sound was lost: placed by what came since
+                self._starts.popleft()
+
+    def _started(self) -> float:
+        return min(start for _, start in self._starts)
 
     def first_at(self) -> float:
         """When the first sample waiting was heard (on the arrivals' clock)."""
-        started = min(start for _, start in self._starts)
-        return started + (self._received - len(self.pcm)) / SAMPLE_RATE - self.lag
+        return self._started() + (self._received - len(self.pcm)) / SAMPLE_RATE - self.lag
 
     def take(self, samples: int) -> np.ndarray:
         taken, self.pcm = self.pcm[:samples], self.pcm[samples:]
@@ -105,10 +117,10 @@ class _Lag:
     arrivals show: the same voice is found in both microphones' last ``LAG_WINDOW`` of sound,
     every half second, by cross-correlation (GCC-PHAT, ``_delay``).  Independent noise at each
     microphone shows no lag; a noise heard by both shows the same one as a voice.  The lag is set
-    to the median of the last ``LAG_KEPT`` measures once three are in, or before by one measure
-    on a voice's first second (``placed``); it is known from then on (or from the start, kept
-    from the last session, until a measure finds another), in step or not, and moved only by
-    ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds
+    where three or more of the last ``LAG_KEPT`` measures agree (``_agreed``), or before by one
+    measure on a voice's first second (``placed``); it is known from then on (or from the start,
+    kept from the last session, until a measure finds another), in step or not, and moved only
+    by ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds
     later: the lag measured on each team's voices differs by that much)."""
 
     def __init__(self, known: bool) -> None:
@@ -132,9 +144,8 @@ class _Lag:
         self._new = 0
         a, b = (np.concatenate(sound) for sound in zip(*self._pairs))
         self._measure(a, b, lag)
-        if len(self._measured) < 3:
-            return None
-        return self._settle(float(np.median(self._measured)), lag)
+        agreed = self._agreed()
+        return None if agreed is None else self._settle(agreed, lag)
 
     def placed(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
         """Both microphones' sound from a voice's first chunk on, B's placed ``lag`` earlier,
@@ -142,6 +153,14 @@ class _Lag:
         where this one measure finds it and it is new."""
         measured = self._measure(a, b, lag)
         return None if measured is None else self._settle(measured, lag)
+
+    def _agreed(self) -> float | None:
+        """The median of the most measures that agree (each within ``APART`` of one of them),
+        where three or more do: two apart are not averaged into a lag neither showed."""
+        groups = ([m for m in self._measured if abs(m - each) * SAMPLE_RATE < APART]
+                  for each in self._measured)
+        most = max(groups, key=len, default=[])
+        return float(np.median(most)) if len(most) >= 3 else None
 
     def _settle(self, measured: float, lag: float) -> float | None:
         """A lag measured with B's sound placed by ``lag``: found, and known; returned where it
