@@ -13,6 +13,7 @@ import re
 import threading
 import time
 import wave
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -44,8 +45,8 @@ F_SETPIPE_SZ = 1031
 
 
 class TableMic:
-    """A capture device named ``name`` for a process whose HOME is ``home``: the table's quiet
-    sound, with what ``say`` is given, as a microphone hears it (``Room``), handed over ``late_s``
+    """A capture device named ``name`` for a process whose HOME is ``home``: its own quiet
+    noise, with what ``say`` is given, as a microphone hears it (``Room``), handed over ``late_s``
     after it was heard (in steps of 0.1 s).  ``unplug`` stops its sound for a while, as a
     microphone pulled out and plugged in again; ``lose`` drops some of what it hears, as a device
     whose sound the machine was too busy to take."""
@@ -58,7 +59,8 @@ class TableMic:
         # Read and write: opening never waits for the reader, and sound nobody reads is dropped.
         self._fd = os.open(pipe, os.O_RDWR | os.O_NONBLOCK)
         fcntl.fcntl(self._fd, F_SETPIPE_SZ, 4096)  # a device keeps little (0.13 s): sound is live
-        self._rng = np.random.default_rng(len(name))
+        # each microphone's own quiet noise (not another's: two alike show their lag in silence)
+        self._rng = np.random.default_rng(zlib.crc32(name.encode()))
         self._said: deque[np.ndarray] = deque()
         self._silent_until = 0.0
         self._losing = 0  # chunks it hears and drops
@@ -83,13 +85,13 @@ class TableMic:
         self._losing = round(seconds / 0.1)
 
     def hear(self) -> None:
-        """The next 0.1 s: what is said, over the room's own sound."""
+        """The next 0.1 s: what is said, over the microphone's own quiet noise."""
         if time.monotonic() < self._silent_until:
             return
         said = bool(self._said)
         sound = self._said.popleft() if said else 0.0
-        room = self._rng.normal(0, 0.001, STEP)  # the room's own sound, always there
-        self._holding.append((sound + room, said))
+        noise = self._rng.normal(0, 0.001, STEP)  # always there
+        self._holding.append((sound + noise, said))
         sound, _ = self._holding.popleft()
         if self._losing:
             self._losing -= 1
