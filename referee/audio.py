@@ -46,6 +46,9 @@ class AudioChunk:
     levels: tuple[float, ...]
     # with several channels, each one's background level (``Channels``)
     backgrounds: tuple[float, ...] = ()
+    # some of the device's sound was lost just before this chunk (an overrun: the machine did not
+    # take it in time), as PortAudio says
+    lost: bool = False
 
     @property
     def duration(self) -> float:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -97,7 +97,7 @@ class MicSource:
         self.on_status = on_status
         self._stopped = False
         self._samples = 0  # frames at 16 kHz given so far
-        self._queue: queue.Queue[np.ndarray] | None = None
+        self._queue: queue.Queue[tuple[np.ndarray, bool]] | None = None
         self._resampler = Resampler(SAMPLE_RATE)
 
     def stop(self) -> None:
@@ -108,7 +108,7 @@ class MicSource:
         starts after the prompt, not with what was said while the player got ready."""
         while self._queue is not None:
             try:
-                self._samples += len(self._resampler.push(_floats(self._queue.get_nowait())))
+                self._samples += len(self._resampler.push(_floats(self._queue.get_nowait()[0])))
             except queue.Empty:
                 return
 
@@ -137,14 +137,14 @@ class MicSource:
                              f"{'es' if chosen.channels != 1 else ''} y hacen falta "
                              f"{self.channels}, uno por equipo")
         rate = _rate(sd, device, self.channels, chosen)
-        q: queue.Queue[np.ndarray] = queue.Queue()
+        q: queue.Queue[tuple[np.ndarray, bool]] = queue.Queue()  # each block, and whether lost
         self._queue = q
         self._resampler = Resampler(rate)
         failed: list[str] = []
         channels = Channels(self.chunk_s)
 
         def callback(indata: np.ndarray, frames: int, t: object, status: object) -> None:
-            q.put(indata.copy())
+            q.put((indata.copy(), bool(getattr(status, "input_overflow", False))))
 
         def finished() -> None:
             failed.append("el micrófono dejó de mandar sonido (¿se desenchufó?)")
@@ -159,16 +159,20 @@ class MicSource:
             raise AudioError("mic-unavailable", f"no puedo abrir el micrófono: {err}") from err
         with stream:
             self.on_status("escuchando")
+            lost = False  # sound lost since the last chunk
             while not self._stopped:
                 try:
-                    block = q.get(timeout=max(1.0, 5 * self.chunk_s))
+                    block, overrun = q.get(timeout=max(1.0, 5 * self.chunk_s))
                 except queue.Empty:
                     raise AudioError("mic-silent", failed[0] if failed else
                                      "el micrófono no manda sonido") from None
+                lost |= overrun
                 frames = self._resampler.push(_floats(block))
                 if len(frames):
-                    yield to_chunk(frames, self._samples / SAMPLE_RATE, channels)
+                    chunk = to_chunk(frames, self._samples / SAMPLE_RATE, channels)
+                    yield replace(chunk, lost=True) if lost else chunk
                     self._samples += len(frames)
+                    lost = False
 
 
 def _floats(block: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ last ``ALIGN_S``, which also follows a device clock a little faster or slower th
 A device that loses some of its sound (the machine too busy to take it, a packet dropped) goes
 on handing over its chunks when it always did, with less sound before them: where every chunk
 of the last ``LOST_S`` came ``LOST_MIN_S`` or more later than that earliest, it is placed by
-those alone.
+those alone; where the device says so (an overrun PortAudio reports), from its next chunk on.
 The sound passed on is cut from both at the same moments, 0.1 s at a time; sound one microphone
 heard before the other's first goes on alone, and sound of moments already passed on is dropped
 (a fast clock's surplus, a late first chunk), so no moment is heard twice.
@@ -99,6 +99,10 @@ class _Sound:
         if len(since) < len(self._starts) and min(since) - self._started() >= LOST_MIN_S:
             while len(self._starts) > len(since):  # sound was lost: placed by what came since
                 self._starts.popleft()
+
+    def lost(self) -> None:
+        """Some sound was lost before what comes next: it is placed by its own arrivals."""
+        self._starts.clear()
 
     def _started(self) -> float:
         return min(start for _, start in self._starts)
@@ -283,6 +287,8 @@ class TeamMics:
         if arrival - self._came_at[mic] > QUIET_S:
             yield from self._flush(mic)
             sound.clear()
+        elif chunk.lost:  # said by the device: placed by the arrivals from this one on
+            sound.lost()
         self._came_at[mic] = arrival
         sound.add(chunk, arrival)
         # Taken now, not when it came: a listener busy decoding leaves both microphones'

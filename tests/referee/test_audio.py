@@ -9,6 +9,7 @@ import threading
 import tracemalloc
 import wave
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -425,6 +426,26 @@ def test_a_microphone_that_refuses_16_khz_is_heard_at_its_own_rate_resampled(
     whole = resample(CardInput.TONE[:, None] / 32768.0, 48000)[: len(heard), 0]
     assert len(heard) > 9 * 1590 and np.abs(heard - whole).max() < 1e-3  # one second at 16 kHz
     assert [round(c.t, 2) for c in chunks[:3]] == [0.0, 0.1, 0.2]
+
+
+class OverrunMic(TableMic):
+    """A sounddevice stand-in whose stream delivers four blocks at once; before the third,
+    PortAudio says some of the sound was lost (an input overflow: the machine did not take it in
+    time)."""
+
+    class InputStream(TableMic.InputStream):
+        def __enter__(self) -> OverrunMic.InputStream:
+            for k in range(4):
+                status = SimpleNamespace(input_overflow=k == 2)
+                self.callback(np.zeros((self.blocksize, 1), np.int16), self.blocksize, 0, status)
+            return self
+
+
+def test_sound_a_microphone_lost_is_said_with_its_next_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    mic = mic_on(monkeypatch, OverrunMic, InputDevice(0, "mesa", 1, 16000.0, True), None)
+    chunks = list(itertools.islice(iter(mic), 4))
+    mic.stop()
+    assert [chunk.lost for chunk in chunks] == [False, False, True, False]
 
 
 @pytest.mark.parametrize("rate", [8000, 22050, 44100, 48000])

@@ -6,6 +6,7 @@ import argparse
 import math
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -398,6 +399,19 @@ def test_sound_a_device_loses_does_not_put_it_out_of_step() -> None:
     b = device_hearing(voice / 2, seed=7)
     b = b[:30] + b[31:]  # B's chunk of 3.0-3.1 s never came
     assert lag_told_once_and_in_step(a, b, said, 18.0) == pytest.approx(0.0, abs=0.002)
+
+
+def test_sound_a_device_says_it_lost_is_placed_from_its_next_chunk() -> None:
+    """The same loss, said by B's device (an overrun PortAudio reports) with its next chunk,
+    and a phrase from 3.3 s, before a second of late chunks could show it: heard by both at the
+    same moments (not said, it was out of step)."""
+    said = [(1.0, 2.5), (3.3, 4.3)]
+    voice = phrases(6.0, said, seed=5)
+    a = device_hearing(voice, seed=6)
+    b = device_hearing(voice / 2, seed=7)
+    chunk, at = b[31]
+    merged = heard_in_turn(a, [*b[:30], (replace(chunk, lost=True), at), *b[32:]], mics.Devices())
+    assert out_of_step(merged, said) == []
 
 
 def test_two_lags_measured_as_often_are_not_averaged() -> None:
