@@ -191,7 +191,7 @@ def b_slower(voice: np.ndarray, late_s: float
     moment ``late_s`` after A's."""
     late = round(late_s * 16000)
     return (device_hearing(voice, seed=6),
-            device_hearing(np.concatenate([np.zeros(late), voice[:-late] / 2]), seed=7))
+            device_hearing(np.concatenate([np.zeros(late), voice[:len(voice) - late] / 2]), seed=7))
 
 
 def out_of_step(merged: list[AudioChunk], said: list[tuple[float, float]]
@@ -394,9 +394,7 @@ def test_sound_a_device_loses_does_not_put_it_out_of_step() -> None:
     is heard at the same moments by both from a second after the loss on, A's alone where B's is
     lost, and the lag stays where it was."""
     said = [(1.0, 2.5), (4.5, 6.0), (8.0, 9.5), (12.0, 13.5), (15.0, 16.5)]
-    voice = phrases(18.0, said, seed=5)
-    a = device_hearing(voice, seed=6)
-    b = device_hearing(voice / 2, seed=7)
+    a, b = b_slower(phrases(18.0, said, seed=5), 0.0)
     b = b[:30] + b[31:]  # B's chunk of 3.0-3.1 s never came
     assert lag_told_once_and_in_step(a, b, said, 18.0) == pytest.approx(0.0, abs=0.002)
 
@@ -406,9 +404,7 @@ def test_sound_a_device_says_it_lost_is_placed_from_its_next_chunk() -> None:
     and a phrase from 3.3 s, before a second of late chunks could show it: heard by both at the
     same moments (not said, it was out of step)."""
     said = [(1.0, 2.5), (3.3, 4.3)]
-    voice = phrases(6.0, said, seed=5)
-    a = device_hearing(voice, seed=6)
-    b = device_hearing(voice / 2, seed=7)
+    a, b = b_slower(phrases(6.0, said, seed=5), 0.0)
     chunk, at = b[31]
     merged = heard_in_turn(a, [*b[:30], (replace(chunk, lost=True), at), *b[32:]], mics.Devices())
     assert out_of_step(merged, said) == []
