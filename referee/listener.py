@@ -225,9 +225,9 @@ class Listener:
     def _final(self, result: Result) -> None:
         self._prev_partial = ()
         revisions = [(utt, revise(utt, result)) for utt in self._early_sent]
-        for utt, revised in revisions:
-            if revised.confidence == 0.0:  # the whole phrase heard other words there: they go out
-                self._sent = [s for s in self._sent if s != (utt.start, utt.end)]
+        for utt, _ in revisions:
+            if _same_words(utt, result) is None:  # the whole phrase heard other words there:
+                self._sent = [s for s in self._sent if s != (utt.start, utt.end)]  # they go out
         self._early_sent = []
         if revisions and self.on_revisions:
             self.on_revisions(revisions)
@@ -442,17 +442,24 @@ def revise(utt: Utterance, final: Result) -> Utterance:
     partial and final results); every word 0 if the final result heard other words there, or
     read those words as part of a longer phrase (``_within_longer``: «no» before an early
     «quiero», «real» before an early «envido»)."""
+    found = _same_words(utt, final)
+    confs = [final.words[k].conf for k in found] if found is not None else [0.0] * len(utt.words)
+    words = tuple(replace(w, conf=c) for w, c in zip(utt.words, confs))
+    return replace(utt, words=words, confidence=min((w.conf for w in words), default=0.0))
+
+
+def _same_words(utt: Utterance, final: Result) -> list[int] | None:
+    """The final words that say the utterance's words over the same time (their indices), or
+    None where the final result heard other words there, or read them in a longer phrase.  Not
+    told by their confidences: the final result may hear the same word with a posterior of 0."""
     found: list[int] = []
     for word in utt.words:
         same = [k for k, w in enumerate(final.words) if normalize(w.text) == normalize(word.text)
                 and min(w.end, word.end) - max(w.start, word.start) > 0.02]
         if not same:
-            break
+            return None
         found.append(same[0])
-    whole = len(found) == len(utt.words) and not _within_longer(final.words, found)
-    confs = [final.words[k].conf for k in found] if whole else [0.0] * len(utt.words)
-    words = tuple(replace(w, conf=c) for w, c in zip(utt.words, confs))
-    return replace(utt, words=words, confidence=min((w.conf for w in words), default=0.0))
+    return None if _within_longer(final.words, found) else found
 
 
 def _within_longer(words: tuple[Word, ...], found: list[int]) -> bool:

@@ -429,6 +429,7 @@ class TwoPassRecognizer:
 @pytest.mark.parametrize("final,final_conf,revised", [
     ("envido", 0.9, 0.9),  # the whole phrase confirms it
     ("envido", 0.3, 0.3),  # same word, but unsure
+    ("envido", 0.0, 0.0),  # same word, its posterior nothing: still the word that was sent
     ("embudo", 0.9, 0.0),  # the whole phrase heard a look-alike there
 ])
 def test_early_calls_are_revised_by_the_final_result(final: str, final_conf: float,
@@ -443,7 +444,7 @@ def test_early_calls_are_revised_by_the_final_result(final: str, final_conf: flo
     assert out[0].early and out[0].text == "envido"
     assert seen == [("envido", revised)]
     # what was sent is revised; what the whole phrase heard instead goes out on its own
-    assert [u.text for u in out] == ["envido"] + ([final] if final != "envido" else [])
+    assert [u.text for u in out] == ["envido"] + ([final] if final != "envido" else []), out
     assert not out[-1].early or final == "envido"
 
 
