@@ -79,6 +79,8 @@ class Serve:
         return self.printed()
 
     def stop(self) -> str:
+        """Stops it and returns what it printed, also printed here: pytest shows it for a test
+        that failed (what was heard, and how the microphones were placed)."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -86,6 +88,7 @@ class Serve:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
         self.api.close()
+        print(f"--- serve {self.url} printed:\n{self.printed()}--- end of serve")
         return self.printed()
 
 
