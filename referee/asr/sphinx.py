@@ -85,6 +85,7 @@ class SphinxRecognizer:
         self._ep_t = 0.0  # where the next frame it hands over starts (seconds)
         self._in_utt = False
         self._utt_start = 0.0
+        self._voice_from: float | None = None  # where the phrase's voice starts, after a pre-roll
         self._utt_frames_at_partial = 0
         self._utt_audio: list[bytes] = []
         self._recent = bytearray()  # the last ``RECENT_S`` of input audio, speech or not
@@ -399,6 +400,7 @@ class SphinxRecognizer:
         self._choose()  # the decoder for the table as it sounds now
         self._listen_for(self.expecting() if self.expecting else frozenset())
         self._utt_start = self._ep.speech_start if at is None else at
+        self._voice_from = None
         self._decoder.start_utt()  # type: ignore[attr-defined]
         self._in_utt = True
         self._utt_frames_at_partial = 0
@@ -483,14 +485,16 @@ class SphinxRecognizer:
                 self._decode(lead)
             return
         last, now = self._last_utt, self._utt_start
-        if last is None or self.tuning.join_s <= 0 or now - last[1] > self.tuning.join_s:
-            return
-        a = int(last[0] * SAMPLE_RATE) - self._recent_from
+        joined = last is not None and 0 < self.tuning.join_s and now - last[1] <= self.tuning.join_s
+        start = last[0] if last is not None and joined else max(now - self.tuning.pre_roll_s,
+                                                                 self._decoded_to)
+        a = int(start * SAMPLE_RATE) - self._recent_from
         b = int(now * SAMPLE_RATE) - self._recent_from
         if a < 0 or b <= a:
             return
         lead = bytes(self._recent[a * 2: b * 2])
-        self._utt_start = last[0]
+        self._utt_start = start
+        self._voice_from = None if joined else now
         self._decode(lead)
 
     def _finish(self, closing: bool = False) -> Result:
@@ -514,6 +518,14 @@ class SphinxRecognizer:
         result = self._result(final=True)
         self._last_utt = None if result.words else (self._utt_start, self._ep.speech_end)
         return result
+
+    def _voiced(self) -> tuple[tuple[float, float], ...] | None:
+        """At a quiet table, after a pre-roll (``SphinxTuning.pre_roll_s``): from where the voice
+        detector heard the voice start (``Result.loud``); the sounds heard as no word in the
+        pre-roll are the table's quiet, not the start of a word missed."""
+        if self._voice_from is None:
+            return None
+        return ((self._voice_from, max(self._voice_from, self.stream_time)),)
 
     def _path_ended(self) -> bool:
         """Whether the utterance's best path reached the grammar's end (not one cut off inside a
@@ -551,7 +563,7 @@ class SphinxRecognizer:
             end=end,
             stream_time=self.stream_time,
             unheard=unheard_spans(segments),
-            loud=self._meter.loud_since(self._utt_start) if self.noisy else None,
+            loud=self._meter.loud_since(self._utt_start) if self.noisy else self._voiced(),
         )
 
 

@@ -20,6 +20,7 @@ from referee.asr.lexicon import SPANISH_PHONES, dictionary_lines, pronunciations
 from referee.asr.sphinx import SphinxRecognizer
 from referee.asr.sphinx_decoder import SphinxTuning
 from referee.audio import to_pcm
+from referee.listener import NUMBER_AFTER_SOUND_S, doubt_misheard
 from referee.phrases import CALL_PHRASES, DECOYS, parse, vocabulary
 from referee.wav import WavSource, read_wav
 
@@ -381,3 +382,24 @@ def test_a_phrase_in_steady_noise_waits_longer_after_words_whose_rest_would_chan
     """«quiero» (retruco) or «tengo» (veintisiete) end a phrase as well as any word; «falta»
     (envido) or «treinta» (y tres) do not, and wait ``JOIN_S`` for the rest."""
     assert PhraseList.from_table().unfinished(words.split()) is unfinished
+
+
+@pytest.mark.shared
+def test_a_pre_roll_hears_the_phrase_from_before_its_voice_and_its_quiet_is_no_lost_start(
+        model: Path, shared_dir: Path) -> None:
+    """``SphinxTuning.pre_roll_s`` (off: docs/voice.md, "The start of a phrase"): a phrase is
+    decoded from a little before the voice detector heard its voice, and ``Result.loud`` says
+    where that was, so that the quiet before it, heard as sounds of no word (0.14 s here), is not
+    taken for the lost start of the number after it, which would wait for a tap."""
+    path = shared_dir / "speech" / "clean" / "pico-es-ES" / "points__veintisiete__pico-es-ES__normal__low.wav"
+    rolled = SphinxRecognizer(PhraseList.from_table(), model, tuning=SphinxTuning(pre_roll_s=0.15))
+    (plain_result,) = [r for r in decode(SphinxRecognizer(PhraseList.from_table(), model), path)
+                       if r.final]
+    (result,) = [r for r in decode(rolled, path) if r.final]
+    assert plain_result.loud is None and result.loud is not None
+    voice_from = result.loud[0][0]
+    assert [w.text for w in result.words] == [w.text for w in plain_result.words] == ["veintisiete"]
+    assert result.words[0].start < voice_from <= plain_result.words[0].start + 0.01
+    quiet = sum(min(end, voice_from) - begin for begin, end in result.unheard if begin < voice_from)
+    assert quiet >= NUMBER_AFTER_SOUND_S
+    assert doubt_misheard(result) == result
