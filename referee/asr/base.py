@@ -46,7 +46,8 @@ class Result:
     unheard: tuple[tuple[float, float], ...] = ()
     # At a noisy table, where (start, end) the voices' band was above the background during the
     # phrase: a sound heard as no word before the band rose for a word is the table's noise (the
-    # noise a phrase begins with), not the start of that word missed.  None at a quiet table.
+    # noise a phrase begins with), not the start of that word missed.  At a quiet table, None, or
+    # after a pre-roll (``SphinxTuning.pre_roll_s``) from where the voice detector heard voice.
     loud: tuple[tuple[float, float], ...] | None = None
 
     @property
