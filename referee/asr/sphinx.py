@@ -523,9 +523,7 @@ class SphinxRecognizer:
         """At a quiet table, after a pre-roll (``SphinxTuning.pre_roll_s``): from where the voice
         detector heard the voice start (``Result.loud``); the sounds heard as no word in the
         pre-roll are the table's quiet, not the start of a word missed."""
-        if self._voice_from is None:
-            return None
-        return ((self._voice_from, max(self._voice_from, self.stream_time)),)
+        return None if self._voice_from is None else ((self._voice_from, self.stream_time),)
 
     def _path_ended(self) -> bool:
         """Whether the utterance's best path reached the grammar's end (not one cut off inside a
