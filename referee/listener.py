@@ -50,9 +50,11 @@ from referee.phrases import (
 
 STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is trusted
 # «No quiero» is misheard «uno quiero» (docs/voice.md, "An answer taken for its opposite"), and
-# no one answers «uno quiero»: a «quiero» heard right after «uno» is never applied on its own but
-# waits for a tap, at this confidence.
-DOUBTED_AFTER = {"quiero": "uno"}
+# «flor quiero» from before its voice (docs/voice.md, "The start of a phrase"); no one answers
+# «uno quiero», and the answer with flor is «con flor quiero»: a «quiero» heard right after «uno»
+# or «flor», not as the end of a call, is never applied on its own but waits for a tap, at this
+# confidence.
+DOUBTED_AFTER = {"quiero": frozenset({"uno", "flor"})}
 DOUBTED_CONF = 0.3
 # An «envido» heard right after one sound of the garbage path that lasts as long as a word
 # (``Result.unheard``, at least ``UNHEARD_MIN_S``; a phone lasts well under 0.2 s) may be a «real
@@ -374,11 +376,18 @@ def _doubted(result: Result) -> list[int]:
     words, unheard = result.words, result.unheard
     said = [normalize(w.text) for w in words]
     return [k for k in range(len(said))
-            if (k and DOUBTED_AFTER.get(said[k]) == said[k - 1])
+            if (k and said[k - 1] in DOUBTED_AFTER.get(said[k], ()) and not _ends_call(said, k))
             or (said[k] in DOUBTED_AFTER_SOUND and _after_unheard(words, k, unheard))
             or (said[k] in NUMBER_STARTS
                 and _unheard_before(words, k, _voiced(result, k)) >= NUMBER_AFTER_SOUND_S)
             or _cut_short(words, said, k)]
+
+
+def _ends_call(said: list[str], k: int) -> bool:
+    """Word ``k`` ends a call of more than one word that holds the word before it too («con flor
+    quiero»)."""
+    heard = " " + " ".join(said[: k + 1])
+    return any(heard.endswith(" " + normalize(p)) for p in CALL_PHRASES if " " in p)
 
 
 def _cut_short(words: tuple[Word, ...], said: list[str], k: int) -> bool:

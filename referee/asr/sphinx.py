@@ -13,7 +13,7 @@ from referee.asr.base import JOIN_S, SAMPLE_RATE, Result, Word
 from referee.asr.grammar import Grammar, PhraseList, expectation, is_garbage, unheard_spans
 from referee.asr.lattice import lattice_spans, posterior
 from referee.asr.lexicon import english_pronunciations, to_english
-from referee.asr.noise import NoiseMeter
+from referee.asr.noise import FRAME, NoiseMeter
 from referee.asr.sphinx_decoder import (
     ENGLISH_TUNING,
     NEUTRAL,
@@ -35,6 +35,20 @@ RECENT_S = 6.0  # input audio kept for decoding a phrase again with the next one
 # «treinta» as 0.0 sure.  Such a last phrase is decoded again followed by this much silence, as
 # the table going quiet would have let it end (no word ends in it: it is not part of the stream).
 END_SILENCE = bytes(2 * int(0.3 * SAMPLE_RATE))
+# A pre-roll (``SphinxTuning.pre_roll_s``) is decoded only where the table has a sound of its own,
+# its quietest 10 ms above this: in digital silence (a file's, about -96 dBFS) the model heard the
+# start of «no quiero» as «flor quiero» (docs/voice.md, "The start of a phrase").
+PRE_ROLL_FLOOR_DBFS = -80.0
+
+
+def _sounds(pcm: bytes) -> bool:
+    """Whether every 10 ms of ``pcm`` is louder than digital silence (``PRE_ROLL_FLOOR_DBFS``)."""
+    x = np.frombuffer(pcm, dtype=np.int16).astype(np.float64)
+    n = len(x) // FRAME
+    if not n:
+        return False
+    quietest = np.sqrt(np.mean(x[: n * FRAME].reshape(n, FRAME) ** 2, axis=1)).min()
+    return bool(quietest >= 32768 * 10 ** (PRE_ROLL_FLOOR_DBFS / 20))
 
 
 def english_model_dir() -> Path:
@@ -493,6 +507,8 @@ class SphinxRecognizer:
         if a < 0 or b <= a:
             return
         lead = bytes(self._recent[a * 2: b * 2])
+        if not joined and not _sounds(lead):
+            return
         self._utt_start = start
         self._voice_from = None if joined else now
         self._decode(lead)

@@ -107,11 +107,11 @@ class SphinxTuning:
     # it, that one's audio first: a short «no» on its own is heard as nothing, and then «no…
     # quiero» broken by a pause would be heard «quiero» (docs/voice.md).  0: off.
     join_s: float = JOIN_S
-    # A phrase that starts after quiet begins this much before the voice detector heard its voice
-    # (the quiet there is not counted as the lost start of a number, ``Result.loud``).  Off: on the
-    # tuning voices it heard more numbers and, at 20 dB, more calls, but in the corpus's digital
-    # silence it heard «no quiero» as «flor quiero» (docs/voice.md, "The start of a phrase").
-    pre_roll_s: float = 0.0
+    # A phrase that starts after quiet begins this much before the voice detector heard its voice,
+    # where the table has a sound of its own (``sphinx.PRE_ROLL_FLOOR_DBFS``; the quiet there is
+    # not counted as the lost start of a number, ``Result.loud``): on the tuning voices at 20 dB it
+    # heard 6 calls of 119 more and 12 numbers of 66 more (docs/voice.md, "The start of a phrase").
+    pre_roll_s: float = 0.06
     # What the table expects now (``SphinxRecognizer.expecting``) weighs this much more in the
     # grammar, and the calls and numbers it would refuse this much less (docs/voice.md, "What
     # the table expects"); 1 and 1: the grammar is the same whatever the moment.
@@ -123,8 +123,10 @@ class SphinxTuning:
 
 # The English fallback's lattice is larger still (a Spanish lexicon on English phones leaves many
 # words close): a narrower word-exit beam took its CPU from 0.055 / 0.167 to 0.029 / 0.055 of real
-# time (clean / 10 dB, tuning voices) and heard more (31.1% → 38.7% of the calls clean).
-ENGLISH_TUNING = SphinxTuning(wbeam=1e-15)
+# time (clean / 10 dB, tuning voices) and heard more (31.1% → 38.7% of the calls clean).  No
+# pre-roll: on its tuning voices it heard 2 calls of 119 more at 20 and at 10 dB, for more
+# look-alikes, chatter and wrong numbers applied, and one «quiero» for «no quiero».
+ENGLISH_TUNING = SphinxTuning(wbeam=1e-15, pre_roll_s=0.0)
 
 
 def check_model(hmm: Path | None) -> Path:

@@ -384,22 +384,38 @@ def test_a_phrase_in_steady_noise_waits_longer_after_words_whose_rest_would_chan
     assert PhraseList.from_table().unfinished(words.split()) is unfinished
 
 
+def decode_pcm(rec: SphinxRecognizer, pcm: bytes) -> list[Result]:
+    """Every final result of ``pcm`` fed in 0.1 s chunks, from the start of a stream."""
+    rec.reset()
+    results = [r for i in range(0, len(pcm), 3200) for r in rec.feed(pcm[i:i + 3200])]
+    return [r for r in results + rec.flush() if r.final]
+
+
 @pytest.mark.shared
 def test_a_pre_roll_hears_the_phrase_from_before_its_voice_and_its_quiet_is_no_lost_start(
         model: Path, shared_dir: Path) -> None:
-    """``SphinxTuning.pre_roll_s`` (off: docs/voice.md, "The start of a phrase"): a phrase is
-    decoded from a little before the voice detector heard its voice, and ``Result.loud`` says
-    where that was, so that the quiet before it, heard as sounds of no word (0.14 s here), is not
-    taken for the lost start of the number after it, which would wait for a tap."""
+    """``SphinxTuning.pre_roll_s`` (docs/voice.md, "The start of a phrase"): a phrase is decoded
+    from a little before the voice detector heard its voice, and ``Result.loud`` says where that
+    was, so that the quiet before it, heard as sounds of no word (0.15 s here), is not taken for
+    the lost start of the number after it, which would wait for a tap.  Only where the table has a
+    sound of its own (a room's hiss here): not in a file's digital silence."""
+    import numpy as np
+
     path = shared_dir / "speech" / "clean" / "pico-es-ES" / "points__veintisiete__pico-es-ES__normal__low.wav"
+    silent = read_wav(path)
+    hiss = silent + np.random.default_rng(7).normal(0.0, 10 ** (-60 / 20), silent.shape)
     rolled = SphinxRecognizer(PhraseList.from_table(), model, tuning=SphinxTuning(pre_roll_s=0.15))
-    (plain_result,) = [r for r in decode(SphinxRecognizer(PhraseList.from_table(), model), path)
-                       if r.final]
-    (result,) = [r for r in decode(rolled, path) if r.final]
+    plain = SphinxRecognizer(PhraseList.from_table(), model, tuning=SphinxTuning(pre_roll_s=0.0))
+    (plain_result,) = decode_pcm(plain, to_pcm(hiss))
+    (result,) = decode_pcm(rolled, to_pcm(hiss))
     assert plain_result.loud is None and result.loud is not None
     voice_from = result.loud[0][0]
     assert [w.text for w in result.words] == [w.text for w in plain_result.words] == ["veintisiete"]
-    assert result.words[0].start < voice_from <= plain_result.words[0].start + 0.01
+    assert result.unheard[0][0] <= voice_from - 0.1  # decoded from before the voice
     quiet = sum(min(end, voice_from) - begin for begin, end in result.unheard if begin < voice_from)
     assert quiet >= NUMBER_AFTER_SOUND_S
     assert doubt_misheard(result) == result
+    # in digital silence the phrase starts where its voice does, as without a pre-roll
+    (in_silence,) = decode_pcm(rolled, to_pcm(silent))
+    (plain_in_silence,) = decode_pcm(plain, to_pcm(silent))
+    assert in_silence.loud is None and in_silence.words == plain_in_silence.words

@@ -450,10 +450,12 @@ def test_early_calls_are_revised_by_the_final_result(final: str, final_conf: flo
 
 @pytest.mark.parametrize("said,early,conf", [
     ("uno quiero", False, 0.3),  # how «no quiero» is misheard: never applied on its own
+    ("flor quiero", False, 0.3),  # and from before its voice; with flor one says «con flor quiero»
     ("no quiero", True, 0.9),
     ("quiero", True, 0.9),
+    ("con flor quiero", False, 0.9),  # not handed over early, but sure
 ])
-def test_a_quiero_heard_right_after_uno_waits_for_a_tap(said: str, early: bool, conf: float) -> None:
+def test_a_quiero_heard_right_after_uno_or_flor_waits_for_a_tap(said: str, early: bool, conf: float) -> None:
     out: list[Utterance] = []
     listener = Listener(TwoPassRecognizer(said, said, 0.9), out.append)
     for i in range(30):

@@ -280,7 +280,9 @@ def test_a_word_heard_in_a_pause_does_not_end_the_phrase_before_the_call_after_i
     and «truco»'s last vowel barely rises above it, so the best path's «truco» goes 0.2 s into
     that pause while it is still said. Ending the phrase there cut the word, and the whole phrase
     heard «once» in its place: a word must go on further into a pause than the pause that ends a
-    phrase (``soak_s``) to be taken for a sound soaking up the noise."""
+    phrase (``soak_s``) to be taken for a sound soaking up the noise.  (With the pre-roll, the
+    whole phrase hears «truco» alone, doubtful, where it heard a «quiero» in «y si te canto» too,
+    docs/voice.md, "The start of a phrase"; with ``soak_s`` 0.02 it hears nothing.)"""
     from functools import partial
 
     from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, heard_in_room
@@ -289,7 +291,7 @@ def test_a_word_heard_in_a_pause_does_not_end_the_phrase_before_the_call_after_i
                      lead_s=NOISE_LEAD_S)
     [outcome] = heard_at_10_db("espeak-ng:es-419+f3", "¿y si te canto truco?", ("fast/high",),
                                frames=frames)
-    assert "truco" in outcome.got(0.6)
+    assert [label for label, *_ in outcome.heard] == ["truco"]
 
 
 @pytest.mark.shared
