@@ -110,7 +110,7 @@ class SphinxTuning:
     # A phrase that starts after quiet begins this much before the voice detector heard its voice,
     # where the table has a sound of its own (``sphinx.PRE_ROLL_FLOOR_DBFS``; the quiet there is
     # not counted as the lost start of a number, ``Result.loud``): on the tuning voices at 20 dB it
-    # heard 6 calls of 119 more and 12 numbers of 66 more (docs/voice.md, "The start of a phrase").
+    # heard 7 calls of 119 more and 12 numbers of 66 more (docs/voice.md, "The start of a phrase").
     pre_roll_s: float = 0.06
     # What the table expects now (``SphinxRecognizer.expecting``) weighs this much more in the
     # grammar, and the calls and numbers it would refuse this much less (docs/voice.md, "What
