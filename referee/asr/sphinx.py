@@ -492,7 +492,9 @@ class SphinxRecognizer:
     def _lead_in(self) -> None:
         """At the start of a phrase: the audio after the last word of a phrase that ended in
         speech; or, if the last one heard nothing and ended less than ``join_s`` ago, its audio
-        (and the pause), decoded first so that the two are heard as one."""
+        (and the pause), decoded first so that the two are heard as one; or else up to
+        ``pre_roll_s`` of the quiet before its voice, where the table has a sound of its own
+        (``_sounds``)."""
         if self._resume is not None:
             (self._utt_start, lead), self._resume = self._resume, None
             if lead:
