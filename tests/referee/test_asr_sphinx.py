@@ -163,6 +163,13 @@ def decode(rec: SphinxRecognizer, path: Path, mean: str | None = None) -> list[R
     return results + rec.flush()
 
 
+def decode_pcm(rec: SphinxRecognizer, pcm: bytes) -> list[Result]:
+    """Every final result of ``pcm`` fed in 0.1 s chunks, from the start of a stream."""
+    rec.reset()
+    results = [r for i in range(0, len(pcm), 3200) for r in rec.feed(pcm[i:i + 3200])]
+    return [r for r in results + rec.flush() if r.final]
+
+
 def heard_calls(results: list[Result]) -> list[str]:
     text = " ".join(r.text for r in results if r.final)
     return [h.label for h in parse(text) if h.kind == "call"]
@@ -283,12 +290,9 @@ def test_a_new_stream_is_heard_as_if_nothing_came_before(shared_dir: Path) -> No
 
     def heard(call: str) -> list[tuple[str, float, float]]:
         file = f"clean/mbrola-es3/call__{call}__mbrola-es3__normal__low.wav"
-        pcm = to_pcm(read_in_noise(file, 20.0, 3, 1.0, 1.0))
-        rec.reset()
-        results = [r for i in range(0, len(pcm), 3200) for r in rec.feed(pcm[i:i + 3200])]
+        finals = decode_pcm(rec, to_pcm(read_in_noise(file, 20.0, 3, 1.0, 1.0)))
         # confidences to the hundredth: the lattice's sums differ in the last digits
-        return [(w.text, round(w.conf, 2), w.start) for r in results + rec.flush() if r.final
-                for w in r.words]
+        return [(w.text, round(w.conf, 2), w.start) for r in finals for w in r.words]
 
     first = heard("real_envido")
     assert first
@@ -382,13 +386,6 @@ def test_a_phrase_in_steady_noise_waits_longer_after_words_whose_rest_would_chan
     """«quiero» (retruco) or «tengo» (veintisiete) end a phrase as well as any word; «falta»
     (envido) or «treinta» (y tres) do not, and wait ``JOIN_S`` for the rest."""
     assert PhraseList.from_table().unfinished(words.split()) is unfinished
-
-
-def decode_pcm(rec: SphinxRecognizer, pcm: bytes) -> list[Result]:
-    """Every final result of ``pcm`` fed in 0.1 s chunks, from the start of a stream."""
-    rec.reset()
-    results = [r for i in range(0, len(pcm), 3200) for r in rec.feed(pcm[i:i + 3200])]
-    return [r for r in results + rec.flush() if r.final]
 
 
 @pytest.mark.shared
