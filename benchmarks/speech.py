@@ -114,7 +114,7 @@ def report(name: str, condition: str, s: Score, show_misses: int, show_slow: int
     print(f"    extra call applied  {_pct(s.extra_game)}  (with a call, where it is legal)")
     for said, other in OPPOSITES.items():
         print(f"    «{other}» for «{said}»{' ' * (11 - len(other + said))}{_pct(s.opposite[said])}  "
-              "(the opposite answer applied)")
+              "(the opposite answer applied: the first answer heard)")
     print(f"    wrong number        {_pct(s.numbers_wrong_game)}  (while the tantos are said)")
     if s.teams[1]:
         print(f"  who said it           {_pct(s.teams)}  (phrases with a call or a number given to "

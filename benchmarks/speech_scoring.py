@@ -105,7 +105,7 @@ class Score:
     # what look-alikes and chatter apply sin flor, by call: (file, moment) pairs
     false_calls_sin_flor: Counter[str] = field(default_factory=Counter)
     extra_game: list[int] = field(default_factory=lambda: [0, 0])
-    # said -> [files where its opposite answer was applied, files] ("quiero" for "no quiero")
+    # said -> [files where its opposite answer came first, files] ("quiero" for "no quiero")
     opposite: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     numbers_wrong_game: list[int] = field(default_factory=lambda: [0, 0])
     timed: list[tuple[float, str]] = field(default_factory=list)  # (latency, the file and call)
@@ -130,6 +130,12 @@ TALK_GROUPS = {"lookalike": "look-alike", "chatter": "chatter"}
 
 # An answer taken for its opposite: the worst mistake a referee can make on an answer.
 OPPOSITES = {"no quiero": "quiero", "quiero": "no quiero"}
+
+
+def _first_answer(got: list[str]) -> str | None:
+    """The answer a table applies of those handed over: the first; once it is applied no call
+    waits for an answer, and an answer after it is refused."""
+    return next((g for g in got if g in OPPOSITES), None)
 
 
 def _in_game(got: list[str], moments: Iterable[str], expected: Iterable[str] = (),
@@ -189,7 +195,7 @@ def score(outcomes: Iterable[Outcome], min_conf: float, bars: Bars = OWN_BARS) -
             _add(s.extra_game, _in_game(got, moments_for(expected)[:1], expected))
             for said, other in OPPOSITES.items():
                 if said in expected:
-                    _tally(s.opposite[said], other in got and other not in expected)
+                    _tally(s.opposite[said], _first_answer(got) == other and other not in expected)
             if it.group != "chatter_call" and expected[-1] in got:
                 s.timed.append((min(o.latencies(min_conf, bars)), f"{it.voice} {it.render}: «{it.text}»"))
                 s.busy_latencies.append(min(o.latencies(min_conf, bars, busy=True)))

@@ -229,7 +229,8 @@ class Listener:
         revisions = [(utt, revise(utt, result)) for utt in self._early_sent]
         for utt, _ in revisions:
             if _same_words(utt, result) is None:  # the whole phrase heard other words there:
-                self._sent = [s for s in self._sent if s != (utt.start, utt.end)]  # they go out
+                spans = {(w.start, w.end) for w in utt.words}  # they go out
+                self._sent = [s for s in self._sent if s not in spans]
         self._early_sent = []
         if revisions and self.on_revisions:
             self.on_revisions(revisions)
@@ -271,8 +272,10 @@ class Listener:
             self._emit(list(held), self._t, early=False, phrase=self._held_phrase)
 
     def _already_sent(self, word: Word) -> bool:
-        mid = (word.start + word.end) / 2
-        return any(s - 0.05 <= mid <= e + 0.05 for s, e in self._sent)
+        """The word is one handed over already: most of the shorter of the two lies within the
+        other (the whole phrase may hear a word longer than when it went out early, and a short
+        word right after one handed over is a word of its own)."""
+        return any(_shared(word.start, word.end, s, e) for s, e in self._sent)
 
     def _emit(self, words: list[Word], now: float, early: bool, phrase: int | None = None) -> None:
         for run in self._by_team(words):
@@ -298,7 +301,7 @@ class Listener:
 
     def _emit_run(self, words: list[Word], now: float, early: bool, phrase: int | None) -> None:
         start, end = words[0].start, words[-1].end
-        self._sent.append((start, end))
+        self._sent += [(w.start, w.end) for w in words]
         clip, clip_start = self._clip(start, end)
         utt = Utterance(
             text=" ".join(w.text for w in words),
@@ -342,6 +345,12 @@ class Listener:
             return None
         channel = int(np.argmax(energy))
         return self.channel_teams[channel] if channel < len(self.channel_teams) else None
+
+
+def _shared(start: float, end: float, lo: float, hi: float) -> bool:
+    """Most of the shorter of two stretches of audio lies within the other: the same word."""
+    overlap = min(end, hi) - max(start, lo)
+    return overlap > 0 and overlap >= min(end - start, hi - lo) / 2
 
 
 def _pieces(words: list[Word]) -> list[list[Word]]:

@@ -107,3 +107,12 @@ def test_who_said_it_is_counted_over_the_files_with_a_call_or_a_number() -> None
                 Outcome(number, [("puntos:27", 0.95, 0.2, 0, 0)], 1.0, 0.1, teams=(1, 1)),
                 Outcome(chatter, heard, 1.0, 0.1, teams=(0, 1))]  # nobody's call to give
     assert score(outcomes, 0.6).teams == [2, 3]
+
+
+def test_an_answer_is_taken_for_its_opposite_only_if_the_opposite_comes_first() -> None:
+    # the table applies the first answer; one after it has no call to answer and is refused
+    item = Item("n.wav", "no quiero", "no quiero", "call", "v")
+    first = Outcome(item, [("quiero", 0.9, 0.2, 0, 0), ("no quiero", 0.9, 0.3, 1, 1)], 1.0, 0.1)
+    after = Outcome(item, [("no quiero", 0.9, 0.2, 0, 0), ("quiero", 0.9, 0.3, 1, 1)], 1.0, 0.1)
+    assert score([first], 0.6).opposite["no quiero"] == [1, 1]
+    assert score([after], 0.6).opposite["no quiero"] == [0, 1]

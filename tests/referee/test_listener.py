@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import wave
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -399,13 +400,16 @@ class TwoPassRecognizer:
 
     name, low_accuracy, sample_rate = "two-pass", False, 16000
 
-    def __init__(self, partial: str, final: str, final_conf: float) -> None:
+    def __init__(self, partial: str, final: str, final_conf: float, longer: float = 0.0) -> None:
         self.partial, self.final, self.final_conf = partial, final, final_conf
+        self.longer = longer  # how much longer the final result hears the last word
         self.t = 0.0
 
     def _result(self, text: str, conf: float, final: bool) -> Result:
-        words = tuple(Word(w, conf, 0.5 + 0.3 * k, 0.8 + 0.3 * k) for k, w in enumerate(text.split()))
-        return Result(text, words, final, 0.5, 0.8 + 0.3 * (len(words) - 1), self.t)
+        words = [Word(w, conf, 0.5 + 0.3 * k, 0.8 + 0.3 * k) for k, w in enumerate(text.split())]
+        if final:
+            words[-1] = replace(words[-1], end=words[-1].end + self.longer)
+        return Result(text, tuple(words), final, 0.5, words[-1].end, self.t)
 
     def feed(self, pcm: bytes) -> list[Result]:
         self.t += len(pcm) / 2 / 16000
@@ -446,6 +450,52 @@ def test_early_calls_are_revised_by_the_final_result(final: str, final_conf: flo
     # what was sent is revised; what the whole phrase heard instead goes out on its own
     assert [u.text for u in out] == ["envido"] + ([final] if final != "envido" else []), out
     assert not out[-1].early or final == "envido"
+
+
+@pytest.mark.parametrize("longer", [0.0, 0.3, 0.6])
+def test_a_word_the_whole_phrase_hears_longer_than_when_it_went_out_is_not_handed_over_again(
+        longer: float) -> None:
+    # at a noisy table the final result may stretch the last word over the noise after it: the
+    # «quiero» of a «no quiero» handed over early was handed over again on its own
+    out: list[Utterance] = []
+    listener = Listener(TwoPassRecognizer("no quiero", "no quiero", 0.9, longer), out.append)
+    for i in range(30):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    listener.close()
+    assert [(u.text, u.early) for u in out] == [("no quiero", True)]
+
+
+class TimedRecognizer:
+    """Plays back results at set moments of the stream: (time, final, [(word, start, end)])."""
+
+    name, low_accuracy, sample_rate = "timed", False, 16000
+
+    def __init__(self, steps: list[tuple[float, bool, list[tuple[str, float, float]]]]) -> None:
+        self.steps, self.t = steps, 0.0
+
+    def feed(self, pcm: bytes) -> list[Result]:
+        self.t += len(pcm) / 2 / 16000
+        due = [step for step in self.steps if step[0] <= self.t + 1e-9]
+        self.steps = self.steps[len(due):]
+        return [Result(" ".join(w for w, _, _ in said), tuple(Word(w, 0.9, a, b) for w, a, b in said),
+                       final, said[0][1], said[-1][2], at) for at, final, said in due]
+
+    def flush(self) -> list[Result]:
+        return []
+
+
+def test_a_short_word_right_after_one_handed_over_is_a_word_of_its_own() -> None:
+    # «quiero» went out early; then the recognizer heard a short «no» touching it and a «quiero»
+    # after: «no quiero» is a phrase of its own, not a «quiero» whose «no» was handed over
+    first = [("quiero", 0.5, 0.7)]
+    both = first + [("no", 0.7, 0.79), ("quiero", 0.79, 1.2)]
+    out: list[Utterance] = []
+    listener = Listener(TimedRecognizer([(1.0, False, first), (1.5, False, both), (1.6, True, both)]),
+                        out.append)
+    for i in range(25):
+        listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
+    listener.close()
+    assert [u.text for u in out] == ["quiero", "no quiero"]
 
 
 @pytest.mark.parametrize("said,early,conf", [
