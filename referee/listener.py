@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 import numpy as np
 
@@ -56,6 +57,12 @@ STABLE_GAP_S = 0.12  # the decoder must be this far past a word before it is tru
 # confidence.
 DOUBTED_AFTER = {"quiero": frozenset({"uno", "flor"})}
 DOUBTED_CONF = 0.3
+# «Quiero» and «no quiero» heard one right after the other contradict each other: no one gives
+# both answers at once, and it is how a word ending in «no» before a «quiero» is misheard («¿qué
+# mano, quiero?» heard «quiero no quiero»).  The second waits for a tap, at ``DOUBTED_CONF``: the
+# first, if sure, is the answer the table applies (the second would be refused), and if it is
+# doubtful, the second is not applied in its place.
+CONTRADICTING = frozenset({("quiero", "no quiero"), ("no quiero", "quiero")})
 # An «envido» heard right after one sound of the garbage path that lasts as long as a word
 # (``Result.unheard``, at least ``UNHEARD_MIN_S``; a phone lasts well under 0.2 s) may be a «real
 # envido» or a «falta envido» with its first word missed: one held-out voice's «falta» was heard as
@@ -378,18 +385,29 @@ def _dangling(words: list[Word]) -> int:
 
 
 def _doubted(result: Result) -> list[int]:
-    """Where a word is heard right after the word it is misheard with (``DOUBTED_AFTER``), or
-    right after a sound as long as a word (``DOUBTED_AFTER_SOUND``), or a number right after
-    sounds of the voice as long as a syllable (``NUMBER_AFTER_SOUND_S``), or a number that may
-    have been cut short (``NUMBER_HEADS``)."""
+    """Where a word is heard right after the word it is misheard with (``DOUBTED_AFTER``), or in
+    an answer right after its opposite (``CONTRADICTING``), or right after a sound as long as
+    a word (``DOUBTED_AFTER_SOUND``), or a number right after sounds of the voice as long as a
+    syllable (``NUMBER_AFTER_SOUND_S``), or a number that may have been cut short
+    (``NUMBER_HEADS``)."""
     words, unheard = result.words, result.unheard
     said = [normalize(w.text) for w in words]
+    contradicted = _contradicted(said)
     return [k for k in range(len(said))
-            if (k and said[k - 1] in DOUBTED_AFTER.get(said[k], ()) and not _ends_call(said, k))
+            if k in contradicted
+            or (k and said[k - 1] in DOUBTED_AFTER.get(said[k], ()) and not _ends_call(said, k))
             or (said[k] in DOUBTED_AFTER_SOUND and _after_unheard(words, k, unheard))
             or (said[k] in NUMBER_STARTS
                 and _unheard_before(words, k, _voiced(result, k)) >= NUMBER_AFTER_SOUND_S)
             or _cut_short(words, said, k)]
+
+
+def _contradicted(said: list[str]) -> set[int]:
+    """The words of an answer heard right after the one it contradicts (``CONTRADICTING``)."""
+    calls = [h for h in parse(" ".join(said)) if h.kind == "call"]
+    return {k for a, b in pairwise(calls)
+            if a.end == b.start and (a.label, b.label) in CONTRADICTING
+            for k in range(b.start, b.end)}
 
 
 def _ends_call(said: list[str], k: int) -> bool:

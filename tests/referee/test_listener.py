@@ -485,9 +485,9 @@ class TimedRecognizer:
 
 
 def test_a_short_word_right_after_one_handed_over_is_a_word_of_its_own() -> None:
-    # «quiero» went out early; then the recognizer heard a short «no» touching it and a «quiero»
-    # after: «no quiero» is a phrase of its own, not a «quiero» whose «no» was handed over
-    first = [("quiero", 0.5, 0.7)]
+    # «truco» went out early; then the recognizer heard a short «no» touching it and a «quiero»
+    # after: «no quiero» is a call of its own, not a «quiero» whose «no» was handed over
+    first = [("truco", 0.5, 0.7)]
     both = first + [("no", 0.7, 0.79), ("quiero", 0.79, 1.2)]
     out: list[Utterance] = []
     listener = Listener(TimedRecognizer([(1.0, False, first), (1.5, False, both), (1.6, True, both)]),
@@ -495,7 +495,7 @@ def test_a_short_word_right_after_one_handed_over_is_a_word_of_its_own() -> None
     for i in range(25):
         listener.feed(AudioChunk(b"\x01\x00" * 1600, i / 10, (0.1,)))
     listener.close()
-    assert [u.text for u in out] == ["quiero", "no quiero"]
+    assert [u.text for u in out] == ["truco", "no quiero"]
 
 
 @pytest.mark.parametrize("said,early,conf", [
@@ -776,4 +776,17 @@ def test_a_ten_with_a_word_touching_it_after_waits(said: str, gap: float,
         words.append(Word(text, 0.95, start, start + 0.3))
         start += 0.3 + (gap if text in ("treinta", "veinte") else 0.0)
     result = Result(said, tuple(words), True, 1.0, start)
+    assert [w.conf == DOUBTED_CONF for w in doubt_misheard(result).words] == doubted
+
+
+@pytest.mark.parametrize("said,doubted", [
+    ("quiero no quiero", [False, True, True]),  # how «¿qué mano, quiero?» is misheard
+    ("no quiero quiero", [False, False, True]),
+    ("quiero che no quiero", [False] * 4),  # a word between them: each answer on its own
+    ("no quiero no quiero", [False] * 4),  # the same answer twice
+    ("quiero retruco", [False] * 2),       # an answer and a raise
+])
+def test_an_answer_right_after_its_opposite_waits_for_a_tap(said: str, doubted: list[bool]) -> None:
+    words = tuple(Word(text, 0.95, 1.0 + 0.3 * k, 1.3 + 0.3 * k) for k, text in enumerate(said.split()))
+    result = Result(said, words, True, 1.0, words[-1].end)
     assert [w.conf == DOUBTED_CONF for w in doubt_misheard(result).words] == doubted
