@@ -413,8 +413,8 @@ def _contradicted(said: list[str]) -> set[int]:
 def _ends_call(said: list[str], k: int) -> bool:
     """Word ``k`` ends a call of more than one word that holds the word before it too («con flor
     quiero»)."""
-    heard = " " + " ".join(said[: k + 1])
-    return any(heard.endswith(" " + normalize(p)) for p in CALL_PHRASES if " " in p)
+    return any(len(call) > 1 and tuple(said[max(0, k + 1 - len(call)): k + 1]) == call
+               for call in _CALLS)
 
 
 def _cut_short(words: tuple[Word, ...], said: list[str], k: int) -> bool:
