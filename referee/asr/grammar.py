@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from referee.asr.lexicon import SPANISH_PHONES
+from referee.asr.lexicon import GLUE, SPANISH_PHONES
 
 GARBAGE_PREFIX = "_"
 
@@ -26,6 +26,37 @@ def spoken_words(phrase: str) -> list[str]:
     """The words of a phrase as the recognizer spells them: lowercase, accents kept, no punctuation."""
     text = unicodedata.normalize("NFC", phrase.lower())
     return [w for w in re.split(r"[^a-záéíóúüñ]+", text) if w]
+
+
+# Words of one sound decoded glued to the word after them, as the grammar's words (``tokens``):
+# with «y» a word of its own, Sphinx took «treinta y tres» for «veintitrés» far more often than
+# with «y+tres» one word (docs/voice.md, "A word of one sound").
+GLUED_TO_NEXT = frozenset({"y"})
+
+
+def tokens(phrase: str) -> tuple[str, ...]:
+    """The grammar's words for a phrase's words: each word of ``GLUED_TO_NEXT`` glued to the next
+    one («treinta y+tres»); ``untokened`` reads them back."""
+    out: list[str] = []
+    for word in phrase.split():
+        if out and out[-1] in GLUED_TO_NEXT:
+            out[-1] += GLUE + word
+        else:
+            out.append(word)
+    return tuple(out)
+
+
+def untokened(token: str, start: float, end: float) -> list[tuple[str, float, float]]:
+    """The words of one of the grammar's words (``tokens``) heard from ``start`` to ``end``, each
+    over a share of that time as long as its share of the letters."""
+    words = token.split(GLUE)
+    total = sum(map(len, words))
+    out, at = [], start
+    for word in words:
+        until = at + (end - start) * len(word) / total
+        out.append((word, at, until))
+        at = until
+    return out
 
 
 def is_garbage(word: str) -> bool:
@@ -120,9 +151,9 @@ class PhraseList:
         return any(tuple(words[k:]) in self._unfinished for k in range(len(words)))
 
     def words(self) -> list[str]:
-        """Every distinct word, sorted."""
+        """Every distinct word and glued word (``tokens``), sorted: the decoder's dictionary."""
         return sorted({w for p in (*self.phrases, *self.decoys, *self.fillers, *self.carriers)
-                       for w in p.split()})
+                       for w in (*p.split(), *tokens(p))})
 
 
 def _decoy_texts(decoys: object) -> Iterable[str]:
@@ -211,7 +242,7 @@ def fsg_transitions(
                 # phone cannot open the way to a second number; the rest returns to the hub.
                 end = after_number if kind == "number" and not number_runs else (
                     origin if kind == "garbage" else hub)
-                paths.append((origin, tuple(phrase.split()), end, share))
+                paths.append((origin, tokens(phrase), end, share))
     return hub, final, trans + prefix_tree(paths, first_state=3)
 
 

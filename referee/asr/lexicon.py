@@ -13,8 +13,9 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from itertools import product
 
 SPANISH_PHONES = frozenset(
     ["a", "b", "ch", "d", "e", "f", "g", "gn", "i", "j", "k", "l", "ll", "m", "n", "o", "p", "r", "rr", "s", "t", "u", "x", "y", "z"]
@@ -126,11 +127,22 @@ def english_pronunciations(word: str) -> list[tuple[str, ...]]:
     return result
 
 
+# Words decoded as one: «y+tres» is «y» and «tres» said one after the other (``grammar.tokens``).
+GLUE = "+"
+
+
+def glued(word: str, read: Callable[[str], list[tuple[str, ...]]]) -> list[tuple[str, ...]]:
+    """Every pronunciation of a word, or of words glued into one (``GLUE``): each reading of the
+    first followed by each of the next, as ``read`` reads one word."""
+    return [sum(parts, ()) for parts in product(*(read(w) for w in word.split(GLUE)))]
+
+
 def dictionary_lines(words: Iterable[str], english: bool = False) -> list[str]:
-    """Sphinx dictionary lines (``word phone ...``, alternates as ``word(2)``) for the given words."""
+    """Sphinx dictionary lines (``word phone ...``, alternates as ``word(2)``) for the given words,
+    glued ones (``GLUE``) too."""
     lines: list[str] = []
     for word in sorted({w.lower() for w in words if normalize_word(w)}):
-        prons = english_pronunciations(word) if english else pronunciations(word)
+        prons = glued(word, english_pronunciations if english else pronunciations)
         for k, pron in enumerate(prons):
             name = word if k == 0 else f"{word}({k + 1})"
             lines.append(f"{name} {' '.join(pron)}")

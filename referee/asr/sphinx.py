@@ -10,7 +10,14 @@ from pathlib import Path
 import numpy as np
 
 from referee.asr.base import JOIN_S, SAMPLE_RATE, Result, Word
-from referee.asr.grammar import Grammar, PhraseList, expectation, is_garbage, unheard_spans
+from referee.asr.grammar import (
+    Grammar,
+    PhraseList,
+    expectation,
+    is_garbage,
+    unheard_spans,
+    untokened,
+)
 from referee.asr.lattice import lattice_spans, posterior
 from referee.asr.lexicon import english_pronunciations, to_english
 from referee.asr.noise import FRAME, NoiseMeter
@@ -568,7 +575,8 @@ class SphinxRecognizer:
                     conf = (posterior(spans, text, seg.start_frame * FRAME_S,
                                       (seg.end_frame + 1) * FRAME_S)
                             if spans else _posterior(seg.prob))
-                    words.append(Word(text=text, conf=conf, start=seg_start, end=seg_end))
+                    words += [Word(text=word, conf=conf, start=at, end=until)
+                              for word, at, until in untokened(text, seg_start, seg_end)]
         start = words[0].start if words else self._utt_start
         end = words[-1].end if words else self.stream_time
         return Result(
