@@ -202,17 +202,19 @@ class Listener:
 
     # -- results -----------------------------------------------------------------------------------
     def _handle(self, result: Result) -> None:
-        result = doubt_misheard(self._join(result))
+        result = self._join(result)
+        doubted = _doubted(result)
+        result = doubt_misheard(result, doubted)
         if result.final:
             self._final(result)
         elif self.early:
-            self._partial(result)
+            self._partial(result, doubted)
 
-    def _partial(self, result: Result) -> None:
+    def _partial(self, result: Result, doubted_at: list[int]) -> None:
         key = tuple((w.text, round(w.start, 2)) for w in result.words)
         stable = _stable_prefix(self._prev_partial, key)
         self._prev_partial = key
-        doubted = {result.words[k] for k in _doubted(result)}  # they wait for the final
+        doubted = {result.words[k] for k in doubted_at}  # they wait for the final
         words = [w for w in result.words[:stable] if w.end <= result.stream_time - STABLE_GAP_S]
         words = [w for w in words if not self._already_sent(w)]
         if not words:
@@ -462,9 +464,10 @@ def _unheard_before(words: tuple[Word, ...], k: int,
     return total
 
 
-def doubt_misheard(result: Result) -> Result:
-    """The result with each doubted word's confidence held to ``DOUBTED_CONF``."""
-    doubted = _doubted(result)
+def doubt_misheard(result: Result, doubted: list[int] | None = None) -> Result:
+    """The result with each doubted word's confidence held to ``DOUBTED_CONF``: the words at
+    ``doubted``, or those ``_doubted`` finds."""
+    doubted = _doubted(result) if doubted is None else doubted
     if not doubted:
         return result
     words = tuple(replace(w, conf=min(w.conf, DOUBTED_CONF)) if k in doubted else w
