@@ -147,8 +147,8 @@ def test_grammar_accepts_calls_and_never_two_numbers_in_a_row(table_fsg: object,
 
 
 def test_a_word_of_one_sound_is_decoded_glued_to_the_word_after_it() -> None:
-    """«y» alone between «treinta» and «tres» was heard worse than the same sound starting a word:
-    the grammar says «treinta y+tres», a word the dictionary spells as «y» then «tres» in every
+    """With «y» a word of its own, «treinta y tres» was taken for «veintitrés» far more often: the
+    grammar says «treinta y+tres», a word the dictionary spells as «y» then «tres» in every
     reading of each, and a result reads it back as the two words, each over its share of the
     time."""
     assert tokens("tengo treinta y tres son mejores") == (
