@@ -159,7 +159,7 @@ def test_a_word_of_one_sound_is_decoded_glued_to_the_word_after_it() -> None:
     _, _, trans = fsg_transitions(plist, garbage_words(), weights)
     said = {t[3] for t in trans if len(t) == 4}
     assert "y" not in said and {"y+uno", "y+un", "y+tres"} <= said
-    assert "y+tres" in plist.words() and "y" in plist.words()  # «y» for the calibration's prompts
+    assert "y+tres" in plist.words() and "y" in plist.words()  # every word of a phrase stays one
     lines = dictionary_lines(["y+mazo"])
     assert lines == [f"y+mazo{alt} i {' '.join(p)}"
                      for alt, p in zip(("", "(2)"), pronunciations("mazo"), strict=True)]
