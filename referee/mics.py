@@ -14,8 +14,10 @@ was heard, so its stream started at the earliest (arrival − sound received unt
 last ``ALIGN_S``, which also follows a device clock a little faster or slower than the other.
 A device that loses some of its sound (the machine too busy to take it, a packet dropped) goes
 on handing over its chunks when it always did, with less sound before them: where every chunk
-of the last ``LOST_S`` came ``LOST_MIN_S`` or more later than that earliest, it is placed by
-those alone; where the device says so (an overrun PortAudio reports), from its next chunk on.
+of the last ``LOST_S`` came ``LOST_MIN_S`` or more later than that earliest (or where the device
+says so, an overrun PortAudio reports, by its next chunk), the sound it lost is a hole after
+the last chunk that came on time: what it heard before stays where it was, what after is placed
+that much later.
 The sound passed on is cut from both at the same moments, 0.1 s at a time; sound one microphone
 heard before the other's first goes on alone, and sound of moments already passed on is dropped
 (a fast clock's surplus, a late first chunk), so no moment is heard twice.
@@ -28,12 +30,15 @@ waits until both microphones have ``PLACE_S`` of sound after it, where the slowe
 voice is too, and the lag is measured on that sound before the voice goes on: heard out of step, a
 first call said in front of the slower microphone would be given to the other team, whose
 microphone heard it first (voices wait so for ``PLACE_TRIES`` chunks at most, in case one
-microphone hears none).  A lag kept from the last session places B's sound meanwhile and is checked
-the same way: the devices under the same names may not be the ones it was measured on (two of one
-model plugged the other way round), nor their delays the same.  Where that measure finds nothing,
-the sound passed on is cut from one microphone to the other only where a voice starts after none
-(``audio.Channels``): cut when the nearer one goes quiet, the end of a phrase would be heard again
-from the slower one, and a second «envido» given to the other team is a raise.
+microphone hears none).  Where a microphone's last chunk came late, the measure waits up to
+``LOST_S`` more for a chunk on time or the loss to show: made on sound placed too early, it
+would take the loss for the lag.  A lag kept from the last session places B's sound meanwhile
+and is checked the same way: the devices under the same names may not be the ones it was
+measured on (two of one model plugged the other way round), nor their delays the same.  Where
+that measure finds nothing, the sound passed on is cut from one microphone to the other only
+where a voice starts after none (``audio.Channels``): cut when the nearer one goes quiet, the end
+of a phrase would be heard again from the slower one, and a second «envido» given to the other
+team is a raise.
 
 One that stops sending (unplugged and looked for again) does not hold the other back: the
 other's sound goes on alone once it has sent nothing for ``QUIET_S``, and the phrases said
@@ -77,7 +82,8 @@ WAIT_S = 1.0  # how often the stream looks up when neither microphone sends anyt
 
 class _Sound:
     """One microphone's sound not passed on yet, placed in time by when it came (module
-    docstring)."""
+    docstring).  Sound it lost is a hole: what it heard before stays where it was, what after
+    is placed that much later."""
 
     def __init__(self) -> None:
         self.lag = 0.0  # s: how much later than its arrivals show its sound was heard (``_Lag``)
@@ -86,34 +92,85 @@ class _Sound:
     def clear(self) -> None:
         """Forget the sound, and when it was heard: what comes next is placed afresh."""
         self.pcm = np.zeros(0, dtype="<i2")
-        self._received = 0  # samples, since placed afresh
-        self._starts: deque[tuple[float, float]] = deque()  # (arrival, the start it implies)
+        self._taken = 0  # samples taken since placed afresh
+        self._front = 0  # samples of time the first one waiting comes after: taken and lost
+        self._heard = 0  # samples of time since placed afresh: received and lost
+        self._holes: deque[tuple[int, int]] = deque()  # waiting: (samples taken by then, lost)
+        # each chunk's arrival, the start it implies, and the samples received with it
+        self._starts: deque[tuple[float, float, int]] = deque()
 
-    def add(self, chunk: AudioChunk, arrival: float) -> None:
+    def add(self, chunk: AudioChunk, arrival: float) -> bool:
+        """Take a chunk come at ``arrival``: whether a loss was found by it (some sound was
+        lost a while ago, and what came since was placed too early until now).  One the device
+        says follows lost sound (``AudioChunk.lost``) places what follows by its own arrival."""
+        received = self._taken + len(self.pcm)
+        samples = len(chunk.pcm) // 2
+        if chunk.lost and self._starts:
+            self._lose(arrival - (self._heard + samples) / SAMPLE_RATE - self._started(), received)
         self.pcm = np.concatenate([self.pcm, np.frombuffer(chunk.pcm, dtype="<i2")])
-        self._received += len(chunk.pcm) // 2
-        self._starts.append((arrival, arrival - self._received / SAMPLE_RATE))
+        self._heard += samples
+        self._starts.append((arrival, arrival - self._heard / SAMPLE_RATE, received + samples))
         while self._starts[0][0] < arrival - ALIGN_S:
             self._starts.popleft()
-        since = [start for came, start in self._starts if came > arrival - LOST_S]
-        if len(since) < len(self._starts) and min(since) - self._started() >= LOST_MIN_S:
-            while len(self._starts) > len(since):  # sound was lost: placed by what came since
-                self._starts.popleft()
+        since = [start for came, start, _ in self._starts if came > arrival - LOST_S]
+        late = min(since) - self._started()
+        if len(since) == len(self._starts) or late < LOST_MIN_S:
+            return False
+        # lost after the last chunk that came on time (one did: the earliest start is its)
+        self._lose(late, max(end for _, start, end in self._starts
+                             if start - self._started() < LOST_MIN_S))
+        return True
 
-    def lost(self) -> None:
-        """Some sound was lost before what comes next: it is placed by its own arrivals."""
-        self._starts.clear()
+    def _lose(self, seconds: float, at: int) -> None:
+        """``seconds`` of sound lost after the first ``at`` samples received: a hole there,
+        and each chunk after it placed by its arrival that much later."""
+        lost = round(seconds * SAMPLE_RATE)
+        if lost <= 0:
+            return
+        self._heard += lost
+        self._starts = deque((came, start - lost / SAMPLE_RATE if end > at else start, end)
+                             for came, start, end in self._starts)
+        self._holes.append((at, lost))
+        self._pass_holes()
+
+    @property
+    def on_time(self) -> bool:
+        """Whether its last chunk came when its placement says it would: one that came
+        ``LOST_MIN_S`` or more later may follow lost sound, and the placement is in doubt until
+        a chunk comes on time again or ``LOST_S`` of late ones show the loss."""
+        return not self._starts or self._starts[-1][1] - self._started() < LOST_MIN_S
 
     def _started(self) -> float:
-        return min(start for _, start in self._starts)
+        return min(start for _, start, _ in self._starts)
 
     def first_at(self) -> float:
         """When the first sample waiting was heard (on the arrivals' clock)."""
-        return self._started() + (self._received - len(self.pcm)) / SAMPLE_RATE - self.lag
+        return self._started() + self._front / SAMPLE_RATE - self.lag
+
+    def before_hole(self) -> int:
+        """How many samples wait before the next hole (all of them where none)."""
+        return self._holes[0][0] - self._taken if self._holes else len(self.pcm)
+
+    def waiting(self, samples: int) -> np.ndarray:
+        """The first ``samples`` of time waiting (fewer where fewer wait), lost sound as
+        silence."""
+        parts, at = [], self._taken
+        for hole_at, lost in self._holes:
+            parts += [self.pcm[at - self._taken:hole_at - self._taken], np.zeros(lost, "<i2")]
+            at = hole_at
+        return np.concatenate([*parts, self.pcm[at - self._taken:]])[:samples]
 
     def take(self, samples: int) -> np.ndarray:
         taken, self.pcm = self.pcm[:samples], self.pcm[samples:]
+        self._taken += len(taken)
+        self._front += len(taken)
+        self._pass_holes()
         return taken
+
+    def _pass_holes(self) -> None:
+        """The holes the sound taken has reached: the next sample waiting comes after them."""
+        while self._holes and self._holes[0][0] <= self._taken:
+            self._front += self._holes.popleft()[1]
 
 
 class _Lag:
@@ -287,10 +344,9 @@ class TeamMics:
         if arrival - self._came_at[mic] > QUIET_S:
             yield from self._flush(mic)
             sound.clear()
-        elif chunk.lost:  # said by the device: placed by the arrivals from this one on
-            sound.lost()
         self._came_at[mic] = arrival
-        sound.add(chunk, arrival)
+        if sound.add(chunk, arrival):  # what both heard over the last second was out of step
+            self._lag.restart()
         # Taken now, not when it came: a listener busy decoding leaves both microphones'
         # chunks waiting here, and neither has gone quiet.
         self._last[mic] = self._clock()
@@ -342,9 +398,12 @@ class TeamMics:
         if not self._channels.talking((_level(a.pcm[:STEP]), _level(b.pcm[:STEP]))):
             return "go"
         span = STEP + round(PLACE_S * SAMPLE_RATE)
-        if len(a.pcm) < span or len(b.pcm) < span:
+        held = min(len(a.pcm), len(b.pcm))
+        if held < span:
             return "wait"
-        lag = self._lag.placed(a.pcm[:span], b.pcm[:span], b.lag)
+        if not (a.on_time and b.on_time) and held < span + round(LOST_S * SAMPLE_RATE):
+            return "wait"  # measured now, a loss about to show would be taken for the lag
+        lag = self._lag.placed(a.waiting(span), b.waiting(span), b.lag)
         if lag is None:  # none found, or the kept one
             self._tries -= 1
             return "go"
@@ -375,8 +434,9 @@ class TeamMics:
         """Both microphones' next 0.1 s, as the chunk ``Channels`` hears, with both levels and
         backgrounds."""
         a, b = self._sound
-        self._until = a.first_at() + STEP / SAMPLE_RATE
-        pcm = (a.take(STEP), b.take(STEP))
+        samples = min(STEP, a.before_hole(), b.before_hole())  # then the one with a hole waits
+        self._until = a.first_at() + samples / SAMPLE_RATE
+        pcm = (a.take(samples), b.take(samples))
         lag = self._lag.heard(*pcm, b.lag)
         if lag is not None:
             self._place(lag)
@@ -389,7 +449,7 @@ class TeamMics:
         the other's team for it (one microphone hears both teams)."""
         sound = self._sound[mic]
         start = sound.first_at()
-        pcm = sound.take(samples)
+        pcm = sound.take(min(samples, sound.before_hole()))
         self._lag.restart()
         self._until = start + len(pcm) / SAMPLE_RATE
         levels = (_level(pcm), math.nan) if mic == 0 else (math.nan, _level(pcm))

@@ -399,6 +399,28 @@ def test_sound_a_device_loses_does_not_put_it_out_of_step() -> None:
     assert lag_told_once_and_in_step(a, b, said, 18.0) == pytest.approx(0.0, abs=0.002)
 
 
+@pytest.mark.parametrize("lost", [13, 17], ids=["before-its-copy", "in-its-copy"])
+def test_sound_the_slower_device_loses_while_the_first_voice_waits_does_not_set_the_lag(
+        lost: int) -> None:
+    """B's device 0.4 s slower, the lag kept from two devices that were in step, and B's loses
+    0.1 s of its sound while the first phrase (1.0-2.5 s) waits to be measured: its chunk of
+    1.3-1.4 s (before its copy of the phrase) or of 1.7-1.8 s (in it) never came.  The loss shows
+    only after a second of late chunks; measured meanwhile, with the sound after it placed 0.1 s
+    early, the lag was 0.3 s, then 0.4 s, and the first two phrases out of step.  The measure
+    waits for the loss to show: the lag is told once, 0.4 s, and every phrase is heard by both
+    at the same moments, A's alone where B's is lost (what B heard before the loss stays where
+    it was)."""
+    said = [(1.0, 2.5), (4.0, 5.5), (8.0, 9.5), (12.0, 13.5)]
+    a, b = b_slower(phrases(16.0, said, seed=5), 0.4)
+    told: list[float] = []
+    merged = heard_in_turn(a, b[:lost] + b[lost + 1:], mics.Devices(lag=0.0, on_lag=told.append))
+    assert told == [pytest.approx(0.4, abs=0.002)]
+    # the ends aside, where one device's sound goes on before or after the other's
+    alone = [c for c in merged if math.isnan(c.levels[1]) and 0.5 <= c.t < 15.0]
+    assert sum(c.duration for c in alone) == pytest.approx(0.1, abs=0.01), alone
+    assert out_of_step([c for c in merged if c not in alone], said) == []
+
+
 def test_sound_a_device_says_it_lost_is_placed_from_its_next_chunk() -> None:
     """The same loss, said by B's device (an overrun PortAudio reports) with its next chunk,
     and a phrase from 3.3 s, before a second of late chunks could show it: heard by both at the
