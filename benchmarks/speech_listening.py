@@ -204,7 +204,7 @@ def run_one(item: Item) -> Outcome:
     end = speech_end(item) + (NOISE_LEAD_S if around > 0 else 0.0)
     heard: list[tuple[str, float, float, int, int | None]] = []
     for index, utt in enumerate(utterances):
-        other_words = utt.early and utt.confidence == 0.0  # the whole phrase heard others there
+        other_words = not utt.heard_again  # the whole phrase heard others there
         for h in parse(utt.text):
             if h.kind == "decoy":
                 continue

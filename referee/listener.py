@@ -114,6 +114,10 @@ class Utterance:
     # which phrase of the stream it belongs to: the early utterances of a phrase and what its end
     # hands over share it (None: heard alone, as in tests and tools that build utterances)
     phrase: int | None = None
+    # False in the revision of an early utterance (``revise``) where the whole phrase heard other
+    # words there, or read its words in a longer call: not told by the confidences, as the whole
+    # phrase may hear the same words with a posterior of 0
+    heard_again: bool = True
 
     @property
     def latency(self) -> float:
@@ -236,9 +240,9 @@ class Listener:
     def _final(self, result: Result) -> None:
         self._prev_partial = ()
         revisions = [(utt, revise(utt, result)) for utt in self._early_sent]
-        for utt, _ in revisions:
-            if _same_words(utt, result) is None:  # the whole phrase heard other words there:
-                spans = {(w.start, w.end) for w in utt.words}  # they go out
+        for utt, revised in revisions:
+            if not revised.heard_again:  # the whole phrase heard other words there: they go out
+                spans = {(w.start, w.end) for w in utt.words}
                 self._sent = [s for s in self._sent if s not in spans]
         self._early_sent = []
         if revisions and self.on_revisions:
@@ -478,13 +482,14 @@ def doubt_misheard(result: Result, doubted: list[int] | None = None) -> Result:
 def revise(utt: Utterance, final: Result) -> Utterance:
     """An early utterance with the confidences the final result gives its words: for each, the
     final word that says the same over the same time (word boundaries move a little between
-    partial and final results); every word 0 if the final result heard other words there, or
-    read those words as part of a longer phrase (``_within_longer``: «no» before an early
-    «quiero», «real» before an early «envido»)."""
+    partial and final results); every word 0, and not ``heard_again``, if the final result heard
+    other words there, or read those words as part of a longer phrase (``_within_longer``: «no»
+    before an early «quiero», «real» before an early «envido»)."""
     found = _same_words(utt, final)
     confs = [final.words[k].conf for k in found] if found is not None else [0.0] * len(utt.words)
     words = tuple(replace(w, conf=c) for w, c in zip(utt.words, confs))
-    return replace(utt, words=words, confidence=min((w.conf for w in words), default=0.0))
+    return replace(utt, words=words, confidence=min((w.conf for w in words), default=0.0),
+                   heard_again=found is not None)
 
 
 def _same_words(utt: Utterance, final: Result) -> list[int] | None:

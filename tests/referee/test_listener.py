@@ -560,12 +560,17 @@ def test_a_revision_keeps_each_words_own_confidence() -> None:
                    True, 0.22, 1.1)
     later = revise(early, final)
     assert [w.conf for w in later.words] == [0.1, 0.9] and later.confidence == 0.1
+    assert later.heard_again
     # "flor" (words 1:2) is sure; the number that came with it is not
     assert item_confidence(later, 1, 2) == 0.9 and item_confidence(later, 0, 1) == 0.1
     assert item_confidence(later, 0, 2) == 0.5  # a phrase: the mean of its words
     other = revise(early, Result("cero flojo", (Word("cero", 0.9, 0.2, 0.5),
                                                 Word("flojo", 0.9, 0.5, 0.9)), True, 0.2, 0.9))
-    assert [w.conf for w in other.words] == [0.0, 0.0]
+    assert [w.conf for w in other.words] == [0.0, 0.0] and not other.heard_again
+    # the same words heard at a posterior of 0 are heard again, unsure
+    unsure = revise(early, Result("cero flor", (Word("cero", 0.0, 0.2, 0.5),
+                                                Word("flor", 0.0, 0.5, 0.9)), True, 0.2, 0.9))
+    assert unsure.confidence == 0.0 and unsure.heard_again
 
 
 class MissedFirstWord(TwoPassRecognizer):
