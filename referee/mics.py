@@ -113,12 +113,13 @@ class _Sound:
         while self._starts[0][0] < arrival - ALIGN_S:
             self._starts.popleft()
         since = [start for came, start, _ in self._starts if came > arrival - LOST_S]
-        late = min(since) - self._started()
+        started = self._started()
+        late = min(since) - started
         if len(since) == len(self._starts) or late < LOST_MIN_S:
             return False
         # lost after the last chunk that came on time (one did: the earliest start is its)
         self._lose(late, max(end for _, start, end in self._starts
-                             if start - self._started() < LOST_MIN_S))
+                             if start - started < LOST_MIN_S))
         return True
 
     def _lose(self, seconds: float, at: int) -> None:
