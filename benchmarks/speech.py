@@ -37,6 +37,9 @@ plays quiet); --calibrate alone calibrates on the clean prompts.
 --room RT60 [DRR]: every file said in a room first (``speech_corpus.in_room``: reverberation that
 falls 60 dB in RT60 seconds, DRR dB below the direct sound, 0 by default), then the condition's
 noise; with --calibrate, the prompts are said in the same room (a table calibrates where it plays).
+--narrowband: every file, its noise and its room handed over through an 8 kHz line
+(``speech_corpus.through_line``), as a Bluetooth headset's microphone or a telephone hands them
+over; with --calibrate, the prompts too (a table calibrates with the microphone it plays with).
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, at_moments
-from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, SPEECH, heard_in_room, load_items
+from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, SPEECH, heard, load_items
 from benchmarks.speech_listening import SPHINX_ES_DIR, init_worker, run_one
 from benchmarks.speech_scoring import OPPOSITES, OWN_BARS, SAME_BAR, TALK_GROUPS, Score, score
 from benchmarks.speech_voices import (
@@ -173,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--room", type=float, nargs="+", metavar=("RT60", "DRR"),
                         help="say every file in a room: reverberation time in seconds, and the "
                              "reverberation's level below the direct sound in dB (default 0)")
+    parser.add_argument("--narrowband", action="store_true",
+                        help="hand every file over through an 8 kHz line, as a Bluetooth headset "
+                             "or a telephone does: nothing above 3.7 kHz (noise and room too)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     parser.add_argument("--show-slow", type=int, default=0, metavar="N",
                         help="the N calls handed over latest after the end of their speech")
@@ -193,8 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (SPEECH / "manifest.csv").is_file():
         print(f"no speech corpus at {SPEECH.resolve()}", file=sys.stderr)
         return 2
-    if args.room and args.learn:
-        parser.error("--room: learning from play is not said in the room; leave --learn out")
+    for given, name in ((args.room, "--room"), (args.narrowband, "--narrowband")):
+        if given and args.learn:
+            parser.error(f"{name}: learning from play is not heard so; leave --learn out")
     items = load_items(args.voices, args.limit)
     room = (args.room[0], args.room[1] if len(args.room) > 1 else 0.0) if args.room else None
     calibrations: list[tuple[str, dict[str, str]]] = [("", {})]
@@ -205,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"renders {', '.join(left_out)} and real recordings left out")
     if args.calibrate:
         calibrations.append((" · calibrated", calibrate_voices({it.voice for it in items}, Path(tmp.name),
-                                                                room=room)))
+                                                                room=room, line=args.narrowband)))
     if args.learn:
         calibrations.append((f" · learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
@@ -217,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     noisy_prompts = {cond: cond if args.calibrate_in_noise == "same" else args.calibrate_in_noise
                      for cond in args.snr if args.calibrate and args.calibrate_in_noise}
     in_noise = {snr: [(f" · calibrated in noise at {snr} dB SNR",
-                       calibrate_voices({it.voice for it in items}, Path(tmp.name), snr, room))]
+                       calibrate_voices({it.voice for it in items}, Path(tmp.name), snr, room,
+                                        args.narrowband))]
                 for snr in sorted(set(noisy_prompts.values()) - {"clean"})}
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
     said = at_moments(items, TALK_GROUPS)  # look-alikes and chatter at each moment of talk
@@ -234,10 +242,13 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how
             frames = None
-            if room:
-                frames = partial(heard_in_room, snr=cond, rt60=room[0], drr_db=room[1],
+            if room or args.narrowband:
+                frames = partial(heard, snr=cond, room=room, line=args.narrowband,
                                  tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)
+            if room:
                 label += f" · room RT60 {room[0]:g} s, DRR {room[1]:g} dB"
+            if args.narrowband:
+                label += " · through an 8 kHz line"
             try:
                 with Pool(args.workers, init_worker,
                           (name, cond, args.models_dir, args.tune, calibration,

@@ -142,14 +142,31 @@ def in_room(frames: np.ndarray, rt60: float, drr_db: float, seed: int) -> np.nda
     return np.clip(wet, -1.0, 1.0)[:, None]
 
 
-def heard_in_room(file: str, seed: int, snr: str, rt60: float, drr_db: float,
-                  tail_s: float = 0.0, lead_s: float = 0.0) -> np.ndarray:
-    """A corpus file said in a room, with the corpus's noise mixed in at ``snr`` (or "clean"),
-    from ``lead_s`` seconds before it to ``tail_s`` after it."""
+LINE_HZ = 3700.0  # an 8 kHz line: what its filters leave of the sound
+
+
+def through_line(frames: np.ndarray) -> np.ndarray:
+    """A recording as a microphone on an 8 kHz line (a Bluetooth headset's, a telephone's)
+    hands it over at 16 kHz: nothing above ``LINE_HZ``."""
+    spectrum = np.fft.rfft(frames[:, 0])
+    spectrum[np.fft.rfftfreq(len(frames), 1 / 16000) > LINE_HZ] = 0.0
+    return np.clip(np.fft.irfft(spectrum, len(frames)), -1.0, 1.0)[:, None]
+
+
+def heard(file: str, seed: int, snr: str, room: tuple[float, float] | None = None,
+          line: bool = False, tail_s: float = 0.0, lead_s: float = 0.0) -> np.ndarray:
+    """A corpus file as a microphone hears it: said in a ``room`` (RT60, DRR: ``in_room``) if
+    one is given, with the corpus's noise mixed in at ``snr`` (or "clean") from ``lead_s``
+    seconds before it to ``tail_s`` after it, and handed over through an 8 kHz ``line``
+    (``through_line``) if asked: the line carries the table's noise too."""
     from referee.wav import read_wav
 
-    wet = in_room(read_wav(SPEECH / file), rt60, drr_db, seed)
-    return wet if snr == "clean" else noisy(wet, float(snr), seed, tail_s, lead_s)
+    frames = read_wav(SPEECH / file)
+    if room:
+        frames = in_room(frames, room[0], room[1], seed)
+    if snr != "clean":
+        frames = noisy(frames, float(snr), seed, tail_s, lead_s)
+    return through_line(frames) if line else frames
 
 
 def voice_files() -> dict[str, list[str]]:

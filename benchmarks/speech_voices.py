@@ -11,7 +11,7 @@ from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
-from benchmarks.speech_corpus import SPEECH, Item, file_seed, heard_in_room, read_in_noise
+from benchmarks.speech_corpus import SPEECH, Item, file_seed, heard, read_in_noise
 from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
 from benchmarks.speech_scoring import needed
 from referee.audio import to_pcm
@@ -32,33 +32,35 @@ def calibration_script(voice: str) -> list[tuple[str, str]]:
 
 
 def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
-                     room: tuple[float, float] | None = None) -> dict[str, str]:
+                     room: tuple[float, float] | None = None, line: bool = False) -> dict[str, str]:
     """One adapted means file per voice, estimated on its calibration script; with an ``snr``,
     the prompts said in the corpus's noise at that SNR, as at a table that calibrates in the noise
     it plays in (each prompt with its own stretch of noise, chosen by its file); with a ``room``
-    (RT60, DRR: ``speech_corpus.in_room``), said in that room first."""
+    (RT60, DRR: ``speech_corpus.in_room``), said in that room first; with a ``line``, heard
+    through an 8 kHz line (``speech_corpus.through_line``), as the table's microphone is."""
     from referee.asr.adapt import calibrate, write_means
 
     out: dict[str, str] = {}
     for voice in sorted(voices):
-        utts = [(_prompt(f, snr, room), text) for f, text in calibration_script(voice)]
+        utts = [(_prompt(f, snr, room, line), text) for f, text in calibration_script(voice)]
         means, stats = calibrate(SPHINX_ES_DIR, [utts])
-        path = folder / f"means-{snr}-{room}-{zlib.crc32(voice.encode())}"
+        path = folder / f"means-{snr}-{room}-{line}-{zlib.crc32(voice.encode())}"
         write_means(path, means)
         out[voice] = str(path)
         noise = ("" if snr == "clean" else f" in noise at {snr} dB SNR") + (
-            f" in a room (RT60 {room[0]:g} s, DRR {room[1]:g} dB)" if room else "")
+            f" in a room (RT60 {room[0]:g} s, DRR {room[1]:g} dB)" if room else "") + (
+            " through an 8 kHz line" if line else "")
         print(f"  calibrated {voice}{noise}: {len(utts)} prompts, {stats.frames / 100:.0f} s of speech")
     return out
 
 
-def _prompt(file: str, snr: str, room: tuple[float, float] | None) -> bytes:
+def _prompt(file: str, snr: str, room: tuple[float, float] | None, line: bool) -> bytes:
     """A calibration prompt as the test files get it: in a ``room`` (RT60, DRR) if one is given,
-    with noise at ``snr`` (or "clean")."""
+    with noise at ``snr`` (or "clean"), through an 8 kHz ``line`` if asked."""
     from referee.wav import read_pcm
 
-    if room:
-        return to_pcm(heard_in_room(file, zlib.crc32(file.encode()), snr, *room))
+    if room or line:
+        return to_pcm(heard(file, zlib.crc32(file.encode()), snr, room, line))
     return read_pcm(SPEECH / file) if snr == "clean" else _in_noise(file, float(snr))
 
 

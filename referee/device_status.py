@@ -1,5 +1,5 @@
-"""How a microphone or a camera tells how it is doing: looking for its lost device again, and
-each message said once."""
+"""How a microphone or a camera tells how it is doing: looking for its lost device again,
+hearing through a narrow line, and each message said once."""
 
 from __future__ import annotations
 
@@ -9,6 +9,10 @@ from collections.abc import Callable
 # How a microphone or a camera that lost its device says it is looking for it again («no hay
 # ningún micrófono conectado: enchufá uno; reintento en 2 s»); any other status says it works.
 RETRYING = "; reintento en "
+# How a microphone whose sound comes through a narrow line says so (``referee.band``).
+NARROW_LINE = ("suena como un teléfono: calibrá las voces con este micrófono o usá otro (no "
+               "manda nada por encima de 4 kHz, y así los números y las palabras parecidas se "
+               "oyen peor)")
 
 
 def retrying(trouble: str, retry_s: float) -> str:
@@ -19,6 +23,12 @@ def retrying(trouble: str, retry_s: float) -> str:
 def is_retrying(status: str) -> bool:
     """Whether a source's status says it lost its device and is looking for it again."""
     return RETRYING in status
+
+
+def shown_state(status: str) -> str:
+    """How the pages show a source with this status: "trouble" while it looks for its device
+    again, "poor" while it hears through a narrow line, else "ok"."""
+    return "trouble" if is_retrying(status) else "poor" if status == NARROW_LINE else "ok"
 
 
 def said_once(say: Callable[[str], None]) -> Callable[[str], None]:

@@ -1,7 +1,8 @@
 """The microphone (``sounddevice``) as a stream of 16 kHz chunks, and the input devices to pick
 it from; one that is missing or unplugged is looked for again until it is back.  A device that
 does not record at 16 kHz (a sound card's own input, named directly, often takes only 44.1 or
-48 kHz) is opened at its own rate and resampled as it is heard."""
+48 kHz) is opened at its own rate and resampled as it is heard.  One that sounds like a telephone
+(``referee.band``: a Bluetooth headset on its 8 kHz link) says so, as its status."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels, to_chunk
-from referee.device_status import retrying
+from referee.band import Band
+from referee.device_status import NARROW_LINE, retrying
 from referee.resampling import Resampler
 
 
@@ -157,8 +159,9 @@ class MicSource:
             )
         except (sd.PortAudioError, ValueError) as err:
             raise AudioError("mic-unavailable", f"no puedo abrir el micrófono: {err}") from err
+        band = Band(rate)  # a narrow line, as a Bluetooth headset's, is said to the table
         with stream:
-            self.on_status("escuchando")
+            self.on_status(NARROW_LINE if band.narrow else "escuchando")
             lost = False  # sound lost since the last chunk
             while not self._stopped:
                 try:
@@ -173,6 +176,8 @@ class MicSource:
                     yield replace(chunk, lost=True) if lost else chunk
                     self._samples += len(frames)
                     lost = False
+                    if band.hear(chunk.pcm):
+                        self.on_status(NARROW_LINE if band.narrow else "escuchando")
 
 
 def _floats(block: np.ndarray) -> np.ndarray:

@@ -250,7 +250,7 @@ Show = Callable[[str, str], None]
 
 def shown(service: Any, key: str) -> Show:
     """How a part of the referee tells the pages its state and why (``TableService.set_source``:
-    "ok", "trouble" or "off"); a service that shows none (a test's) is told nothing."""
+    "ok", "poor", "trouble" or "off"); a service that shows none (a test's) is told nothing."""
     set_source = getattr(service, "set_source", None)
 
     def show(state: str, message: str) -> None:
@@ -268,15 +268,16 @@ def show_part(show: Show, part: Part) -> Part:
 
 def source_status(service: Any, key: str, terminal: Callable[[str], None]) -> Callable[[str], None]:
     """A microphone's or a camera's ``on_status``: each message on the terminal (``terminal``) and
-    on the pages, in trouble while it looks for its device again
-    (``device_status.is_retrying``), else fine («escuchando», «la cámara 0 ya manda imágenes»)."""
-    from referee.device_status import is_retrying
+    on the pages, in trouble while it looks for its device again, poor while it hears through a
+    narrow line (``device_status.shown_state``), else fine («escuchando», «la cámara 0 ya manda
+    imágenes»)."""
+    from referee.device_status import shown_state
 
     show = shown(service, key)
 
     def status(message: str) -> None:
         terminal(message)
-        show("trouble" if is_retrying(message) else "ok", message)
+        show(shown_state(message), message)
 
     return status
 

@@ -325,8 +325,9 @@ class TableService:
     def set_source(self, key: str, state: str, message: str = "") -> dict[str, Any] | None:
         """Show on the pages how the microphone or the camera is doing: ``key`` one of
         ``snapshots.SOURCE_KEYS`` ("mic A" and "mic B" with a microphone per team), ``state``
-        "ok", "trouble" (missing, unplugged, failing: the table must not trust it) or "off"
-        (done, as a recording heard to its end).  Not a game event: neither stored nor logged, it
+        "ok", "poor" (it works, worse than it could: a microphone through a narrow line),
+        "trouble" (missing, unplugged, failing: the table must not trust it) or "off" (done, as
+        a recording heard to its end).  Not a game event: neither stored nor logged, it
         describes this running process and stays across games.  The new snapshot, or None when
         nothing changed (nothing is published then)."""
         source = source_state(key, state, message)

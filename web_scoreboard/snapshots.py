@@ -22,7 +22,7 @@ Instead = Callable[[dict[str, Any]], list[str]]
 
 # The referee's ears and eyes, in the order the pages show them (``TableService.set_source``).
 SOURCE_KEYS = ("mic", "mic A", "mic B", "camera")
-SOURCE_STATES = ("ok", "trouble", "off")
+SOURCE_STATES = ("ok", "poor", "trouble", "off")
 
 
 def source_state(key: str, state: str, message: str = "") -> dict[str, str]:
@@ -30,7 +30,7 @@ def source_state(key: str, state: str, message: str = "") -> dict[str, str]:
     ``SOURCE_KEYS`` or a state not in ``SOURCE_STATES``."""
     if key not in SOURCE_KEYS or state not in SOURCE_STATES:
         raise ValueError(f"source {key!r} in state {state!r}: the key is one of "
-                         f"{', '.join(SOURCE_KEYS)} and the state ok, trouble or off")
+                         f"{', '.join(SOURCE_KEYS)} and the state {', '.join(SOURCE_STATES)}")
     return {"key": key, "state": state, "message": message}
 
 

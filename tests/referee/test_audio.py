@@ -17,7 +17,7 @@ import pytest
 
 from referee import microphone
 from referee.audio import SAMPLE_RATE, AudioError, Channels, to_chunk, to_pcm
-from referee.device_status import print_status
+from referee.device_status import NARROW_LINE, print_status
 from referee.microphone import InputDevice, MicSource, resolve_device
 from referee.resampling import Resampler, resample
 from referee.wav import WavSource, read_wav
@@ -428,6 +428,26 @@ def test_a_microphone_that_refuses_16_khz_is_heard_at_its_own_rate_resampled(
     assert [round(c.t, 2) for c in chunks[:3]] == [0.0, 0.1, 0.2]
 
 
+class PhoneLine(CardInput):
+    """A sounddevice stand-in for a headset on an 8 kHz link: it records at 8 kHz only."""
+
+    @staticmethod
+    def check_input_settings(*, samplerate: int, **_: Any) -> None:
+        if samplerate != 8000:
+            raise CardInput.PortAudioError("Invalid sample rate [PaErrorCode -9997]")
+
+
+def test_a_microphone_that_records_at_8_khz_says_at_once_it_hears_through_a_narrow_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    mic = mic_on(monkeypatch, PhoneLine, InputDevice(5, "Auriculares (HFP)", 1, 8000.0, False),
+                 "Auriculares")
+    said: list[str] = []
+    mic.on_status = said.append
+    assert len(list(itertools.islice(iter(mic), 9))) == 9
+    mic.stop()
+    assert said == [NARROW_LINE]  # nothing above 4 kHz can come from it: said before any voice
+
+
 class OverrunMic(TableMic):
     """A sounddevice stand-in whose stream delivers four blocks at once; before the third,
     PortAudio says some of the sound was lost (an input overflow: the machine did not take it in
@@ -468,3 +488,16 @@ def test_two_channels_asked_of_a_microphone_with_one_say_so(monkeypatch: pytest.
         next(iter(mic))
     assert err.value.code == "mic-channels"
     assert err.value.message == "«Mic USB» tiene 1 canal y hacen falta 2, uno por equipo"
+
+
+def test_devices_lists_each_microphone_and_says_which_record_at_8_khz(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.commands import devices
+
+    monkeypatch.setattr(devices, "list_devices", lambda: [
+        InputDevice(0, "Mic USB", 1, 48000.0, True),
+        InputDevice(5, "Auriculares (HFP)", 1, 8000.0, False)])
+    assert devices.run(SimpleNamespace()) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "*   0  Mic USB  (1 canal)",
+        f"    5  Auriculares (HFP)  (1 canal, graba a 8 kHz: {devices.PHONE})"]

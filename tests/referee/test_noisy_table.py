@@ -285,10 +285,9 @@ def test_a_word_heard_in_a_pause_does_not_end_the_phrase_before_the_call_after_i
     docs/voice.md, "The start of a phrase"; with ``soak_s`` 0.02 it hears nothing.)"""
     from functools import partial
 
-    from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, heard_in_room
+    from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, heard
 
-    frames = partial(heard_in_room, snr="10", rt60=0.3, drr_db=0.0, tail_s=NOISE_TAIL_S,
-                     lead_s=NOISE_LEAD_S)
+    frames = partial(heard, snr="10", room=(0.3, 0.0), tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)
     [outcome] = heard_at_10_db("espeak-ng:es-419+f3", "¿y si te canto truco?", ("fast/high",),
                                frames=frames)
     assert [label for label, *_ in outcome.heard] == ["truco"]

@@ -3,6 +3,7 @@ does not and why, and how to make it hear better."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 import time
@@ -173,6 +174,48 @@ def test_with_a_microphone_per_team_each_shows_on_its_own(monkeypatch: pytest.Mo
         ("mic B", "trouble", "no encuentro un micrófono que se llame 'nope'; reintento en 0 s")]
     assert said == ["micrófonos: el de A: escuchando",
                     f"micrófonos: el de B: {pages.shown[1][2]}"]
+
+
+class Playing(Stream):
+    """PortAudio's input stream on a microphone that hears ``sound`` (16-bit frames), all of it
+    handed over as it opens."""
+
+    def __init__(self, callback: Callable[..., None], blocksize: int, sound: np.ndarray) -> None:
+        super().__init__(callback, blocksize)
+        self.sound = sound
+
+    def __enter__(self) -> None:
+        for k in range(0, len(self.sound), self.blocksize):
+            self.callback(self.sound[k: k + self.blocksize], self.blocksize, None, None)
+
+
+class Headset(PluggedLater):
+    """A microphone that hears ``sound`` (float frames at 16 kHz)."""
+
+    def __init__(self, sound: np.ndarray) -> None:
+        super().__init__(["auriculares"])
+        self.sound = (sound * 32767).astype(np.int16)
+
+    def InputStream(self, **options: Any) -> Any:
+        return Playing(options["callback"], options["blocksize"], self.sound)
+
+
+def test_a_microphone_through_a_narrow_line_shows_it_hears_poorly_until_its_sound_is_full(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.speech_corpus import through_line
+    from referee.device_status import NARROW_LINE
+    from tests.referee.talk import talk
+
+    monkeypatch.setitem(sys.modules, "sounddevice",
+                        Headset(np.concatenate([through_line(talk(10.5)), talk(5, seed=2)])))
+    pages, said = Pages(), list[str]()
+    source, _ = startup._audio_source(demo_arguments(mic=None, channels=1), said.append, pages)
+    heard = list(itertools.islice(iter(source), 150))
+    source.stop()
+    assert len(heard) == 150
+    assert pages.shown == [("mic", "ok", "escuchando"), ("mic", "poor", NARROW_LINE),
+                           ("mic", "ok", "escuchando")]
+    assert said == ["micrófono: escuchando", f"micrófono: {NARROW_LINE}", "micrófono: escuchando"]
 
 
 def test_a_microphone_per_team_starts_with_the_lag_kept_last_time(

@@ -18,6 +18,7 @@ import uvicorn
 
 from engine import Settings
 from engine.snapshot import BANNERS
+from referee.device_status import NARROW_LINE
 from referee.logline import parse_line
 from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
@@ -1051,6 +1052,16 @@ def test_a_deaf_or_blind_referee_is_shown_until_it_hears_and_sees_again(
         wait_seq(page, service.snapshot()["seq"])
         assert page.locator(".source.trouble").count() == 0
         assert text(page, '#sources [data-source="mic"]') == "🎤 escucha"
+        service.set_source("mic", "poor", NARROW_LINE)  # a headset on its 8 kHz link
+        wait_seq(page, service.snapshot()["seq"])
+        said = text(page, '.source.poor[data-source="mic"]')
+        assert said.startswith("⚠ 🎤") and "escucha mal" in said and NARROW_LINE in said, said
+        poor = page.locator('.source.poor[data-source="mic"]')
+        assert poor.evaluate(background) not in (  # neither deaf (red) nor fine
+            "rgb(90, 31, 31)", page.locator(".source.ok").evaluate(background))
+        got = page.evaluate(SOURCES_LAYOUT)
+        assert got["pageWider"] <= 0 and got["top"] < 120, (name, got)
+        shot(page, f"{name}-microphone-narrow-line")
         context.close()
 
 
@@ -1258,6 +1269,8 @@ def test_a_refused_tap_and_a_failed_calibration_are_shown(server: LiveServer, pa
     assert page.locator("#dlg-calibration").is_visible()
     assert page.locator("#cal-say").inner_text() == "Decí: «truco»"
     assert page.locator("#cal-mic").is_hidden()
+    wait_seq(page, service.set_source("mic", "poor", NARROW_LINE)["seq"])  # an 8 kHz headset
+    assert page.locator("#cal-mic").is_hidden()  # it hears: calibrating through it is the cure
     unplugged = "no hay ningún micrófono conectado: enchufá uno; reintento en 2 s"
     wait_seq(page, service.set_source("mic", "trouble", unplugged)["seq"])  # pulled out mid-prompt
     assert text(page, "#cal-mic") == (f"⚠ El micrófono no escucha: {unplugged}. "

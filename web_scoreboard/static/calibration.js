@@ -35,7 +35,7 @@ const Calibration = (() => {
      that the prompt shown waits for it (nothing is counted while it hears nothing). */
   function renderMic(cal, sources) {
     const waiting = panelOpen(cal) && ["listening", "ready"].includes(cal.state);
-    const lost = (sources || []).filter((s) => String(s.key).startsWith("mic") && s.state !== "ok");
+    const lost = (sources || []).filter((s) => String(s.key).startsWith("mic") && ["trouble", "off"].includes(s.state));
     const el = $("#cal-mic");
     el.textContent = waiting && lost.length
       ? `⚠ El micrófono no escucha: ${lost.map((s) => s.message).join("; ")}. La calibración sigue cuando vuelva.`

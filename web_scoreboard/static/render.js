@@ -338,14 +338,14 @@ const Render = (() => {
   }
 
   /* -- the referee's ears and eyes ------------------------------------------------------- */
-  const SOURCE_WORDS = {  // [icon, what it is, and how it is: ok, trouble, off]
-    mic: ["🎤", "micrófono", { ok: "escucha", trouble: "no escucha", off: "ya no escucha" }],
+  const SOURCE_WORDS = {  // [icon, what it is, and how it is: ok, poor, trouble, off]
+    mic: ["🎤", "micrófono", { ok: "escucha", poor: "escucha mal", trouble: "no escucha", off: "ya no escucha" }],
     camera: ["📷", "cámara", { ok: "mira la mesa", trouble: "no ve la mesa", off: "ya no mira" }],
   };
   let sourcesShown = null;
 
-  /* How the microphone and the camera are doing, one badge each («🎤 escucha»); one in trouble
-     says so in words, with a mark and its reason, not in colour alone.  Redrawn only when it
+  /* How the microphone and the camera are doing, one badge each («🎤 escucha»); one in trouble,
+     or working poorly, says so in words, with a mark and its reason, not in colour alone.  Redrawn only when it
      changes: a screen reader hears each change once. */
   function sources(snap) {
     const html = (snap.sources || []).map((s) => sourceBadge(snap, s)).join("");
@@ -364,7 +364,7 @@ const Render = (() => {
     const label = `${team ? `${teamName(snap, team)}: ` : ""}${how[state]}`;
     const detail = state === "ok" ? "" : `<span class="detail">${esc(s.message)}</span>`;
     return `<span class="source ${state}" data-source="${esc(s.key)}" title="${esc(s.message)}">` +
-      `<span role="img" aria-label="${esc(noun + whose)}">${state === "trouble" ? "⚠ " : ""}${icon}</span> ` +
+      `<span role="img" aria-label="${esc(noun + whose)}">${["trouble", "poor"].includes(state) ? "⚠ " : ""}${icon}</span> ` +
       `<b>${esc(label)}</b>${detail}</span>`;
   }
 
