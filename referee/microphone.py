@@ -161,7 +161,7 @@ class MicSource:
             raise AudioError("mic-unavailable", f"no puedo abrir el micrófono: {err}") from err
         band = Band(rate)  # a narrow line, as a Bluetooth headset's, is said to the table
         with stream:
-            self.on_status(NARROW_LINE if band.narrow else "escuchando")
+            self.on_status(_listening(band))
             lost = False  # sound lost since the last chunk
             while not self._stopped:
                 try:
@@ -177,7 +177,12 @@ class MicSource:
                     self._samples += len(frames)
                     lost = False
                     if band.hear(chunk.pcm):
-                        self.on_status(NARROW_LINE if band.narrow else "escuchando")
+                        self.on_status(_listening(band))
+
+
+def _listening(band: Band) -> str:
+    """A microphone's status while it hears: fine, or through a narrow line (``referee.band``)."""
+    return NARROW_LINE if band.narrow else "escuchando"
 
 
 def _floats(block: np.ndarray) -> np.ndarray:
