@@ -54,7 +54,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, at_moments
-from benchmarks.speech_corpus import NOISE_LEAD_S, NOISE_TAIL_S, SPEECH, heard, load_items
+from benchmarks.speech_corpus import LINE_HZ, NOISE_LEAD_S, NOISE_TAIL_S, SPEECH, heard, load_items
 from benchmarks.speech_listening import SPHINX_ES_DIR, init_worker, run_one
 from benchmarks.speech_scoring import OPPOSITES, OWN_BARS, SAME_BAR, TALK_GROUPS, Score, score
 from benchmarks.speech_voices import (
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                              "reverberation's level below the direct sound in dB (default 0)")
     parser.add_argument("--narrowband", action="store_true",
                         help="hand every file over through an 8 kHz line, as a Bluetooth headset "
-                             "or a telephone does: nothing above 3.7 kHz (noise and room too)")
+                             f"or a telephone does: nothing above {LINE_HZ:g} Hz (noise and room too)")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     parser.add_argument("--show-slow", type=int, default=0, metavar="N",
                         help="the N calls handed over latest after the end of their speech")
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for given, name in ((args.room, "--room"), (args.narrowband, "--narrowband")):
         if given and args.learn:
-            parser.error(f"{name}: learning from play is not heard so; leave --learn out")
+            parser.error(f"{name}: learning from play hears the files as they are; leave --learn out")
     items = load_items(args.voices, args.limit)
     room = (args.room[0], args.room[1] if len(args.room) > 1 else 0.0) if args.room else None
     calibrations: list[tuple[str, dict[str, str]]] = [("", {})]
