@@ -6,7 +6,8 @@ takes that link for the microphone, hands over sound with nothing above 4 kHz.  
 look-alikes are heard worse (the speech benchmark's ``--narrowband``: README, "Voice").  What a
 narrow line costs, a calibration made through it wins back (the model learns the line with the
 voices), so the table is told, once, when its microphone sounds like one, and again when it no
-longer does.
+longer does; a calibration's own recordings are heard the same way (``narrow_sound``), so that
+one made through such a line is known.
 
 Each 0.1 s chunk where someone talks (``VOICE_DB`` above the quietest of the last ``FLOOR_CHUNKS``)
 adds its power above 4 kHz and its power in the voice's own band; over the last ``WINDOW`` such
@@ -21,6 +22,7 @@ recordings 42-55 dB (median 49), and any voice through the speech benchmark's 8 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -84,3 +86,13 @@ class Band:
         self.narrow = narrow
         return changed
 
+
+
+def narrow_sound(recordings: Iterable[bytes]) -> bool:
+    """Whether recordings (16 kHz int16: a calibration's prompts), heard one after another, came
+    through a narrow line."""
+    band = Band()
+    for pcm in recordings:
+        for k in range(0, len(pcm) - 2 * _SIZE + 1, 2 * _SIZE):
+            band.hear(pcm[k: k + 2 * _SIZE])
+    return bool(band.narrow)

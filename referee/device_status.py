@@ -13,6 +13,9 @@ RETRYING = "; reintento en "
 NARROW_LINE = ("suena como un teléfono: calibrá las voces con este micrófono o usá otro (no "
                "manda nada por encima de 4 kHz, y así los números y las palabras parecidas se "
                "oyen peor)")
+# ... and where the voices were calibrated through such a line: then it hears nearly as well.
+NARROW_CALIBRATED = ("suena como un teléfono, y las voces se calibraron así: oye casi como con "
+                     "uno completo")
 
 
 def retrying(trouble: str, retry_s: float) -> str:

@@ -319,7 +319,7 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
         if on_end:
             on_end()
 
-    calibration = _calibration(args, service, recognizer, log)
+    calibration = _calibration(args, service, recognizer, log, source)
     if calibration is not None:
         source = calibration.tap(source)
     listen_in_background(listener, source, log, on_end=ended)
@@ -331,18 +331,63 @@ CALIBRATION_PART = Part("calibración", True, "calibrá las voces de la mesa des
                         "Ajustes → Voces (un minuto por jugador)")
 
 
-def _calibration(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) -> Any:
+def _calibration(args: argparse.Namespace, service: Any, recognizer: Any, log: Log,
+                 source: Any) -> Any:
     """The voices' calibration from the tablet (``referee.table_calibration``), for a microphone
-    heard by the Spanish Sphinx model; None otherwise (the pages then offer none)."""
+    heard by the Spanish Sphinx model; None otherwise (the pages then offer none).  Each
+    microphone of ``source`` that sounds like a telephone is told again whenever a calibration
+    is made or forgotten (``LineStatus``)."""
     if args.wav or not hasattr(recognizer, "use_means") or recognizer.low_accuracy \
             or not hasattr(service, "set_calibration"):
         return None
     from referee.table_calibration import TableCalibration
 
-    calibration = TableCalibration(service.set_calibration, models_dir(args.models_dir),
-                                   recognizer, lambda message: log(escape(message)))
+    models = models_dir(args.models_dir)
+    lines = [LineStatus(mic, recognizer, models) for mic in _microphones(source)]
+
+    def show(state: dict[str, Any]) -> None:
+        service.set_calibration(state)
+        if state["state"] in ("done", "idle"):  # calibrated, forgotten, or not yet
+            for line in lines:
+                line.again()
+
+    calibration = TableCalibration(show, models, recognizer, lambda message: log(escape(message)))
     service.calibration = calibration
     return calibration
+
+
+class LineStatus:
+    """A microphone's ``on_status``, in its place, that says a narrow line the table's
+    calibration in use was recorded through (``learn.calibrated_narrow``) as fine: calibrated so,
+    the referee hears nearly as well as through a full one (docs/voice.md, "A microphone through
+    a narrow line")."""
+
+    def __init__(self, mic: Any, recognizer: Any, models: Path) -> None:
+        self._status, mic.on_status = mic.on_status, self
+        self._recognizer, self._models = recognizer, models
+        self._last = ""
+
+    def __call__(self, message: str) -> None:
+        from referee.asr.learn import calibrated_narrow
+        from referee.device_status import NARROW_CALIBRATED, NARROW_LINE
+
+        self._last = message
+        calibrated = getattr(self._recognizer, "means", None) is not None
+        if message == NARROW_LINE and calibrated and calibrated_narrow(self._models):
+            message = NARROW_CALIBRATED
+        self._status(message)
+
+    def again(self) -> None:
+        """Say the last status again: the calibration it depends on changed."""
+        if self._last:
+            self(self._last)
+
+
+def _microphones(source: Any) -> list[Any]:
+    """The microphones a source is made of: itself, or each team's (``mics.TeamMics``)."""
+    from referee.microphone import MicSource
+
+    return [mic for mic in (source, *getattr(source, "sources", ())) if isinstance(mic, MicSource)]
 
 
 def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) -> Part:

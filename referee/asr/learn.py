@@ -154,6 +154,15 @@ def saved_prompts(models_dir: Path) -> list[list[tuple[bytes, str]]]:
     return out
 
 
+def calibrated_narrow(models_dir: Path) -> bool:
+    """Whether the table's calibration was recorded through a narrow line (``referee.band``): a
+    microphone that sounds like a telephone, which the calibration then hears nearly as well as
+    a full one."""
+    from referee.band import narrow_sound
+
+    return narrow_sound(pcm for voice in saved_prompts(models_dir) for pcm, _ in voice)
+
+
 # -- learning ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Learned:

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.speech_corpus import heard, through_line
 from referee.audio import to_pcm
-from referee.band import Band
+from referee.band import Band, narrow_sound
 from tests.referee.talk import talk
 
 STEP = 1600  # samples in a chunk
@@ -56,6 +56,13 @@ def test_a_device_recording_at_8_khz_is_narrow_from_the_start() -> None:
     band = Band(rate=8000)
     assert band.narrow is True and told(band, talk(10)) == []
     assert Band(rate=16000).narrow is None and Band(rate=48000).narrow is None
+
+
+def test_recordings_heard_one_after_another_tell_their_line() -> None:
+    phrases = [to_pcm(talk(1.5, seed)) for seed in range(4)]  # 6 s, 3.4 of them voice
+    assert narrow_sound(phrases) is False
+    assert narrow_sound(to_pcm(through_line(talk(1.5, seed))) for seed in range(4)) is True
+    assert narrow_sound(phrases[:1]) is False  # too little voice to tell: not narrow
 
 
 def _voices(shared_dir: Path) -> dict[str, list[str]]:

@@ -379,3 +379,39 @@ def test_a_microphone_heard_by_the_spanish_model_can_be_calibrated_from_the_tabl
     assert [part.name for part in parts] == ["calibración"] and "Ajustes → Voces" in parts[0].detail
     assert [s["state"] for s in pages.calibrations] == ["idle", "listening"]
     assert recognizer.fed == 1  # the audio after the tap went to the calibration
+
+
+class Calibrated(Adaptable):
+    """A recognizer of the Spanish Sphinx model with the table's calibration in use."""
+
+    def __init__(self, means: Path) -> None:
+        super().__init__()
+        self.means: Path | None = means
+
+    def use_means(self, path: Path | None) -> None:
+        self.means = path
+
+
+@pytest.mark.parametrize("line", ["narrow", "full"])
+def test_a_narrow_microphone_the_voices_were_calibrated_through_is_shown_fine_until_forgotten(
+        tmp_path: Path, line: str) -> None:
+    from benchmarks.speech_corpus import through_line
+    from referee.asr.learn import save_prompts
+    from referee.audio import to_pcm
+    from referee.device_status import NARROW_CALIBRATED, NARROW_LINE
+    from referee.microphone import MicSource
+    from tests.referee.talk import talk
+
+    said = talk(6)
+    save_prompts(tmp_path, [[(to_pcm(through_line(said) if line == "narrow" else said), "truco")]])
+    pages = CalibratingPages()
+    mic = MicSource("auriculares", on_status=startup.source_status(pages, "mic", lambda _: None))
+    args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path))
+    startup._calibration(args, pages, Calibrated(tmp_path / "means"), lambda _: None, mic)
+    mic.on_status("escuchando")
+    mic.on_status(NARROW_LINE)  # what the microphone says of its sound (referee.band)
+    pages.calibration.act("forget")  # the calibration it was recorded through is gone
+    assert pages.shown[:2] == [
+        ("mic", "ok", "escuchando"),
+        ("mic", "ok", NARROW_CALIBRATED) if line == "narrow" else ("mic", "poor", NARROW_LINE)]
+    assert pages.shown[2:] == [("mic", "poor", NARROW_LINE)]  # said again (the pages show news only)
