@@ -87,7 +87,6 @@ class Band:
         return changed
 
 
-
 def narrow_sound(recordings: Iterable[bytes]) -> bool:
     """Whether recordings (16 kHz int16: a calibration's prompts), heard one after another, came
     through a narrow line."""
