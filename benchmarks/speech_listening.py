@@ -6,6 +6,7 @@ import random
 import time
 import zlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -17,11 +18,10 @@ from benchmarks.speech_corpus import (
     NOISE_LEAD_S,
     NOISE_TAIL_S,
     SHARED,
-    SPEECH,
     Item,
     file_seconds,
     file_seed,
-    read_in_noise,
+    heard,
     speech_end,
     voice_files,
 )
@@ -129,7 +129,6 @@ def listen(item: Item) -> Heard:
     """What the listener hands over for one file, from its voice's settled cepstral mean."""
     from referee.audio import AudioChunk, Channels, to_chunk, to_pcm
     from referee.listener import Listener
-    from referee.wav import read_wav
 
     if "error" in STATE:
         raise RuntimeError(STATE["error"])
@@ -139,11 +138,8 @@ def listen(item: Item) -> Heard:
         rec = _calibrated(item.voice, calibration[item.voice])
     snr = str(STATE["snr"])
 
-    def corpus(file: str, seed: int) -> np.ndarray:
-        return read_wav(SPEECH / file) if snr == "clean" else read_in_noise(
-            file, float(snr), seed, NOISE_TAIL_S, NOISE_LEAD_S)
-
     # a file as the referee hears it: the corpus's, or another benchmark's (frames × channels)
+    corpus = partial(heard, snr=snr, tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)
     load: Callable[[str, int], np.ndarray] = STATE.get("frames", corpus)  # type: ignore[assignment]
 
     rec.reset()  # type: ignore[attr-defined]

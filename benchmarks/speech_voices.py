@@ -11,7 +11,7 @@ from pathlib import Path
 
 from benchmarks.game_states import TALK_MOMENTS, legal_labels, moments_for
 from benchmarks.game_states import label as heard_label
-from benchmarks.speech_corpus import SPEECH, Item, file_seed, heard, read_in_noise
+from benchmarks.speech_corpus import SPEECH, Item, file_seed, heard
 from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
 from benchmarks.speech_scoring import needed
 from referee.audio import to_pcm
@@ -55,18 +55,10 @@ def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
 
 
 def _prompt(file: str, snr: str, room: tuple[float, float] | None, line: bool) -> bytes:
-    """A calibration prompt as the test files get it: in a ``room`` (RT60, DRR) if one is given,
-    with noise at ``snr`` (or "clean"), through an 8 kHz ``line`` if asked."""
-    from referee.wav import read_pcm
-
-    if room or line:
-        return to_pcm(heard(file, zlib.crc32(file.encode()), snr, room, line))
-    return read_pcm(SPEECH / file) if snr == "clean" else _in_noise(file, float(snr))
-
-
-def _in_noise(file: str, snr_db: float) -> bytes:
-    """A corpus file with noise mixed in at ``snr_db``, as 16-bit PCM (what the test files get)."""
-    return to_pcm(read_in_noise(file, snr_db, zlib.crc32(file.encode())))
+    """A calibration prompt as the test files get it (``speech_corpus.heard``): in a ``room``
+    (RT60, DRR) if one is given, with noise at ``snr`` (or "clean"), through an 8 kHz ``line`` if
+    asked; its noise chosen by its file."""
+    return to_pcm(heard(file, zlib.crc32(file.encode()), snr, room, line))
 
 
 def said_at(item: Item) -> Item:

@@ -17,8 +17,13 @@ from benchmarks.speech_corpus import (
     speech_end,
 )
 from benchmarks.speech_listening import init_worker, run_one
-from benchmarks.speech_voices import _in_noise, calibration_script
+from benchmarks.speech_voices import _prompt, calibration_script
 from referee.wav import read_pcm, read_wav
+
+
+def _in_noise(file: str, snr: float) -> bytes:
+    """A calibration prompt said in noise at ``snr``, as the benchmark calibrates on it."""
+    return _prompt(file, str(snr), None, False)
 
 
 def test_prompts_said_in_noise_keep_their_length_and_get_noise_at_that_snr(shared_dir: Path) -> None:
