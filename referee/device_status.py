@@ -16,6 +16,12 @@ NARROW_LINE = ("suena como un teléfono: calibrá las voces con este micrófono 
 # ... and where the voices were calibrated through such a line: then it hears nearly as well.
 NARROW_CALIBRATED = ("suena como un teléfono, y las voces se calibraron así: oye casi como con "
                      "uno completo")
+# How a recording (``listen --wav``) whose sound came through such a line says so, and when it
+# no longer does.
+NARROW_RECORDING = ("suena como un teléfono (no trae nada por encima de 4 kHz, y así los números "
+                    "y las palabras parecidas se oyen peor); si la grabó el micrófono de la mesa, "
+                    "calibrá las voces con él")
+FULL_RECORDING = "vuelve a sonar completa"
 
 
 def retrying(trouble: str, retry_s: float) -> str:

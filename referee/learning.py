@@ -29,13 +29,16 @@ class TableLearner:
     """Learns from the scoreboard's store into the models folder, for one Sphinx recognizer."""
 
     def __init__(self, store: Any, models_dir: Path, recognizer: Any, log: Callable[[str], None],
-                 *, min_new: int = MIN_NEW, min_conf: float = voice_learning.LEARN_CONF) -> None:
+                 *, min_new: int = MIN_NEW, min_conf: float = voice_learning.LEARN_CONF,
+                 on_learned: Callable[[], None] = lambda: None) -> None:
+        """``on_learned`` is called after each new calibration is handed to the recognizer."""
         self.store = store
         self.models_dir = models_dir
         self.recognizer = recognizer
         self.log = log
         self.min_new = min_new
         self.min_conf = min_conf
+        self.on_learned = on_learned
         self._said: str | None = None
 
     def step(self) -> bool:
@@ -50,6 +53,7 @@ class TableLearner:
         path = voice_learning.save(self.models_dir, self.recognizer.model_dir, learned, until)
         self.recognizer.use_means(path)
         self.log(f"escucha: aprendí las voces de la mesa de {describe(learned)}; ya las uso")
+        self.on_learned()
         return True
 
     def run(self, every_s: float = EVERY_S) -> None:

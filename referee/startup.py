@@ -302,7 +302,8 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
 
     expect(recognizer, service.expected)
     listener = Listener(recognizer, heard, channel_teams=teams, on_revisions=referee.revise)
-    learning = _learn(args, service, recognizer, log) if args.learn else None
+    lines = line_statuses(args, recognizer, source)
+    learning = _learn(args, service, recognizer, log, lines) if args.learn else None
 
     show = shown(service, "mic")
 
@@ -319,7 +320,7 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
         if on_end:
             on_end()
 
-    calibration = _calibration(args, service, recognizer, log, source)
+    calibration = _calibration(args, service, recognizer, log, lines)
     if calibration is not None:
         source = calibration.tap(source)
     listen_in_background(listener, source, log, on_end=ended)
@@ -331,36 +332,54 @@ CALIBRATION_PART = Part("calibración", True, "calibrá las voces de la mesa des
                         "Ajustes → Voces (un minuto por jugador)")
 
 
+def _calibrated_voices(args: argparse.Namespace, recognizer: Any) -> bool:
+    """Whether the voices can be calibrated, from the tablet or by play: a microphone heard by
+    the Spanish Sphinx model."""
+    return not args.wav and hasattr(recognizer, "use_means") and not recognizer.low_accuracy
+
+
 def _calibration(args: argparse.Namespace, service: Any, recognizer: Any, log: Log,
-                 source: Any) -> Any:
+                 lines: Callable[[], None]) -> Any:
     """The voices' calibration from the tablet (``referee.table_calibration``), for a microphone
-    heard by the Spanish Sphinx model; None otherwise (the pages then offer none).  Each
-    microphone of ``source`` that sounds like a telephone is told again whenever a calibration
-    is made or forgotten (``LineStatus``)."""
-    if args.wav or not hasattr(recognizer, "use_means") or recognizer.low_accuracy \
-            or not hasattr(service, "set_calibration"):
+    heard by the Spanish Sphinx model; None otherwise (the pages then offer none).  ``lines`` is
+    called whenever a calibration is made or forgotten."""
+    if not _calibrated_voices(args, recognizer) or not hasattr(service, "set_calibration"):
         return None
     from referee.table_calibration import TableCalibration
 
     models = models_dir(args.models_dir)
-    lines = [LineStatus(mic, recognizer, models) for mic in _microphones(source)]
 
     def show(state: dict[str, Any]) -> None:
         service.set_calibration(state)
         if state["state"] in ("done", "idle"):  # calibrated, forgotten, or not yet
-            for line in lines:
-                line.again()
+            lines()
 
     calibration = TableCalibration(show, models, recognizer, lambda message: log(escape(message)))
     service.calibration = calibration
     return calibration
 
 
+def line_statuses(args: argparse.Namespace, recognizer: Any, source: Any) -> Callable[[], None]:
+    """Each microphone of ``source`` that sounds like a telephone, where the voices can be
+    calibrated, is told as its calibration makes it (``LineStatus``); what is returned says each
+    one's status again, for when the calibration changed."""
+    if not _calibrated_voices(args, recognizer):
+        return lambda: None
+    models = models_dir(args.models_dir)
+    lines = [LineStatus(mic, recognizer, models) for mic in _microphones(source)]
+
+    def again() -> None:
+        for line in lines:
+            line.again()
+
+    return again
+
+
 class LineStatus:
     """A microphone's ``on_status``, in its place, that says a narrow line the table's
-    calibration in use was recorded through (``learn.calibrated_narrow``) as fine: calibrated so,
-    the referee hears nearly as well as through a full one (docs/voice.md, "A microphone through
-    a narrow line")."""
+    calibration in use (or taken at the next pause) was made through (``learn.calibrated_narrow``)
+    as fine: calibrated so, the referee hears nearly as well as through a full one (docs/voice.md,
+    "A microphone through a narrow line")."""
 
     def __init__(self, mic: Any, recognizer: Any, models: Path) -> None:
         self._status, mic.on_status = mic.on_status, self
@@ -372,7 +391,7 @@ class LineStatus:
         from referee.device_status import NARROW_CALIBRATED, NARROW_LINE
 
         self._last = message
-        calibrated = getattr(self._recognizer, "means", None) is not None
+        calibrated = getattr(self._recognizer, "calibrated", False)
         if message == NARROW_LINE and calibrated and calibrated_narrow(self._models):
             message = NARROW_CALIBRATED
         self._status(message)
@@ -390,9 +409,10 @@ def _microphones(source: Any) -> list[Any]:
     return [mic for mic in (source, *getattr(source, "sources", ())) if isinstance(mic, MicSource)]
 
 
-def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) -> Part:
+def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log,
+           lines: Callable[[], None]) -> Part:
     """Learn the table's voices from play, for the Spanish Sphinx model (``referee.learning``),
-    or say why not."""
+    or say why not; ``lines`` is called whenever it learned."""
     if args.wav:
         return Part("aprendizaje", False, "no aprende de una grabación (--wav), sólo del micrófono")
     if not hasattr(recognizer, "use_means"):
@@ -403,7 +423,8 @@ def _learn(args: argparse.Namespace, service: Any, recognizer: Any, log: Log) ->
                     "español: bajalo con 'truco-referee models fetch sphinx-es'")
     from referee.learning import TableLearner
 
-    TableLearner(service.store, models_dir(args.models_dir), recognizer, log).start()
+    TableLearner(service.store, models_dir(args.models_dir), recognizer, log,
+                 on_learned=lines).start()
     return Part("aprendizaje", True, "aprende las voces de la mesa mientras juegan")
 
 

@@ -68,7 +68,7 @@ class TableCalibration:
         self._last = ""
         self._message = ""
         self._capture: PhraseCapture | None = None
-        self._calibrated = getattr(recognizer, "means", None) is not None
+        self._calibrated = bool(getattr(recognizer, "calibrated", False))
         self._publish()
 
     # -- the tablet's taps --------------------------------------------------------------------

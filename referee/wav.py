@@ -6,13 +6,15 @@ from __future__ import annotations
 import struct
 import time
 import wave
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels, to_chunk, to_pcm
+from referee.band import Band
+from referee.device_status import FULL_RECORDING, NARROW_RECORDING
 from referee.resampling import resample, resample_span, resampled_length
 
 MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz), and a margin
@@ -163,14 +165,18 @@ def read_pcm(path: str | Path) -> bytes:
 class WavSource:
     """A WAV file as a stream of chunks, as fast as possible or paced like a microphone; one
     without a single sample is refused (an AudioError), not listened to as silence.  It is
-    resampled a stretch at a time as it is listened to: a whole game's recording fits in memory."""
+    resampled a stretch at a time as it is listened to: a whole game's recording fits in memory.
+    ``on_status``, if given, is told when the recording sounds like a telephone (``referee.band``),
+    and when it no longer does, with the moment."""
 
     STRETCH_S = 30.0  # how much is resampled at a time
 
-    def __init__(self, path: str | Path, *, realtime: bool = False, chunk_s: float = CHUNK_S) -> None:
+    def __init__(self, path: str | Path, *, realtime: bool = False, chunk_s: float = CHUNK_S,
+                 on_status: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
         self.realtime = realtime
         self.chunk_s = chunk_s
+        self.on_status = on_status
         self.rate, self.stored = read_stored(self.path)
         self.length = resampled_length(len(self.stored), self.rate)  # frames at 16 kHz
         if not self.length:
@@ -189,6 +195,9 @@ class WavSource:
         stretch = step * max(1, round(self.STRETCH_S / self.chunk_s))  # whole chunks
         started = time.monotonic()
         channels = Channels(self.chunk_s)
+        band = Band(self.rate)
+        if band.narrow:  # recorded at 8 kHz or less
+            self._line(band, 0.0)
         for begin in range(0, self.length, stretch):
             frames = resample_span(self.stored.floats, len(self.stored), self.rate, begin,
                                    min(begin + stretch, self.length))
@@ -198,5 +207,12 @@ class WavSource:
                     delay = started + t + self.chunk_s - time.monotonic()
                     if delay > 0:
                         time.sleep(delay)
-                yield to_chunk(frames[i : i + step], t, channels)
+                chunk = to_chunk(frames[i : i + step], t, channels)
+                yield chunk
+                if self.on_status and band.hear(chunk.pcm):
+                    self._line(band, t + chunk.duration)
+
+    def _line(self, band: Band, t: float) -> None:
+        if self.on_status:
+            self.on_status(f"a los {t:.1f} s {NARROW_RECORDING if band.narrow else FULL_RECORDING}")
 

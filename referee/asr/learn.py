@@ -155,12 +155,22 @@ def saved_prompts(models_dir: Path) -> list[list[tuple[bytes, str]]]:
 
 
 def calibrated_narrow(models_dir: Path) -> bool:
-    """Whether the table's calibration was recorded through a narrow line (``referee.band``): a
-    microphone that sounds like a telephone, which the calibration then hears nearly as well as
-    a full one."""
+    """Whether the table's calibration was made on speech heard through a narrow line
+    (``referee.band``): a microphone that sounds like a telephone, which the calibration then
+    hears nearly as well as a full one.  Its note says so (``save``); a calibration saved before
+    notes said it is judged by its kept prompts."""
+    said = note(models_dir).get("narrow")
+    if isinstance(said, bool):
+        return said
+    return narrow_voices(saved_prompts(models_dir))
+
+
+def narrow_voices(voices: Sequence[Sequence[tuple[bytes, str]]]) -> bool:
+    """Whether recordings (one list of (pcm, text) per voice), heard one after another, came
+    through a narrow line."""
     from referee.band import narrow_sound
 
-    return narrow_sound(pcm for voice in saved_prompts(models_dir) for pcm, _ in voice)
+    return narrow_sound(pcm for voice in voices for pcm, _ in voice)
 
 
 # -- learning ---------------------------------------------------------------------------------------
@@ -170,6 +180,7 @@ class Learned:
     stats: Stats
     prompts: int  # calibration recordings used
     heard: int  # phrases of play used
+    narrow: bool  # the speech adapted on came through a narrow line (``referee.band``)
 
 
 def learn(model_dir: Path, models_dir: Path, heard: Sequence[tuple[bytes, str]]) -> Learned:
@@ -178,7 +189,7 @@ def learn(model_dir: Path, models_dir: Path, heard: Sequence[tuple[bytes, str]])
     prompts = saved_prompts(models_dir)
     voices = [*prompts, list(heard)] if heard else prompts
     means, stats = calibrate(model_dir, voices)
-    return Learned(means, stats, sum(len(v) for v in prompts), len(heard))
+    return Learned(means, stats, sum(len(v) for v in prompts), len(heard), narrow_voices(voices))
 
 
 def calibrate_prompts(models_dir: Path, model_dir: Path,
@@ -190,7 +201,8 @@ def calibrate_prompts(models_dir: Path, model_dir: Path,
     means, stats = calibrate(model_dir, voices)
     save_prompts(models_dir, voices)
     said = sum(len(v) for v in voices)
-    return save(models_dir, model_dir, Learned(means, stats, said, 0), learned_until=0.0), stats
+    learned = Learned(means, stats, said, 0, narrow_voices(voices))
+    return save(models_dir, model_dir, learned, learned_until=0.0), stats
 
 
 def note(models_dir: Path) -> dict[str, Any]:
@@ -203,10 +215,11 @@ def note(models_dir: Path) -> dict[str, Any]:
 
 
 def save(models_dir: Path, model_dir: Path, learned: Learned, learned_until: float) -> Path:
-    """Save learned means as the table's calibration, noting up to when play was learned from."""
+    """Save learned means as the table's calibration, noting up to when play was learned from
+    and whether its speech came through a narrow line."""
     forgotten = float(note(models_dir).get("forgotten_at", 0.0))
     return save_calibration(models_dir, model_dir, learned.means, learned.stats,
-                            prompts=learned.prompts, heard=learned.heard,
+                            prompts=learned.prompts, heard=learned.heard, narrow=learned.narrow,
                             learned_until=learned_until, forgotten_at=forgotten)
 
 
@@ -226,4 +239,4 @@ def forget(models_dir: Path) -> bool:
 
 
 __all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "learn",
-           "learnable", "note", "prompt_text", "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts", "words_of"]
+           "learnable", "narrow_voices", "note", "prompt_text", "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts", "words_of"]

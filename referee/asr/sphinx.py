@@ -224,6 +224,11 @@ class SphinxRecognizer:
 
         self._next = (self._make_decoders(pocketsphinx, means), means)
 
+    @property
+    def calibrated(self) -> bool:
+        """Whether it hears with a calibration, or takes one at the next pause (``use_means``)."""
+        return (self._next[1] if self._next is not None else self.means) is not None
+
     def _take_next(self) -> None:
         taken, self._next = self._next, None
         if taken is None:

@@ -39,7 +39,7 @@ def calibrated_to_the_script(args: argparse.Namespace, folder: Path) -> tuple[st
     hears espeak-ng's voice poorly (docs/voice.md)."""
     from referee.asr.adapt import calibrate
     from referee.asr.base import RecognizerError
-    from referee.asr.learn import Learned, save
+    from referee.asr.learn import Learned, narrow_voices, save
     from referee.calibration_prompts import PROMPTS
     from referee.commands.listen import choose_model
 
@@ -55,7 +55,8 @@ def calibrated_to_the_script(args: argparse.Namespace, folder: Path) -> tuple[st
     try:
         voice = say_each(PROMPTS)
         means, stats = calibrate(choice.path, [voice])
-        save(folder, choice.path, Learned(means, stats, len(voice), 0), learned_until=0.0)
+        learned = Learned(means, stats, len(voice), 0, narrow_voices([voice]))
+        save(folder, choice.path, learned, learned_until=0.0)
     except (DemoError, RecognizerError, OSError) as err:
         print(f"No pude calibrar ({getattr(err, 'message', err)}); sigo sin calibrar.",
               file=sys.stderr)

@@ -14,11 +14,12 @@ from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError
 from referee.commands import values
 from referee.commands.listen_printer import Printer
+from referee.device_status import print_status
 from referee.evidence import EvidenceError, EvidenceStore
 from referee.listener import Listener
 from referee.mics import channel_teams, table_mics
 from referee.phrases import BARS_SAID
-from referee.startup import load_recognizer
+from referee.startup import line_statuses, load_recognizer
 from referee.wav import WavSource
 
 UNSURE_BELOW = 0.6
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if recognizer.low_accuracy:
         print("Atención: modo de baja precisión. Bajá el modelo en español con "
               "'truco-referee models fetch'.", file=sys.stderr)
+    line_statuses(args, recognizer, source)  # a narrow microphone the voices were calibrated through
     printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
     expect(recognizer, printer.table.expected)
     listener = Listener(recognizer, printer, channel_teams=channel_teams(args.mic, args.channels),
@@ -115,7 +117,7 @@ def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:
     or its default)."""
     if not args.wav:
         return table_mics(args.mic, args.channels, data_dir=args.data_dir or user_data_dir())
-    source = WavSource(args.wav, realtime=args.realtime)
+    source = WavSource(args.wav, realtime=args.realtime, on_status=print_status("grabación"))
     if args.channels == 2 and source.channels == 1:
         raise AudioError("wav-channels", f"{args.wav} tiene un solo canal y --channels 2 necesita "
                          "dos, uno por equipo (el canal 1 es A, el 2 es B)")

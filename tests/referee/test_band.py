@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import wave
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,8 @@ import pytest
 from benchmarks.speech_corpus import heard, through_line
 from referee.audio import to_pcm
 from referee.band import Band, narrow_sound
+from referee.device_status import FULL_RECORDING, NARROW_RECORDING
+from referee.wav import WavSource
 from tests.referee.talk import talk
 
 STEP = 1600  # samples in a chunk
@@ -63,6 +66,31 @@ def test_recordings_heard_one_after_another_tell_their_line() -> None:
     assert narrow_sound(phrases) is False
     assert narrow_sound(to_pcm(through_line(talk(1.5, seed))) for seed in range(4)) is True
     assert narrow_sound(phrases[:1]) is False  # too little voice to tell: not narrow
+
+
+def _wav(path: Path, frames: np.ndarray, rate: int = 16000) -> Path:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(to_pcm(frames))
+    return path
+
+
+def test_a_recording_says_when_it_sounds_like_a_telephone_and_when_no_longer(tmp_path: Path) -> None:
+    def said(path: Path) -> list[str]:
+        lines: list[str] = []
+        for _ in WavSource(path, on_status=lines.append):
+            pass
+        return lines
+
+    full = _wav(tmp_path / "mesa.wav", talk(20))
+    both = _wav(tmp_path / "auricular.wav", np.concatenate([through_line(talk(10.5)), talk(10, seed=2)]))
+    phone = _wav(tmp_path / "telefono.wav", talk(10), rate=8000)
+    assert said(full) == []
+    assert said(both) == [f"a los 5.8 s {NARROW_RECORDING}", f"a los 10.6 s {FULL_RECORDING}"]
+    assert said(phone) == [f"a los 0.0 s {NARROW_RECORDING}"]  # recorded at 8 kHz
+    assert len(list(WavSource(both))) == len(list(WavSource(both, on_status=len)))  # sound as is
 
 
 def _voices(shared_dir: Path) -> dict[str, list[str]]:

@@ -151,14 +151,17 @@ def test_a_table_that_plays_is_heard_better(shared_dir: Path, model: Path,
     rec = SphinxRecognizer(PhraseList.from_table(), model)
     play(store, rec, played)
     said: list[str] = []
-    learner = TableLearner(store, models, rec, said.append, min_new=12)
+    told: list[bool] = []  # whether the recognizer counted itself calibrated when told
+    learner = TableLearner(store, models, rec, said.append, min_new=12,
+                           on_learned=lambda: told.append(rec.calibrated))
     assert learner.step()
-    assert "aprendí las voces de la mesa" in said[0]
+    assert "aprendí las voces de la mesa" in said[0] and told == [True]
     assert not learner.step()  # nothing new since
     learned = voice_learning.note(models)
     assert learned["heard"] >= 12 and learned["prompts"] == 0
+    assert learned["narrow"] is False  # the corpus's voices are full band (referee.band)
     # The running recognizer takes the new means at its next pause.
-    assert rec.means is None
+    assert rec.means is None and rec.calibrated
     rec.feed(read_pcm(played[0]))
     assert rec.means == models / "voice-calibration" / "means"
 
@@ -180,6 +183,7 @@ def test_a_table_that_plays_is_heard_better(shared_dir: Path, model: Path,
     # The calibration forgotten (from the tablet): the model's own means again at the next
     # pause, and the running recognizer hears as one that never had any.
     rec.use_means(None)
+    assert not rec.calibrated and rec.means is not None  # forgotten at once, taken at the pause
     rec.feed(read_pcm(played[1]))
     assert rec.means is None
     for row in tests[:12]:

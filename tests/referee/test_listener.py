@@ -225,6 +225,19 @@ def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
     assert all(store.clip_path(e.id) for e in store.all())
 
 
+@pytest.mark.shared
+def test_listen_says_a_recording_that_sounds_like_a_telephone(
+        shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    digits = shared_dir / "speech" / "real" / "asterisk-es-mx-allison"  # 8 kHz telephone sound
+    wav = tmp_path / "telefono.wav"
+    _concat([digits / f"{n}.wav" for n in range(10)], wav)
+    code = main(["listen", "--wav", str(wav), "--json", "--recognizer", "sphinx", "--no-evidence",
+                 "--models-dir", str(shared_dir / "models")])
+    assert code == 0
+    told = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[grabación]")]
+    assert len(told) == 1 and "suena como un teléfono" in told[0], told
+
+
 def _two_mics(said: list[tuple[int, Path, float]], out: Path, crosstalk: float = 0.15) -> None:
     """A two-channel WAV, a microphone per team: each recording (team 0 or 1, file, pause after
     its voice ends) loud on its team's channel and at ``crosstalk`` on the other, as both

@@ -86,7 +86,7 @@ def test_without_portaudio_the_microphone_line_says_so(monkeypatch: pytest.Monke
 ])
 def test_learning_with_a_recognizer_that_cannot_learn_says_why(recognizer: object, said: str) -> None:
     args = SimpleNamespace(wav=None, models_dir=None)
-    part = startup._learn(args, None, recognizer, lambda line: None)
+    part = startup._learn(args, None, recognizer, lambda line: None, lambda: None)
     assert part.name == "aprendizaje" and not part.running and said in part.detail
 
 
@@ -382,14 +382,15 @@ def test_a_microphone_heard_by_the_spanish_model_can_be_calibrated_from_the_tabl
 
 
 class Calibrated(Adaptable):
-    """A recognizer of the Spanish Sphinx model with the table's calibration in use."""
+    """A recognizer of the Spanish Sphinx model, calibrated or not; a calibration handed to it
+    counts as in use at once, as ``SphinxRecognizer.calibrated`` says before its next pause."""
 
-    def __init__(self, means: Path) -> None:
+    def __init__(self, means: Path | None) -> None:
         super().__init__()
-        self.means: Path | None = means
+        self.calibrated = means is not None
 
     def use_means(self, path: Path | None) -> None:
-        self.means = path
+        self.calibrated = path is not None
 
 
 @pytest.mark.parametrize("line", ["narrow", "full"])
@@ -407,7 +408,9 @@ def test_a_narrow_microphone_the_voices_were_calibrated_through_is_shown_fine_un
     pages = CalibratingPages()
     mic = MicSource("auriculares", on_status=startup.source_status(pages, "mic", lambda _: None))
     args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path))
-    startup._calibration(args, pages, Calibrated(tmp_path / "means"), lambda _: None, mic)
+    recognizer = Calibrated(tmp_path / "means")
+    lines = startup.line_statuses(args, recognizer, mic)
+    startup._calibration(args, pages, recognizer, lambda _: None, lines)
     mic.on_status("escuchando")
     mic.on_status(NARROW_LINE)  # what the microphone says of its sound (referee.band)
     pages.calibration.act("forget")  # the calibration it was recorded through is gone
@@ -415,3 +418,30 @@ def test_a_narrow_microphone_the_voices_were_calibrated_through_is_shown_fine_un
         ("mic", "ok", "escuchando"),
         ("mic", "ok", NARROW_CALIBRATED) if line == "narrow" else ("mic", "poor", NARROW_LINE)]
     assert pages.shown[2:] == [("mic", "poor", NARROW_LINE)]  # said again (the pages show news only)
+
+
+@pytest.mark.parametrize("line", ["narrow", "full"])
+def test_voices_learned_from_play_alone_through_a_narrow_microphone_show_it_fine(
+        tmp_path: Path, line: str) -> None:
+    from benchmarks.speech_corpus import through_line
+    from referee.asr.adapt import Stats
+    from referee.asr.learn import Learned, narrow_voices, save
+    from referee.audio import to_pcm
+    from referee.device_status import NARROW_CALIBRATED, NARROW_LINE
+    from referee.microphone import MicSource
+    from tests.referee.talk import talk
+
+    said = talk(6)
+    heard = [(to_pcm(through_line(said) if line == "narrow" else said), "truco")]  # no prompts
+    pages, recognizer = CalibratingPages(), Calibrated(None)
+    mic = MicSource("auriculares", on_status=startup.source_status(pages, "mic", lambda _: None))
+    args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path))
+    lines = startup.line_statuses(args, recognizer, mic)
+    mic.on_status(NARROW_LINE)
+    learned = Learned(np.zeros((1, 1, 1, 13)), Stats(np.ones((1, 1, 1)), np.zeros((1, 1, 1, 13))),
+                      0, len(heard), narrow_voices([heard]))
+    recognizer.use_means(save(tmp_path, recognizer.model_dir, learned, learned_until=1.0))
+    lines()  # what the learner calls once it learned (``TableLearner.on_learned``)
+    assert pages.shown == [("mic", "poor", NARROW_LINE),  # said again (the pages show news only)
+                           ("mic", "ok", NARROW_CALIBRATED) if line == "narrow"
+                           else ("mic", "poor", NARROW_LINE)]

@@ -25,7 +25,7 @@ class Recognizer:
 
     def __init__(self, model_dir: Path, means: Path | None = None) -> None:
         self.model_dir = model_dir
-        self.means = means  # the calibration it started with
+        self.calibrated = means is not None  # with the calibration it started with
         self.used: list[Path | None] = []
 
     def use_means(self, path: Path | None) -> None:
