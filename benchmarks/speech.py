@@ -40,6 +40,9 @@ noise; with --calibrate, the prompts are said in the same room (a table calibrat
 --narrowband: every file, its noise and its room handed over through an 8 kHz line
 (``speech_corpus.through_line``), as a Bluetooth headset's microphone or a telephone hands them
 over; with --calibrate, the prompts too (a table calibrates with the microphone it plays with).
+--narrowband prompts (with --calibrate): only the prompts, the files heard full band (a table
+that calibrated with a headset and plays with another microphone); --narrowband files: only the
+files (one that calibrated with a full microphone and plays with a headset).
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ from benchmarks.speech_voices import (
 )
 
 MIN_CONF = 0.6  # the listen command's "unsure" threshold
+LINES = ("both", "prompts", "files")  # what --narrowband hands over through the line
 
 
 def _pct(pair: list[int]) -> str:
@@ -176,9 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--room", type=float, nargs="+", metavar=("RT60", "DRR"),
                         help="say every file in a room: reverberation time in seconds, and the "
                              "reverberation's level below the direct sound in dB (default 0)")
-    parser.add_argument("--narrowband", action="store_true",
+    parser.add_argument("--narrowband", nargs="?", const="both", choices=LINES,
                         help="hand every file over through an 8 kHz line, as a Bluetooth headset "
-                             f"or a telephone does: nothing above {LINE_HZ:g} Hz (noise and room too)")
+                             f"or a telephone does: nothing above {LINE_HZ:g} Hz (noise and room "
+                             "too); 'prompts' or 'files': only those through it")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     parser.add_argument("--show-slow", type=int, default=0, metavar="N",
                         help="the N calls handed over latest after the end of their speech")
@@ -202,6 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     for given, name in ((args.room, "--room"), (args.narrowband, "--narrowband")):
         if given and args.learn:
             parser.error(f"{name}: learning from play hears the files as they are; leave --learn out")
+    if args.narrowband == "prompts" and not args.calibrate:
+        parser.error("--narrowband prompts: only the calibration's prompts through the line; "
+                     "add --calibrate")
+    files_line = args.narrowband in ("both", "files")
+    prompts_line = args.narrowband in ("both", "prompts")
+    # the prompts said through the line where the files are not, or the other way round
+    through = {(True, False): " through an 8 kHz line", (False, True): " full band"}.get(
+        (prompts_line, files_line), "") if args.calibrate else ""
     items = load_items(args.voices, args.limit)
     room = (args.room[0], args.room[1] if len(args.room) > 1 else 0.0) if args.room else None
     calibrations: list[tuple[str, dict[str, str]]] = [("", {})]
@@ -211,8 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         items = [it for it in items if it.render and it.render not in left_out]
         print(f"renders {', '.join(left_out)} and real recordings left out")
     if args.calibrate:
-        calibrations.append((" · calibrated", calibrate_voices({it.voice for it in items}, Path(tmp.name),
-                                                                room=room, line=args.narrowband)))
+        calibrations.append((f" · calibrated{through}", calibrate_voices({it.voice for it in items}, Path(tmp.name),
+                                                                room=room, line=prompts_line)))
     if args.learn:
         calibrations.append((f" · learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
@@ -223,9 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     # --calibrate-in-noise: the voices calibrated in noise, each condition's own or one for all
     noisy_prompts = {cond: cond if args.calibrate_in_noise == "same" else args.calibrate_in_noise
                      for cond in args.snr if args.calibrate and args.calibrate_in_noise}
-    in_noise = {snr: [(f" · calibrated in noise at {snr} dB SNR",
+    in_noise = {snr: [(f" · calibrated in noise at {snr} dB SNR{through}",
                        calibrate_voices({it.voice for it in items}, Path(tmp.name), snr, room,
-                                        args.narrowband))]
+                                        prompts_line))]
                 for snr in sorted(set(noisy_prompts.values()) - {"clean"})}
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
     said = at_moments(items, TALK_GROUPS)  # look-alikes and chatter at each moment of talk
@@ -242,12 +255,12 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how
             frames = None
-            if room or args.narrowband:
-                frames = partial(heard, snr=cond, room=room, line=args.narrowband,
+            if room or files_line:
+                frames = partial(heard, snr=cond, room=room, line=files_line,
                                  tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)
             if room:
                 label += f" · room RT60 {room[0]:g} s, DRR {room[1]:g} dB"
-            if args.narrowband:
+            if files_line:
                 label += " · through an 8 kHz line"
             try:
                 with Pool(args.workers, init_worker,

@@ -16,6 +16,10 @@ NARROW_LINE = ("suena como un teléfono: calibrá las voces con este micrófono 
 # ... and where the voices were calibrated through such a line: then it hears nearly as well.
 NARROW_CALIBRATED = ("suena como un teléfono, y las voces se calibraron así: oye casi como con "
                      "uno completo")
+# ... and how ``voices calibrate`` or ``voices learn`` says a calibration made through one.
+NARROW_CALIBRATION = ("Las voces sonaron como por teléfono (nada por encima de 4 kHz): con esta "
+                      "calibración el árbitro oye casi como con un micrófono completo, si juegan "
+                      "con ese mismo micrófono.")
 # How a recording (``listen --wav``) whose sound came through such a line says so, and when it
 # no longer does.
 NARROW_RECORDING = ("suena como un teléfono (no trae nada por encima de 4 kHz, y así los números "

@@ -28,6 +28,7 @@ from referee.calibration_prompts import (
     PhraseCapture,
 )
 from referee.commands import values
+from referee.device_status import NARROW_CALIBRATION
 from referee.mics import table_mics
 from referee.phrases import normalize, vocabulary
 from referee.wav import read_pcm
@@ -219,6 +220,7 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
         return 1
     print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
           f"{users} la usan solas ('voices forget' la borra).")
+    _say_narrow(root)
     return 0
 
 
@@ -251,4 +253,13 @@ def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, user
         return 1
     print(f"Listo: aprendí de {describe(learned)}. Guardé la calibración en {path}; "
           f"{users} la usan solas.")
+    _say_narrow(root)
     return 0
+
+
+def _say_narrow(root: Path) -> None:
+    """Say a calibration made on speech that sounded like a telephone (``referee.band``): what
+    it wins back, it wins through that line (docs/voice.md, "A microphone through a narrow
+    line")."""
+    if voice_learning.calibrated_narrow(root):
+        print(NARROW_CALIBRATION)

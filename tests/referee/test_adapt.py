@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import shutil
 import wave
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from referee.asr import learn as voice_learning
 from referee.asr.adapt import (
     PtmModel,
     Stats,
@@ -27,6 +29,7 @@ from referee.asr.sphinx import SphinxRecognizer
 from referee.audio import AudioError
 from referee.cli import main
 from referee.commands.voices import from_wav_dir
+from referee.device_status import NARROW_CALIBRATION
 from referee.phrases import parse
 from referee.wav import read_pcm
 
@@ -108,9 +111,9 @@ def test_calibration_hears_other_renders_of_the_voice_better(shared_dir: Path, m
     assert score["calibrated"] >= score["plain"] + 5, score
 
 
-def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(shared_dir: Path, model: Path,
-                                                               rows: list[dict[str, str]],
-                                                               tmp_path: Path) -> None:
+def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
+        shared_dir: Path, model: Path, rows: list[dict[str, str]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     models = tmp_path / "models"
     (models / "sphinx").mkdir(parents=True)
     (models / "sphinx" / "acoustic_model").symlink_to(model)
@@ -120,6 +123,8 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(shared_dir: Path,
         if (r["speed"], r["pitch"]) == CALIBRATION_RENDER:
             (wavs / f"{r['text'].replace(' ', '_')}.wav").symlink_to(shared_dir / "speech" / r["file"])
     assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--models-dir", str(models)]) == 0
+    assert NARROW_CALIBRATION not in capsys.readouterr().out  # the corpus's voices: full band
+    assert voice_learning.note(models)["narrow"] is False
     one_voice = (models / "voice-calibration" / "means").read_bytes()
     # A table calibrates its players one after another: one folder each.
     second = tmp_path / "wavs-2"
@@ -141,6 +146,17 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(shared_dir: Path,
     assert classify(models / "sphinx", models).calibration == models / "voice-calibration" / "means"
     assert main(["voices", "forget", "--models-dir", str(models)]) == 0
     assert find_model(models, "sphinx").calibration is None
+    # The es-MX voice, 8 kHz telephone sound: calibrated through that line, and said so.
+    phone = tmp_path / "telefono"
+    phone.mkdir()
+    with (shared_dir / "speech" / "real_manifest.csv").open(encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            if r["accent"] == "es-MX" and r["label"].startswith("puntos:"):
+                (phone / f"{r['text'].replace(' ', '_')}.wav").symlink_to(shared_dir / "speech" / r["file"])
+    capsys.readouterr()
+    assert main(["voices", "calibrate", "--wav-dir", str(phone), "--models-dir", str(models)]) == 0
+    assert NARROW_CALIBRATION in capsys.readouterr().out
+    assert voice_learning.note(models)["narrow"] is True
 
 
 def test_wavs_not_named_after_what_they_say_are_refused_by_name(tmp_path: Path) -> None:
