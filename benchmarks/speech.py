@@ -201,15 +201,15 @@ def main(argv: list[str] | None = None) -> int:
                              "what it said at the low-pitch renders (tested on the high-pitch ones) and the referee heard with "
                              f"confidence ≥ CONF (default {LEARN_CONF})")
     args = parser.parse_args(argv)
+    if args.narrowband == "prompts" and not args.calibrate:
+        parser.error("--narrowband prompts: only the calibration's prompts through the line; "
+                     "add --calibrate")
     if not (SPEECH / "manifest.csv").is_file():
         print(f"no speech corpus at {SPEECH.resolve()}", file=sys.stderr)
         return 2
     for given, name in ((args.room, "--room"), (args.narrowband, "--narrowband")):
         if given and args.learn:
             parser.error(f"{name}: learning from play hears the files as they are; leave --learn out")
-    if args.narrowband == "prompts" and not args.calibrate:
-        parser.error("--narrowband prompts: only the calibration's prompts through the line; "
-                     "add --calibrate")
     files_line = args.narrowband in ("both", "files")
     prompts_line = args.narrowband in ("both", "prompts")
     # the prompts said through the line where the files are not, or the other way round

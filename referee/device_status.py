@@ -18,8 +18,8 @@ NARROW_CALIBRATED = ("suena como un teléfono, y las voces se calibraron así: o
                      "uno completo")
 # ... and how ``voices calibrate`` or ``voices learn`` says a calibration made through one.
 NARROW_CALIBRATION = ("Las voces sonaron como por teléfono (nada por encima de 4 kHz): con esta "
-                      "calibración el árbitro oye casi como con un micrófono completo, si juegan "
-                      "con ese mismo micrófono.")
+                      "calibración el árbitro oye casi como con un micrófono completo si juegan "
+                      "con ese mismo micrófono; si cambian a otro, calibrá de nuevo con ese.")
 # How a recording (``listen --wav``) whose sound came through such a line says so, and when it
 # no longer does.
 NARROW_RECORDING = ("suena como un teléfono (no trae nada por encima de 4 kHz, y así los números "

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from benchmarks.speech_corpus import (
     NOISE_LEAD_S,
@@ -66,3 +67,12 @@ def test_the_benchmark_hears_a_noisy_call_and_the_noise_after_it(shared_dir: Pat
     assert 0 < outcome.cpu_s < outcome.audio_s
     heard = {label: latency for label, _, latency, _, _ in outcome.heard}
     assert "retruco" in heard and 0.0 <= heard["retruco"] < 1.0
+
+
+def test_only_the_prompts_through_the_line_asks_for_a_calibration(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.speech import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--narrowband", "prompts"])
+    assert exit_.value.code == 2 and "add --calibrate" in capsys.readouterr().err
