@@ -25,6 +25,7 @@ from referee.asr import learn as voice_learning
 from referee.asr.base import RecognizerError
 from referee.audio import AudioChunk
 from referee.calibration_prompts import NOTHING_HEARD, PROMPTS, PhraseCapture
+from referee.device_status import NARROW_CALIBRATION
 
 Voices = Sequence[Sequence[tuple[bytes, str]]]
 Fit = Callable[[Path, Path, Voices], tuple[Path, Any]]
@@ -169,8 +170,9 @@ class TableCalibration:
         except Exception as err:  # noqa: BLE001 - the panel must not wait for ever on every page
             self._finished("failed", f"No pude calibrar: {err}")
         else:
+            narrow = voice_learning.calibrated_narrow(self.models_dir)
             self._finished("done", f"Listo: {said} frases, {stats.frames / 100:.0f} s de voz. "
-                           "Ya escucho con la calibración.")
+                           "Ya escucho con la calibración." + (f" {NARROW_CALIBRATION}" if narrow else ""))
 
     def _forget(self) -> None:
         """Drop the table's calibration and hear with the model's own means from the next pause."""

@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from benchmarks.speech_corpus import through_line
 from referee.asr.adapt import find_calibration
 from referee.audio import AudioChunk, to_chunk
 from referee.calibration_prompts import PROMPTS
+from referee.device_status import NARROW_CALIBRATION
 from referee.table_calibration import TableCalibration
 from tests.referee.test_voices_mic import SILENT, CorpusMic, prompts_said
 
@@ -45,9 +47,12 @@ def wait_for(calibration: TableCalibration, *states: str, seconds: float = 120.0
     return calibration.state()
 
 
+@pytest.mark.parametrize("line", ["full", "narrow"])
 def test_the_prompts_said_at_the_table_calibrate_and_the_listener_hears_around_them(
-        shared_dir: Path, tmp_path: Path) -> None:
+        shared_dir: Path, tmp_path: Path, line: str) -> None:
     prompts_said(shared_dir)
+    if line == "narrow":  # a Bluetooth headset's microphone (referee.band)
+        CorpusMic.stream = through_line(CorpusMic.stream)
     said = [chunk for chunk in CorpusMic(None)]
     shown: list[dict[str, Any]] = []
     recognizer = Recognizer(shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model")
@@ -64,6 +69,7 @@ def test_the_prompts_said_at_the_table_calibrate_and_the_listener_hears_around_t
     state = wait_for(calibration, "done", "failed")
     assert state["state"] == "done", state
     assert state["missed"] == 1 and "Ya escucho con la calibración" in state["message"]
+    assert (NARROW_CALIBRATION in state["message"]) == (line == "narrow")  # calibrate again elsewhere
 
     # the listener heard the table before and after, none of the prompts (the last one ends
     # after a pause of the table), its clock unbroken
