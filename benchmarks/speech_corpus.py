@@ -107,16 +107,6 @@ def noises() -> tuple[np.ndarray, ...]:
     return tuple(read_wav(p)[:, 0] for p in sorted((SPEECH / "noise").glob("*.wav")))
 
 
-def read_in_noise(file: str, snr_db: float, seed: int, tail_s: float = 0.0,
-                  lead_s: float = 0.0) -> np.ndarray:
-    """A corpus file with one of the noises mixed in at ``snr_db`` (from ``lead_s`` seconds before
-    it to ``tail_s`` after it); the noise and its stretch are chosen by ``seed``, so a file gets
-    the same noise on every run."""
-    from referee.wav import read_wav
-
-    return noisy(read_wav(SPEECH / file), snr_db, seed, tail_s, lead_s)
-
-
 def room_response(rt60: float, drr_db: float, seed: int) -> np.ndarray:
     """A room's impulse response at 16 kHz, in the usual synthetic model: the direct sound, then
     from 2.5 ms on a tail of white noise whose energy falls 60 dB in ``rt60`` seconds, ``drr_db``

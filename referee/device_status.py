@@ -16,7 +16,7 @@ NARROW_LINE = ("suena como un teléfono: calibrá las voces con este micrófono 
 # ... and where the voices were calibrated through such a line: then it hears nearly as well.
 NARROW_CALIBRATED = ("suena como un teléfono, y las voces se calibraron así: oye casi como con "
                      "uno completo")
-# ... and how ``voices calibrate`` or ``voices learn`` says a calibration made through one.
+# ... and how ``voices calibrate``, ``voices learn`` and the tablet say a calibration made through one.
 NARROW_CALIBRATION = ("Las voces sonaron como por teléfono (nada por encima de 4 kHz): con esta "
                       "calibración el árbitro oye casi como con un micrófono completo si juegan "
                       "con ese mismo micrófono; si cambian a otro, calibrá de nuevo con ese.")

@@ -13,8 +13,8 @@ from benchmarks.speech_corpus import (
     NOISE_LEAD_S,
     NOISE_TAIL_S,
     file_seconds,
+    heard,
     load_items,
-    read_in_noise,
     speech_end,
 )
 from benchmarks.speech_listening import init_worker, run_one
@@ -47,7 +47,7 @@ def test_a_file_heard_in_noise_has_the_noise_around_it_and_its_speech_end_known(
     same level; latency counts from where the speech ended, not from the end of what was heard."""
     item = next(it for it in load_items("tuning", 2) if it.group == "call")
     clean = read_wav(shared_dir / "speech" / item.file)[:, 0]
-    noisy = read_in_noise(item.file, 10.0, seed=5, tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)[:, 0]
+    noisy = heard(item.file, 5, "10", tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)[:, 0]
     lead = int(NOISE_LEAD_S * 16000)
     assert len(noisy) == lead + len(clean) + int(NOISE_TAIL_S * 16000)
     during = noisy[lead: lead + len(clean)] - clean
@@ -65,8 +65,8 @@ def test_the_benchmark_hears_a_noisy_call_and_the_noise_after_it(shared_dir: Pat
     assert outcome.audio_s - outcome.after_s == file_seconds(item.file)
     assert abs(outcome.after_s - NOISE_LEAD_S - NOISE_TAIL_S) < 0.01
     assert 0 < outcome.cpu_s < outcome.audio_s
-    heard = {label: latency for label, _, latency, _, _ in outcome.heard}
-    assert "retruco" in heard and 0.0 <= heard["retruco"] < 1.0
+    latencies = {label: latency for label, _, latency, _, _ in outcome.heard}
+    assert "retruco" in latencies and 0.0 <= latencies["retruco"] < 1.0
 
 
 def test_only_the_prompts_through_the_line_asks_for_a_calibration(

@@ -325,13 +325,13 @@ def test_english_fallback_runs_and_says_it_is_low_accuracy(shared_dir: Path) -> 
 def test_a_new_stream_is_heard_as_if_nothing_came_before(shared_dir: Path) -> None:
     """Each stream starts afresh: the decoders kept something of the last stream (their own
     front end's), and the same file in noise was heard with other confidences after others."""
-    from benchmarks.speech_corpus import read_in_noise
+    from benchmarks.speech_corpus import heard as in_noise
 
     rec = SphinxRecognizer(PhraseList.from_table(), None, english=True)
 
     def heard(call: str) -> list[tuple[str, float, float]]:
         file = f"clean/mbrola-es3/call__{call}__mbrola-es3__normal__low.wav"
-        finals = decode_pcm(rec, to_pcm(read_in_noise(file, 20.0, 3, 1.0, 1.0)))
+        finals = decode_pcm(rec, to_pcm(in_noise(file, 3, "20", tail_s=1.0, lead_s=1.0)))
         # confidences to the hundredth: the lattice's sums differ in the last digits
         return [(w.text, round(w.conf, 2), w.start) for r in finals for w in r.words]
 
