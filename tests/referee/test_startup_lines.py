@@ -445,3 +445,20 @@ def test_voices_learned_from_play_alone_through_a_narrow_microphone_show_it_fine
     assert pages.shown == [("mic", "poor", NARROW_LINE),  # said again (the pages show news only)
                            ("mic", "ok", NARROW_CALIBRATED) if line == "narrow"
                            else ("mic", "poor", NARROW_LINE)]
+
+
+def test_a_recording_serve_plays_says_on_the_terminal_when_it_sounds_like_a_telephone(
+        tmp_path: Path) -> None:
+    from benchmarks.speech_corpus import through_line
+    from referee.audio import to_pcm
+    from referee.device_status import NARROW_RECORDING
+    from referee.evidence import write_wav
+    from tests.referee.talk import talk
+
+    wav = tmp_path / "auricular.wav"
+    write_wav(wav, to_pcm(through_line(talk(8))))
+    said: list[str] = []
+    source, part = startup._audio_source(demo_arguments(wav=str(wav)), said.append)
+    source.realtime = False  # as fast as it can be read
+    list(source)
+    assert part.running and said == [f"grabación: a los 5.8 s {NARROW_RECORDING}"]
