@@ -195,9 +195,9 @@ class WavSource:
         stretch = step * max(1, round(self.STRETCH_S / self.chunk_s))  # whole chunks
         started = time.monotonic()
         channels = Channels(self.chunk_s)
-        band = Band(self.rate)
-        if band.narrow:  # recorded at 8 kHz or less
-            self._line(band, 0.0)
+        say, band = self.on_status, Band(self.rate)
+        if say and band.narrow:  # recorded at 8 kHz or less
+            say(_line(band, 0.0))
         for begin in range(0, self.length, stretch):
             frames = resample_span(self.stored.floats, len(self.stored), self.rate, begin,
                                    min(begin + stretch, self.length))
@@ -209,10 +209,11 @@ class WavSource:
                         time.sleep(delay)
                 chunk = to_chunk(frames[i : i + step], t, channels)
                 yield chunk
-                if self.on_status and band.hear(chunk.pcm):
-                    self._line(band, t + chunk.duration)
+                if say and band.hear(chunk.pcm):
+                    say(_line(band, t + chunk.duration))
 
-    def _line(self, band: Band, t: float) -> None:
-        if self.on_status:
-            self.on_status(f"a los {t:.1f} s {NARROW_RECORDING if band.narrow else FULL_RECORDING}")
+
+def _line(band: Band, t: float) -> str:
+    """What a recording sounds like from ``t`` seconds on (``referee.band``)."""
+    return f"a los {t:.1f} s {NARROW_RECORDING if band.narrow else FULL_RECORDING}"
 
