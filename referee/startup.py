@@ -332,7 +332,7 @@ CALIBRATION_PART = Part("calibración", True, "calibrá las voces de la mesa des
                         "Ajustes → Voces (un minuto por jugador)")
 
 
-def _calibrated_voices(args: argparse.Namespace, recognizer: Any) -> bool:
+def _can_calibrate_voices(args: argparse.Namespace, recognizer: Any) -> bool:
     """Whether the voices can be calibrated, from the tablet or by play: a microphone heard by
     the Spanish Sphinx model."""
     return not args.wav and hasattr(recognizer, "use_means") and not recognizer.low_accuracy
@@ -343,7 +343,7 @@ def _calibration(args: argparse.Namespace, service: Any, recognizer: Any, log: L
     """The voices' calibration from the tablet (``referee.table_calibration``), for a microphone
     heard by the Spanish Sphinx model; None otherwise (the pages then offer none).  ``lines`` is
     called whenever a calibration is made or forgotten."""
-    if not _calibrated_voices(args, recognizer) or not hasattr(service, "set_calibration"):
+    if not _can_calibrate_voices(args, recognizer) or not hasattr(service, "set_calibration"):
         return None
     from referee.table_calibration import TableCalibration
 
@@ -363,7 +363,7 @@ def line_statuses(args: argparse.Namespace, recognizer: Any, source: Any) -> Cal
     """Each microphone of ``source`` that sounds like a telephone, where the voices can be
     calibrated, is told as its calibration makes it (``LineStatus``); what is returned says each
     one's status again, for when the calibration changed."""
-    if not _calibrated_voices(args, recognizer):
+    if not _can_calibrate_voices(args, recognizer):
         return lambda: None
     models = models_dir(args.models_dir)
     lines = [LineStatus(mic, recognizer, models) for mic in _microphones(source)]
