@@ -43,6 +43,9 @@ over; with --calibrate, the prompts too (a table calibrates with the microphone 
 --narrowband prompts (with --calibrate): only the prompts, the files heard full band (a table
 that calibrated with a headset and plays with another microphone); --narrowband files: only the
 files (one that calibrated with a full microphone and plays with a headset).
+--table-talk: the cepstral mean each file starts from settled on a table of several voices (the
+caller's other files among every synthetic voice's, in equal shares) instead of the caller's alone:
+at a table the referee has heard everyone, and the caller may not have spoken for a while.
 """
 
 from __future__ import annotations
@@ -184,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="hand every file over through an 8 kHz line, as a Bluetooth headset "
                              f"or a telephone does: nothing above {LINE_HZ:g} Hz (noise and room "
                              "too); 'prompts' or 'files': only those through it")
+    parser.add_argument("--table-talk", action="store_true",
+                        help="each file starts from the mean settled on the talk of every synthetic "
+                             "voice and the caller's, not the caller's alone")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
     parser.add_argument("--show-slow", type=int, default=0, metavar="N",
                         help="the N calls handed over latest after the end of their speech")
@@ -262,10 +268,13 @@ def main(argv: list[str] | None = None) -> int:
                 label += f" · room RT60 {room[0]:g} s, DRR {room[1]:g} dB"
             if files_line:
                 label += " · through an 8 kHz line"
+            if args.table_talk:
+                label += " · settled on a table's talk"
             try:
                 with Pool(args.workers, init_worker,
                           (name, cond, args.models_dir, args.tune, calibration,
-                           not args.no_early, not args.no_revise, frames)) as pool:
+                           not args.no_early, not args.no_revise, frames, None,
+                           args.table_talk)) as pool:
                     outcomes = pool.map(run_one, said, chunksize=8)
             except Exception as err:  # noqa: BLE001 - report and go on with the next one
                 print(f"\n== {name} · {label} ==\n  could not run: {err}")

@@ -159,6 +159,13 @@ def heard(file: str, seed: int, snr: str, room: tuple[float, float] | None = Non
     return through_line(frames) if line else frames
 
 
+@cache
+def synthetic_voices() -> frozenset[str]:
+    """The corpus's synthetic voices (each said every text of the script)."""
+    with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:
+        return frozenset(row["voice"] for row in csv.DictReader(fh))
+
+
 def voice_files() -> dict[str, list[str]]:
     """Every corpus file by voice, synthetic and real."""
     out: dict[str, list[str]] = defaultdict(list)

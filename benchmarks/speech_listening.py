@@ -23,30 +23,41 @@ from benchmarks.speech_corpus import (
     file_seed,
     heard,
     speech_end,
+    synthetic_voices,
     voice_files,
 )
 from benchmarks.speech_scoring import Outcome
 from referee.listener import Utterance
 
 SPHINX_ES_DIR = SHARED / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
-SETTLE_S = 30.0  # audio of the same voice heard before each file (a table talks before it calls)
+SETTLE_S = 30.0  # audio of the same voice (or a table's, --table-talk) heard before each file
 
 # What a worker process (or the main one, to learn voices) listens with: set by ``start_worker``.
 STATE: dict[str, object] = {}
 
 
-def settle_files(voice: str, half: int, files: dict[str, list[str]]) -> list[str]:
+def settle_files(voice: str, half: int, files: dict[str, list[str]],
+                 table: frozenset[str] = frozenset()) -> list[str]:
     """About ``SETTLE_S`` seconds of the voice's files from one half of them (by name): what the
-    referee heard from this table before the calls of the other half were said."""
-    mine = sorted(f for f in files.get(voice, []) if zlib.crc32(f.encode()) % 2 == half)
-    random.Random(voice).shuffle(mine)
-    return mine[: max(1, int(SETTLE_S / 1.2))]  # the files last about 1.2 s
+    referee heard from this table before the calls of the other half were said. With the voices
+    of a ``table``, the caller's files and theirs, in equal shares and shuffled: a table of
+    several voices, the caller one of them."""
+    count = max(1, int(SETTLE_S / 1.2))  # the files last about 1.2 s
+    talk: list[str] = []
+    for talker in sorted({voice} | table):
+        theirs = sorted(f for f in files.get(talker, []) if zlib.crc32(f.encode()) % 2 == half)
+        random.Random(talker).shuffle(theirs)
+        talk += theirs[:count]
+    if table:
+        random.Random(voice).shuffle(talk)
+    return talk[:count]
 
 
 def init_worker(recognizer: str, snr: str, models_dir: str | None, tune: str | None,
                 calibration: dict[str, str] | None = None, early: bool = True,
                 revise: bool = True, frames: Callable[[str, int], np.ndarray] | None = None,
-                chunks: Callable[[np.ndarray, int], list[Any]] | None = None) -> None:
+                chunks: Callable[[np.ndarray, int], list[Any]] | None = None,
+                table: bool = False) -> None:
     # A worker that fails here would be restarted by the pool forever: keep the error and let the
     # first item raise it, so the run stops with the reason.
     try:
@@ -54,6 +65,7 @@ def init_worker(recognizer: str, snr: str, models_dir: str | None, tune: str | N
         STATE["calibration"] = calibration or {}
         STATE["early"] = early
         STATE["revise"] = revise
+        STATE["table"] = synthetic_voices() if table else frozenset()
         if frames is not None:
             STATE["frames"] = frames
         if chunks is not None:  # the frames cut into the listener's chunks another way
@@ -126,7 +138,8 @@ def delays(heard_at: list[float], spent: list[float]) -> list[float]:
 
 
 def listen(item: Item) -> Heard:
-    """What the listener hands over for one file, from its voice's settled cepstral mean."""
+    """What the listener hands over for one file, from the cepstral mean settled on its voice's
+    other files (or on a table's talk, ``settle_files``)."""
     from referee.audio import AudioChunk, Channels, to_chunk, to_pcm
     from referee.listener import Listener
 
@@ -150,7 +163,9 @@ def listen(item: Item) -> Heard:
         means: dict[tuple[str, int], tuple[list[float], str]] = STATE.setdefault("means", {})  # type: ignore[assignment]
         if (item.voice, half) not in means:
             files = STATE["voice_files"]
-            for k, file in enumerate(settle_files(item.voice, half, files)):  # type: ignore[arg-type]
+            table: frozenset[str] = STATE.get("table", frozenset())  # type: ignore[assignment]
+            talk = settle_files(item.voice, half, files, table)  # type: ignore[arg-type]
+            for k, file in enumerate(talk):
                 rec.settle(to_pcm(load(file, k)))
             means[(item.voice, half)] = (rec.noise_levels, rec.cepstral_mean)
         rec.reset()
