@@ -20,8 +20,8 @@ NARROW_CALIBRATED = ("suena como un teléfono, y las voces se calibraron así: o
 NARROW_CALIBRATION = ("Las voces sonaron como por teléfono (nada por encima de 4 kHz): con esta "
                       "calibración el árbitro oye casi como con un micrófono completo si juegan "
                       "con ese mismo micrófono; si cambian a otro, calibrá de nuevo con ese.")
-# How a recording (``listen --wav``) whose sound came through such a line says so, and when it
-# no longer does.
+# How a recording (``listen --wav``, ``serve --wav``) whose sound came through such a line says
+# so, and when it no longer does (``wav._line``: «a los 5.8 s suena como un teléfono …»).
 NARROW_RECORDING = ("suena como un teléfono (no trae nada por encima de 4 kHz, y así los números "
                     "y las palabras parecidas se oyen peor); si la grabó el micrófono de la mesa, "
                     "calibrá las voces con él")
@@ -40,8 +40,10 @@ def is_retrying(status: str) -> bool:
 
 def shown_state(status: str) -> str:
     """How the pages show a source with this status: "trouble" while it looks for its device
-    again, "poor" while it hears through a narrow line, else "ok"."""
-    return "trouble" if is_retrying(status) else "poor" if status == NARROW_LINE else "ok"
+    again, "poor" while it hears through a narrow line (a microphone's, or a recording's from
+    where it began to sound so), else "ok"."""
+    narrow = status == NARROW_LINE or status.endswith(NARROW_RECORDING)
+    return "trouble" if is_retrying(status) else "poor" if narrow else "ok"
 
 
 def said_once(say: Callable[[str], None]) -> Callable[[str], None]:

@@ -153,7 +153,8 @@ def _audio_source(args: argparse.Namespace, log: Log, service: Any = None) -> tu
     source: Any
     if args.wav:
         try:
-            source = WavSource(args.wav, realtime=True, on_status=said_once(log, "grabación"))
+            told = source_status(service, "mic", said_once(log, "grabación"))
+            source = WavSource(args.wav, realtime=True, on_status=told)
         except (AudioError, OSError) as err:
             message = getattr(err, "message", None) or str(err)
             return None, Part("audio", False, f"no puedo leer {args.wav}: {message}")

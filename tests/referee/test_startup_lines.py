@@ -218,6 +218,28 @@ def test_a_microphone_through_a_narrow_line_shows_it_hears_poorly_until_its_soun
     assert said == ["micrófono: escuchando", f"micrófono: {NARROW_LINE}", "micrófono: escuchando"]
 
 
+
+def test_a_recording_through_a_narrow_line_shows_it_is_heard_poorly_from_where_it_sounds_so(
+        tmp_path: Path) -> None:
+    """``serve --wav`` plays a recording as if it were the microphone, and the tablet's badge
+    says what the terminal says of its sound, as it does a microphone's."""
+    from benchmarks.speech_corpus import through_line
+    from referee.device_status import FULL_RECORDING, NARROW_RECORDING
+    from tests.referee.talk import talk
+    from tests.referee.test_band import _wav
+
+    path = _wav(tmp_path / "auricular.wav",
+                np.concatenate([through_line(talk(10.5)), talk(10, seed=2)]))
+    pages, said = Pages(), list[str]()
+    source, part = startup._audio_source(demo_arguments(wav=str(path)), said.append, pages)
+    assert part.running
+    source.realtime = False  # as fast as it goes: the test need not wait 20 s
+    for _ in source:
+        pass
+    narrow, full = f"a los 5.8 s {NARROW_RECORDING}", f"a los 10.6 s {FULL_RECORDING}"
+    assert pages.shown == [("mic", "poor", narrow), ("mic", "ok", full)]
+    assert said == [f"grabación: {narrow}", f"grabación: {full}"]  # the terminal as before
+
 def test_a_microphone_per_team_starts_with_the_lag_kept_last_time(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from referee.table_sound import keep_lag, lag_file
