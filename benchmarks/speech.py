@@ -43,6 +43,10 @@ over; with --calibrate, the prompts too (a table calibrates with the microphone 
 --narrowband prompts (with --calibrate): only the prompts, the files heard full band (a table
 that calibrated with a headset and plays with another microphone); --narrowband files: only the
 files (one that calibrated with a full microphone and plays with a headset).
+--calibrate-together [all|others] (with --calibrate): one calibration for every voice tested, on
+all their prompts, as a table calibrates its players one after another ('voices calibrate'); with
+"others", each voice is heard with the calibration of the other voices, as a player who sat down
+after the table calibrated.
 --table-talk: the cepstral mean each file starts from settled on a table of several voices (the
 caller's other files among every synthetic voice's, in equal shares) instead of the caller's alone:
 at a table the referee has heard everyone, and the caller may not have spoken for a while.
@@ -202,11 +206,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --calibrate: also report with each voice calibrated on its prompts "
                              "mixed with the corpus's noise, at each noisy condition's own SNR, or "
                              "at SNR for every condition (clean included)")
+    parser.add_argument("--calibrate-together", nargs="?", const="all", default="",
+                        choices=["all", "others"],
+                        help="with --calibrate: one calibration for all the voices, on every "
+                             "voice's prompts, as a table of them calibrates; 'others': each voice "
+                             "heard with the other voices' calibration, as a player who came later")
     parser.add_argument("--learn", type=float, nargs="?", const=LEARN_CONF, metavar="CONF",
                         help="sphinx-es: also report with each voice adapted, without prompts, on "
                              "what it said at the low-pitch renders (tested on the high-pitch ones) and the referee heard with "
                              f"confidence ≥ CONF (default {LEARN_CONF})")
     args = parser.parse_args(argv)
+    if args.calibrate_together and not args.calibrate:
+        parser.error("--calibrate-together: how the voices are calibrated; add --calibrate")
     if args.narrowband == "prompts" and not args.calibrate:
         parser.error("--narrowband prompts: only the calibration's prompts through the line; "
                      "add --calibrate")
@@ -221,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     # the prompts said through the line where the files are not, or the other way round
     through = {(True, False): " through an 8 kHz line", (False, True): " full band"}.get(
         (prompts_line, files_line), "") if args.calibrate else ""
+    together = {"all": " together", "others": " by the others"}.get(args.calibrate_together, "")
     items = load_items(args.voices, args.limit)
     room = (args.room[0], args.room[1] if len(args.room) > 1 else 0.0) if args.room else None
     calibrations: list[tuple[str, dict[str, str]]] = [("", {})]
@@ -230,8 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         items = [it for it in items if it.render and it.render not in left_out]
         print(f"renders {', '.join(left_out)} and real recordings left out")
     if args.calibrate:
-        calibrations.append((f" · calibrated{through}", calibrate_voices({it.voice for it in items}, Path(tmp.name),
-                                                                room=room, line=prompts_line)))
+        calibrations.append((f" · calibrated{together}{through}",
+                             calibrate_voices({it.voice for it in items}, Path(tmp.name), room=room,
+                                              line=prompts_line, together=args.calibrate_together)))
     if args.learn:
         calibrations.append((f" · learned ≥ {args.learn}",
                              learn_voices({it.voice for it in items}, Path(tmp.name), args.learn)))
@@ -242,9 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     # --calibrate-in-noise: the voices calibrated in noise, each condition's own or one for all
     noisy_prompts = {cond: cond if args.calibrate_in_noise == "same" else args.calibrate_in_noise
                      for cond in args.snr if args.calibrate and args.calibrate_in_noise}
-    in_noise = {snr: [(f" · calibrated in noise at {snr} dB SNR{through}",
+    in_noise = {snr: [(f" · calibrated{together} in noise at {snr} dB SNR{through}",
                        calibrate_voices({it.voice for it in items}, Path(tmp.name), snr, room,
-                                        prompts_line))]
+                                        prompts_line, args.calibrate_together))]
                 for snr in sorted(set(noisy_prompts.values()) - {"clean"})}
     print(f"{len(items)} files, voices: {args.voices}, workers: {args.workers}")
     said = at_moments(items, TALK_GROUPS)  # look-alikes and chatter at each moment of talk

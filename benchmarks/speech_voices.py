@@ -32,25 +32,38 @@ def calibration_script(voice: str) -> list[tuple[str, str]]:
 
 
 def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
-                     room: tuple[float, float] | None = None, line: bool = False) -> dict[str, str]:
+                     room: tuple[float, float] | None = None, line: bool = False,
+                     together: str = "") -> dict[str, str]:
     """One adapted means file per voice, estimated on its calibration script; with an ``snr``,
     the prompts said in the corpus's noise at that SNR, as at a table that calibrates in the noise
     it plays in (each prompt with its own stretch of noise, chosen by its file); with a ``room``
     (RT60, DRR: ``speech_corpus.in_room``), said in that room first; with a ``line``, heard
-    through an 8 kHz line (``speech_corpus.through_line``), as the table's microphone is."""
+    through an 8 kHz line (``speech_corpus.through_line``), as the table's microphone is. With
+    ``together`` "all", one file for them all, on every voice's script: a table calibrates its
+    players one after another into one calibration (``voices calibrate``); "others", each voice
+    heard with the one file of the other voices: a player who sat down after the table
+    calibrated."""
     from referee.asr.adapt import calibrate, write_means
 
     out: dict[str, str] = {}
-    for voice in sorted(voices):
-        utts = [(_prompt(f, snr, room, line), text) for f, text in calibration_script(voice)]
-        means, stats = calibrate(SPHINX_ES_DIR, [utts])
-        path = folder / f"means-{snr}-{room}-{line}-{zlib.crc32(voice.encode())}"
+    everyone = sorted(voices)
+    # (the voices calibrated, the voices heard with that calibration)
+    tables = {"all": [(everyone, everyone)],
+              "others": [([v for v in everyone if v != voice], [voice]) for voice in everyone],
+              "": [([voice], [voice]) for voice in everyone]}[together]
+    for table, heard_with in tables:
+        prompts = [[(_prompt(f, snr, room, line), text) for f, text in calibration_script(voice)]
+                   for voice in table]
+        means, stats = calibrate(SPHINX_ES_DIR, prompts)
+        path = folder / f"means-{snr}-{room}-{line}-{zlib.crc32(' '.join(table).encode())}"
         write_means(path, means)
-        out[voice] = str(path)
+        out.update(dict.fromkeys(heard_with, str(path)))
         noise = ("" if snr == "clean" else f" in noise at {snr} dB SNR") + (
             f" in a room (RT60 {room[0]:g} s, DRR {room[1]:g} dB)" if room else "") + (
             " through an 8 kHz line" if line else "")
-        print(f"  calibrated {voice}{noise}: {len(utts)} prompts, {stats.frames / 100:.0f} s of speech")
+        print(f"  calibrated {' + '.join(table)}{noise}: {sum(map(len, prompts))} prompts, "
+              f"{stats.frames / 100:.0f} s of speech" + (
+                  f"; heard with it: {', '.join(heard_with)}" if heard_with != table else ""))
     return out
 
 
