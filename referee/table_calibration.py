@@ -8,8 +8,13 @@ listener (``tap``): a prompt said is not a call.  The listener then goes on with
 it, its clock carried on as if the recording had not been there.  Every change of state is shown
 on the pages (``show``, the service's ``set_calibration``) as a dict: ``state`` ("idle",
 "listening", "ready" for the next player, "fitting", "done", "failed"), the player and prompt,
-what became of the last prompt, the result, and whether the table has a calibration in use
-(which "forget" drops, as ``voices forget`` does).
+what became of the last prompt, the result, whether the table has a calibration in use (which
+"forget" drops, as ``voices forget`` does) and how many players' recordings it keeps.
+
+A player who sits down at a calibrated table is added ("add"): only they say the prompts, and the
+calibration is fitted again on everyone's, the kept recordings and theirs.  Heard with a
+calibration made without them, a player is heard about as with none, and in noise worse
+(docs/voice.md, "A table calibrated together").
 """
 
 from __future__ import annotations
@@ -32,12 +37,12 @@ Fit = Callable[[Path, Path, Voices], tuple[Path, Any]]
 
 # The taps each state takes (``act``); any other is refused, saying why.
 TAPS = {
-    "idle": ("start", "forget"),
+    "idle": ("start", "add", "forget"),
     "listening": ("skip", "cancel"),
     "ready": ("next", "cancel"),
     "fitting": (),
-    "done": ("close", "start", "forget"),
-    "failed": ("close", "start", "forget"),
+    "done": ("close", "start", "add", "forget"),
+    "failed": ("close", "start", "add", "forget"),
 }
 REFUSED = {
     "idle": "no se está calibrando: tocá «Calibrar las voces»",
@@ -70,23 +75,32 @@ class TableCalibration:
         self._message = ""
         self._capture: PhraseCapture | None = None
         self._calibrated = bool(getattr(recognizer, "calibrated", False))
+        self._kept = voice_learning.kept_voices(models_dir)  # players whose recordings are kept
+        self._adding = False  # the players recorded join those kept
         self._publish()
 
     # -- the tablet's taps --------------------------------------------------------------------
     def act(self, action: str, players: int = 1, index: int | None = None) -> None:
-        """A tap: "start" (with the number of ``players``), "next", "skip" (the prompt shown,
-        ``index``, if given), "cancel", "close", "forget"; ValueError, in words, for one the
-        state does not take, or a skip of a prompt already heard."""
+        """A tap: "start" (with the number of ``players``), "add" (that many players more, to
+        the table's kept recordings), "next", "skip" (the prompt shown, ``index``, if given),
+        "cancel", "close", "forget"; ValueError, in words, for one the state does not take, a
+        skip of a prompt already heard, or an "add" to a table with no recordings kept."""
         with self._lock:
             if action not in TAPS[self._state]:
                 raise ValueError(REFUSED[self._state])
             if action == "skip" and index not in (None, self._index + 1):
                 raise ValueError(f"ese ya lo oí; ahora va «{self.prompts[self._index]}»")
-            if action == "start":
+            if action in ("start", "add"):
+                if action == "add" and not (self._calibrated and self._kept):
+                    raise ValueError("no hay voces calibradas guardadas a las que sumar otra: "
+                                     "tocá «Calibrar las voces»")
                 self._players, self._voices, self._missed, self._message = players, [], 0, ""
-                who = "un jugador" if players == 1 else f"{players} jugadores"
-                self._log(f"escucha: calibrando las voces desde la tablet ({who}); mientras "
-                          "tanto no oigo cantos")
+                self._adding = action == "add"
+                who = _players(players)
+                joins = (f" que se {'suma' if players == 1 else 'suman'} a {_players(self._kept)}"
+                         " ya calibrados") if self._adding else ""
+                self._log(f"escucha: calibrando las voces desde la tablet ({who}{joins}); "
+                          "mientras tanto no oigo cantos")
                 self._next_player()
             elif action == "next":
                 self._next_player()
@@ -158,11 +172,15 @@ class TableCalibration:
         """Fit the model to what was said and hand it to the recognizer (in its own thread)."""
         voices = [v for v in self._voices if v]
         said = sum(len(v) for v in voices)
+        kept = self._kept if self._adding else 0
         try:
             if not said:
                 raise RecognizerError("nothing-heard", NOTHING_HEARD)
+            if kept:
+                voices = [*voice_learning.saved_prompts(self.models_dir), *voices]
             path, stats = self._fit(self.models_dir, self.recognizer.model_dir, voices)
             self.recognizer.use_means(path)
+            self._kept = voice_learning.kept_voices(self.models_dir)
         except RecognizerError as err:
             self._finished("failed", f"No pude calibrar: {err.message}")
         except OSError as err:
@@ -171,8 +189,10 @@ class TableCalibration:
             self._finished("failed", f"No pude calibrar: {err}")
         else:
             narrow = voice_learning.calibrated_narrow(self.models_dir)
-            self._finished("done", f"Listo: {said} frases, {stats.frames / 100:.0f} s de voz. "
-                           "Ya escucho con la calibración." + (f" {NARROW_CALIBRATION}" if narrow else ""))
+            before = f" y las de {_players(kept)} ya calibrados" if kept else ""
+            self._finished("done", f"Listo: {said} frases{before}, {stats.frames / 100:.0f} s de "
+                           "voz. Ya escucho con la calibración."
+                           + (f" {NARROW_CALIBRATION}" if narrow else ""))
 
     def _forget(self) -> None:
         """Drop the table's calibration and hear with the model's own means from the next pause."""
@@ -183,7 +203,7 @@ class TableCalibration:
         except OSError as err:
             raise ValueError(f"no pude {_on_disk('borrar', err)}") from err
         self.recognizer.use_means(None)
-        self._state, self._message, self._calibrated = "idle", "", False
+        self._state, self._message, self._calibrated, self._kept = "idle", "", False, 0
         self._log("escucha: olvidé la calibración de las voces; escucho sin ella")
 
     def _finished(self, state: str, message: str) -> None:
@@ -206,10 +226,15 @@ class TableCalibration:
                 "last": self._last,
                 "heard": sum(len(v) for v in self._voices), "missed": self._missed,
                 "message": self._message, "calibrated": self._calibrated,
+                "kept": self._kept, "adding": self._adding,
             }
 
     def _publish(self) -> None:
         self._show(self.state())
+
+
+def _players(count: int) -> str:
+    return "un jugador" if count == 1 else f"{count} jugadores"
 
 
 def _on_disk(doing: str, err: OSError) -> str:

@@ -346,7 +346,7 @@ class TableService:
             return self.publish(table=False)
 
     def calibrate(self, action: str, players: int = 1, index: int | None = None) -> dict[str, Any]:
-        """A tap on the calibration panel ("start" with the number of ``players``, "next",
+        """A tap on the calibration panel ("start" or "add" with the number of ``players``, "next",
         "skip" with the ``index`` of the prompt shown, "cancel", "close", "forget"), carried out
         by the referee's ``calibration``; the snapshot then.  ActionError (409) when it cannot be
         done now, and why."""

@@ -144,6 +144,11 @@ def prompt_text(path: Path) -> str:
     return path.stem.split("-")[0].replace("_", " ").strip()
 
 
+def kept_voices(models_dir: Path) -> int:
+    """How many players' calibration recordings are kept (``save_prompts``), without reading them."""
+    return sum(1 for p in prompts_dir(models_dir).glob("*") if p.is_dir() and any(p.glob("*.wav")))
+
+
 def saved_prompts(models_dir: Path) -> list[list[tuple[bytes, str]]]:
     """The kept calibration recordings, one list per player."""
     out = []
@@ -238,5 +243,5 @@ def forget(models_dir: Path) -> bool:
     return had
 
 
-__all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "learn",
-           "learnable", "narrow_voices", "note", "prompt_text", "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts", "words_of"]
+__all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "kept_voices",
+           "learn", "learnable", "narrow_voices", "note", "prompt_text", "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts", "words_of"]

@@ -50,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="2 = un micrófono (canal) por equipo, como en 'serve'")
     parser.add_argument("--players", type=values.at_least_one, default=1, metavar="N",
                         help="cuántos de la mesa se calibran, uno después del otro (por defecto 1)")
+    parser.add_argument("--add", action="store_true",
+                        help="con calibrate: sumar jugadores nuevos a los ya calibrados (sólo ellos "
+                             "dicen los cantos; se calibra con sus voces y las guardadas), en vez "
+                             "de empezar de cero")
     parser.add_argument("--wav-dir", metavar="CARPETA", action="append",
                         help="usar WAVs ya grabados en vez del micrófono: cada archivo se llama como "
                              "lo que dice (truco.wav, vale_cuatro.wav, treinta_y_tres-2.wav); "
@@ -198,7 +202,13 @@ def run(args: argparse.Namespace) -> int:
 
 def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: Path,
                               users: str) -> int:
-    """Record the prompts (or read them from WAVs), calibrate, and keep the calibration."""
+    """Record the prompts (or read them from WAVs), calibrate, and keep the calibration; with
+    ``--add``, on the kept recordings of the players calibrated before too."""
+    kept = voice_learning.saved_prompts(root) if args.add else []
+    if args.add and not kept:  # said before a minute of recording
+        print("No hay grabaciones de una calibración a las que sumar jugadores: calibrá sin --add.",
+              file=sys.stderr)
+        return 2
     try:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
                   else from_mic(args.mic, max(1, args.players), args.channels,
@@ -206,9 +216,10 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
         said = sum(len(v) for v in voices)
         if not said:  # every prompt silent or noise: nothing to calibrate with
             raise AudioError("nothing-heard", NOTHING_HEARD)
+        before = f" y las de {len(kept)} ya calibrad{'a' if len(kept) == 1 else 'as'}" if kept else ""
         print(f"Calibrando con {said} frases de {len(voices)} "
-              f"{'voz' if len(voices) == 1 else 'voces'}…", flush=True)
-        path, stats = voice_learning.calibrate_prompts(root, model_dir, voices)
+              f"{'voz' if len(voices) == 1 else 'voces'}{before}…", flush=True)
+        path, stats = voice_learning.calibrate_prompts(root, model_dir, [*kept, *voices])
     except (AudioError, RecognizerError) as err:
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2

@@ -135,6 +135,14 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--wav-dir", str(second),
                  "--models-dir", str(models)]) == 0
     assert (models / "voice-calibration" / "means").read_bytes() != one_voice
+    two_voices = (models / "voice-calibration" / "means").read_bytes()
+    # One who sits down later is added: only they say the prompts, fitted with the two kept.
+    capsys.readouterr()
+    assert main(["voices", "calibrate", "--add", "--wav-dir", str(second),
+                 "--models-dir", str(models)]) == 0
+    assert "de 1 voz y las de 2 ya calibradas" in capsys.readouterr().out
+    assert voice_learning.kept_voices(models) == 3
+    assert (models / "voice-calibration" / "means").read_bytes() != two_voices
     choice = find_model(models, "sphinx")
     assert choice.calibration == models / "voice-calibration" / "means"
     assert "calibración" in choice.label
@@ -146,6 +154,9 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert classify(models / "sphinx", models).calibration == models / "voice-calibration" / "means"
     assert main(["voices", "forget", "--models-dir", str(models)]) == 0
     assert find_model(models, "sphinx").calibration is None
+    assert main(["voices", "calibrate", "--add", "--wav-dir", str(second),
+                 "--models-dir", str(models)]) == 2  # nobody kept to add to: said, nothing done
+    assert "calibrá sin --add" in capsys.readouterr().err
     # The es-MX voice, 8 kHz telephone sound: calibrated through that line, and said so.
     phone = tmp_path / "telefono"
     phone.mkdir()

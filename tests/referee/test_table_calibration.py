@@ -115,7 +115,7 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
     assert shown[-1] | {"last": ""} == {"state": "listening", "player": 1, "players": 2,
                                         "index": 1, "total": 2, "prompt": "truco", "last": "",
                                         "heard": 0, "missed": 0, "message": "",
-                                        "calibrated": False}
+                                        "calibrated": False, "kept": 0, "adding": False}
     with pytest.raises(ValueError, match="Saltear"):
         calibration.act("start", 2)
     calibration.act("skip", index=1)
@@ -126,7 +126,7 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
     assert shown[-1] | {"last": ""} == {"state": "ready", "player": 2, "players": 2, "index": 3,
                                         "total": 2, "prompt": "", "last": "", "heard": 1,
                                         "missed": 1, "message": "",
-                                        "calibrated": False}
+                                        "calibrated": False, "kept": 0, "adding": False}
     assert calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))  # the listener waits too
     calibration.act("next")
     assert shown[-1]["player"] == 2 and shown[-1]["prompt"] == "truco"
@@ -181,6 +181,48 @@ def test_a_calibration_the_table_has_is_forgotten_from_the_tablet(tmp_path: Path
                                     lambda _: None)
     assert started_with.state()["calibrated"]
 
+
+
+def test_a_player_who_sits_down_later_is_added_to_the_players_kept(tmp_path: Path) -> None:
+    """Only the new player says the prompts; the calibration is fitted again on everyone's, the
+    recordings kept and theirs, and keeps them all for the next one."""
+    from referee.asr import learn
+
+    log: list[str] = []
+    recognizer = Recognizer(tmp_path / "model")
+
+    def fit(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
+        learn.save_prompts(models_dir, voices)  # as calibrate_prompts keeps them
+        return fake_fit(models_dir, model_dir, voices)
+
+    calibration = TableCalibration(lambda _: None, tmp_path, recognizer, log.append,
+                                   prompts=("truco", "quiero"), fit=fit)
+    with pytest.raises(ValueError, match="no hay voces calibradas guardadas"):
+        calibration.act("add")
+    calibration.act("start", 2)
+    spoken(calibration, 2)
+    calibration.act("next")
+    spoken(calibration, 2)
+    assert wait_for(calibration, "done")["kept"] == 2
+    calibration.act("close")
+
+    calibration.act("add", 1)
+    assert calibration.state() | {"last": ""} == calibration.state() | {
+        "state": "listening", "player": 1, "players": 1, "adding": True, "kept": 2, "last": ""}
+    assert "(un jugador que se suma a 2 jugadores ya calibrados)" in log[-1]
+    spoken(calibration, 1)
+    calibration.act("skip")
+    state = wait_for(calibration, "done")
+    said = [sorted(text for _, text in voice) for voice in fake_fit.voices]  # type: ignore[attr-defined]
+    assert said == [["quiero", "truco"], ["quiero", "truco"], ["truco"]]
+    assert state["message"].startswith("Listo: 1 frases y las de 2 jugadores ya calibrados")
+    assert state["kept"] == 3 == learn.kept_voices(tmp_path)
+    assert recognizer.used == [tmp_path / "means", tmp_path / "means"]
+
+    calibration.act("start", 1)  # the whole table again: the kept ones are not fitted with
+    spoken(calibration, 2)
+    wait_for(calibration, "done")
+    assert len(fake_fit.voices) == 1 and calibration.state()["kept"] == 1  # type: ignore[attr-defined]
 
 def test_a_calibration_that_breaks_ends_failed_and_the_panel_with_it(tmp_path: Path) -> None:
     def broken(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:

@@ -1069,10 +1069,10 @@ PROMPTS = ("truco", "vale cuatro")  # what each player says, in turn
 CALIBRATION_IDLE: dict[str, Any] = {
     "state": "idle", "player": 0, "players": 0, "index": 0,
     "total": len(PROMPTS), "prompt": "", "last": "", "heard": 0, "missed": 0, "message": "",
-    "calibrated": False,
+    "calibrated": False, "kept": 0, "adding": False,
 }
 CALIBRATION_TAKES = {  # the taps each state takes ...
-    "idle": {"start", "forget"}, "listening": {"skip", "cancel"}, "ready": {"next", "cancel"},
+    "idle": {"start", "add", "forget"}, "listening": {"skip", "cancel"}, "ready": {"next", "cancel"},
     "fitting": set(), "done": {"close"}, "failed": {"close"},
 }
 CALIBRATION_REFUSED = {  # ... and why it refuses the others
@@ -1105,8 +1105,8 @@ class FakeCalibration:
             self.skipped.append(index)
         if action not in CALIBRATION_TAKES[self.state["state"]]:
             raise ValueError(CALIBRATION_REFUSED[self.state["state"]])
-        if action == "start":
-            self.start(players)
+        if action in ("start", "add"):
+            self.start(players, adding=action == "add")
         elif action == "skip":
             self.state["missed"] += 1
             self._after(f"no te oí «{self.state['prompt']}»; sigo")
@@ -1118,8 +1118,9 @@ class FakeCalibration:
             self.close()
         self.service.set_calibration(self.state)
 
-    def start(self, players: int) -> dict[str, Any]:
-        self.state = {**CALIBRATION_IDLE, "players": players}
+    def start(self, players: int, adding: bool = False) -> dict[str, Any]:
+        kept = {key: self.state[key] for key in ("calibrated", "kept")}
+        self.state = {**CALIBRATION_IDLE, **kept, "players": players, "adding": adding}
         return self._listen(1)
 
     def heard(self) -> dict[str, Any]:
@@ -1150,6 +1151,15 @@ class FakeCalibration:
         else:
             state.update(state="fitting", prompt="")
         return state
+
+
+def calibrating_board(server: LiveServer, page: Any) -> FakeCalibration:
+    """The board open on a server that calibrates the voices from the tablet (a fake)."""
+    service = server.service
+    service.calibration = fake = FakeCalibration(service)
+    open_board(page, server.url)
+    wait_seq(page, service.snapshot()["seq"])
+    return fake
 
 
 def calibration_buttons(page: Any) -> list[str]:
@@ -1250,11 +1260,31 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
     assert fake.calls[-1][0] == "close" and service.snapshot()["calibration"]["state"] == "idle"
 
 
+
+def test_a_player_who_sits_down_later_is_added_from_the_tablet(server: LiveServer, page: Any) -> None:
+    service = server.service
+    fake = calibrating_board(server, page)
+    page.click("#btn-settings")
+    assert text(page, "#calibrated") == "Todavía sin calibrar."
+    assert page.locator("#btn-add-voice").is_hidden()  # nobody to add to
+    page.click("#dlg-settings [data-close]")
+    fake.state.update(calibrated=True, kept=2)  # two players calibrated, their recordings kept
+    service.set_calibration(fake.state)
+    page.click("#btn-settings")
+    page.wait_for_selector("#calibrated:has-text('2 jugadores')")
+    assert text(page, "#calibrated").startswith("Las voces de la mesa están calibradas (2 jugadores). "
+                                                "Si se sienta alguien nuevo, sumalo")
+    shot(page, "tablet-settings-voices-kept")
+    page.click("#btn-add-voice")
+    page.wait_for_selector("#cal-step:has-text('Jugador nuevo · 1/2')")
+    assert fake.calls == [("add", 1)] and text(page, "#cal-say") == "Decí: «truco»"
+    page.locator("#dlg-settings").wait_for(state="hidden")
+    shot(page, "tablet-calibration-adding")
+
+
 def test_a_refused_tap_and_a_failed_calibration_are_shown(server: LiveServer, page: Any) -> None:
     service = server.service
-    service.calibration = fake = FakeCalibration(service)
-    open_board(page, server.url)
-    wait_seq(page, service.snapshot()["seq"])
+    fake = calibrating_board(server, page)
     page.click("#btn-settings")
     assert page.locator("#calibrate-players").input_value() == "2"  # a table of two
     assert page.locator("#btn-calibrate").is_enabled()
@@ -1313,9 +1343,7 @@ def test_a_refused_tap_and_a_failed_calibration_are_shown(server: LiveServer, pa
 def test_a_calibration_is_forgotten_from_the_settings_after_a_question(
         server: LiveServer, page: Any, browser: Any) -> None:
     service = server.service
-    service.calibration = fake = FakeCalibration(service)
-    open_board(page, server.url)
-    wait_seq(page, service.snapshot()["seq"])
+    fake = calibrating_board(server, page)
     empty = "e => getComputedStyle(e, '::after').content"
     assert "calibrá las voces: Ajustes → Voces" in page.locator("#heard-list").evaluate(empty)
     shot(page, "tablet-uncalibrated")
@@ -1335,6 +1363,7 @@ def test_a_calibration_is_forgotten_from_the_settings_after_a_question(
     fake.state["calibrated"] = True
     wait_seq(page, snap["seq"])
     assert text(page, "#calibrated") == "Las voces de la mesa están calibradas."
+    assert page.locator("#btn-add-voice").is_hidden()  # learned from play: no recordings to add to
     assert page.locator("#heard-list").evaluate(empty) == '"Todavía no se oyó nada."'
     shot(page, "tablet-settings-voices-calibrated")
     page.once("dialog", lambda dialog: dialog.dismiss())  # «¿Olvidamos…?» no

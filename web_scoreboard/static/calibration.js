@@ -8,14 +8,18 @@ const Calibration = (() => {
   // What the panel shows in each state: [title, the step line, the big line, the small line,
   // the buttons (``data-calibration`` actions)].
   const VIEWS = {
-    listening: (c) => ["Calibrar las voces", `Jugador ${c.player} de ${c.players} · ${c.index}/${c.total}`,
+    listening: (c) => ["Calibrar las voces", `${who(c)} · ${c.index}/${c.total}`,
       `Decí: «${c.prompt}»`, c.last, ["skip", "cancel"]],
     ready: (c) => ["Calibrar las voces", "",
-      `Jugador ${c.player} de ${c.players}: cuando estés listo, tocá Empezar`, c.last, ["next", "cancel"]],
+      `${who(c)}: cuando estés listo, tocá Empezar`, c.last, ["next", "cancel"]],
     fitting: (c) => ["Calibrar las voces", "", `Calibrando con ${c.heard} frases…`, "", []],
     done: (c) => ["Calibración de las voces", "", c.message, "", ["close"]],
     failed: (c) => ["⚠ No se pudo calibrar", "", c.message, "", ["close"]],
   };
+  // Who is saying the prompts: a player of the table, or one who sat down after it calibrated.
+  const who = (c) => (c.adding ? "Jugador nuevo" : "Jugador")
+    + (c.adding && c.players === 1 ? "" : ` ${c.player} de ${c.players}`);
+  const players = (n) => (n === 1 ? "un jugador" : `${n} jugadores`);
   let send = null;  // app.js's send(method, path, body): the PIN, the refusals shown
   let shown = null;  // the calibration on screen, null or its state
   let busy = false;  // a tap on its way: a second one would skip the next prompt too
@@ -50,8 +54,10 @@ const Calibration = (() => {
     $("#voices").hidden = !cal;
     if (!cal) return;
     $("#btn-calibrate").disabled = cal.state !== "idle";
-    $("#calibrated").textContent = cal.calibrated
-      ? "Las voces de la mesa están calibradas." : "Todavía sin calibrar.";
+    $("#calibrated").textContent = !cal.calibrated ? "Todavía sin calibrar."
+      : cal.kept ? `Las voces de la mesa están calibradas (${players(cal.kept)}). Si se sienta alguien nuevo, sumalo: con una calibración hecha sin su voz se lo oye peor.`
+      : "Las voces de la mesa están calibradas.";
+    $("#btn-add-voice").hidden = !cal.calibrated || !cal.kept || cal.state !== "idle";
     $("#btn-forget-voices").hidden = !cal.calibrated || cal.state !== "idle";
   }
 
@@ -88,9 +94,10 @@ const Calibration = (() => {
     try {
       const body = { action };
       if (action === "start") body.players = Number($("#calibrate-players").value) || 1;
+      if (action === "add") body.players = 1;
       if (action === "skip" && shown) body.index = shown.index;  // the server may have moved on
       const snap = await send("POST", "/api/calibration", body);
-      if (snap && action === "start" && $("#dlg-settings").open) $("#dlg-settings").close();
+      if (snap && ["start", "add"].includes(action) && $("#dlg-settings").open) $("#dlg-settings").close();
     } finally {
       busy = false;
     }
