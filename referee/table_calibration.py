@@ -109,7 +109,7 @@ class TableCalibration:
             elif action == "forget":
                 self._forget()
             elif action == "cancel":
-                self._state, self._voices, self._capture = "idle", [], None
+                self._state, self._voices, self._capture, self._adding = "idle", [], None, False
                 self._log("escucha: calibración cancelada; no guardé nada")
             else:  # close
                 self._state = "idle"
@@ -208,7 +208,7 @@ class TableCalibration:
 
     def _finished(self, state: str, message: str) -> None:
         with self._lock:
-            self._state, self._message, self._voices = state, message, []
+            self._state, self._message, self._voices, self._adding = state, message, [], False
             self._calibrated = self._calibrated or state == "done"
             self._log(f"escucha: {message}")
             self._publish()
@@ -234,6 +234,7 @@ class TableCalibration:
 
 
 def _players(count: int) -> str:
+    """«un jugador», «3 jugadores»."""
     return "un jugador" if count == 1 else f"{count} jugadores"
 
 
