@@ -172,13 +172,12 @@ class TableCalibration:
         """Fit the model to what was said and hand it to the recognizer (in its own thread)."""
         voices = [v for v in self._voices if v]
         said = sum(len(v) for v in voices)
-        kept = self._kept if self._adding else 0
         try:
             if not said:
                 raise RecognizerError("nothing-heard", NOTHING_HEARD)
-            if kept:
-                voices = [*voice_learning.saved_prompts(self.models_dir), *voices]
-            path, stats = self._fit(self.models_dir, self.recognizer.model_dir, voices)
+            # a player added: fitted with the players' recordings kept, and said so
+            kept = voice_learning.saved_prompts(self.models_dir) if self._adding else []
+            path, stats = self._fit(self.models_dir, self.recognizer.model_dir, [*kept, *voices])
             self.recognizer.use_means(path)
             self._kept = voice_learning.kept_voices(self.models_dir)
         except RecognizerError as err:
@@ -189,7 +188,7 @@ class TableCalibration:
             self._finished("failed", f"No pude calibrar: {err}")
         else:
             narrow = voice_learning.calibrated_narrow(self.models_dir)
-            before = f" y las de {_players(kept)} ya calibrados" if kept else ""
+            before = f" y las de {_players(len(kept))} ya calibrados" if kept else ""
             self._finished("done", f"Listo: {said} frases{before}, {stats.frames / 100:.0f} s de "
                            "voz. Ya escucho con la calibración."
                            + (f" {NARROW_CALIBRATION}" if narrow else ""))
