@@ -22,6 +22,7 @@ import wave
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from models.syserrors import said
 from referee.asr.base import SAMPLE_RATE
@@ -178,8 +179,9 @@ def _file_on_the_way(path: Path) -> Path | None:
     return None
 
 
-def write_wav(path: Path, pcm: bytes, rate: int = SAMPLE_RATE) -> None:
-    with wave.open(str(path), "wb") as wav:
+def write_wav(path: Path | BinaryIO, pcm: bytes, rate: int = SAMPLE_RATE) -> None:
+    """16-bit mono ``pcm`` as a WAV file, at ``path`` or into an open binary file."""
+    with wave.open(str(path) if isinstance(path, Path) else path, "wb") as wav:
         wav.setnchannels(1)
         wav.setsampwidth(2)
         wav.setframerate(rate)

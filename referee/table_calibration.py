@@ -14,7 +14,9 @@ what became of the last prompt, the result, whether the table has a calibration 
 A player who sits down at a calibrated table is added ("add"): only they say the prompts, and the
 calibration is fitted again on everyone's, the kept recordings and theirs.  Heard with a
 calibration made without them, a player is heard about as with none, and in noise worse
-(docs/voice.md, "A table calibrated together").
+(docs/voice.md, "A table calibrated together").  A player who leaves is removed ("remove"):
+their recordings are deleted and the calibration is fitted again on the others' (with no one
+left, it is forgotten); ``voice_sample`` lets the table hear whose voice each kept player is.
 """
 
 from __future__ import annotations
@@ -37,12 +39,12 @@ Fit = Callable[[Path, Path, Voices], tuple[Path, Any]]
 
 # The taps each state takes (``act``); any other is refused, saying why.
 TAPS = {
-    "idle": ("start", "add", "forget"),
+    "idle": ("start", "add", "remove", "forget"),
     "listening": ("skip", "cancel"),
     "ready": ("next", "cancel"),
     "fitting": (),
-    "done": ("close", "start", "add", "forget"),
-    "failed": ("close", "start", "add", "forget"),
+    "done": ("close", "start", "add", "remove", "forget"),
+    "failed": ("close", "start", "add", "remove", "forget"),
 }
 REFUSED = {
     "idle": "no se está calibrando: tocá «Calibrar las voces»",
@@ -82,9 +84,10 @@ class TableCalibration:
     # -- the tablet's taps --------------------------------------------------------------------
     def act(self, action: str, players: int = 1, index: int | None = None) -> None:
         """A tap: "start" (with the number of ``players``), "add" (that many players more, to
-        the table's kept recordings), "next", "skip" (the prompt shown, ``index``, if given),
-        "cancel", "close", "forget"; ValueError, in words, for one the state does not take, a
-        skip of a prompt already heard, or an "add" to a table with no recordings kept."""
+        the table's kept recordings), "remove" (the kept player ``index``), "next", "skip" (the
+        prompt shown, ``index``, if given), "cancel", "close", "forget"; ValueError, in words,
+        for one the state does not take, a skip of a prompt already heard, or an "add" or a
+        "remove" on a table with no such recordings kept."""
         with self._lock:
             if action not in TAPS[self._state]:
                 raise ValueError(REFUSED[self._state])
@@ -106,6 +109,8 @@ class TableCalibration:
                 self._next_player()
             elif action == "skip":
                 self._answered(None, "lo salteaste")
+            elif action == "remove":
+                self._remove(index or 0)
             elif action == "forget":
                 self._forget()
             elif action == "cancel":
@@ -172,14 +177,55 @@ class TableCalibration:
         """Fit the model to what was said and hand it to the recognizer (in its own thread)."""
         voices = [v for v in self._voices if v]
         said = sum(len(v) for v in voices)
-        try:
+
+        def fitted() -> str:
             if not said:
                 raise RecognizerError("nothing-heard", NOTHING_HEARD)
             # a player added: fitted with the players' recordings kept, and said so
             kept = voice_learning.saved_prompts(self.models_dir) if self._adding else []
-            path, stats = self._fit(self.models_dir, self.recognizer.model_dir, [*kept, *voices])
-            self.recognizer.use_means(path)
-            self._kept = voice_learning.kept_voices(self.models_dir)
+            seconds = self._refit([*kept, *voices])
+            before = f" y las de {_players(len(kept))} ya calibrados" if kept else ""
+            return f"Listo: {said} frases{before}, {seconds:.0f} s de voz."
+
+        self._fitting(fitted)
+
+    def _remove(self, player: int) -> None:
+        """Delete a kept player's recordings and fit again on the others' in the background; with
+        no one else kept, forget the calibration."""
+        if not (self._calibrated and 1 <= player <= self._kept):
+            raise ValueError(f"no hay un jugador {player} entre las voces calibradas guardadas")
+        if self._kept == 1:
+            self._forget()
+            return
+        self._state = "fitting"
+        self._message = f"Saco la voz del jugador {player} y calibro con las de los demás…"
+        self._log(f"escucha: saco la voz del jugador {player} de la calibración; mientras tanto "
+                  "sigo oyendo cantos")
+
+        def fitted() -> str:
+            voices = voice_learning.saved_prompts(self.models_dir)
+            if len(voices) < max(player, 2):  # changed on disk since (``voices forget --player``)
+                raise ValueError(f"las voces guardadas cambiaron: quedan {len(voices)}; "
+                                 "fijate en la lista y probá de nuevo")
+            del voices[player - 1]
+            seconds = self._refit(voices)
+            return (f"Listo: saqué la voz del jugador {player}; quedan {_players(len(voices))} "
+                    f"calibrados, {seconds:.0f} s de voz.")
+
+        threading.Thread(target=self._fitting, args=(fitted,), name="voice-calibration",
+                         daemon=True).start()
+
+    def _refit(self, voices: Voices) -> float:
+        """Fit the calibration on ``voices`` (which it keeps) and hand it to the recognizer; the
+        seconds of speech fitted on."""
+        path, stats = self._fit(self.models_dir, self.recognizer.model_dir, voices)
+        self.recognizer.use_means(path)
+        return float(stats.frames) / 100
+
+    def _fitting(self, fitted: Callable[[], str]) -> None:
+        """Run a fit (``fitted``, which says what it did) and show how it ended."""
+        try:
+            message = fitted()
         except RecognizerError as err:
             self._finished("failed", f"No pude calibrar: {err.message}")
         except OSError as err:
@@ -188,10 +234,12 @@ class TableCalibration:
             self._finished("failed", f"No pude calibrar: {err}")
         else:
             narrow = voice_learning.calibrated_narrow(self.models_dir)
-            before = f" y las de {_players(len(kept))} ya calibrados" if kept else ""
-            self._finished("done", f"Listo: {said} frases{before}, {stats.frames / 100:.0f} s de "
-                           "voz. Ya escucho con la calibración."
+            self._finished("done", f"{message} Ya escucho con la calibración."
                            + (f" {NARROW_CALIBRATION}" if narrow else ""))
+
+    def voice_sample(self, player: int) -> bytes | None:
+        """A few of the prompts a kept ``player`` said, as a WAV (``learn.voice_sample``)."""
+        return voice_learning.voice_sample(self.models_dir, player)
 
     def _forget(self) -> None:
         """Drop the table's calibration and hear with the model's own means from the next pause."""
@@ -209,6 +257,7 @@ class TableCalibration:
         with self._lock:
             self._state, self._message, self._voices, self._adding = state, message, [], False
             self._calibrated = self._calibrated or state == "done"
+            self._kept = voice_learning.kept_voices(self.models_dir)  # as the fit left them
             self._log(f"escucha: {message}")
             self._publish()
 

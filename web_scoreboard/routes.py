@@ -261,6 +261,15 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
         return Response(data, media_type=mime,
                         headers={"Content-Disposition": f'inline; filename="{clip_id}.{kind}"'})
 
+    @router.get("/api/calibration/voices/{player}")
+    def voice_sample(player: int) -> Any:
+        wav = service.voice_sample(player)
+        if wav is None:
+            raise ActionError("no-such-voice", f"no hay un jugador {player} entre las voces "
+                              "calibradas guardadas", 404)
+        return Response(wav, media_type="audio/wav",
+                        headers={"Content-Disposition": f'inline; filename="jugador-{player}.wav"'})
+
     @router.get("/api/pin")
     def host_pin(request: Request) -> Any:
         if _client(request) not in host_addresses:

@@ -111,11 +111,13 @@ class CalibrationIn(Strict):
     """A tap on the voices' calibration panel: ``{"action": "start", "players": 2}``, or "add"
     (players who sat down at a calibrated table: fitted with the kept recordings); then "next"
     (the next player is ready), "skip" (the prompt shown), "cancel", "close" (the result was
-    read), "forget" (the table's calibration)."""
+    read), "remove" (a kept player who left: ``{"action": "remove", "index": 2}``), "forget"
+    (the table's calibration)."""
 
-    action: Literal["start", "add", "next", "skip", "cancel", "close", "forget"]
+    action: Literal["start", "add", "next", "skip", "cancel", "close", "remove", "forget"]
     players: Annotated[int, Field(ge=1, le=6)] = 1
-    # with "skip": the prompt shown (its number), refused if the table has moved on since
+    # with "skip": the prompt shown (its number), refused if the table has moved on since;
+    # with "remove": the kept player's number
     index: Annotated[int, Field(ge=1, le=1000)] | None = None
 
 

@@ -36,6 +36,8 @@ class CalibrationControls(Protocol):
 
     def act(self, action: str, players: int, index: int | None) -> None: ...
 
+    def voice_sample(self, player: int) -> bytes | None: ...
+
 
 class TableService:
     """Owns the current game; every method is safe to call from any thread."""
@@ -347,9 +349,9 @@ class TableService:
 
     def calibrate(self, action: str, players: int = 1, index: int | None = None) -> dict[str, Any]:
         """A tap on the calibration panel ("start" or "add" with the number of ``players``, "next",
-        "skip" with the ``index`` of the prompt shown, "cancel", "close", "forget"), carried out
-        by the referee's ``calibration``; the snapshot then.  ActionError (409) when it cannot be
-        done now, and why."""
+        "skip" with the ``index`` of the prompt shown, "cancel", "close", "remove" with the
+        ``index`` of a kept player, "forget"), carried out by the referee's ``calibration``; the
+        snapshot then.  ActionError (409) when it cannot be done now, and why."""
         controls = self.calibration
         if controls is None:
             raise ActionError("calibration-off", "calibrar las voces desde la tablet necesita "
@@ -360,6 +362,12 @@ class TableService:
         except ValueError as err:
             raise ActionError("calibration-refused", str(err), 409) from err
         return self.snapshot()
+
+    def voice_sample(self, player: int) -> bytes | None:
+        """A few prompts a kept calibrated ``player`` said, as a WAV; None when there is no such
+        player (or no calibration from this server)."""
+        controls = self.calibration
+        return None if controls is None else controls.voice_sample(player)
 
     # -- internals ----------------------------------------------------------------------------
     def _load(self, game_id: int) -> None:

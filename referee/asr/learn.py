@@ -144,19 +144,46 @@ def prompt_text(path: Path) -> str:
     return path.stem.split("-")[0].replace("_", " ").strip()
 
 
+def _said_order(path: Path) -> int:
+    """Where a kept recording came among its player's (``vale_cuatro-2.wav`` → 2)."""
+    number = path.stem.rpartition("-")[2]
+    return int(number) if number.isdigit() else 0
+
+
+def _players_recordings(models_dir: Path) -> list[list[Path]]:
+    """The kept recordings' files, one list per player in the order the players were
+    calibrated (``jugador-2`` before ``jugador-10``), each in the order they were said."""
+    folders = [p for p in prompts_dir(models_dir).glob("*") if p.is_dir()]
+    out = []
+    for folder in sorted(folders, key=lambda p: (_said_order(p), p.name)):
+        files = sorted(folder.glob("*.wav"), key=lambda f: (_said_order(f), f.name))
+        if files:
+            out.append(files)
+    return out
+
+
 def kept_voices(models_dir: Path) -> int:
     """How many players' calibration recordings are kept (``save_prompts``), without reading them."""
-    return sum(1 for p in prompts_dir(models_dir).glob("*") if p.is_dir() and any(p.glob("*.wav")))
+    return len(_players_recordings(models_dir))
 
 
 def saved_prompts(models_dir: Path) -> list[list[tuple[bytes, str]]]:
-    """The kept calibration recordings, one list per player."""
-    out = []
-    for folder in sorted(p for p in prompts_dir(models_dir).glob("*") if p.is_dir()):
-        utts = [(_pcm(f.read_bytes()), prompt_text(f)) for f in sorted(folder.glob("*.wav"))]
-        if utts:
-            out.append(utts)
-    return out
+    """The kept calibration recordings, one list per player (the order of ``voice_sample``)."""
+    return [[(_pcm(f.read_bytes()), prompt_text(f)) for f in files]
+            for files in _players_recordings(models_dir)]
+
+
+def voice_sample(models_dir: Path, player: int, phrases: int = 3) -> bytes | None:
+    """The first ``phrases`` recordings kept of a calibrated ``player`` (1 = the first), one
+    after another with a short pause, as a WAV: for the table to tell whose voice it is before
+    removing it.  None when no such player is kept."""
+    voices = _players_recordings(models_dir)
+    if not 1 <= player <= len(voices):
+        return None
+    pause = bytes(2 * int(0.3 * SAMPLE_RATE))
+    out = io.BytesIO()
+    write_wav(out, pause.join(_pcm(f.read_bytes()) for f in voices[player - 1][:phrases]))
+    return out.getvalue()
 
 
 def calibrated_narrow(models_dir: Path) -> bool:
@@ -244,4 +271,5 @@ def forget(models_dir: Path) -> bool:
 
 
 __all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "kept_voices",
-           "learn", "learnable", "narrow_voices", "note", "prompt_text", "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts", "words_of"]
+           "learn", "learnable", "narrow_voices", "note", "prompt_text", "prompts_dir", "said_alone",
+           "samples", "save", "save_prompts", "saved_prompts", "voice_sample", "words_of"]

@@ -3,7 +3,8 @@ números (un minuto, más o menos), y con eso ajusta el modelo acústico de Sphi
 ustedes. 'listen' y 'serve' la usan solas cuando escuchan con Sphinx (si bajaste el modelo de Vosk,
 usan Vosk: arrancalos con --recognizer sphinx para usar la calibración). Mientras juegan, 'serve' la
 sigue ajustando con lo que oyó seguro y lo que confirmaron en la tablet; 'voices learn' hace lo
-mismo con las partidas ya jugadas, y 'voices forget' la borra."""
+mismo con las partidas ya jugadas, y 'voices forget' la borra ('voices forget --player N' saca
+sólo la voz de un jugador que se fue)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import argparse
 import contextlib
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from models.paths import models_dir, user_data_dir
@@ -54,6 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="con calibrate: sumar jugadores nuevos a los ya calibrados (sólo ellos "
                              "dicen los cantos; se calibra con sus voces y las guardadas), en vez "
                              "de empezar de cero")
+    parser.add_argument("--player", type=values.at_least_one, metavar="N",
+                        help="con forget: sacar sólo la voz del jugador N (el N-ésimo calibrado; "
+                             "sus grabaciones están en <modelos>/voice-calibration/prompts/"
+                             "jugador-N) y calibrar de nuevo con las de los demás")
     parser.add_argument("--wav-dir", metavar="CARPETA", action="append",
                         help="usar WAVs ya grabados en vez del micrófono: cada archivo se llama como "
                              "lo que dice (truco.wav, vale_cuatro.wav, treinta_y_tres-2.wav); "
@@ -165,16 +170,12 @@ def not_saved(err: OSError) -> str:
 
 def run(args: argparse.Namespace) -> int:
     root = models_dir(args.models_dir)
-    if args.action == "forget":
-        try:
-            had = voice_learning.forget(root)
-        except OSError as err:
-            print(f"No pude borrar la calibración: {values.said(err)} ({err.filename})",
-                  file=sys.stderr)
-            return 1
-        print("Borré la calibración; lo oído hasta ahora no se vuelve a usar para aprender."
-              if had else "No había calibración.")
-        return 0
+    if args.player and args.action != "forget":
+        print("--player va con forget: 'voices forget --player N'.", file=sys.stderr)
+        return 2
+    if args.action == "forget" and not args.player:
+        return forget(root, lambda had: "Borré la calibración; lo oído hasta ahora no se vuelve "
+                      "a usar para aprender." if had else "No había calibración.")
     try:
         choice = find_model(root, "sphinx")
     except RecognizerError as err:  # a damaged model: what is wrong with it and how to mend it
@@ -186,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     problem = cannot_save(root)
     if problem:  # said before a minute of recording or learning, not after
-        doing = "aprender" if args.action == "learn" else "calibrar"
+        doing = {"learn": "aprender", "forget": "sacar esa voz"}.get(args.action, "calibrar")
         print(f"No puedo {doing}: {problem}", file=sys.stderr)
         return 2
     # with the Vosk model there, plain 'listen' and 'serve' run Vosk, and the calibration is Sphinx's
@@ -195,6 +196,8 @@ def run(args: argparse.Namespace) -> int:
              else "'listen' y 'serve'")
     if args.action == "learn":
         return learn_from_games(args, root, choice.path, users)
+    if args.action == "forget":
+        return remove_player(args.player, root, choice.path)
     if vosk_first:  # said before anyone speaks, not after a minute of recording
         print(VOSK_FIRST, flush=True)
     return calibrate_from_recordings(args, root, choice.path, users)
@@ -209,7 +212,8 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
         print("No hay grabaciones de una calibración a las que sumar jugadores: calibrá sin --add.",
               file=sys.stderr)
         return 2
-    try:
+
+    def recorded() -> list[list[tuple[bytes, str]]]:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
                   else from_mic(args.mic, max(1, args.players), args.channels,
                                 args.data_dir or user_data_dir()))
@@ -219,7 +223,54 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
         before = f" y las de {len(kept)} ya calibrad{'a' if len(kept) == 1 else 'as'}" if kept else ""
         print(f"Calibrando con {said} frases de {len(voices)} "
               f"{'voz' if len(voices) == 1 else 'voces'}{before}…", flush=True)
-        path, stats = voice_learning.calibrate_prompts(root, model_dir, [*kept, *voices])
+        return [*kept, *voices]
+
+    return fit_and_keep(root, model_dir, recorded,
+                        lambda path, seconds: f"Listo: {seconds:.0f} s de voz. Guardé la "
+                        f"calibración en {path}; {users} la usan solas ('voices forget' la borra).")
+
+
+def remove_player(player: int, root: Path, model_dir: Path) -> int:
+    """Delete one kept player's recordings and calibrate again on the others' (with nobody
+    left, forget the calibration)."""
+    kept = voice_learning.saved_prompts(root)
+    if not 1 <= player <= len(kept):
+        have = f"hay {len(kept)}" if kept else "no hay ninguna"
+        print(f"No hay un jugador {player} entre las voces calibradas guardadas ({have}).",
+              file=sys.stderr)
+        return 2
+    del kept[player - 1]
+    if not kept:
+        return forget(root, lambda _: f"Saqué la voz del jugador {player}, la única calibrada: "
+                      "borré la calibración.")
+    print(f"Calibrando de nuevo con las voces de {len(kept)} "
+          f"{'jugador' if len(kept) == 1 else 'jugadores'}…", flush=True)
+    return fit_and_keep(root, model_dir, lambda: kept,
+                        lambda path, seconds: f"Listo: saqué la voz del jugador {player}; "
+                        f"{seconds:.0f} s de voz de los demás. Guardé la calibración en {path}.")
+
+
+def forget(root: Path, done: Callable[[bool], str]) -> int:
+    """Drop the calibration and its recordings; say so (``done``, given whether there was one)
+    or why not."""
+    try:
+        had = voice_learning.forget(root)
+    except OSError as err:
+        print(f"No pude borrar la calibración: {values.said(err)} ({err.filename})",
+              file=sys.stderr)
+        return 1
+    print(done(had))
+    return 0
+
+
+def fit_and_keep(root: Path, model_dir: Path,
+                 voices: Callable[[], list[list[tuple[bytes, str]]]],
+                 done: Callable[[Path, float], str]) -> int:
+    """Calibrate on ``voices()`` (recorded, read or kept: one list of (pcm, text) per player)
+    and keep it with them; say what was done (``done``, given where it was saved and the
+    seconds of speech) or why not."""
+    try:
+        path, stats = voice_learning.calibrate_prompts(root, model_dir, voices())
     except (AudioError, RecognizerError) as err:
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2
@@ -229,8 +280,7 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
     except OSError as err:
         print(f"No pude calibrar: {not_saved(err)}", file=sys.stderr)
         return 1
-    print(f"Listo: {stats.frames / 100:.0f} s de voz. Guardé la calibración en {path}; "
-          f"{users} la usan solas ('voices forget' la borra).")
+    print(done(path, stats.frames / 100))
     _say_narrow(root)
     return 0
 

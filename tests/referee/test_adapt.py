@@ -143,6 +143,16 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert "de 1 voz y las de 2 ya calibradas" in capsys.readouterr().out
     assert voice_learning.kept_voices(models) == 3
     assert (models / "voice-calibration" / "means").read_bytes() != two_voices
+    # One who leaves is removed: fitted again on the others, as before they sat down.
+    assert main(["voices", "forget", "--player", "4", "--models-dir", str(models)]) == 2
+    assert "No hay un jugador 4 entre las voces calibradas guardadas (hay 3)" in capsys.readouterr().err
+    assert main(["voices", "calibrate", "--player", "1", "--models-dir", str(models)]) == 2
+    assert main(["voices", "forget", "--player", "3", "--models-dir", str(models)]) == 0
+    assert "Listo: saqué la voz del jugador 3" in capsys.readouterr().out
+    assert voice_learning.kept_voices(models) == 2
+    assert (models / "voice-calibration" / "means").read_bytes() == two_voices
+    assert main(["voices", "calibrate", "--add", "--wav-dir", str(second),
+                 "--models-dir", str(models)]) == 0
     choice = find_model(models, "sphinx")
     assert choice.calibration == models / "voice-calibration" / "means"
     assert "calibración" in choice.label
@@ -168,6 +178,9 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert main(["voices", "calibrate", "--wav-dir", str(phone), "--models-dir", str(models)]) == 0
     assert NARROW_CALIBRATION in capsys.readouterr().out
     assert voice_learning.note(models)["narrow"] is True
+    assert main(["voices", "forget", "--player", "1", "--models-dir", str(models)]) == 0
+    assert "la única calibrada: borré la calibración" in capsys.readouterr().out
+    assert find_model(models, "sphinx").calibration is None
 
 
 def test_wavs_not_named_after_what_they_say_are_refused_by_name(tmp_path: Path) -> None:

@@ -5,7 +5,9 @@ corpus voice saying the prompts (``test_voices_mic``), between stretches of the 
 
 from __future__ import annotations
 
+import io
 import time
+import wave
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -91,6 +93,14 @@ def fake_fit(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]
         frames = 100 * sum(len(v) for v in voices)
     fake_fit.voices = [list(v) for v in voices]  # type: ignore[attr-defined]
     return models_dir / "means", Stats()
+
+
+def keeping_fit(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
+    """``fake_fit`` that keeps the recordings, as ``calibrate_prompts`` does."""
+    from referee.asr import learn
+
+    learn.save_prompts(models_dir, voices)
+    return fake_fit(models_dir, model_dir, voices)
 
 
 def spoken(calibration: TableCalibration, prompts: int) -> None:
@@ -191,12 +201,8 @@ def test_a_player_who_sits_down_later_is_added_to_the_players_kept(tmp_path: Pat
     log: list[str] = []
     recognizer = Recognizer(tmp_path / "model")
 
-    def fit(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
-        learn.save_prompts(models_dir, voices)  # as calibrate_prompts keeps them
-        return fake_fit(models_dir, model_dir, voices)
-
     calibration = TableCalibration(lambda _: None, tmp_path, recognizer, log.append,
-                                   prompts=("truco", "quiero"), fit=fit)
+                                   prompts=("truco", "quiero"), fit=keeping_fit)
     with pytest.raises(ValueError, match="no hay voces calibradas guardadas"):
         calibration.act("add")
     calibration.act("start", 2)
@@ -223,6 +229,74 @@ def test_a_player_who_sits_down_later_is_added_to_the_players_kept(tmp_path: Pat
     spoken(calibration, 2)
     wait_for(calibration, "done")
     assert len(fake_fit.voices) == 1 and calibration.state()["kept"] == 1  # type: ignore[attr-defined]
+
+def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Path) -> None:
+    """Their recordings are deleted and the calibration fitted on the others'; the last one
+    removed forgets the calibration.  The table hears each kept player's voice to tell who is
+    who, in the order they were calibrated."""
+    from referee.asr import learn
+
+    log: list[str] = []
+    recognizer = Recognizer(tmp_path / "model")
+
+    calibration = TableCalibration(lambda _: None, tmp_path, recognizer, log.append,
+                                   prompts=("truco", "quiero"), fit=keeping_fit)
+    with pytest.raises(ValueError, match="no hay un jugador 1 entre las voces calibradas"):
+        calibration.act("remove", index=1)
+    calibration.act("start", 3)  # each player says something else: who is who
+    spoken(calibration, 2)
+    calibration.act("next")
+    calibration.act("skip")
+    spoken(calibration, 1)
+    calibration.act("next")
+    spoken(calibration, 1)
+    calibration.act("skip")
+    wait_for(calibration, "done")
+    calibration.act("close")
+    assert learn.voice_sample(tmp_path, 4) is None and calibration.voice_sample(0) is None
+    sample = calibration.voice_sample(1)
+    assert sample is not None and sample[:4] == b"RIFF"
+    first = [pcm for pcm, _ in learn.saved_prompts(tmp_path)[0]]
+    with wave.open(io.BytesIO(sample)) as w:  # both phrases, with 0.3 s between them
+        assert w.getframerate() == 16000
+        assert w.readframes(w.getnframes()) == bytes(9600).join(first)
+
+    with pytest.raises(ValueError, match="no hay un jugador 4"):
+        calibration.act("remove", index=4)
+    calibration.act("remove", index=2)
+    assert calibration.state()["message"].startswith("Saco la voz del jugador 2")
+    assert "mientras tanto sigo oyendo cantos" in log[-1]
+    assert not calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))  # the listener hears on
+    state = wait_for(calibration, "done")
+    said = [[text for _, text in voice] for voice in fake_fit.voices]  # type: ignore[attr-defined]
+    assert said == [["truco", "quiero"], ["truco"]]  # the second player's «quiero» is gone
+    assert state["message"].startswith("Listo: saqué la voz del jugador 2; quedan 2 jugadores")
+    assert state["kept"] == 2 == learn.kept_voices(tmp_path)
+    assert [[text for _, text in v] for v in learn.saved_prompts(tmp_path)] == said
+    assert recognizer.used == [tmp_path / "means"] * 2
+
+    learn.save_prompts(tmp_path, learn.saved_prompts(tmp_path)[:1])  # one removed from a terminal
+    calibration.act("remove", index=2)
+    state = wait_for(calibration, "failed")
+    assert state["message"] == ("No pude calibrar: las voces guardadas cambiaron: quedan 1; fijate "
+                                "en la lista y probá de nuevo") and state["kept"] == 1
+    calibration.act("remove", index=1)  # the last one: nobody's calibration is left
+    assert calibration.state() | {"last": ""} == calibration.state() | {
+        "state": "idle", "calibrated": False, "kept": 0, "last": ""}
+    assert recognizer.used[-1] is None and learn.kept_voices(tmp_path) == 0
+
+
+def test_the_players_kept_keep_the_order_they_were_calibrated_in(tmp_path: Path) -> None:
+    from referee.asr import learn
+
+    voices = [[(bytes([k, 0]) * 800, "truco"), (bytes([k, 1]) * 800, "quiero")] for k in range(12)]
+    learn.save_prompts(tmp_path, voices)
+    assert [v[0][0][:2] for v in learn.saved_prompts(tmp_path)] == [bytes([k, 0]) for k in range(12)]
+    sample = learn.voice_sample(tmp_path, 11, phrases=1)
+    assert sample is not None
+    with wave.open(io.BytesIO(sample)) as w:
+        assert w.readframes(800) == bytes([10, 0]) * 800
+
 
 def test_a_calibration_that_breaks_ends_failed_and_the_panel_with_it(tmp_path: Path) -> None:
     def broken(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:

@@ -272,12 +272,16 @@ class Calibrating:
         self.taps.append((action, players, index))
         self.service.set_calibration({"state": "listening", "prompt": "truco"})
 
+    def voice_sample(self, player: int) -> bytes | None:
+        return b"RIFF-jugador-1" if player == 1 else None
+
 
 def test_the_voices_are_calibrated_from_the_tablet_through_the_referee(app: FastAPI,
                                                                        client: TestClient) -> None:
     assert state(client)["calibration"] is None  # no microphone to calibrate with
     off = client.post("/api/calibration", json={"action": "start"}, headers=AUTH)
     assert off.status_code == 409 and off.json()["error"]["code"] == "calibration-off"
+    assert client.get("/api/calibration/voices/1").status_code == 404
 
     service = app.state.service
     service.calibration = referee = Calibrating(service)
@@ -297,8 +301,15 @@ def test_the_voices_are_calibrated_from_the_tablet_through_the_referee(app: Fast
     client.post("/api/calibration", json={"action": "skip", "index": 2}, headers=AUTH)
     assert referee.taps[-1] == ("skip", 1, 2)  # the prompt the page showed
     for body in ({"action": "again"}, {"action": "start", "players": 7},
-                 {"action": "skip", "index": 0}):
+                 {"action": "skip", "index": 0}, {"action": "remove", "index": 0}):
         assert client.post("/api/calibration", json=body, headers=AUTH).status_code == 422
+    client.post("/api/calibration", json={"action": "remove", "index": 2}, headers=AUTH)
+    assert referee.taps[-1] == ("remove", 1, 2)  # a kept player who left
+    voice = client.get("/api/calibration/voices/1")  # to tell whose voice it is
+    assert voice.status_code == 200 and voice.content == b"RIFF-jugador-1"
+    assert voice.headers["content-type"] == "audio/wav"
+    missing = client.get("/api/calibration/voices/2")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "no-such-voice"
     assert service.set_calibration({"state": "listening", "prompt": "truco"}) is None  # unchanged
 
 

@@ -5,6 +5,7 @@ Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
+import io
 import statistics
 import threading
 import time
@@ -19,6 +20,7 @@ import uvicorn
 from engine import Settings
 from engine.snapshot import BANNERS
 from referee.device_status import NARROW_LINE
+from referee.evidence import write_wav
 from referee.logline import parse_line
 from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
@@ -1072,7 +1074,8 @@ CALIBRATION_IDLE: dict[str, Any] = {
     "calibrated": False, "kept": 0, "adding": False,
 }
 CALIBRATION_TAKES = {  # the taps each state takes ...
-    "idle": {"start", "add", "forget"}, "listening": {"skip", "cancel"}, "ready": {"next", "cancel"},
+    "idle": {"start", "add", "remove", "forget"}, "listening": {"skip", "cancel"},
+    "ready": {"next", "cancel"},
     "fitting": set(), "done": {"close"}, "failed": {"close"},
 }
 CALIBRATION_REFUSED = {  # ... and why it refuses the others
@@ -1095,6 +1098,7 @@ class FakeCalibration:
         self.service = service
         self.calls: list[tuple[str, int]] = []
         self.skipped: list[int | None] = []  # the prompt each «Saltear» was tapped on
+        self.removed: list[int | None] = []  # the kept player each «Sacar» was tapped on
         self.state = dict(CALIBRATION_IDLE)
         service.set_calibration(self.state)
 
@@ -1114,9 +1118,20 @@ class FakeCalibration:
             self._listen(self.state["player"])
         elif action == "forget":
             self.state["calibrated"] = False
+        elif action == "remove":
+            self.removed.append(index)
+            self.state.update(state="fitting", message=f"Saco la voz del jugador {index}…")
         else:  # cancel, close
             self.close()
         self.service.set_calibration(self.state)
+
+    def voice_sample(self, player: int) -> bytes | None:
+        """A kept player's voice: a tenth of a second of silence, as a WAV."""
+        if not 1 <= player <= self.state["kept"]:
+            return None
+        out = io.BytesIO()
+        write_wav(out, bytes(3200))
+        return out.getvalue()
 
     def start(self, players: int, adding: bool = False) -> dict[str, Any]:
         kept = {key: self.state[key] for key in ("calibrated", "kept")}
@@ -1280,6 +1295,40 @@ def test_a_player_who_sits_down_later_is_added_from_the_tablet(server: LiveServe
     assert fake.calls == [("add", 1)] and text(page, "#cal-say") == "Decí: «truco»"
     page.locator("#dlg-settings").wait_for(state="hidden")
     shot(page, "tablet-calibration-adding")
+
+
+def test_a_player_who_leaves_is_removed_from_the_tablet(server: LiveServer, page: Any) -> None:
+    service = server.service
+    fake = calibrating_board(server, page)
+    fake.state.update(calibrated=True, kept=3)
+    service.set_calibration(fake.state)
+    page.click("#btn-settings")
+    rows = page.locator("#kept-voices li")
+    rows.nth(2).wait_for()
+    assert [" ".join(r.split()) for r in rows.all_inner_texts()] == [
+        f"Jugador {k} ▶ Sacar" for k in (1, 2, 3)]
+    assert text(page, "#calibrated").endswith("Si alguien se va, sacá su voz: se borran sus grabaciones.")
+    with page.expect_response("**/api/calibration/voices/2") as heard:
+        rows.nth(1).locator("[data-voice]").click()  # whose voice is the second one
+    assert heard.value.status == 200 and heard.value.headers["content-type"] == "audio/wav"
+    shot(page, "tablet-settings-voices-players")
+    page.once("dialog", lambda dialog: dialog.dismiss())  # «¿Sacamos la voz del jugador 2?» no
+    rows.nth(1).get_by_role("button", name="Sacar la voz del jugador 2 de la calibración").click()
+    page.wait_for_timeout(200)
+    assert fake.removed == []
+    page.once("dialog", lambda dialog: dialog.accept())
+    rows.nth(1).get_by_role("button", name="Sacar la voz del jugador 2 de la calibración").click()
+    page.wait_for_selector("#cal-say:has-text('Saco la voz del jugador 2')")
+    assert fake.removed == [2] and page.locator("#dlg-settings").is_hidden()
+    assert calibration_buttons(page) == []  # nothing to tap while it fits
+    fake.state["kept"] = 2
+    done = "Listo: saqué la voz del jugador 2; quedan 2 jugadores calibrados."
+    wait_seq(page, service.set_calibration(fake.fitted(done))["seq"])
+    assert text(page, "#cal-say") == done and calibration_buttons(page) == ["Cerrar"]
+    wait_seq(page, service.set_calibration({**fake.state, "state": "idle"})["seq"])  # closed
+    page.click("#btn-settings")
+    page.wait_for_selector("#calibrated:has-text('2 jugadores')")
+    assert rows.count() == 2
 
 
 def test_a_refused_tap_and_a_failed_calibration_are_shown(server: LiveServer, page: Any) -> None:

@@ -408,6 +408,10 @@ function showPicture(id) {
 }
 
 /* -- wiring ------------------------------------------------------------------------------- */
+function play(url) {
+  new Audio(url).play().catch(() => toast("No se pudo reproducir el audio"));
+}
+
 function onClick(event) {
   const target = event.target.closest("button");
   if (!target) return;
@@ -421,9 +425,10 @@ function onClick(event) {
   else if (d.confirmAs) send("POST", `/api/heard/${d.heardId}/confirm`, { instead: d.confirmAs });
   else if (d.swapTo) send("POST", seen("/api/swap"), { to: d.swapTo });
   else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
-  else if (d.clip) new Audio(`/api/clips/${encodeURIComponent(d.clip)}`).play().catch(() => toast("No se pudo reproducir el audio"));
+  else if (d.clip) play(`/api/clips/${encodeURIComponent(d.clip)}`);
+  else if (d.voice) play(`/api/calibration/voices/${encodeURIComponent(d.voice)}`);
   else if (d.picture) showPicture(d.picture);
-  else if (d.calibration) Calibration.act(d.calibration);
+  else if (d.calibration) Calibration.act(d.calibration, d.player);
   else if (d.openGame) send("POST", `/api/games/${d.openGame}/open`).then((ok) => ok && $("#dlg-settings").close());
   else if ("close" in d) target.closest("dialog").close();
 }

@@ -12,7 +12,7 @@ const Calibration = (() => {
       `Decí: «${c.prompt}»`, c.last, ["skip", "cancel"]],
     ready: (c) => ["Calibrar las voces", "",
       `${who(c)}: cuando estés listo, tocá Empezar`, c.last, ["next", "cancel"]],
-    fitting: (c) => ["Calibrar las voces", "", `Calibrando con ${c.heard} frases…`, "", []],
+    fitting: (c) => ["Calibrar las voces", "", c.message || `Calibrando con ${c.heard} frases…`, "", []],
     done: (c) => ["Calibración de las voces", "", c.message, "", ["close"]],
     failed: (c) => ["⚠ No se pudo calibrar", "", c.message, "", ["close"]],
   };
@@ -55,10 +55,42 @@ const Calibration = (() => {
     if (!cal) return;
     $("#btn-calibrate").disabled = cal.state !== "idle";
     $("#calibrated").textContent = !cal.calibrated ? "Todavía sin calibrar."
-      : cal.kept ? `Las voces de la mesa están calibradas (${players(cal.kept)}). Si se sienta alguien nuevo, sumalo: con una calibración hecha sin su voz se lo oye peor.`
+      : cal.kept ? `Las voces de la mesa están calibradas (${players(cal.kept)}). Si se sienta alguien nuevo, sumalo: con una calibración hecha sin su voz se lo oye peor. Si alguien se va, sacá su voz: se borran sus grabaciones.`
       : "Las voces de la mesa están calibradas.";
     $("#btn-add-voice").hidden = !cal.calibrated || !cal.kept || cal.state !== "idle";
+    renderKept(cal);
     $("#btn-forget-voices").hidden = !cal.calibrated || cal.state !== "idle";
+  }
+
+  /* Each player whose recordings the calibration keeps: their voice, to tell who is who, and
+     «Sacar» for one who left the table. */
+  function renderKept(cal) {
+    const list = $("#kept-voices");
+    const count = cal.calibrated && cal.state === "idle" ? cal.kept : 0;
+    if (list.children.length !== count) {
+      list.replaceChildren(...Array.from({ length: count }, (_, k) => keptPlayer(k + 1)));
+    }
+    list.hidden = !count;
+  }
+
+  function keptPlayer(player) {
+    const row = document.createElement("li");
+    const name = document.createElement("span");
+    name.textContent = `Jugador ${player}`;
+    const listen = button("▶", `Escuchar la voz del jugador ${player}`);
+    listen.dataset.voice = String(player);
+    const remove = button("Sacar", `Sacar la voz del jugador ${player} de la calibración`);
+    remove.classList.add("danger");
+    Object.assign(remove.dataset, { calibration: "remove", player: String(player) });
+    row.append(name, listen, remove);
+    return row;
+  }
+
+  function button(words, label) {
+    const el = document.createElement("button");
+    Object.assign(el, { type: "button", className: "btn", textContent: words });
+    el.setAttribute("aria-label", label);
+    return el;
   }
 
   function renderPanel(cal) {
@@ -86,18 +118,21 @@ const Calibration = (() => {
     }
   }
 
-  /* A tap on «Calibrar las voces» or on the panel; the answer is the new snapshot. */
-  async function act(action) {
+  /* A tap on «Calibrar las voces», on a kept player (``player``) or on the panel; the answer is
+     the new snapshot. */
+  async function act(action, player) {
     if (busy) return;
     if (action === "forget" && !confirm("¿Olvidamos la calibración de las voces? Se vuelve a escuchar sin ella.")) return;
+    if (action === "remove" && !confirm(`¿Sacamos la voz del jugador ${player}? Se borran sus grabaciones y se calibra de nuevo con las de los demás.`)) return;
     busy = true;
     try {
       const body = { action };
       if (action === "start") body.players = Number($("#calibrate-players").value) || 1;
       if (action === "add") body.players = 1;
       if (action === "skip" && shown) body.index = shown.index;  // the server may have moved on
+      if (action === "remove") body.index = Number(player);
       const snap = await send("POST", "/api/calibration", body);
-      if (snap && ["start", "add"].includes(action) && $("#dlg-settings").open) $("#dlg-settings").close();
+      if (snap && ["start", "add", "remove"].includes(action) && $("#dlg-settings").open) $("#dlg-settings").close();
     } finally {
       busy = false;
     }
