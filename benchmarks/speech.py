@@ -43,10 +43,11 @@ over; with --calibrate, the prompts too (a table calibrates with the microphone 
 --narrowband prompts (with --calibrate): only the prompts, the files heard full band (a table
 that calibrated with a headset and plays with another microphone); --narrowband files: only the
 files (one that calibrated with a full microphone and plays with a headset).
---calibrate-together [all|others] (with --calibrate): one calibration for every voice tested, on
-all their prompts, as a table calibrates its players one after another ('voices calibrate'); with
-"others", each voice is heard with the calibration of the other voices, as a player who sat down
-after the table calibrated.
+--calibrate-together [all|others|pairs] (with --calibrate): one calibration for every voice tested,
+on all their prompts, as a table calibrates its players one after another ('voices calibrate');
+with "others", each voice is heard with the calibration of the other voices, as a player who sat
+down after the table calibrated; with "pairs", with the calibration of itself and one other voice,
+a table of two: against "all", the cost of a third voice in it, a player who left.
 --table-talk: the cepstral mean each file starts from settled on a table of several voices (the
 caller's other files among every synthetic voice's, in equal shares) instead of the caller's alone:
 at a table the referee has heard everyone, and the caller may not have spoken for a while.
@@ -207,10 +208,11 @@ def main(argv: list[str] | None = None) -> int:
                              "mixed with the corpus's noise, at each noisy condition's own SNR, or "
                              "at SNR for every condition (clean included)")
     parser.add_argument("--calibrate-together", nargs="?", const="all", default="",
-                        choices=["all", "others"],
+                        choices=["all", "others", "pairs"],
                         help="with --calibrate: one calibration for all the voices, on every "
                              "voice's prompts, as a table of them calibrates; 'others': each voice "
-                             "heard with the other voices' calibration, as a player who came later")
+                             "heard with the other voices' calibration, as a player who came later; "
+                             "'pairs': with its own and one other voice's, a table of two")
     parser.add_argument("--learn", type=float, nargs="?", const=LEARN_CONF, metavar="CONF",
                         help="sphinx-es: also report with each voice adapted, without prompts, on "
                              "what it said at the low-pitch renders (tested on the high-pitch ones) and the referee heard with "
@@ -232,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     # the prompts said through the line where the files are not, or the other way round
     through = {(True, False): " through an 8 kHz line", (False, True): " full band"}.get(
         (prompts_line, files_line), "") if args.calibrate else ""
-    together = {"all": " together", "others": " by the others"}.get(args.calibrate_together, "")
+    together = {"all": " together", "others": " by the others",
+                "pairs": " in pairs"}.get(args.calibrate_together, "")
     items = load_items(args.voices, args.limit)
     room = (args.room[0], args.room[1] if len(args.room) > 1 else 0.0) if args.room else None
     calibrations: list[tuple[str, dict[str, str]]] = [("", {})]

@@ -42,7 +42,8 @@ def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
     ``together`` "all", one file for them all, on every voice's script: a table calibrates its
     players one after another into one calibration (``voices calibrate``); "others", each voice
     heard with the one file of the other voices: a player who sat down after the table
-    calibrated."""
+    calibrated; "pairs", each voice heard with the file of itself and the voice after it (a
+    table of two), to set against "all", where a third voice, one who left, is in it too."""
     from referee.asr.adapt import calibrate, write_means
 
     out: dict[str, str] = {}
@@ -50,6 +51,8 @@ def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
     # (the voices calibrated, the voices heard with that calibration)
     tables = {"all": [(everyone, everyone)],
               "others": [([v for v in everyone if v != voice], [voice]) for voice in everyone],
+              "pairs": [([voice, everyone[(k + 1) % len(everyone)]], [voice])
+                        for k, voice in enumerate(everyone)],
               "": [([voice], [voice]) for voice in everyone]}[together]
     for table, heard_with in tables:
         prompts = [[(_prompt(f, snr, room, line), text) for f, text in calibration_script(voice)]

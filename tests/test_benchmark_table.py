@@ -41,7 +41,7 @@ def test_at_a_table_every_voice_talks_the_caller_among_them_in_like_shares() -> 
     assert settle_files("a", 0, FILES, frozenset({"a", "b", "c", "real"})) != talk
 
 
-@pytest.mark.parametrize("together", ["", "all", "others"])
+@pytest.mark.parametrize("together", ["", "all", "others", "pairs"])
 def test_a_table_calibrates_its_voices_into_one_calibration_or_each_into_its_own(
         together: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calibrated: list[list[list[tuple[bytes, str]]]] = []
@@ -66,6 +66,11 @@ def test_a_table_calibrates_its_voices_into_one_calibration_or_each_into_its_own
         assert groups == [[["b 0", "b 1", "b 2"], ["c 0", "c 1", "c 2"]],
                           [["a 0", "a 1", "a 2"], ["c 0", "c 1", "c 2"]],
                           [["a 0", "a 1", "a 2"], ["b 0", "b 1", "b 2"]]]
+        assert [Path(means[v]).read_text() for v in "abc"] == ["[1]", "[2]", "[3]"]
+    elif together == "pairs":  # a table of two: each voice and the one after it
+        assert groups == [[["a 0", "a 1", "a 2"], ["b 0", "b 1", "b 2"]],
+                          [["b 0", "b 1", "b 2"], ["c 0", "c 1", "c 2"]],
+                          [["c 0", "c 1", "c 2"], ["a 0", "a 1", "a 2"]]]
         assert [Path(means[v]).read_text() for v in "abc"] == ["[1]", "[2]", "[3]"]
     else:
         assert groups == [[["a 0", "a 1", "a 2"]], [["b 0", "b 1", "b 2"]], [["c 0", "c 1", "c 2"]]]
