@@ -144,8 +144,9 @@ def prompt_text(path: Path) -> str:
     return path.stem.split("-")[0].replace("_", " ").strip()
 
 
-def _said_order(path: Path) -> int:
-    """Where a kept recording came among its player's (``vale_cuatro-2.wav`` → 2)."""
+def _number(path: Path) -> int:
+    """The number a kept player's folder or recording ends with: where it came among them
+    (``jugador-3`` → 3, ``vale_cuatro-2.wav`` → 2)."""
     number = path.stem.rpartition("-")[2]
     return int(number) if number.isdigit() else 0
 
@@ -155,8 +156,8 @@ def _players_recordings(models_dir: Path) -> list[list[Path]]:
     calibrated (``jugador-2`` before ``jugador-10``), each in the order they were said."""
     folders = [p for p in prompts_dir(models_dir).glob("*") if p.is_dir()]
     out = []
-    for folder in sorted(folders, key=lambda p: (_said_order(p), p.name)):
-        files = sorted(folder.glob("*.wav"), key=lambda f: (_said_order(f), f.name))
+    for folder in sorted(folders, key=lambda p: (_number(p), p.name)):
+        files = sorted(folder.glob("*.wav"), key=lambda f: (_number(f), f.name))
         if files:
             out.append(files)
     return out

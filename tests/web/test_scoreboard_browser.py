@@ -1307,7 +1307,9 @@ def test_a_player_who_leaves_is_removed_from_the_tablet(server: LiveServer, page
     rows.nth(2).wait_for()
     assert [" ".join(r.split()) for r in rows.all_inner_texts()] == [
         f"Jugador {k} ▶ Sacar" for k in (1, 2, 3)]
-    assert text(page, "#calibrated").endswith("Si alguien se va, sacá su voz: se borran sus grabaciones.")
+    assert text(page, "#calibrated").endswith(
+        "Si alguien se va, su voz puede quedar (a los demás se los oye igual) o la podés sacar: "
+        "se borran sus grabaciones.")
     with page.expect_response("**/api/calibration/voices/2") as heard:
         rows.nth(1).locator("[data-voice]").click()  # whose voice is the second one
     assert heard.value.status == 200 and heard.value.headers["content-type"] == "audio/wav"

@@ -55,7 +55,7 @@ const Calibration = (() => {
     if (!cal) return;
     $("#btn-calibrate").disabled = cal.state !== "idle";
     $("#calibrated").textContent = !cal.calibrated ? "Todavía sin calibrar."
-      : cal.kept ? `Las voces de la mesa están calibradas (${players(cal.kept)}). Si se sienta alguien nuevo, sumalo: con una calibración hecha sin su voz se lo oye peor. Si alguien se va, sacá su voz: se borran sus grabaciones.`
+      : cal.kept ? `Las voces de la mesa están calibradas (${players(cal.kept)}). Si se sienta alguien nuevo, sumalo: con una calibración hecha sin su voz se lo oye peor. Si alguien se va, su voz puede quedar (a los demás se los oye igual) o la podés sacar: se borran sus grabaciones.`
       : "Las voces de la mesa están calibradas.";
     $("#btn-add-voice").hidden = !cal.calibrated || !cal.kept || cal.state !== "idle";
     renderKept(cal);
