@@ -262,9 +262,18 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         mic.say(read_wav(said["truco"]), pause_s=1.0)  # and then the game goes on
         heard = heard_once_said(serve, [mic], 1)
         assert [(h["status"], h["text"]) for h in heard] == [("accepted", "truco")], heard
+        # The player leaves and their voice is taken out: the only one kept, so it is forgotten.
+        voice = serve.api.get("/api/calibration/voices/1")  # whose voice it is
+        assert voice.status_code == 200 and voice.content[:4] == b"RIFF", voice.text
+        assert serve.api.get("/api/calibration/voices/2").status_code == 404
+        removed = serve.api.post("/api/calibration", json={"action": "remove", "index": 1})
+        assert removed.status_code == 200, removed.text
+        assert not calibration()["calibrated"] and calibration()["kept"] == 0
+        assert find_calibration(tmp_path / "models", model) is None
     finally:
         printed = serve.stop()
     assert "calibrando las voces desde la tablet (un jugador)" in printed, printed
+    assert "olvidé la calibración de las voces" in printed, printed
 
 
 @pytest.mark.parametrize("lost_s", [0.0, 0.1], ids=["", "B-lost-0.1-s"])
