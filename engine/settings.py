@@ -67,6 +67,14 @@ class Settings:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 
+    def rule_lines(self) -> list[str]:
+        """The ``set`` lines that turn the default rules into these, in the order they can be
+        applied (``players`` before ``pica_pica``): a log that starts with them is played with
+        these rules."""
+        default = Settings()
+        return [f"set {f.name} {_value_text(getattr(self, f.name))}" for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)]
+
     def with_rule(self, name: str, value: str) -> Settings:
         """A copy with one rule changed from its log text (``set flor on``, ``set players 4``)."""
         key = name.replace("-", "_")
@@ -74,6 +82,13 @@ class Settings:
         if field is None:
             raise InvalidEvent(f"no conozco la regla {name!r}")
         return replace(self, **{key: _parse_value(name, value, type(getattr(self, key)))})
+
+
+def _value_text(value: Any) -> str:
+    """A rule's value as a log writes it (``on``/``off`` for a yes or no)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def _parse_value(name: str, text: str, kind: type) -> Any:

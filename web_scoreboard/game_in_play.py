@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from web_scoreboard.errors import ActionError, store_failed
-from web_scoreboard.rebuild import SettingsLike, TableLike, common_start, rebuild
-from web_scoreboard.store import LogEntry, Store
+from web_scoreboard.rebuild import Rebuilt, SettingsLike, TableLike, common_start, rebuild
+from web_scoreboard.record import replay_file
+from web_scoreboard.store import GameRow, LogEntry, Store
 
 DEFAULT_NAMES = {"A": "Nosotros", "B": "Ellos"}
 _SEAT_CALL = re.compile(r"^([AB])(\d+): (.+)$")
@@ -47,22 +48,31 @@ class GameInPlay:
 
     def load(self, game_id: int) -> None:
         """Rebuild a game's Table by replaying its stored log."""
-        row = self._store.game(game_id)
-        if row is None:
-            raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
-        stored = self._store.effective_log(game_id)
-        rebuilt = rebuild(self._make_table, lambda: self._settings_from_dict(row.settings),
-                          lambda: self._default_settings, [entry.line for entry in stored],
-                          self._rejected)
+        row, rebuilt = self._rebuilt(game_id)
         if rebuilt.repair:
             snap = rebuilt.table.snapshot()
             self._store.append(game_id, rebuilt.repair, snap.get("score", {}),
                                snap.get("winner"))
-            stored = self._store.effective_log(game_id)
         table = rebuilt.table
-        _regroup(table, stored)
+        _regroup(table, self._store.effective_log(game_id))
         self.table, self.game_id, self.warnings = table, game_id, rebuilt.warnings
         self.names = {**DEFAULT_NAMES, **row.names}
+
+    def record(self, game_id: int) -> str:
+        """A stored game as a table log for ``truco-referee replay``
+        (``web_scoreboard.record``), as ``load`` would rebuild it, storing nothing."""
+        row, rebuilt = self._rebuilt(game_id)
+        return replay_file(row, {**DEFAULT_NAMES, **row.names}, rebuilt.settings.rule_lines(),
+                           rebuilt.table.lines, rebuilt.table.snapshot())
+
+    def _rebuilt(self, game_id: int) -> tuple[GameRow, Rebuilt]:
+        """A stored game's row, and its Table rebuilt from its log."""
+        row = self._store.game(game_id)
+        if row is None:
+            raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
+        lines = [entry.line for entry in self._store.effective_log(game_id)]
+        return row, rebuild(self._make_table, lambda: self._settings_from_dict(row.settings),
+                            lambda: self._default_settings, lines, self._rejected)
 
     # -- lines applied and taken back -------------------------------------------------------
     def apply(self, line: str, origin: str) -> None:

@@ -18,6 +18,8 @@ from web_scoreboard.store import LogEntry
 class SettingsLike(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
+    def rule_lines(self) -> list[str]: ...
+
 
 class TableLike(Protocol):
     @property
@@ -53,9 +55,11 @@ class TableLike(Protocol):
 
 @dataclass
 class Rebuilt:
-    """A rebuilt Table, the store rows that match the log to it, and what went wrong."""
+    """A rebuilt Table, the rules it was made with, the store rows that match the log to it, and
+    what went wrong."""
 
     table: TableLike
+    settings: Any
     repair: list[LogEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -66,10 +70,12 @@ def rebuild(make_table: Callable[[Any], TableLike], settings: Callable[[], Any],
     """Replay ``lines`` on a new Table made with ``settings()`` (or ``fallback()`` if refused)."""
     warnings: list[str] = []
     try:
-        table = make_table(settings())
+        rules = settings()
+        table = make_table(rules)
     except (ValueError, TypeError) as err:
         warnings.append(f"las reglas guardadas no valen ({err}); se usan las de siempre")
-        table = make_table(fallback())
+        rules = fallback()
+        table = make_table(rules)
     for line in lines:
         try:
             table.apply_line(line)
@@ -78,11 +84,11 @@ def rebuild(make_table: Callable[[Any], TableLike], settings: Callable[[], Any],
             warnings.append(f"no se pudo rehacer «{line}»: {reason}")
     actual = list(table.lines)
     if actual == lines:
-        return Rebuilt(table, warnings=warnings)
+        return Rebuilt(table, rules, warnings=warnings)
     common = common_start(lines, actual)
     repair = [LogEntry("undo", x, "rebuild") for x in reversed(lines[common:])]
     repair += [LogEntry("apply", x, "rebuild") for x in actual[common:]]
-    return Rebuilt(table, repair, warnings)
+    return Rebuilt(table, rules, repair, warnings)
 
 
 def common_start(before: list[str], after: list[str]) -> int:

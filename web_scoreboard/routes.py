@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from web_scoreboard import schemas
+from web_scoreboard import record, schemas
 from web_scoreboard.access import PinGuard, RateLimiter, wait_text
 from web_scoreboard.hub import Hub
 from web_scoreboard.service import ActionError, TableService, store_failed
@@ -246,6 +246,12 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
     @router.get("/api/games/{game_id}/log")
     def game_log(game_id: schemas.RowId) -> Any:
         return {"game_id": game_id, "log": service.game_log(game_id)}
+
+    @router.get("/api/games/{game_id}/replay")
+    def game_record(game_id: schemas.RowId) -> Any:
+        name = record.file_name(game_id)
+        return Response(service.game_record(game_id), media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @router.get("/api/heard")
     def heard() -> Any:

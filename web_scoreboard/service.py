@@ -151,6 +151,12 @@ class TableService:
         return [{"action": e.action, "line": e.line, "origin": e.origin}
                 for e in self.store.log(game_id)]
 
+    def game_record(self, game_id: int) -> str:
+        """A stored game as a table log for ``truco-referee replay`` (``web_scoreboard.record``);
+        ActionError 404 when there is no such game."""
+        with self._lock:
+            return self._game.record(game_id)
+
     def clip(self, clip_id: str) -> tuple[bytes, str] | None:
         return self.store.clip(clip_id)
 

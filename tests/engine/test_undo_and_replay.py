@@ -6,7 +6,7 @@ from typing import Any
 
 from engine_steps import ev, step
 
-from engine import Game, Settings, snapshot
+from engine import Game, SetRule, Settings, snapshot
 
 A_GAME = [
     "hand", "A1: truco", "B1: envido", "A1: quiero", "A1: 27", "B1: 30", "B1: retruco",
@@ -55,3 +55,19 @@ def test_the_log_is_the_events_in_notation() -> None:
     _, snaps = play(Settings(flor=True))
     assert snaps[-1]["log"] == [str(ev(line)) for line in A_GAME]
     assert snaps[-1]["score"] == {"A": 2, "B": 12}
+
+
+def test_rules_written_as_set_lines_give_the_same_rules_again() -> None:
+    """A game kept as a log starts with the ``set`` lines of its rules (the scoreboard's
+    download); applied to a new game they give the same rules, the defaults none."""
+    assert Settings().rule_lines() == []
+    for rules in (Settings(players=6, pica_pica=True, flor=True, contraflor_points=4),
+                  Settings(points=15, falta="dos-faltas", envido_credit="hand-end",
+                           mazo_extra=True, match=True, resto="falta")):
+        game = Game()
+        for line in rules.rule_lines():
+            _, name, value = line.split(" ")
+            game.apply(SetRule(name, value))
+        assert game.settings == rules
+    assert Settings(players=6, pica_pica=True).rule_lines() == ["set players 6",
+                                                                "set pica_pica on"]

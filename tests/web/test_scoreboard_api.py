@@ -383,6 +383,47 @@ def test_names_new_game_and_reopening_a_past_game(client: TestClient, post: Post
     assert client.get("/api/games/999/log").status_code == 404
 
 
+def test_a_game_downloaded_as_a_table_log_replays_to_its_score(
+        client: TestClient, post: Post, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Its rules, its lines as they stand after undos and a flip, one call of two said in one
+    phrase: `truco-referee replay` gives the score the board shows."""
+    from referee.cli import main
+
+    client.put("/api/names", json={"A": "Los de acá", "B": "Visitantes"}, headers=AUTH)
+    game = client.post("/api/games", json={"settings": {"players": 4, "flor": True, "points": 15,
+                                                        "falta": "malas"}},
+                       headers=AUTH).json()["game_id"]
+    for line in ["hand", "A1: envido", "B1: quiero", "A1: 31", "B1: 27", "B2: son buenas", "A2: truco",
+                 "B2: quiero retruco", "A1: me voy al mazo", "hand", "B1: flor"]:
+        assert post(client, line).status_code == 200, line
+    client.post("/api/undo", headers=AUTH)  # the flor taken back
+    post(client, "A2: truco")
+    client.post("/api/flip", headers=AUTH)  # it was B's
+    shown = state(client)
+    got = client.get(f"/api/games/{game}/replay")
+    assert got.status_code == 200 and got.headers["content-type"] == "text/plain; charset=utf-8"
+    assert got.headers["content-disposition"] == f'attachment; filename="partida-{game}.txt"'
+    text = got.text
+    first, second = text.splitlines()[:2]
+    assert first.startswith(f"# Partida {game}, empezada el ")  # by the machine's clock
+    assert first.endswith(f": Los de acá {shown['score']['A']}, Visitantes {shown['score']['B']}")
+    again = f"truco-referee replay partida-{game}.txt"
+    assert second == f"# A = Los de acá, B = Visitantes. Para volver a jugarla: {again}"
+    rules = [x for x in text.splitlines() if x.startswith("set ")]
+    assert rules == ["set players 4", "set points 15", "set flor on", "set falta malas"]
+    assert text.splitlines()[2 + len(rules):] == shown["log"]
+    assert "B1: flor" not in text and text.endswith("B2: quiero\nB2: retruco\nA1: me voy al mazo\n"
+                                                   "hand\nB1: truco\n")  # flipped to B
+    saved = tmp_path / f"partida-{game}.txt"
+    saved.write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(saved), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["rejected"] == [] and replayed["score"] == shown["score"]
+    assert replayed["log"] == [*rules, *shown["log"]]
+    assert client.get("/api/games/999/replay").status_code == 404
+
+
 def test_settings_start_a_new_game_and_bad_settings_are_refused(client: TestClient) -> None:
     snap = client.post("/api/settings", json={"players": 4, "falta": "malas"}, headers=AUTH)
     assert snap.json()["seats"] == ["A1", "B1", "A2", "B2"]

@@ -755,8 +755,13 @@ def test_the_history_and_the_event_field_speak_spanish(server: LiveServer, page:
                      "Ellos −1"]
     assert "truco querido por Ellos" in text(page, ".hist")
     shot(page, "tablet-history-in-spanish")
+    with page.expect_download() as got:  # the game's log, to keep or to replay
+        page.click("#history-download")
+    assert got.value.suggested_filename == f"partida-{snap['game_id']}.txt"
+    kept = Path(got.value.path()).read_text(encoding="utf-8").splitlines()
     page.click("#dlg-history [data-close]")
     assert server.api.get("/api/state").json()["log"][0] == "points A +2"  # the log keeps its notation
+    assert kept[0].startswith("# Partida") and kept[2:] == server.api.get("/api/state").json()["log"]
     examples = str(page.get_attribute("#line-input", "placeholder")).split(" · ")
     assert len(examples) >= 4
     for example in examples:

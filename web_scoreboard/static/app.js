@@ -90,7 +90,7 @@ function render(snap) {
   renderGameOver(snap);
   renderWarnings(snap);
   Calibration.render(snap);
-  if ($("#dlg-history").open) $("#history").innerHTML = Render.history(snap);
+  if ($("#dlg-history").open) renderHistory(snap);
   const settings = snap.settings || {};
   $("#game-label").textContent = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
     `${settings.flor ? " · con flor" : ""}`;
@@ -333,8 +333,14 @@ function renderWarnings(snap) {
   $("#warnings-text").innerHTML = warnings.map((w) => `<div>Aviso: ${Render.esc(w)}</div>`).join("");
 }
 
+/* The game's hands, and its log to keep (a file ``truco-referee replay`` plays again). */
+function renderHistory(snap) {
+  $("#history").innerHTML = Render.history(snap);
+  $("#history-download").href = `/api/games/${encodeURIComponent(snap.game_id)}/replay`;
+}
+
 function openHistory() {
-  $("#history").innerHTML = Render.history(state.snap);
+  renderHistory(state.snap);
   $("#dlg-history").showModal();
 }
 
