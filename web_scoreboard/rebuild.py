@@ -59,7 +59,7 @@ class Rebuilt:
     what went wrong."""
 
     table: TableLike
-    settings: Any
+    settings: SettingsLike
     repair: list[LogEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
