@@ -58,12 +58,13 @@ class GameInPlay:
         self.table, self.game_id, self.warnings = table, game_id, rebuilt.warnings
         self.names = {**DEFAULT_NAMES, **row.names}
 
-    def record(self, game_id: int) -> str:
-        """A stored game as a table log for ``truco-referee replay``
+    def record(self, game_id: int) -> tuple[dict[str, str], str]:
+        """A stored game's teams' names, and its table log for ``truco-referee replay``
         (``web_scoreboard.record``), as ``load`` would rebuild it, storing nothing."""
         row, rebuilt = self._rebuilt(game_id)
-        return replay_file(row, {**DEFAULT_NAMES, **row.names}, rebuilt.settings.rule_lines(),
-                           rebuilt.table.lines, rebuilt.table.snapshot())
+        names = {**DEFAULT_NAMES, **row.names}
+        return names, replay_file(row, names, rebuilt.settings.rule_lines(), rebuilt.table.lines,
+                                  rebuilt.table.snapshot())
 
     def _rebuilt(self, game_id: int) -> tuple[GameRow, Rebuilt]:
         """A stored game's row, and its Table rebuilt from its log."""

@@ -1,13 +1,24 @@
-"""A stored game as a table log (docs/replay.md), to keep or to check with ``truco-referee
-replay``: the rules it was played with as ``set`` lines, then every line applied, in order.  A
-header of comments says which game it is and how it stood."""
+"""A stored game to keep: as a table log (docs/replay.md), to check with ``truco-referee
+replay`` (the rules it was played with as ``set`` lines, then every line applied, in order; a
+header of comments says which game it is and how it stood), and with its evidence (everything the
+referee heard and saw, with each clip and picture) for a dispute settled away from the table."""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 import time
+import zipfile
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from web_scoreboard.store import GameRow
+from web_scoreboard.store import GameRow, HeardRow
+
+# What became of each heard item, in words.
+STATUS = {"accepted": "aplicado", "unsure": "dudoso", "rejected": "rechazado", "undone": "deshecho"}
+COLUMNS = ("n", "hora", "de", "equipo", "oído", "estado", "anotado", "motivo", "confianza",
+           "archivo")
 
 
 def file_name(game_id: int) -> str:
@@ -27,3 +38,44 @@ def replay_file(game: GameRow, names: dict[str, str], rules: list[str], lines: l
     header = [f"# Partida {game.id}, empezada el {started}: {standing}{won}",
               f"# A = {names['A']}, B = {names['B']}. Para volver a jugarla: {again}"]
     return "\n".join([*header, *rules, *lines]) + "\n"
+
+
+def evidence_name(game_id: int) -> str:
+    return f"partida-{game_id}-evidencia.zip"
+
+
+def evidence_zip(game_id: int, names: dict[str, str], log: str, heard: Iterable[HeardRow],
+                 clip: Callable[[str], tuple[bytes, str] | None]) -> bytes:
+    """A zip of a game's table ``log`` (``replay_file``), ``oido.csv`` (one row per thing
+    ``heard`` or seen, oldest first, naming its file) and each one's clip or picture (``clip``
+    finds it by id)."""
+    folder = f"partida-{game_id}"
+    out = io.BytesIO()
+    table = io.StringIO()
+    rows = csv.writer(table)
+    rows.writerow(COLUMNS)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(f"{folder}/{file_name(game_id)}", log)
+        for n, item in enumerate(heard, 1):
+            found = clip(item.clip_id) if item.clip_id else None
+            kept = ""
+            if found is not None:  # stored as is: deflate gains little on sound and pictures
+                kept = f"evidencia/{n:04d}-{_slug(item.text)}.{_EXTENSION.get(found[1], 'bin')}"
+                zf.writestr(f"{folder}/{kept}", found[0], zipfile.ZIP_STORED)
+            sure = item.extra.get("confidence")
+            rows.writerow([
+                n, time.strftime("%H:%M:%S", time.localtime(item.at)),
+                "cámara" if item.extra.get("seen") else "voz", names.get(item.team or "", ""),
+                item.text, STATUS.get(item.status, item.status), item.line or "",
+                item.reason or "", f"{float(sure):.2f}" if isinstance(sure, int | float) else "",
+                kept])
+        zf.writestr(f"{folder}/oido.csv", "\ufeff" + table.getvalue())  # UTF-8, said so
+    return out.getvalue()
+
+
+_EXTENSION = {"audio/wav": "wav", "image/jpeg": "jpg"}
+
+
+def _slug(text: str) -> str:
+    """A file name's part from what was heard: «¿Tenés envido?» → ``tenés-envido``."""
+    return re.sub(r"[^\w]+", "-", text.lower()).strip("-")[:40] or "nada"

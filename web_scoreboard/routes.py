@@ -253,6 +253,12 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
         return Response(service.game_record(game_id), media_type="text/plain; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
+    @router.get("/api/games/{game_id}/evidence")
+    def game_evidence(game_id: schemas.RowId) -> Any:
+        name = record.evidence_name(game_id)
+        return Response(service.game_evidence(game_id), media_type="application/zip",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
     @router.get("/api/heard")
     def heard() -> Any:
         return {"heard": service.snapshot().get("heard", [])}

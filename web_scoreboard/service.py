@@ -26,6 +26,7 @@ from web_scoreboard.heard_decisions import HeardDecisions
 from web_scoreboard.heard_strip import HeardStrip
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike
+from web_scoreboard.record import evidence_zip
 from web_scoreboard.snapshots import Snapshots, source_state
 from web_scoreboard.store import LogEntry, Store
 
@@ -155,7 +156,15 @@ class TableService:
         """A stored game as a table log for ``truco-referee replay`` (``web_scoreboard.record``);
         ActionError 404 when there is no such game."""
         with self._lock:
-            return self._game.record(game_id)
+            return self._game.record(game_id)[1]
+
+    def game_evidence(self, game_id: int) -> bytes:
+        """A stored game's table log and everything heard and seen in it, with the clips and
+        pictures, as a zip; ActionError 404 when there is no such game.  The clips are read and
+        zipped outside the lock: the table goes on meanwhile."""
+        with self._lock:
+            names, log = self._game.record(game_id)
+        return evidence_zip(game_id, names, log, self.store.heard_of(game_id), self.store.clip)
 
     def clip(self, clip_id: str) -> tuple[bytes, str] | None:
         return self.store.clip(clip_id)

@@ -334,12 +334,12 @@ class Store:
                 (game_id, limit)).fetchall()
         return [_heard_row(r) for r in rows]
 
-    def heard_of(self, game_id: int, status: str) -> list[HeardRow]:
-        """Every heard item of one game with this status, oldest first."""
+    def heard_of(self, game_id: int, status: str | None = None) -> list[HeardRow]:
+        """Every heard item of one game with this status (any, by default), oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT * FROM heard WHERE game_id = ? AND status = ? ORDER BY id",
-                (game_id, status)).fetchall()
+                "SELECT * FROM heard WHERE game_id = ? AND (? IS NULL OR status = ?) ORDER BY id",
+                (game_id, status, status)).fetchall()
         return [_heard_row(r) for r in rows]
 
     def heard_with(self, status: str) -> list[HeardRow]:

@@ -424,6 +424,44 @@ def test_a_game_downloaded_as_a_table_log_replays_to_its_score(
     assert client.get("/api/games/999/replay").status_code == 404
 
 
+def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, post: Post) -> None:
+    """Its table log, a row for everything heard or seen, and each clip and picture kept."""
+    import csv
+    import zipfile
+
+    service = app.state.service
+    post(client, "hand")
+    wav = b"RIFF\x24\x00\x00\x00WAVEfmt "
+    service.record_heard(Heard("¿Tenés envido?", "accepted", line="A1: envido", team="A", clip=wav,
+                               extra={"confidence": 0.93}))
+    service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco", clip=wav))
+    service.record_heard(Heard("kiero", "unsure", line="B1: quiero", team="B"))
+    post(client, "A1 plays 4c")
+    picture = b"\xff\xd8\xff\xe0" + bytes(100)
+    service.record_seen("A1 jugó el 4 de copas", picture, "A1 plays 4c")
+    game = state(client)["game_id"]
+    got = client.get(f"/api/games/{game}/evidence")
+    assert got.status_code == 200 and got.headers["content-type"] == "application/zip"
+    assert got.headers["content-disposition"] == f'attachment; filename="partida-{game}-evidencia.zip"'
+    with zipfile.ZipFile(io.BytesIO(got.content)) as zf:
+        folder = f"partida-{game}"
+        assert zf.read(f"{folder}/partida-{game}.txt").decode() == client.get(
+            f"/api/games/{game}/replay").text
+        rows = list(csv.DictReader(io.StringIO(zf.read(f"{folder}/oido.csv").decode("utf-8-sig"))))
+        assert [(r["n"], r["de"], r["equipo"], r["oído"], r["estado"], r["anotado"], r["motivo"],
+                 r["confianza"], r["archivo"]) for r in rows] == [
+            ("1", "voz", "Nosotros", "¿Tenés envido?", "aplicado", "A1: envido", "", "0.93",
+             "evidencia/0001-tenés-envido.wav"),
+            ("2", "voz", "", "turco", "rechazado", "", "«turco» no es truco", "",
+             "evidencia/0002-turco.wav"),
+            ("3", "voz", "Ellos", "kiero", "dudoso", "B1: quiero", "", "", ""),
+            ("4", "cámara", "", "A1 jugó el 4 de copas", "aplicado", "A1 plays 4c", "", "",
+             "evidencia/0004-a1-jugó-el-4-de-copas.jpg")]
+        assert zf.read(f"{folder}/evidencia/0001-tenés-envido.wav") == wav
+        assert zf.read(f"{folder}/evidencia/0004-a1-jugó-el-4-de-copas.jpg") == picture
+    assert client.get("/api/games/999/evidence").status_code == 404
+
+
 def test_settings_start_a_new_game_and_bad_settings_are_refused(client: TestClient) -> None:
     snap = client.post("/api/settings", json={"players": 4, "falta": "malas"}, headers=AUTH)
     assert snap.json()["seats"] == ["A1", "B1", "A2", "B2"]

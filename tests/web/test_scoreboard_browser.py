@@ -763,6 +763,9 @@ def test_the_history_and_the_event_field_speak_spanish(server: LiveServer, page:
         page.click("#history-download")
     assert got.value.suggested_filename == f"partida-{snap['game_id']}.txt"
     kept = Path(got.value.path()).read_text(encoding="utf-8").splitlines()
+    with page.expect_download() as evidence:  # with all the referee heard and saw
+        page.click("#history-evidence")
+    assert evidence.value.suggested_filename == f"partida-{snap['game_id']}-evidencia.zip"
     page.click("#dlg-history [data-close]")
     assert server.api.get("/api/state").json()["log"][0] == "points A +2"  # the log keeps its notation
     assert kept[0].startswith("# Partida") and kept[2:] == server.api.get("/api/state").json()["log"]

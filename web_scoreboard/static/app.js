@@ -333,10 +333,13 @@ function renderWarnings(snap) {
   $("#warnings-text").innerHTML = warnings.map((w) => `<div>Aviso: ${Render.esc(w)}</div>`).join("");
 }
 
-/* The game's hands, and its log to keep (a file ``truco-referee replay`` plays again). */
+/* The game's hands, and its log to keep (a file ``truco-referee replay`` plays again), alone or
+   with all the referee heard and saw. */
 function renderHistory(snap) {
   $("#history").innerHTML = Render.history(snap);
-  $("#history-download").href = `/api/games/${encodeURIComponent(snap.game_id)}/replay`;
+  const game = `/api/games/${encodeURIComponent(snap.game_id)}`;
+  $("#history-download").href = `${game}/replay`;
+  $("#history-evidence").href = `${game}/evidence`;
 }
 
 function openHistory() {
