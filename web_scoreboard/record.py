@@ -19,6 +19,7 @@ from web_scoreboard.store import GameRow, HeardRow
 STATUS = {"accepted": "aplicado", "unsure": "dudoso", "rejected": "rechazado", "undone": "deshecho"}
 COLUMNS = ("n", "hora", "de", "equipo", "oído", "estado", "anotado", "motivo", "confianza",
            "archivo")
+_EXTENSION = {"audio/wav": "wav", "image/jpeg": "jpg"}  # a clip's or picture's file, by its type
 
 
 def file_name(game_id: int) -> str:
@@ -69,11 +70,8 @@ def evidence_zip(game_id: int, names: dict[str, str], log: str, heard: Iterable[
                 item.text, STATUS.get(item.status, item.status), item.line or "",
                 item.reason or "", f"{float(sure):.2f}" if isinstance(sure, int | float) else "",
                 kept])
-        zf.writestr(f"{folder}/oido.csv", "\ufeff" + table.getvalue())  # UTF-8, said so
+        zf.writestr(f"{folder}/oido.csv", "\ufeff" + table.getvalue())  # the BOM: read as UTF-8
     return out.getvalue()
-
-
-_EXTENSION = {"audio/wav": "wav", "image/jpeg": "jpg"}
 
 
 def _slug(text: str) -> str:
