@@ -343,9 +343,12 @@ def test_settings_start_a_new_game_and_a_past_game_can_be_reopened(server: LiveS
     page.click("#btn-controls-close")
     page.click("#btn-settings")
     with page.expect_download() as got:  # a past game kept as it stands, without opening it
-        page.get_by_role("link", name=f"Descargar la partida {first}").click()
+        page.get_by_role("link", name=f"Descargar la partida {first}", exact=True).click()
     kept = Path(got.value.path()).read_text(encoding="utf-8").splitlines()
     assert kept[0].endswith(": Nosotros 0, Ellos 9") and kept[2:] == ["points B +9"]
+    with page.expect_download() as got:
+        page.get_by_role("link", name=f"Descargar la partida {first} con audios y fotos").click()
+    assert got.value.suggested_filename == f"partida-{first}-evidencia.zip"
     page.click(f'[data-open-game="{first}"]')
     page.wait_for_function(f"window.scoreboard.snapshot.game_id === {first}")
     assert text(page, '[data-score="B"]') == "9"
