@@ -82,12 +82,14 @@ class TableCalibration:
         self._publish()
 
     # -- the tablet's taps --------------------------------------------------------------------
-    def act(self, action: str, players: int = 1, index: int | None = None) -> None:
+    def act(self, action: str, players: int = 1, index: int | None = None,
+            kept: int | None = None) -> None:
         """A tap: "start" (with the number of ``players``), "add" (that many players more, to
-        the table's kept recordings), "remove" (the kept player ``index``), "next", "skip" (the
-        prompt shown, ``index``, if given), "cancel", "close", "forget"; ValueError, in words,
-        for one the state does not take, a skip of a prompt already heard, or an "add" or a
-        "remove" on a table with no such recordings kept."""
+        the table's kept recordings), "remove" (the kept player ``index``, of the ``kept`` the
+        page listed, if given), "next", "skip" (the prompt shown, ``index``, if given), "cancel",
+        "close", "forget"; ValueError, in words, for one the state does not take, a skip of a
+        prompt already heard, an "add" or a "remove" on a table with no such recordings kept, or
+        a "remove" from a list that has changed since (another page removed or added one)."""
         with self._lock:
             if action not in TAPS[self._state]:
                 raise ValueError(REFUSED[self._state])
@@ -110,6 +112,9 @@ class TableCalibration:
             elif action == "skip":
                 self._answered(None, "lo salteaste")
             elif action == "remove":
+                if kept not in (None, self._kept):
+                    raise ValueError(f"la lista de voces cambió: ahora hay {_players(self._kept)} "
+                                     "calibrados; fijate de nuevo a quién sacar")
                 self._remove(index or 0)
             elif action == "forget":
                 self._forget()

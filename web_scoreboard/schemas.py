@@ -119,6 +119,8 @@ class CalibrationIn(Strict):
     # with "skip": the prompt shown (its number), refused if the table has moved on since;
     # with "remove": the kept player's number
     index: Annotated[int, Field(ge=1, le=1000)] | None = None
+    # with "remove": how many kept players the page listed, refused if the list changed since
+    kept: Annotated[int, Field(ge=1, le=1000)] | None = None
 
 
 class PinIn(Strict):

@@ -35,7 +35,8 @@ class CalibrationControls(Protocol):
     """What carries out the calibration panel's taps (``referee.table_calibration``): ValueError,
     in words, for one that cannot be done now."""
 
-    def act(self, action: str, players: int, index: int | None) -> None: ...
+    def act(self, action: str, players: int, index: int | None,
+            kept: int | None = None) -> None: ...
 
     def voice_sample(self, player: int) -> bytes | None: ...
 
@@ -362,18 +363,20 @@ class TableService:
                 return None
             return self.publish(table=False)
 
-    def calibrate(self, action: str, players: int = 1, index: int | None = None) -> dict[str, Any]:
+    def calibrate(self, action: str, players: int = 1, index: int | None = None,
+                  kept: int | None = None) -> dict[str, Any]:
         """A tap on the calibration panel ("start" or "add" with the number of ``players``, "next",
         "skip" with the ``index`` of the prompt shown, "cancel", "close", "remove" with the
-        ``index`` of a kept player, "forget"), carried out by the referee's ``calibration``; the
-        snapshot then.  ActionError (409) when it cannot be done now, and why."""
+        ``index`` of a kept player of the ``kept`` listed, "forget"), carried out by the referee's
+        ``calibration``; the snapshot then.  ActionError (409) when it cannot be done now, and
+        why."""
         controls = self.calibration
         if controls is None:
             raise ActionError("calibration-off", "calibrar las voces desde la tablet necesita "
                               "que 'serve' escuche un micrófono con el modelo de Sphinx en "
                               "español", 409)
         try:
-            controls.act(action, players, index)
+            controls.act(action, players, index, kept)
         except ValueError as err:
             raise ActionError("calibration-refused", str(err), 409) from err
         return self.snapshot()

@@ -263,7 +263,9 @@ def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Pa
 
     with pytest.raises(ValueError, match="no hay un jugador 4"):
         calibration.act("remove", index=4)
-    calibration.act("remove", index=2)
+    with pytest.raises(ValueError, match="la lista de voces cambió: ahora hay 3 jugadores"):
+        calibration.act("remove", index=2, kept=4)  # a page that listed one removed since
+    calibration.act("remove", index=2, kept=3)
     assert calibration.state()["message"].startswith("Saco la voz del jugador 2")
     assert "mientras tanto sigo oyendo cantos" in log[-1]
     assert not calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))  # the listener hears on

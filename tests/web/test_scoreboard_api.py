@@ -266,10 +266,10 @@ class Calibrating:
     def __init__(self, service: Any) -> None:
         self.service, self.taps = service, cast(list[tuple[str, int, int | None]], [])
 
-    def act(self, action: str, players: int, index: int | None) -> None:
+    def act(self, action: str, players: int, index: int | None, kept: int | None = None) -> None:
         if action == "skip" and index is None:
             raise ValueError("no se está calibrando: tocá «Calibrar las voces»")
-        self.taps.append((action, players, index))
+        self.taps.append((action, players, index) + ((kept,) if kept else ()))
         self.service.set_calibration({"state": "listening", "prompt": "truco"})
 
     def voice_sample(self, player: int) -> bytes | None:
@@ -303,8 +303,8 @@ def test_the_voices_are_calibrated_from_the_tablet_through_the_referee(app: Fast
     for body in ({"action": "again"}, {"action": "start", "players": 7},
                  {"action": "skip", "index": 0}, {"action": "remove", "index": 0}):
         assert client.post("/api/calibration", json=body, headers=AUTH).status_code == 422
-    client.post("/api/calibration", json={"action": "remove", "index": 2}, headers=AUTH)
-    assert referee.taps[-1] == ("remove", 1, 2)  # a kept player who left
+    client.post("/api/calibration", json={"action": "remove", "index": 2, "kept": 3}, headers=AUTH)
+    assert referee.taps[-1] == ("remove", 1, 2, 3)  # a kept player who left, of the 3 listed
     voice = client.get("/api/calibration/voices/1")  # to tell whose voice it is
     assert voice.status_code == 200 and voice.content == b"RIFF-jugador-1"
     assert voice.headers["content-type"] == "audio/wav"

@@ -1113,15 +1113,18 @@ class FakeCalibration:
         self.service = service
         self.calls: list[tuple[str, int]] = []
         self.skipped: list[int | None] = []  # the prompt each «Saltear» was tapped on
-        self.removed: list[int | None] = []  # the kept player each «Sacar» was tapped on
+        self.removed: list[tuple[int | None, int | None]] = []  # each «Sacar»: whom, of how many
         self.state = dict(CALIBRATION_IDLE)
         service.set_calibration(self.state)
 
-    def act(self, action: str, players: int, index: int | None = None) -> None:
+    def act(self, action: str, players: int, index: int | None = None,
+            kept: int | None = None) -> None:
         """A tap on a page; ValueError, in words, for one the state does not take."""
         self.calls.append((action, players))
         if action == "skip":
             self.skipped.append(index)
+        if action == "remove":
+            self.removed.append((index, kept))
         if action not in CALIBRATION_TAKES[self.state["state"]]:
             raise ValueError(CALIBRATION_REFUSED[self.state["state"]])
         if action in ("start", "add"):
@@ -1134,7 +1137,6 @@ class FakeCalibration:
         elif action == "forget":
             self.state["calibrated"] = False
         elif action == "remove":
-            self.removed.append(index)
             self.state.update(state="fitting", message=f"Saco la voz del jugador {index}…")
         else:  # cancel, close
             self.close()
@@ -1336,7 +1338,7 @@ def test_a_player_who_leaves_is_removed_from_the_tablet(server: LiveServer, page
     page.once("dialog", lambda dialog: dialog.accept())
     rows.nth(1).get_by_role("button", name="Sacar la voz del jugador 2 de la calibración").click()
     page.wait_for_selector("#cal-say:has-text('Saco la voz del jugador 2')")
-    assert fake.removed == [2] and page.locator("#dlg-settings").is_hidden()
+    assert fake.removed == [(2, 3)] and page.locator("#dlg-settings").is_hidden()
     assert calibration_buttons(page) == []  # nothing to tap while it fits
     fake.state["kept"] = 2
     done = "Listo: saqué la voz del jugador 2; quedan 2 jugadores calibrados."

@@ -130,7 +130,7 @@ const Calibration = (() => {
       if (action === "start") body.players = Number($("#calibrate-players").value) || 1;
       if (action === "add") body.players = 1;
       if (action === "skip" && shown) body.index = shown.index;  // the server may have moved on
-      if (action === "remove") body.index = Number(player);
+      if (action === "remove") Object.assign(body, { index: Number(player), kept: shown.kept });
       const snap = await send("POST", "/api/calibration", body);
       if (snap && ["start", "add", "remove"].includes(action) && $("#dlg-settings").open) $("#dlg-settings").close();
     } finally {
