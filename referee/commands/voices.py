@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "uno se lo oye por el que más fuerte lo oye")
     parser.add_argument("--channels", type=int, default=1, choices=(1, 2),
                         help="2 = un micrófono (canal) por equipo, como en 'serve'")
-    parser.add_argument("--players", type=values.at_least_one, default=1, metavar="N",
+    parser.add_argument("--players", type=values.at_least_one, metavar="N",
                         help="cuántos de la mesa se calibran, uno después del otro (por defecto 1)")
     parser.add_argument("--add", action="store_true",
                         help="con calibrate: sumar jugadores nuevos a los ya calibrados (sólo ellos "
@@ -173,6 +173,10 @@ def run(args: argparse.Namespace) -> int:
     if args.player and args.action != "forget":
         print("--player va con forget: 'voices forget --player N'.", file=sys.stderr)
         return 2
+    if args.players and args.action != "calibrate":  # not a «forget» of everyone by a slip
+        print("--players va con calibrate; para sacar la voz de un jugador: "
+              "'voices forget --player N'.", file=sys.stderr)
+        return 2
     if args.action == "forget" and not args.player:
         return forget(root, lambda had: "Borré la calibración; lo oído hasta ahora no se vuelve "
                       "a usar para aprender." if had else "No había calibración.")
@@ -215,7 +219,7 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
 
     def recorded() -> list[list[tuple[bytes, str]]]:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
-                  else from_mic(args.mic, max(1, args.players), args.channels,
+                  else from_mic(args.mic, args.players or 1, args.channels,
                                 args.data_dir or user_data_dir()))
         said = sum(len(v) for v in voices)
         if not said:  # every prompt silent or noise: nothing to calibrate with

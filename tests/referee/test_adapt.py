@@ -147,6 +147,9 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert main(["voices", "forget", "--player", "4", "--models-dir", str(models)]) == 2
     assert "No hay un jugador 4 entre las voces calibradas guardadas (hay 3)" in capsys.readouterr().err
     assert main(["voices", "calibrate", "--player", "1", "--models-dir", str(models)]) == 2
+    assert main(["voices", "forget", "--players", "3", "--models-dir", str(models)]) == 2
+    assert "'voices forget --player N'" in capsys.readouterr().err  # nobody forgotten by a slip
+    assert voice_learning.kept_voices(models) == 3
     assert main(["voices", "forget", "--player", "3", "--models-dir", str(models)]) == 0
     assert "Listo: saqué la voz del jugador 3" in capsys.readouterr().out
     assert voice_learning.kept_voices(models) == 2
