@@ -11,6 +11,7 @@ moment of play it learned.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import shutil
@@ -168,6 +169,19 @@ def kept_voices(models_dir: Path) -> int:
     return len(_players_recordings(models_dir))
 
 
+def kept_players(models_dir: Path) -> list[tuple[Path, int, float]]:
+    """Each kept player's folder, how many recordings it holds and their seconds of sound, in
+    the order of ``saved_prompts``."""
+    out = []
+    for files in _players_recordings(models_dir):
+        seconds = 0.0
+        for f in files:
+            with contextlib.suppress(OSError, wave.Error, EOFError), wave.open(str(f)) as w:
+                seconds += w.getnframes() / w.getframerate()
+        out.append((files[0].parent, len(files), seconds))
+    return out
+
+
 def saved_prompts(models_dir: Path) -> list[list[tuple[bytes, str]]]:
     """The kept calibration recordings, one list per player (the order of ``voice_sample``)."""
     return [[(_pcm(f.read_bytes()), prompt_text(f)) for f in files]
@@ -271,6 +285,7 @@ def forget(models_dir: Path) -> bool:
     return had
 
 
-__all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "kept_voices",
+__all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "kept_players",
+           "kept_voices",
            "learn", "learnable", "narrow_voices", "note", "prompt_text", "prompts_dir", "said_alone",
            "samples", "save", "save_prompts", "saved_prompts", "voice_sample", "words_of"]

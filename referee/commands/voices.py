@@ -4,7 +4,7 @@ ustedes. 'listen' y 'serve' la usan solas cuando escuchan con Sphinx (si bajaste
 usan Vosk: arrancalos con --recognizer sphinx para usar la calibración). Mientras juegan, 'serve' la
 sigue ajustando con lo que oyó seguro y lo que confirmaron en la tablet; 'voices learn' hace lo
 mismo con las partidas ya jugadas, y 'voices forget' la borra ('voices forget --player N' saca
-sólo la voz de un jugador que se fue)."""
+sólo la voz de un jugador que se fue; 'voices list' dice qué jugadores hay)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -40,9 +41,11 @@ VOSK_FIRST = ("Ojo: la calibración es para el reconocedor Sphinx, y como tenés
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("calibrate", "learn", "forget"), metavar="ACCIÓN",
+    parser.add_argument("action", choices=("calibrate", "learn", "forget", "list"),
+                        metavar="ACCIÓN",
                         help="calibrate = grabar y calibrar; learn = aprender de las partidas "
-                        "jugadas; forget = borrar la calibración")
+                        "jugadas; forget = borrar la calibración; list = qué calibración hay y "
+                        "de qué jugadores guarda las grabaciones")
     parser.add_argument("--mic", "--device", dest="mic", metavar="NOMBRE|NÚMERO", action="append",
                         help="qué micrófono usar (ver 'truco-referee devices'); si no, el de "
                              "siempre. Dos veces = un micrófono por equipo, como en 'serve': a cada "
@@ -177,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
         print("--players va con calibrate; para sacar la voz de un jugador: "
               "'voices forget --player N'.", file=sys.stderr)
         return 2
+    if args.action == "list":
+        return list_voices(root)
     if args.action == "forget" and not args.player:
         return forget(root, lambda had: "Borré la calibración; lo oído hasta ahora no se vuelve "
                       "a usar para aprender." if had else "No había calibración.")
@@ -232,6 +237,29 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
     return fit_and_keep(root, model_dir, recorded,
                         lambda path, seconds: f"Listo: {seconds:.0f} s de voz. Guardé la "
                         f"calibración en {path}; {users} la usan solas ('voices forget' la borra).")
+
+
+def list_voices(root: Path) -> int:
+    """Say whether the voices are calibrated, on how much speech, and whose recordings are
+    kept, numbered as 'voices forget --player N' takes them."""
+    means = calibration_dir(root) / "means"
+    if not means.is_file():
+        print(f"No hay calibración de las voces en {root}: 'voices calibrate' la hace.")
+        return 0
+    info = voice_learning.note(root)
+    made = time.strftime("%d/%m/%Y %H:%M", time.localtime(means.stat().st_mtime))
+    print(f"Calibración de las voces: {means} (del {made}; {info.get('speech_s', '?')} s de voz: "
+          f"{info.get('prompts', 0)} frases de la calibración y {info.get('heard', 0)} del juego)")
+    if voice_learning.calibrated_narrow(root):
+        print(NARROW_CALIBRATION)
+    players = voice_learning.kept_players(root)
+    if not players:
+        print("No guarda grabaciones de ningún jugador (aprendió sólo del juego).")
+        return 0
+    print("Jugadores con sus grabaciones guardadas ('voices forget --player N' saca uno):")
+    for n, (folder, said, seconds) in enumerate(players, 1):
+        print(f"  {n}. {said} frases, {seconds:.0f} s de voz: {folder}")
+    return 0
 
 
 def remove_player(player: int, root: Path, model_dir: Path) -> int:

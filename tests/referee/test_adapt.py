@@ -143,6 +143,15 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert "de 1 voz y las de 2 ya calibradas" in capsys.readouterr().out
     assert voice_learning.kept_voices(models) == 3
     assert (models / "voice-calibration" / "means").read_bytes() != two_voices
+    assert main(["voices", "list", "--models-dir", str(models)]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].startswith(f"Calibración de las voces: {models / 'voice-calibration' / 'means'}")
+    assert listed[-4] == "Jugadores con sus grabaciones guardadas ('voices forget --player N' saca uno):"
+    prompts = models / "voice-calibration" / "prompts"
+    assert [line.split(": ")[-1] for line in listed[-3:]] == [
+        str(prompts / f"jugador-{k}") for k in (1, 2, 3)]
+    assert all(line.startswith(f"  {k}. ") and " frases, " in line
+               for k, line in enumerate(listed[-3:], 1))
     # One who leaves is removed: fitted again on the others, as before they sat down.
     assert main(["voices", "forget", "--player", "4", "--models-dir", str(models)]) == 2
     assert "No hay un jugador 4 entre las voces calibradas guardadas (hay 3)" in capsys.readouterr().err
@@ -184,6 +193,8 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert main(["voices", "forget", "--player", "1", "--models-dir", str(models)]) == 0
     assert "la única calibrada: borré la calibración" in capsys.readouterr().out
     assert find_model(models, "sphinx").calibration is None
+    assert main(["voices", "list", "--models-dir", str(models)]) == 0
+    assert capsys.readouterr().out.startswith("No hay calibración de las voces en ")
 
 
 def test_wavs_not_named_after_what_they_say_are_refused_by_name(tmp_path: Path) -> None:
