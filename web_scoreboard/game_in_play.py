@@ -48,32 +48,35 @@ class GameInPlay:
 
     def load(self, game_id: int) -> None:
         """Rebuild a game's Table by replaying its stored log."""
-        row, rebuilt = self._rebuilt(game_id)
+        row, stored, rebuilt = self._rebuilt(game_id)
         if rebuilt.repair:
             snap = rebuilt.table.snapshot()
             self._store.append(game_id, rebuilt.repair, snap.get("score", {}),
                                snap.get("winner"))
+            stored = self._store.effective_log(game_id)
         table = rebuilt.table
-        _regroup(table, self._store.effective_log(game_id))
+        _regroup(table, stored)
         self.table, self.game_id, self.warnings = table, game_id, rebuilt.warnings
         self.names = {**DEFAULT_NAMES, **row.names}
 
     def record(self, game_id: int) -> tuple[dict[str, str], str]:
         """A stored game's teams' names, and its table log for ``truco-referee replay``
         (``web_scoreboard.record``), as ``load`` would rebuild it, storing nothing."""
-        row, rebuilt = self._rebuilt(game_id)
+        row, _, rebuilt = self._rebuilt(game_id)
         names = {**DEFAULT_NAMES, **row.names}
         return names, replay_file(row, names, rebuilt.settings.rule_lines(), rebuilt.table.lines,
                                   rebuilt.table.snapshot())
 
-    def _rebuilt(self, game_id: int) -> tuple[GameRow, Rebuilt]:
-        """A stored game's row, and its Table rebuilt from its log."""
+    def _rebuilt(self, game_id: int) -> tuple[GameRow, list[LogEntry], Rebuilt]:
+        """A stored game's row, the log rows it stands on, and its Table rebuilt from them."""
         row = self._store.game(game_id)
         if row is None:
             raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
-        lines = [entry.line for entry in self._store.effective_log(game_id)]
-        return row, rebuild(self._make_table, lambda: self._settings_from_dict(row.settings),
-                            lambda: self._default_settings, lines, self._rejected)
+        stored = self._store.effective_log(game_id)
+        return row, stored, rebuild(self._make_table,
+                                    lambda: self._settings_from_dict(row.settings),
+                                    lambda: self._default_settings,
+                                    [entry.line for entry in stored], self._rejected)
 
     # -- lines applied and taken back -------------------------------------------------------
     def apply(self, line: str, origin: str) -> None:

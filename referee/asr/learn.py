@@ -286,6 +286,6 @@ def forget(models_dir: Path) -> bool:
 
 
 __all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "kept_players",
-           "kept_voices",
-           "learn", "learnable", "narrow_voices", "note", "prompt_text", "prompts_dir", "said_alone",
-           "samples", "save", "save_prompts", "saved_prompts", "voice_sample", "words_of"]
+           "kept_voices", "learn", "learnable", "narrow_voices", "note", "prompt_text",
+           "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts",
+           "voice_sample", "words_of"]
