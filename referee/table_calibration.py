@@ -9,7 +9,8 @@ it, its clock carried on as if the recording had not been there.  Every change o
 on the pages (``show``, the service's ``set_calibration``) as a dict: ``state`` ("idle",
 "listening", "ready" for the next player, "fitting", "done", "failed"), the player and prompt,
 what became of the last prompt, the result, whether the table has a calibration in use (which
-"forget" drops, as ``voices forget`` does) and how many players' recordings it keeps.
+"forget" drops, as ``voices forget`` does), how many players' recordings it keeps and their
+names ("" for one not named; "rename" names one, as ``voices name`` does).
 
 A player who sits down at a calibrated table is added ("add"): only they say the prompts, and the
 calibration is fitted again on everyone's, the kept recordings and theirs.  Heard with a
@@ -35,16 +36,16 @@ from referee.calibration_prompts import NOTHING_HEARD, PROMPTS, PhraseCapture
 from referee.device_status import NARROW_CALIBRATION
 
 Voices = Sequence[Sequence[tuple[bytes, str]]]
-Fit = Callable[[Path, Path, Voices], tuple[Path, Any]]
+Fit = Callable[[Path, Path, Voices, Sequence[str]], tuple[Path, Any]]  # and the players' names
 
 # The taps each state takes (``act``); any other is refused, saying why.
 TAPS = {
-    "idle": ("start", "add", "remove", "forget"),
+    "idle": ("start", "add", "remove", "rename", "forget"),
     "listening": ("skip", "cancel"),
     "ready": ("next", "cancel"),
     "fitting": (),
-    "done": ("close", "start", "add", "remove", "forget"),
-    "failed": ("close", "start", "add", "remove", "forget"),
+    "done": ("close", "start", "add", "remove", "rename", "forget"),
+    "failed": ("close", "start", "add", "remove", "rename", "forget"),
 }
 REFUSED = {
     "idle": "no se está calibrando: tocá «Calibrar las voces»",
@@ -77,19 +78,21 @@ class TableCalibration:
         self._message = ""
         self._capture: PhraseCapture | None = None
         self._calibrated = bool(getattr(recognizer, "calibrated", False))
-        self._kept = voice_learning.kept_voices(models_dir)  # players whose recordings are kept
+        self._kept = voice_learning.player_names(models_dir)  # players whose recordings are kept
         self._adding = False  # the players recorded join those kept
         self._publish()
 
     # -- the tablet's taps --------------------------------------------------------------------
     def act(self, action: str, players: int = 1, index: int | None = None,
-            kept: int | None = None) -> None:
+            kept: int | None = None, name: str = "") -> None:
         """A tap: "start" (with the number of ``players``), "add" (that many players more, to
         the table's kept recordings), "remove" (the kept player ``index``, of the ``kept`` the
-        page listed, if given), "next", "skip" (the prompt shown, ``index``, if given), "cancel",
+        page listed, if given), "rename" (the kept player ``index`` is called ``name``; "" takes
+        their name away), "next", "skip" (the prompt shown, ``index``, if given), "cancel",
         "close", "forget"; ValueError, in words, for one the state does not take, a skip of a
-        prompt already heard, an "add" or a "remove" on a table with no such recordings kept, or
-        a "remove" from a list that has changed since (another page removed or added one)."""
+        prompt already heard, an "add", "remove" or "rename" on a table with no such recordings
+        kept, a name too long, or a "remove" or "rename" from a list that has changed since
+        (another page removed or added one)."""
         with self._lock:
             if action not in TAPS[self._state]:
                 raise ValueError(REFUSED[self._state])
@@ -102,7 +105,8 @@ class TableCalibration:
                 self._players, self._voices, self._missed, self._message = players, [], 0, ""
                 self._adding = action == "add"
                 who = _players(players)
-                joins = (f" que se {'suma' if players == 1 else 'suman'} a {_players(self._kept)}"
+                joins = (f" que se {'suma' if players == 1 else 'suman'} a "
+                         f"{_players(len(self._kept))}"
                          " ya calibrados") if self._adding else ""
                 self._log(f"escucha: calibrando las voces desde la tablet ({who}{joins}); "
                           "mientras tanto no oigo cantos")
@@ -111,11 +115,14 @@ class TableCalibration:
                 self._next_player()
             elif action == "skip":
                 self._answered(None, "lo salteaste")
-            elif action == "remove":
-                if kept not in (None, self._kept):
-                    raise ValueError(f"la lista de voces cambió: ahora hay {_players(self._kept)} "
-                                     "calibrados; fijate de nuevo a quién sacar")
-                self._remove(index or 0)
+            elif action in ("remove", "rename"):
+                if kept not in (None, len(self._kept)):
+                    raise ValueError("la lista de voces cambió: ahora hay "
+                                     f"{_players(len(self._kept))} calibrados; fijate de nuevo")
+                if action == "remove":
+                    self._remove(index or 0)
+                else:
+                    self._rename(index or 0, name)
             elif action == "forget":
                 self._forget()
             elif action == "cancel":
@@ -187,8 +194,9 @@ class TableCalibration:
             if not said:
                 raise RecognizerError("nothing-heard", NOTHING_HEARD)
             # a player added: fitted with the players' recordings kept, and said so
-            kept = voice_learning.saved_prompts(self.models_dir) if self._adding else []
-            seconds = self._refit([*kept, *voices])
+            kept, names = (voice_learning.saved_players(self.models_dir) if self._adding
+                           else ([], []))
+            seconds = self._refit([*kept, *voices], names)
             before = f" y las de {_players(len(kept))} ya calibrados" if kept else ""
             return f"Listo: {said} frases{before}, {seconds:.0f} s de voz."
 
@@ -197,33 +205,49 @@ class TableCalibration:
     def _remove(self, player: int) -> None:
         """Delete a kept player's recordings and fit again on the others' in the background; with
         no one else kept, forget the calibration."""
-        if not (self._calibrated and 1 <= player <= self._kept):
-            raise ValueError(f"no hay un jugador {player} entre las voces calibradas guardadas")
-        if self._kept == 1:
+        voice = self._voice_of(player)
+        if len(self._kept) == 1:
             self._forget()
             return
         self._state = "fitting"
-        self._message = f"Saco la voz del jugador {player} y calibro con las de los demás…"
-        self._log(f"escucha: saco la voz del jugador {player} de la calibración; mientras tanto "
-                  "sigo oyendo cantos")
+        self._message = f"Saco {voice} y calibro con las de los demás…"
+        self._log(f"escucha: saco {voice} de la calibración; mientras tanto sigo oyendo cantos")
 
         def fitted() -> str:
-            voices = voice_learning.saved_prompts(self.models_dir)
+            voices, names = voice_learning.saved_players(self.models_dir)
             if len(voices) < max(player, 2):  # changed on disk since (``voices forget --player``)
                 raise ValueError(f"las voces guardadas cambiaron: quedan {len(voices)}; "
                                  "fijate en la lista y probá de nuevo")
-            del voices[player - 1]
-            seconds = self._refit(voices)
-            return (f"Listo: saqué la voz del jugador {player}; quedan {_players(len(voices))} "
-                    f"calibrados, {seconds:.0f} s de voz.")
+            del voices[player - 1], names[player - 1]
+            seconds = self._refit(voices, names)
+            return (f"Listo: saqué {voice}; quedan {_players(len(voices))} calibrados, "
+                    f"{seconds:.0f} s de voz.")
 
         threading.Thread(target=self._fitting, args=(fitted,), name="voice-calibration",
                          daemon=True).start()
 
-    def _refit(self, voices: Voices) -> float:
-        """Fit the calibration on ``voices`` (which it keeps) and hand it to the recognizer; the
-        seconds of speech fitted on."""
-        path, stats = self._fit(self.models_dir, self.recognizer.model_dir, voices)
+    def _rename(self, player: int, name: str) -> None:
+        """Name a kept player (no fitting: their voice is the same)."""
+        voice = self._voice_of(player)
+        try:
+            said = voice_learning.name_player(self.models_dir, player, name)
+        except OSError as err:
+            raise ValueError(f"no pude guardar el nombre en {err.filename}: "
+                             f"{syserrors.said(err)}") from err
+        self._kept = voice_learning.player_names(self.models_dir)
+        self._log(f"escucha: {voice} es la de {said}" if said
+                  else f"escucha: {voice} ya no tiene nombre")
+
+    def _voice_of(self, player: int) -> str:
+        """«la voz de Juan» for a kept ``player``; ValueError in words for one not kept."""
+        if not (self._calibrated and 1 <= player <= len(self._kept)):
+            raise ValueError(f"no hay un jugador {player} entre las voces calibradas guardadas")
+        return voice_learning.voice_of(player, self._kept[player - 1])
+
+    def _refit(self, voices: Voices, names: Sequence[str]) -> float:
+        """Fit the calibration on ``voices`` (which it keeps, with the players' ``names``) and
+        hand it to the recognizer; the seconds of speech fitted on."""
+        path, stats = self._fit(self.models_dir, self.recognizer.model_dir, voices, names)
         self.recognizer.use_means(path)
         return float(stats.frames) / 100
 
@@ -255,14 +279,14 @@ class TableCalibration:
         except OSError as err:
             raise ValueError(f"no pude {_on_disk('borrar', err)}") from err
         self.recognizer.use_means(None)
-        self._state, self._message, self._calibrated, self._kept = "idle", "", False, 0
+        self._state, self._message, self._calibrated, self._kept = "idle", "", False, []
         self._log("escucha: olvidé la calibración de las voces; escucho sin ella")
 
     def _finished(self, state: str, message: str) -> None:
         with self._lock:
             self._state, self._message, self._voices, self._adding = state, message, [], False
             self._calibrated = self._calibrated or state == "done"
-            self._kept = voice_learning.kept_voices(self.models_dir)  # as the fit left them
+            self._kept = voice_learning.player_names(self.models_dir)  # as the fit left them
             self._log(f"escucha: {message}")
             self._publish()
 
@@ -279,7 +303,7 @@ class TableCalibration:
                 "last": self._last,
                 "heard": sum(len(v) for v in self._voices), "missed": self._missed,
                 "message": self._message, "calibrated": self._calibrated,
-                "kept": self._kept, "adding": self._adding,
+                "kept": len(self._kept), "names": list(self._kept), "adding": self._adding,
             }
 
     def _publish(self) -> None:

@@ -349,7 +349,8 @@ def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
 
     @router.post("/api/calibration", dependencies=auth)
     def calibration(body: schemas.CalibrationIn) -> Any:
-        return _snap(lambda: service.calibrate(body.action, body.players, body.index, body.kept))
+        return _snap(lambda: service.calibrate(body.action, body.players, body.index, body.kept,
+                                               body.name))
 
 
 def _pin_routes(router: APIRouter, guard: PinGuard, auth: list[Any]) -> None:

@@ -111,16 +111,21 @@ class CalibrationIn(Strict):
     """A tap on the voices' calibration panel: ``{"action": "start", "players": 2}``, or "add"
     (players who sat down at a calibrated table: fitted with the kept recordings); then "next"
     (the next player is ready), "skip" (the prompt shown), "cancel", "close" (the result was
-    read), "remove" (a kept player who left: ``{"action": "remove", "index": 2}``), "forget"
-    (the table's calibration)."""
+    read), "remove" (a kept player who left: ``{"action": "remove", "index": 2}``), "rename"
+    (a kept player's name: ``{"action": "rename", "index": 2, "name": "Juan"}``; "" takes it
+    away), "forget" (the table's calibration)."""
 
-    action: Literal["start", "add", "next", "skip", "cancel", "close", "remove", "forget"]
+    action: Literal["start", "add", "next", "skip", "cancel", "close", "remove", "rename",
+                    "forget"]
     players: Annotated[int, Field(ge=1, le=6)] = 1
     # with "skip": the prompt shown (its number), refused if the table has moved on since;
-    # with "remove": the kept player's number
+    # with "remove" or "rename": the kept player's number
     index: Annotated[int, Field(ge=1, le=1000)] | None = None
-    # with "remove": how many kept players the page listed, refused if the list changed since
+    # with "remove" or "rename": how many kept players the page listed, refused if the list
+    # changed since
     kept: Annotated[int, Field(ge=1, le=1000)] | None = None
+    # with "rename": the player's name (longer than the referee keeps is refused in words)
+    name: Annotated[str, Field(max_length=200)] = ""
 
 
 class PinIn(Strict):

@@ -36,7 +36,7 @@ class CalibrationControls(Protocol):
     in words, for one that cannot be done now."""
 
     def act(self, action: str, players: int, index: int | None,
-            kept: int | None = None) -> None: ...
+            kept: int | None = None, name: str = "") -> None: ...
 
     def voice_sample(self, player: int) -> bytes | None: ...
 
@@ -364,10 +364,11 @@ class TableService:
             return self.publish(table=False)
 
     def calibrate(self, action: str, players: int = 1, index: int | None = None,
-                  kept: int | None = None) -> dict[str, Any]:
+                  kept: int | None = None, name: str = "") -> dict[str, Any]:
         """A tap on the calibration panel ("start" or "add" with the number of ``players``, "next",
         "skip" with the ``index`` of the prompt shown, "cancel", "close", "remove" with the
-        ``index`` of a kept player of the ``kept`` listed, "forget"), carried out by the referee's
+        ``index`` of a kept player of the ``kept`` listed, "rename" so and their ``name``,
+        "forget"), carried out by the referee's
         ``calibration``; the snapshot then.  ActionError (409) when it cannot be done now, and
         why."""
         controls = self.calibration
@@ -376,7 +377,7 @@ class TableService:
                               "que 'serve' escuche un micrófono con el modelo de Sphinx en "
                               "español", 409)
         try:
-            controls.act(action, players, index, kept)
+            controls.act(action, players, index, kept, name)
         except ValueError as err:
             raise ActionError("calibration-refused", str(err), 409) from err
         return self.snapshot()

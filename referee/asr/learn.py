@@ -20,7 +20,7 @@ import wave
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -35,6 +35,8 @@ PAD_S = 0.2  # audio kept either side of the words
 QUIET_S = 0.3  # a phrase learned from has this much quiet either side...
 QUIET_RATIO = 0.1  # ...below this fraction of the words' loudness (RMS): said on its own
 MAX_PHRASES = 600  # the most recent phrases learned from (bounds the time a relearning takes)
+NAME_FILE = "nombre.txt"  # a kept player's name, in their recordings' folder
+NAME_MAX = 30  # characters of a player's name
 
 
 @dataclass(frozen=True)
@@ -120,11 +122,12 @@ def prompts_dir(models_dir: Path) -> Path:
     return calibration_dir(models_dir) / "prompts"
 
 
-def save_prompts(models_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]) -> None:
+def save_prompts(models_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]],
+                 names: Sequence[str] = ()) -> None:
     """Keep a calibration's recordings (one folder per player, files named by what they say, as
-    ``voices calibrate --wav-dir`` reads them), replacing the ones kept before.  The new set is
-    written whole beside the old one before it takes its place: a failure on the way leaves the
-    old set as it was."""
+    ``voices calibrate --wav-dir`` reads them), and each player's name where ``names`` gives one,
+    replacing the ones kept before.  The new set is written whole beside the old one before it
+    takes its place: a failure on the way leaves the old set as it was."""
     root = prompts_dir(models_dir)
     work = root.with_name(f".{root.name}.nuevo")
     shutil.rmtree(work, ignore_errors=True)
@@ -135,6 +138,7 @@ def save_prompts(models_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]
             folder.mkdir()
             for n, (pcm, text) in enumerate(utts, 1):
                 write_wav(folder / f"{text.replace(' ', '_')}-{n}.wav", pcm)
+            _write_name(folder, names[k - 1] if k <= len(names) else "")
         replace_folder(work, root)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -164,28 +168,92 @@ def _players_recordings(models_dir: Path) -> list[list[Path]]:
     return out
 
 
+def player_name(name: str) -> str:
+    """A name as it is kept: one line, spaces collapsed; ValueError in words for one longer than
+    ``NAME_MAX`` characters."""
+    said = _one_line(name)
+    if len(said) > NAME_MAX:
+        raise ValueError(f"el nombre es muy largo: hasta {NAME_MAX} letras")
+    return said
+
+
+def _one_line(text: str) -> str:
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+def _write_name(folder: Path, name: str) -> None:
+    """Keep a player's name in their folder (none: no name kept)."""
+    file = folder / NAME_FILE
+    if name:
+        file.write_text(player_name(name) + "\n", encoding="utf-8")
+    else:
+        file.unlink(missing_ok=True)
+
+
+def _read_name(folder: Path) -> str:
+    try:
+        return _one_line(folder.joinpath(NAME_FILE).read_text(encoding="utf-8"))[:NAME_MAX]
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def player_names(models_dir: Path) -> list[str]:
+    """Each kept player's name, in the order of ``saved_prompts`` ("" for one not named)."""
+    return [_read_name(files[0].parent) for files in _players_recordings(models_dir)]
+
+
+def name_player(models_dir: Path, player: int, name: str) -> str:
+    """Give the kept ``player`` (1 = the first) a name, or with "" take theirs away; the name
+    as kept.  ValueError in words for no such player or a name too long; OSError when the disk
+    will not keep it."""
+    said = player_name(name)
+    voices = _players_recordings(models_dir)
+    if not 1 <= player <= len(voices):
+        raise ValueError(f"no hay un jugador {player} entre las voces calibradas guardadas")
+    _write_name(voices[player - 1][0].parent, said)
+    return said
+
+
+def voice_of(player: int, name: str) -> str:
+    """«la voz de Juan», or of one not named «la voz del jugador 2»."""
+    return f"la voz de {name}" if name else f"la voz del jugador {player}"
+
+
 def kept_voices(models_dir: Path) -> int:
     """How many players' calibration recordings are kept (``save_prompts``), without reading them."""
     return len(_players_recordings(models_dir))
 
 
-def kept_players(models_dir: Path) -> list[tuple[Path, int, float]]:
-    """Each kept player's folder, how many recordings it holds and their seconds of sound, in
-    the order of ``saved_prompts``."""
+class KeptPlayer(NamedTuple):
+    folder: Path
+    phrases: int  # recordings kept
+    seconds: float  # of sound
+    name: str  # "" for one not named
+
+
+def kept_players(models_dir: Path) -> list[KeptPlayer]:
+    """Each kept player, in the order of ``saved_prompts``."""
     out = []
     for files in _players_recordings(models_dir):
         seconds = 0.0
         for f in files:
             with contextlib.suppress(OSError, wave.Error, EOFError), wave.open(str(f)) as w:
                 seconds += w.getnframes() / w.getframerate()
-        out.append((files[0].parent, len(files), seconds))
+        out.append(KeptPlayer(files[0].parent, len(files), seconds, _read_name(files[0].parent)))
     return out
 
 
 def saved_prompts(models_dir: Path) -> list[list[tuple[bytes, str]]]:
     """The kept calibration recordings, one list per player (the order of ``voice_sample``)."""
-    return [[(_pcm(f.read_bytes()), prompt_text(f)) for f in files]
-            for files in _players_recordings(models_dir)]
+    return saved_players(models_dir)[0]
+
+
+def saved_players(models_dir: Path) -> tuple[list[list[tuple[bytes, str]]], list[str]]:
+    """The kept calibration recordings, one list per player, and the players' names, read
+    together (``saved_prompts``, ``player_names``)."""
+    players = _players_recordings(models_dir)
+    return ([[(_pcm(f.read_bytes()), prompt_text(f)) for f in files] for files in players],
+            [_read_name(files[0].parent) for files in players])
 
 
 def voice_sample(models_dir: Path, player: int, phrases: int = 3) -> bytes | None:
@@ -240,13 +308,15 @@ def learn(model_dir: Path, models_dir: Path, heard: Sequence[tuple[bytes, str]])
 
 
 def calibrate_prompts(models_dir: Path, model_dir: Path,
-                      voices: Sequence[Sequence[tuple[bytes, str]]]) -> tuple[Path, Stats]:
-    """Calibrate on prompts just recorded (one list of (pcm, text) per voice) and keep them and
-    the result as the table's calibration; where it was saved, and its statistics.  Learned
+                      voices: Sequence[Sequence[tuple[bytes, str]]],
+                      names: Sequence[str] = ()) -> tuple[Path, Stats]:
+    """Calibrate on prompts just recorded (one list of (pcm, text) per voice) and keep them, the
+    players' ``names`` and the result as the table's calibration; where it was saved, and its
+    statistics.  Learned
     until 0: ``serve --learn`` adds what it hears in play on top of these.  ``RecognizerError``
     when there is too little speech, OSError when the disk will not keep it."""
     means, stats = calibrate(model_dir, voices)
-    save_prompts(models_dir, voices)
+    save_prompts(models_dir, voices, names)
     said = sum(len(v) for v in voices)
     learned = Learned(means, stats, said, 0, narrow_voices(voices))
     return save(models_dir, model_dir, learned, learned_until=0.0), stats
@@ -285,7 +355,8 @@ def forget(models_dir: Path) -> bool:
     return had
 
 
-__all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "Learned", "cut", "forget", "kept_players",
-           "kept_voices", "learn", "learnable", "narrow_voices", "note", "prompt_text",
-           "prompts_dir", "said_alone", "samples", "save", "save_prompts", "saved_prompts",
+__all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "KeptPlayer", "Learned", "cut", "forget",
+           "kept_players", "kept_voices", "learn", "learnable", "name_player", "narrow_voices",
+           "note", "player_name", "player_names", "prompt_text", "prompts_dir", "said_alone",
+           "samples", "save", "save_prompts", "saved_players", "saved_prompts", "voice_of",
            "voice_sample", "words_of"]

@@ -4,7 +4,8 @@ ustedes. 'listen' y 'serve' la usan solas cuando escuchan con Sphinx (si bajaste
 usan Vosk: arrancalos con --recognizer sphinx para usar la calibración). Mientras juegan, 'serve' la
 sigue ajustando con lo que oyó seguro y lo que confirmaron en la tablet; 'voices learn' hace lo
 mismo con las partidas ya jugadas, y 'voices forget' la borra ('voices forget --player N' saca
-sólo la voz de un jugador que se fue; 'voices list' dice qué jugadores hay)."""
+sólo la voz de un jugador que se fue; 'voices list' dice qué jugadores hay, y 'voices name
+--player N --name Juan' le pone nombre a uno)."""
 
 from __future__ import annotations
 
@@ -41,11 +42,11 @@ VOSK_FIRST = ("Ojo: la calibración es para el reconocedor Sphinx, y como tenés
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("calibrate", "learn", "forget", "list"),
+    parser.add_argument("action", choices=("calibrate", "learn", "forget", "list", "name"),
                         metavar="ACCIÓN",
                         help="calibrate = grabar y calibrar; learn = aprender de las partidas "
                         "jugadas; forget = borrar la calibración; list = qué calibración hay y "
-                        "de qué jugadores guarda las grabaciones")
+                        "de qué jugadores guarda las grabaciones; name = ponerle nombre a uno")
     parser.add_argument("--mic", "--device", dest="mic", metavar="NOMBRE|NÚMERO", action="append",
                         help="qué micrófono usar (ver 'truco-referee devices'); si no, el de "
                              "siempre. Dos veces = un micrófono por equipo, como en 'serve': a cada "
@@ -58,10 +59,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="con calibrate: sumar jugadores nuevos a los ya calibrados (sólo ellos "
                              "dicen los cantos; se calibra con sus voces y las guardadas), en vez "
                              "de empezar de cero")
-    parser.add_argument("--player", type=values.at_least_one, metavar="N",
-                        help="con forget: sacar sólo la voz del jugador N (el N-ésimo calibrado; "
-                             "sus grabaciones están en <modelos>/voice-calibration/prompts/"
-                             "jugador-N) y calibrar de nuevo con las de los demás")
+    parser.add_argument("--player", metavar="N|NOMBRE",
+                        help="con forget: sacar sólo la voz del jugador N (el N-ésimo calibrado, "
+                             "como lo numera 'voices list', o el que se llama así; sus grabaciones "
+                             "están en <modelos>/voice-calibration/prompts/jugador-N) y calibrar "
+                             "de nuevo con las de los demás; con name: a quién ponerle nombre")
+    parser.add_argument("--name", action="append", metavar="NOMBRE",
+                        help="con name: el nombre del jugador (\"\" se lo saca); con calibrate: "
+                             "el de cada jugador que se calibra, en orden (se repite)")
     parser.add_argument("--wav-dir", metavar="CARPETA", action="append",
                         help="usar WAVs ya grabados en vez del micrófono: cada archivo se llama como "
                              "lo que dice (truco.wav, vale_cuatro.wav, treinta_y_tres-2.wav); "
@@ -110,8 +115,10 @@ def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_
 
 
 def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1,
-             data_dir: Path | None = None) -> list[list[tuple[bytes, str]]]:
-    """Ask each player, in turn, for each prompt and record it: one list per player.
+             data_dir: Path | None = None,
+             names: list[str] | None = None) -> list[list[tuple[bytes, str]]]:
+    """Ask each player, in turn (by their name, where ``names`` gives it), for each prompt and
+    record it: one list per player.
 
     The microphone is opened before the first prompt, and a missing or lost one is an AudioError,
     not a retry: nobody is asked to speak to a microphone that is not there.  Two devices' lag is
@@ -124,8 +131,10 @@ def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1,
         print("Hablá como en la mesa, a la distancia de siempre y con el ruido de siempre: "
               "calibrá donde juegan. Si no te oigo, sigo con la próxima.")
         for player in range(1, players + 1):
-            if players > 1:
-                _wait_for(f"Jugador {player} de {players}: cuando estés listo, apretá Enter.")
+            name = (names or [])[player - 1:player]
+            if players > 1 or name:
+                who = name[0] if name else f"Jugador {player}"
+                _wait_for(f"{who} ({player} de {players}): cuando estés listo, apretá Enter.")
             out: list[tuple[bytes, str]] = []
             for k, text in enumerate(PROMPTS, 1):
                 print(f"[{k}/{len(PROMPTS)}] Decí: «{text}»", flush=True)
@@ -173,8 +182,12 @@ def not_saved(err: OSError) -> str:
 
 def run(args: argparse.Namespace) -> int:
     root = models_dir(args.models_dir)
-    if args.player and args.action != "forget":
-        print("--player va con forget: 'voices forget --player N'.", file=sys.stderr)
+    if args.player and args.action not in ("forget", "name"):
+        print("--player va con forget o name: 'voices forget --player N'.", file=sys.stderr)
+        return 2
+    if args.name is not None and args.action not in ("calibrate", "name"):
+        print("--name va con name o calibrate: 'voices name --player N --name Juan'.",
+              file=sys.stderr)
         return 2
     if args.players and args.action != "calibrate":  # not a «forget» of everyone by a slip
         print("--players va con calibrate; para sacar la voz de un jugador: "
@@ -182,7 +195,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.action == "list":
         return list_voices(root)
-    if args.action == "forget" and not args.player:
+    if args.action == "name":
+        return name_player(root, args.player, args.name)
+    player = kept_player(root, args.player) if args.player else None  # with forget: one of them
+    if args.player and player is None:
+        return 2
+    if args.action == "forget" and player is None:
         return forget(root, lambda had: "Borré la calibración; lo oído hasta ahora no se vuelve "
                       "a usar para aprender." if had else "No había calibración.")
     try:
@@ -205,8 +223,8 @@ def run(args: argparse.Namespace) -> int:
              else "'listen' y 'serve'")
     if args.action == "learn":
         return learn_from_games(args, root, choice.path, users)
-    if args.action == "forget":
-        return remove_player(args.player, root, choice.path)
+    if player is not None:
+        return remove_player(player, root, choice.path)
     if vosk_first:  # said before anyone speaks, not after a minute of recording
         print(VOSK_FIRST, flush=True)
     return calibrate_from_recordings(args, root, choice.path, users)
@@ -216,16 +234,27 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
                               users: str) -> int:
     """Record the prompts (or read them from WAVs), calibrate, and keep the calibration; with
     ``--add``, on the kept recordings of the players calibrated before too."""
-    kept = voice_learning.saved_prompts(root) if args.add else []
+    kept, kept_names = voice_learning.saved_players(root) if args.add else ([], [])
     if args.add and not kept:  # said before a minute of recording
         print("No hay grabaciones de una calibración a las que sumar jugadores: calibrá sin --add.",
+              file=sys.stderr)
+        return 2
+    try:
+        names = [voice_learning.player_name(n) for n in args.name or ()]
+    except ValueError as err:
+        print(f"--name: {err}", file=sys.stderr)
+        return 2
+    heard = len(args.wav_dir) if args.wav_dir else args.players or len(names) or 1
+    if len(names) > heard:
+        print(f"Hay {len(names)} nombres para {heard} "
+              f"{'jugador' if heard == 1 else 'jugadores'}: un --name por jugador.",
               file=sys.stderr)
         return 2
 
     def recorded() -> list[list[tuple[bytes, str]]]:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
-                  else from_mic(args.mic, args.players or 1, args.channels,
-                                args.data_dir or user_data_dir()))
+                  else from_mic(args.mic, heard, args.channels, args.data_dir or user_data_dir(),
+                                names))
         said = sum(len(v) for v in voices)
         if not said:  # every prompt silent or noise: nothing to calibrate with
             raise AudioError("nothing-heard", NOTHING_HEARD)
@@ -234,7 +263,7 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
               f"{'voz' if len(voices) == 1 else 'voces'}{before}…", flush=True)
         return [*kept, *voices]
 
-    return fit_and_keep(root, model_dir, recorded,
+    return fit_and_keep(root, model_dir, recorded, [*kept_names, *names],
                         lambda path, seconds: f"Listo: {seconds:.0f} s de voz. Guardé la "
                         f"calibración en {path}; {users} la usan solas ('voices forget' la borra).")
 
@@ -256,30 +285,68 @@ def list_voices(root: Path) -> int:
     if not players:
         print("No guarda grabaciones de ningún jugador (aprendió sólo del juego).")
         return 0
-    print("Jugadores con sus grabaciones guardadas ('voices forget --player N' saca uno):")
-    for n, (folder, said, seconds) in enumerate(players, 1):
-        print(f"  {n}. {said} frases, {seconds:.0f} s de voz: {folder}")
+    print("Jugadores con sus grabaciones guardadas ('voices forget --player N' saca uno, "
+          "'voices name --player N --name Juan' le pone nombre):")
+    for n, player in enumerate(players, 1):
+        name = f"{player.name}: " if player.name else ""
+        print(f"  {n}. {name}{player.phrases} frases, {player.seconds:.0f} s de voz: "
+              f"{player.folder}")
+    return 0
+
+
+def kept_player(root: Path, said: str | None) -> int | None:
+    """The kept player ``said`` names (their number, as 'voices list' gives it, or their name,
+    in any case); None, said why, for none."""
+    names = voice_learning.player_names(root)
+    if said and said.strip().isdigit() and 1 <= int(said) <= len(names):
+        return int(said)
+    found = [n for n, name in enumerate(names, 1)
+             if said and name and name.casefold() == " ".join(said.split()).casefold()]
+    if len(found) == 1:
+        return found[0]
+    have = (f"hay {len(names)}: 'voices list' los muestra" if names
+            else "no hay ninguna")
+    who = (f"un jugador {said}" if not said or said.strip().isdigit()
+           else f"un solo jugador que se llame «{said}»")
+    print(f"No hay {who} entre las voces calibradas guardadas ({have}); --player N o --player "
+          "NOMBRE.", file=sys.stderr)
+    return None
+
+
+def name_player(root: Path, said: str | None, names: list[str] | None) -> int:
+    """Give a kept player a name (or with "" take theirs away)."""
+    if not said or names is None or len(names) != 1:
+        print("Decí a quién y cómo: 'voices name --player N --name Juan'.", file=sys.stderr)
+        return 2
+    player = kept_player(root, said)
+    if player is None:
+        return 2
+    try:
+        name = voice_learning.name_player(root, player, names[0])
+    except ValueError as err:
+        print(f"No pude ponerle nombre: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"No pude guardar el nombre: {values.said(err)} ({err.filename})", file=sys.stderr)
+        return 1
+    print(f"El jugador {player} se llama {name}." if name
+          else f"El jugador {player} ya no tiene nombre.")
     return 0
 
 
 def remove_player(player: int, root: Path, model_dir: Path) -> int:
     """Delete one kept player's recordings and calibrate again on the others' (with nobody
     left, forget the calibration)."""
-    kept = voice_learning.saved_prompts(root)
-    if not 1 <= player <= len(kept):
-        have = f"hay {len(kept)}" if kept else "no hay ninguna"
-        print(f"No hay un jugador {player} entre las voces calibradas guardadas ({have}).",
-              file=sys.stderr)
-        return 2
-    del kept[player - 1]
+    kept, names = voice_learning.saved_players(root)
+    voice = voice_learning.voice_of(player, names[player - 1])
+    del kept[player - 1], names[player - 1]
     if not kept:
-        return forget(root, lambda _: f"Saqué la voz del jugador {player}, la única calibrada: "
-                      "borré la calibración.")
+        return forget(root, lambda _: f"Saqué {voice}, la única calibrada: borré la calibración.")
     print(f"Calibrando de nuevo con las voces de {len(kept)} "
           f"{'jugador' if len(kept) == 1 else 'jugadores'}…", flush=True)
-    return fit_and_keep(root, model_dir, lambda: kept,
-                        lambda path, seconds: f"Listo: saqué la voz del jugador {player}; "
-                        f"{seconds:.0f} s de voz de los demás. Guardé la calibración en {path}.")
+    return fit_and_keep(root, model_dir, lambda: kept, names,
+                        lambda path, seconds: f"Listo: saqué {voice}; {seconds:.0f} s de voz de "
+                        f"los demás. Guardé la calibración en {path}.")
 
 
 def forget(root: Path, done: Callable[[bool], str]) -> int:
@@ -296,13 +363,13 @@ def forget(root: Path, done: Callable[[bool], str]) -> int:
 
 
 def fit_and_keep(root: Path, model_dir: Path,
-                 voices: Callable[[], list[list[tuple[bytes, str]]]],
+                 voices: Callable[[], list[list[tuple[bytes, str]]]], names: list[str],
                  done: Callable[[Path, float], str]) -> int:
     """Calibrate on ``voices()`` (recorded, read or kept: one list of (pcm, text) per player)
-    and keep it with them; say what was done (``done``, given where it was saved and the
-    seconds of speech) or why not."""
+    and keep it with them and the players' ``names``; say what was done (``done``, given where
+    it was saved and the seconds of speech) or why not."""
     try:
-        path, stats = voice_learning.calibrate_prompts(root, model_dir, voices())
+        path, stats = voice_learning.calibrate_prompts(root, model_dir, voices(), names)
     except (AudioError, RecognizerError) as err:
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2

@@ -266,6 +266,9 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         voice = serve.api.get("/api/calibration/voices/1")  # whose voice it is
         assert voice.status_code == 200 and voice.content[:4] == b"RIFF", voice.text
         assert serve.api.get("/api/calibration/voices/2").status_code == 404
+        named = serve.api.post("/api/calibration", json={"action": "rename", "index": 1,
+                                                         "kept": 1, "name": "Ana"})
+        assert named.status_code == 200 and calibration()["names"] == ["Ana"], named.text
         removed = serve.api.post("/api/calibration", json={"action": "remove", "index": 1})
         assert removed.status_code == 200, removed.text
         assert not calibration()["calibrated"] and calibration()["kept"] == 0
@@ -273,6 +276,7 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
     finally:
         printed = serve.stop()
     assert "calibrando las voces desde la tablet (un jugador)" in printed, printed
+    assert "la voz del jugador 1 es la de Ana" in printed, printed
     assert "olvidé la calibración de las voces" in printed, printed
 
 

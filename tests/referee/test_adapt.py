@@ -133,7 +133,11 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
         if (r["speed"], r["pitch"]) == ("slow", "high"):
             (second / f"{r['text'].replace(' ', '_')}.wav").symlink_to(shared_dir / "speech" / r["file"])
     assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--wav-dir", str(second),
-                 "--models-dir", str(models)]) == 0
+                 "--name", "Ana", "--name", "Beto", "--name", "Caro",
+                 "--models-dir", str(models)]) == 2  # a name more than players: nothing done
+    assert "Hay 3 nombres para 2 jugadores" in capsys.readouterr().err
+    assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--wav-dir", str(second),
+                 "--name", "Ana", "--name", "Beto", "--models-dir", str(models)]) == 0
     assert (models / "voice-calibration" / "means").read_bytes() != one_voice
     two_voices = (models / "voice-calibration" / "means").read_bytes()
     # One who sits down later is added: only they say the prompts, fitted with the two kept.
@@ -143,25 +147,32 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert "de 1 voz y las de 2 ya calibradas" in capsys.readouterr().out
     assert voice_learning.kept_voices(models) == 3
     assert (models / "voice-calibration" / "means").read_bytes() != two_voices
+    assert main(["voices", "name", "--player", "3", "--name", "Caro", "--models-dir",
+                 str(models)]) == 0
+    assert capsys.readouterr().out == "El jugador 3 se llama Caro.\n"
+    assert main(["voices", "name", "--player", "Dani", "--name", "Caro", "--models-dir",
+                 str(models)]) == 2
+    assert "No hay un solo jugador que se llame «Dani»" in capsys.readouterr().err
     assert main(["voices", "list", "--models-dir", str(models)]) == 0
     listed = capsys.readouterr().out.splitlines()
     assert listed[0].startswith(f"Calibración de las voces: {models / 'voice-calibration' / 'means'}")
-    assert listed[-4] == "Jugadores con sus grabaciones guardadas ('voices forget --player N' saca uno):"
+    assert listed[-4] == ("Jugadores con sus grabaciones guardadas ('voices forget --player N' "
+                          "saca uno, 'voices name --player N --name Juan' le pone nombre):")
     prompts = models / "voice-calibration" / "prompts"
     assert [line.split(": ")[-1] for line in listed[-3:]] == [
         str(prompts / f"jugador-{k}") for k in (1, 2, 3)]
-    assert all(line.startswith(f"  {k}. ") and " frases, " in line
-               for k, line in enumerate(listed[-3:], 1))
+    assert all(line.startswith(f"  {k}. {name}: ") and " frases, " in line
+               for k, name, line in zip((1, 2, 3), ("Ana", "Beto", "Caro"), listed[-3:]))
     # One who leaves is removed: fitted again on the others, as before they sat down.
     assert main(["voices", "forget", "--player", "4", "--models-dir", str(models)]) == 2
-    assert "No hay un jugador 4 entre las voces calibradas guardadas (hay 3)" in capsys.readouterr().err
+    assert "No hay un jugador 4 entre las voces calibradas guardadas (hay 3: " in capsys.readouterr().err
     assert main(["voices", "calibrate", "--player", "1", "--models-dir", str(models)]) == 2
     assert main(["voices", "forget", "--players", "3", "--models-dir", str(models)]) == 2
     assert "'voices forget --player N'" in capsys.readouterr().err  # nobody forgotten by a slip
     assert voice_learning.kept_voices(models) == 3
-    assert main(["voices", "forget", "--player", "3", "--models-dir", str(models)]) == 0
-    assert "Listo: saqué la voz del jugador 3" in capsys.readouterr().out
-    assert voice_learning.kept_voices(models) == 2
+    assert main(["voices", "forget", "--player", "caro", "--models-dir", str(models)]) == 0
+    assert "Listo: saqué la voz de Caro" in capsys.readouterr().out
+    assert voice_learning.player_names(models) == ["Ana", "Beto"]
     assert (models / "voice-calibration" / "means").read_bytes() == two_voices
     assert main(["voices", "calibrate", "--add", "--wav-dir", str(second),
                  "--models-dir", str(models)]) == 0

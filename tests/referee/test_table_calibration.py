@@ -88,18 +88,18 @@ def test_the_prompts_said_at_the_table_calibrate_and_the_listener_hears_around_t
     assert len(list((tmp_path / "voice-calibration").rglob("*.wav"))) == len(PROMPTS) - 1
 
 
-def fake_fit(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
+def fake_fit(models_dir: Path, model_dir: Path, voices: Any, names: Any = ()) -> tuple[Path, Any]:
     class Stats:
         frames = 100 * sum(len(v) for v in voices)
     fake_fit.voices = [list(v) for v in voices]  # type: ignore[attr-defined]
     return models_dir / "means", Stats()
 
 
-def keeping_fit(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
-    """``fake_fit`` that keeps the recordings, as ``calibrate_prompts`` does."""
+def keeping_fit(models_dir: Path, model_dir: Path, voices: Any, names: Any) -> tuple[Path, Any]:
+    """``fake_fit`` that keeps the recordings and names, as ``calibrate_prompts`` does."""
     from referee.asr import learn
 
-    learn.save_prompts(models_dir, voices)
+    learn.save_prompts(models_dir, voices, names)
     return fake_fit(models_dir, model_dir, voices)
 
 
@@ -125,7 +125,8 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
     assert shown[-1] | {"last": ""} == {"state": "listening", "player": 1, "players": 2,
                                         "index": 1, "total": 2, "prompt": "truco", "last": "",
                                         "heard": 0, "missed": 0, "message": "",
-                                        "calibrated": False, "kept": 0, "adding": False}
+                                        "calibrated": False, "kept": 0, "names": [],
+                                        "adding": False}
     with pytest.raises(ValueError, match="Saltear"):
         calibration.act("start", 2)
     calibration.act("skip", index=1)
@@ -136,7 +137,8 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
     assert shown[-1] | {"last": ""} == {"state": "ready", "player": 2, "players": 2, "index": 3,
                                         "total": 2, "prompt": "", "last": "", "heard": 1,
                                         "missed": 1, "message": "",
-                                        "calibrated": False, "kept": 0, "adding": False}
+                                        "calibrated": False, "kept": 0, "names": [],
+                                        "adding": False}
     assert calibration.hears(to_chunk(np.zeros((1600, 1)), 0.0))  # the listener waits too
     calibration.act("next")
     assert shown[-1]["player"] == 2 and shown[-1]["prompt"] == "truco"
@@ -288,6 +290,47 @@ def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Pa
     assert recognizer.used[-1] is None and learn.kept_voices(tmp_path) == 0
 
 
+def test_a_kept_player_is_named_and_their_name_follows_them(tmp_path: Path) -> None:
+    """A name given to a kept player stays with their recordings: through another player added
+    and one removed before them, and in what the table is told."""
+    from referee.asr import learn
+
+    log: list[str] = []
+    recognizer = Recognizer(tmp_path / "model")
+    calibration = TableCalibration(lambda _: None, tmp_path, recognizer, log.append,
+                                   prompts=("truco",), fit=keeping_fit)
+    with pytest.raises(ValueError, match="no hay un jugador 1"):
+        calibration.act("rename", index=1, name="Juan")
+    calibration.act("start", 2)
+    spoken(calibration, 1)
+    calibration.act("next")
+    spoken(calibration, 1)
+    assert wait_for(calibration, "done")["names"] == ["", ""]
+    calibration.act("rename", index=2, kept=2, name="  Ana   María\n")
+    assert calibration.state()["names"] == ["", "Ana María"] == learn.player_names(tmp_path)
+    assert log[-1] == "escucha: la voz del jugador 2 es la de Ana María"
+    with pytest.raises(ValueError, match="la lista de voces cambió"):
+        calibration.act("rename", index=1, kept=3, name="Juan")
+    with pytest.raises(ValueError, match="el nombre es muy largo: hasta 30 letras"):
+        calibration.act("rename", index=1, name="J" * 31)
+    calibration.act("rename", index=1, name="Juan")
+    calibration.act("close")
+
+    calibration.act("add", 1)  # the new one comes last, with no name
+    spoken(calibration, 1)
+    assert wait_for(calibration, "done")["names"] == ["Juan", "Ana María", ""]
+    calibration.act("close")
+    calibration.act("remove", index=1, kept=3)
+    assert calibration.state()["message"] == "Saco la voz de Juan y calibro con las de los demás…"
+    state = wait_for(calibration, "done")
+    assert state["message"].startswith("Listo: saqué la voz de Juan; quedan 2 jugadores")
+    assert state["names"] == ["Ana María", ""] == learn.player_names(tmp_path)
+    assert [p.name for p in learn.kept_players(tmp_path)] == ["Ana María", ""]
+    calibration.act("rename", index=1, name="")  # a name taken away
+    assert calibration.state()["names"] == ["", ""] and log[-1].endswith("ya no tiene nombre")
+    assert not (learn.prompts_dir(tmp_path) / "jugador-1" / learn.NAME_FILE).exists()
+
+
 def test_the_players_kept_keep_the_order_they_were_calibrated_in(tmp_path: Path) -> None:
     from referee.asr import learn
 
@@ -301,7 +344,7 @@ def test_the_players_kept_keep_the_order_they_were_calibrated_in(tmp_path: Path)
 
 
 def test_a_calibration_that_breaks_ends_failed_and_the_panel_with_it(tmp_path: Path) -> None:
-    def broken(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
+    def broken(models_dir: Path, model_dir: Path, voices: Any, names: Any) -> tuple[Path, Any]:
         raise np.linalg.LinAlgError("Singular matrix")
 
     calibration = TableCalibration(lambda _: None, tmp_path, Recognizer(tmp_path), lambda _: None,
@@ -314,7 +357,7 @@ def test_a_calibration_that_breaks_ends_failed_and_the_panel_with_it(tmp_path: P
 
 
 def test_what_the_disk_refuses_is_said(tmp_path: Path) -> None:
-    def full(models_dir: Path, model_dir: Path, voices: Any) -> tuple[Path, Any]:
+    def full(models_dir: Path, model_dir: Path, voices: Any, names: Any) -> tuple[Path, Any]:
         raise OSError(28, "No space left on device", str(models_dir / "voice-calibration"))
 
     recognizer = Recognizer(tmp_path, means=tmp_path / "means")

@@ -266,10 +266,12 @@ class Calibrating:
     def __init__(self, service: Any) -> None:
         self.service, self.taps = service, cast(list[tuple[str, int, int | None]], [])
 
-    def act(self, action: str, players: int, index: int | None, kept: int | None = None) -> None:
+    def act(self, action: str, players: int, index: int | None, kept: int | None = None,
+            name: str = "") -> None:
         if action == "skip" and index is None:
             raise ValueError("no se está calibrando: tocá «Calibrar las voces»")
-        self.taps.append((action, players, index) + ((kept,) if kept else ()))
+        self.taps.append((action, players, index) + ((kept,) if kept else ())
+                         + ((name,) if name else ()))
         self.service.set_calibration({"state": "listening", "prompt": "truco"})
 
     def voice_sample(self, player: int) -> bytes | None:
@@ -305,6 +307,11 @@ def test_the_voices_are_calibrated_from_the_tablet_through_the_referee(app: Fast
         assert client.post("/api/calibration", json=body, headers=AUTH).status_code == 422
     client.post("/api/calibration", json={"action": "remove", "index": 2, "kept": 3}, headers=AUTH)
     assert referee.taps[-1] == ("remove", 1, 2, 3)  # a kept player who left, of the 3 listed
+    client.post("/api/calibration", json={"action": "rename", "index": 2, "kept": 3,
+                                          "name": "Ana"}, headers=AUTH)
+    assert referee.taps[-1] == ("rename", 1, 2, 3, "Ana")  # a kept player's name
+    long = {"action": "rename", "index": 2, "name": "x" * 201}
+    assert client.post("/api/calibration", json=long, headers=AUTH).status_code == 422
     voice = client.get("/api/calibration/voices/1")  # to tell whose voice it is
     assert voice.status_code == 200 and voice.content == b"RIFF-jugador-1"
     assert voice.headers["content-type"] == "audio/wav"

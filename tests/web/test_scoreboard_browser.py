@@ -1086,10 +1086,10 @@ PROMPTS = ("truco", "vale cuatro")  # what each player says, in turn
 CALIBRATION_IDLE: dict[str, Any] = {
     "state": "idle", "player": 0, "players": 0, "index": 0,
     "total": len(PROMPTS), "prompt": "", "last": "", "heard": 0, "missed": 0, "message": "",
-    "calibrated": False, "kept": 0, "adding": False,
+    "calibrated": False, "kept": 0, "names": [], "adding": False,
 }
 CALIBRATION_TAKES = {  # the taps each state takes ...
-    "idle": {"start", "add", "remove", "forget"}, "listening": {"skip", "cancel"},
+    "idle": {"start", "add", "remove", "rename", "forget"}, "listening": {"skip", "cancel"},
     "ready": {"next", "cancel"},
     "fitting": set(), "done": {"close"}, "failed": {"close"},
 }
@@ -1114,17 +1114,20 @@ class FakeCalibration:
         self.calls: list[tuple[str, int]] = []
         self.skipped: list[int | None] = []  # the prompt each «Saltear» was tapped on
         self.removed: list[tuple[int | None, int | None]] = []  # each «Sacar»: whom, of how many
+        self.renamed: list[tuple[int | None, int | None, str]] = []  # each name: whom, of, what
         self.state = dict(CALIBRATION_IDLE)
         service.set_calibration(self.state)
 
     def act(self, action: str, players: int, index: int | None = None,
-            kept: int | None = None) -> None:
+            kept: int | None = None, name: str = "") -> None:
         """A tap on a page; ValueError, in words, for one the state does not take."""
         self.calls.append((action, players))
         if action == "skip":
             self.skipped.append(index)
         if action == "remove":
             self.removed.append((index, kept))
+        if action == "rename":
+            self.renamed.append((index, kept, name))
         if action not in CALIBRATION_TAKES[self.state["state"]]:
             raise ValueError(CALIBRATION_REFUSED[self.state["state"]])
         if action in ("start", "add"):
@@ -1138,6 +1141,12 @@ class FakeCalibration:
             self.state["calibrated"] = False
         elif action == "remove":
             self.state.update(state="fitting", message=f"Saco la voz del jugador {index}…")
+        elif action == "rename":
+            if len(name) > 30:
+                raise ValueError("el nombre es muy largo: hasta 30 letras")
+            names = [*self.state["names"], *[""] * self.state["kept"]][:self.state["kept"]]
+            names[(index or 1) - 1] = name
+            self.state["names"] = names
         else:  # cancel, close
             self.close()
         self.service.set_calibration(self.state)
@@ -1151,7 +1160,7 @@ class FakeCalibration:
         return out.getvalue()
 
     def start(self, players: int, adding: bool = False) -> dict[str, Any]:
-        kept = {key: self.state[key] for key in ("calibrated", "kept")}
+        kept = {key: self.state[key] for key in ("calibrated", "kept", "names")}
         self.state = {**CALIBRATION_IDLE, **kept, "players": players, "adding": adding}
         return self._listen(1)
 
@@ -1322,8 +1331,16 @@ def test_a_player_who_leaves_is_removed_from_the_tablet(server: LiveServer, page
     page.click("#btn-settings")
     rows = page.locator("#kept-voices li")
     rows.nth(2).wait_for()
-    assert [" ".join(r.split()) for r in rows.all_inner_texts()] == [
-        f"Jugador {k} ▶ Sacar" for k in (1, 2, 3)]
+    assert [" ".join(r.split()) for r in rows.all_inner_texts()] == ["▶ Sacar"] * 3
+    names = page.locator("#kept-voices input")
+    assert [names.nth(k).get_attribute("placeholder") for k in range(3)] == [
+        f"Jugador {k}" for k in (1, 2, 3)]
+    # the third is named: written, kept with Enter, and the row says whose voice it is
+    names.nth(2).fill("Caro")
+    names.nth(2).press("Enter")
+    page.wait_for_selector("#kept-voices [aria-label='Sacar la voz de Caro de la calibración']")
+    assert fake.renamed == [(3, 3, "Caro")] and page.locator("#dlg-settings").is_visible()
+    assert names.nth(2).input_value() == "Caro" and fake.state["names"] == ["", "", "Caro"]
     assert text(page, "#calibrated").endswith(
         "Si alguien se va, su voz puede quedar (a los demás se los oye igual) o la podés sacar: "
         "se borran sus grabaciones.")

@@ -62,34 +62,44 @@ const Calibration = (() => {
     $("#btn-forget-voices").hidden = !cal.calibrated || cal.state !== "idle";
   }
 
-  /* Each player whose recordings the calibration keeps: their voice, to tell who is who, and
-     «Sacar» for one who left the table. */
+  /* Each player whose recordings the calibration keeps: their name (written there, kept when
+     it changes), their voice, to tell who is who, and «Sacar» for one who left the table. */
   function renderKept(cal) {
     const list = $("#kept-voices");
     const count = cal.calibrated && cal.state === "idle" ? cal.kept : 0;
     if (list.children.length !== count) {
       list.replaceChildren(...Array.from({ length: count }, (_, k) => keptPlayer(k + 1)));
     }
+    for (const [k, row] of Array.from(list.children).entries()) {
+      const name = (cal.names || [])[k] || "";
+      const input = row.querySelector("input");
+      if (input !== document.activeElement) input.value = name;  // not while it is written
+      row.querySelector("[data-voice]").setAttribute("aria-label", `Escuchar ${voiceOf(k + 1, name)}`);
+      row.querySelector("[data-calibration]").setAttribute("aria-label", `Sacar ${voiceOf(k + 1, name)} de la calibración`);
+    }
     list.hidden = !count;
   }
 
+  const voiceOf = (player, name) => (name ? `la voz de ${name}` : `la voz del jugador ${player}`);
+
   function keptPlayer(player) {
     const row = document.createElement("li");
-    const name = document.createElement("span");
-    name.textContent = `Jugador ${player}`;
-    const listen = button("▶", `Escuchar la voz del jugador ${player}`);
+    const name = document.createElement("input");
+    Object.assign(name, { type: "text", maxLength: 30, placeholder: `Jugador ${player}`, autocomplete: "off" });
+    name.dataset.player = String(player);
+    name.setAttribute("aria-label", `Nombre del jugador ${player}`);
+    const listen = button("▶");
     listen.dataset.voice = String(player);
-    const remove = button("Sacar", `Sacar la voz del jugador ${player} de la calibración`);
+    const remove = button("Sacar");
     remove.classList.add("danger");
     Object.assign(remove.dataset, { calibration: "remove", player: String(player) });
     row.append(name, listen, remove);
     return row;
   }
 
-  function button(words, label) {
+  function button(words) {
     const el = document.createElement("button");
     Object.assign(el, { type: "button", className: "btn", textContent: words });
-    el.setAttribute("aria-label", label);
     return el;
   }
 
@@ -118,19 +128,20 @@ const Calibration = (() => {
     }
   }
 
-  /* A tap on «Calibrar las voces», on a kept player (``player``) or on the panel; the answer is
-     the new snapshot. */
-  async function act(action, player) {
+  /* A tap on «Calibrar las voces», on a kept player (``player``; a ``name`` written for them)
+     or on the panel; the answer is the new snapshot. */
+  async function act(action, player, name) {
     if (busy) return;
     if (action === "forget" && !confirm("¿Olvidamos la calibración de las voces? Se vuelve a escuchar sin ella.")) return;
-    if (action === "remove" && !confirm(`¿Sacamos la voz del jugador ${player}? Se borran sus grabaciones y se calibra de nuevo con las de los demás.`)) return;
+    if (action === "remove" && !confirm(`¿Sacamos ${voiceOf(player, (shown.names || [])[player - 1])}? Se borran sus grabaciones y se calibra de nuevo con las de los demás.`)) return;
     busy = true;
     try {
       const body = { action };
       if (action === "start") body.players = Number($("#calibrate-players").value) || 1;
       if (action === "add") body.players = 1;
       if (action === "skip" && shown) body.index = shown.index;  // the server may have moved on
-      if (action === "remove") Object.assign(body, { index: Number(player), kept: shown.kept });
+      if (["remove", "rename"].includes(action)) Object.assign(body, { index: Number(player), kept: shown.kept });
+      if (action === "rename") body.name = name.trim();
       const snap = await send("POST", "/api/calibration", body);
       if (snap && ["start", "add", "remove"].includes(action) && $("#dlg-settings").open) $("#dlg-settings").close();
     } finally {
@@ -152,6 +163,15 @@ const Calibration = (() => {
     dialog.addEventListener("cancel", (event) => event.preventDefault());
     dialog.addEventListener("keydown", (event) => { if (event.key === "Escape") event.preventDefault(); });
     dialog.addEventListener("close", () => { if (panelOpen(shown)) renderPanel(shown); });
+    // a kept player's name, kept once written (Enter or leaving the field); refused, shown again
+    $("#kept-voices").addEventListener("change", async (event) => {
+      const input = event.target;
+      await act("rename", input.dataset.player, input.value);
+      if (shown) renderKept(shown);
+    });
+    $("#kept-voices").addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && event.target.matches("input")) { event.preventDefault(); event.target.blur(); }
+    });
   }
 
   return { render, act, settingsOpened, wire };
