@@ -11,7 +11,7 @@ import re
 import time
 import zipfile
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import IO, Any
 
 from web_scoreboard.store import GameRow, HeardRow
 
@@ -45,13 +45,13 @@ def evidence_name(game_id: int) -> str:
     return f"partida-{game_id}-evidencia.zip"
 
 
-def evidence_zip(game_id: int, names: dict[str, str], log: str, heard: Iterable[HeardRow],
-                 clip: Callable[[str], tuple[bytes, str] | None]) -> bytes:
-    """A zip of a game's table ``log`` (``replay_file``), ``oido.csv`` (one row per thing
-    ``heard`` or seen, oldest first, naming its file) and each one's clip or picture (``clip``
-    finds it by id)."""
+def evidence_zip(out: IO[bytes], game_id: int, names: dict[str, str], log: str,
+                 heard: Iterable[HeardRow],
+                 clip: Callable[[str], tuple[bytes, str] | None]) -> None:
+    """Write into ``out`` a zip of a game's table ``log`` (``replay_file``), ``oido.csv`` (one
+    row per thing ``heard`` or seen, oldest first, naming its file) and each one's clip or
+    picture (``clip`` finds it by id), one at a time."""
     folder = f"partida-{game_id}"
-    out = io.BytesIO()
     table = io.StringIO()
     rows = csv.writer(table)
     rows.writerow(COLUMNS)
@@ -71,7 +71,6 @@ def evidence_zip(game_id: int, names: dict[str, str], log: str, heard: Iterable[
                 item.reason or "", f"{float(sure):.2f}" if isinstance(sure, int | float) else "",
                 kept])
         zf.writestr(f"{folder}/oido.csv", "\ufeff" + table.getvalue())  # the BOM: read as UTF-8
-    return out.getvalue()
 
 
 def _slug(text: str) -> str:

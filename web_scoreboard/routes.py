@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import ValidationError
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from web_scoreboard import record, schemas
@@ -256,8 +257,14 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
     @router.get("/api/games/{game_id}/evidence")
     def game_evidence(game_id: schemas.RowId) -> Any:
         name = record.evidence_name(game_id)
-        return Response(service.game_evidence(game_id), media_type="application/zip",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        zipped = service.game_evidence(game_id)
+        size = zipped.seek(0, 2)
+        zipped.seek(0)
+        return StreamingResponse(iter(lambda: zipped.read(1 << 16), b""),
+                                 media_type="application/zip",
+                                 headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                          "Content-Length": str(size)},
+                                 background=BackgroundTask(zipped.close))
 
     @router.get("/api/heard")
     def heard() -> Any:

@@ -12,11 +12,13 @@ too; the heard items are kept by ``heard_strip.HeardStrip``.
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
+from models import syserrors
 from referee.doubt import Earlier, Said
 from web_scoreboard.errors import ActionError, store_failed, written
 from web_scoreboard.game_in_play import DEFAULT_NAMES, GameInPlay
@@ -29,6 +31,8 @@ from web_scoreboard.rebuild import SettingsLike, TableLike
 from web_scoreboard.record import evidence_zip
 from web_scoreboard.snapshots import Snapshots, source_state
 from web_scoreboard.store import LogEntry, Store
+
+EVIDENCE_IN_MEMORY = 8 << 20  # bytes of a game's evidence zip held in memory before it spills to disk
 
 
 class CalibrationControls(Protocol):
@@ -159,13 +163,23 @@ class TableService:
         with self._lock:
             return self._game.record(game_id)[1]
 
-    def game_evidence(self, game_id: int) -> bytes:
+    def game_evidence(self, game_id: int) -> IO[bytes]:
         """A stored game's table log and everything heard and seen in it, with the clips and
-        pictures, as a zip; ActionError 404 when there is no such game.  The clips are read and
-        zipped outside the lock: the table goes on meanwhile."""
+        pictures, as a zip in a file read from its start, for the caller to close (in memory
+        up to ``EVIDENCE_IN_MEMORY``, on disk beyond: a long evening's clips are many); ActionError
+        404 when there is no such game, 507 when the disk will not hold it.  The clips are read
+        and zipped outside the lock: the table goes on meanwhile."""
         with self._lock:
             names, log = self._game.record(game_id)
-        return evidence_zip(game_id, names, log, self.store.heard_of(game_id), self.store.clip)
+        out = tempfile.SpooledTemporaryFile(max_size=EVIDENCE_IN_MEMORY)  # noqa: SIM115 - the caller's
+        try:
+            evidence_zip(out, game_id, names, log, self.store.heard_of(game_id), self.store.clip)
+        except OSError as err:
+            out.close()
+            raise ActionError("evidence-failed", "no pude armar el zip con los audios y las "
+                              f"fotos: {syserrors.said(err)}", 507) from err
+        out.seek(0)
+        return out
 
     def clip(self, clip_id: str) -> tuple[bytes, str] | None:
         return self.store.clip(clip_id)

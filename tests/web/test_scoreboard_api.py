@@ -469,6 +469,48 @@ def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, p
     assert client.get("/api/games/999/evidence").status_code == 404
 
 
+def test_a_long_evening_s_evidence_spills_to_disk_and_a_full_disk_is_said(
+        app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clips beyond what the zip keeps in memory go to a file on disk and download whole; a disk
+    that will not hold them is a refusal in words."""
+    import random
+    import zipfile
+
+    from web_scoreboard import service as service_module
+
+    service = app.state.service
+    monkeypatch.setattr(service_module, "EVIDENCE_IN_MEMORY", 64 << 10)
+    rng = random.Random(3)  # sound as deflate would not shrink it
+    clips = [rng.randbytes(40_000) for _ in range(5)]
+    for n, clip in enumerate(clips):
+        service.record_heard(Heard(f"turco {n}", "rejected", reason="no es truco", clip=clip))
+    spilled: list[bool] = []
+    made = service.game_evidence
+
+    def watched(game_id: int) -> Any:
+        out = made(game_id)
+        spilled.append(out._rolled)  # on disk: more than the 64 kB held in memory
+        return out
+
+    monkeypatch.setattr(service, "game_evidence", watched)
+    game = state(client)["game_id"]
+    got = client.get(f"/api/games/{game}/evidence")
+    assert got.status_code == 200 and spilled == [True]
+    assert int(got.headers["content-length"]) == len(got.content) > 200_000
+    with zipfile.ZipFile(io.BytesIO(got.content)) as zf:
+        kept = sorted(n for n in zf.namelist() if "/evidencia/" in n)
+        assert [zf.read(n)[-len(c):] for n, c in zip(kept, clips)] == clips  # each as a WAV
+
+    def full(*_: Any) -> None:
+        raise OSError(28, "No space left on device", "/tmp/tmpzip")
+
+    monkeypatch.setattr(service_module, "evidence_zip", full)
+    refused = client.get(f"/api/games/{game}/evidence")
+    assert refused.status_code == 507 and refused.json()["error"] == {
+        "code": "evidence-failed",
+        "message": "no pude armar el zip con los audios y las fotos: no queda lugar en el disco"}
+
+
 def test_settings_start_a_new_game_and_bad_settings_are_refused(client: TestClient) -> None:
     snap = client.post("/api/settings", json={"players": 4, "falta": "malas"}, headers=AUTH)
     assert snap.json()["seats"] == ["A1", "B1", "A2", "B2"]
