@@ -18,6 +18,7 @@ from models.paths import models_dir
 from referee.commands import values
 from referee.device_status import said_once as device_said_once
 from referee.phrases import BARS_SAID
+from referee.table_audio import KEEP_S as TABLE_AUDIO_S
 
 if TYPE_CHECKING:
     from referee.asr.base import Recognizer
@@ -62,6 +63,11 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--learn", action="store_true",
                        help="aprender las voces de la mesa mientras juegan (Sphinx en español): "
                        "lo oído con seguridad y lo confirmado en la tablet ajustan el modelo")
+    group.add_argument("--table-audio", type=values.table_audio_s, default=TABLE_AUDIO_S,
+                       metavar="SEGUNDOS",
+                       help="cuántos segundos del sonido de la mesa se guardan en la memoria para "
+                       "volver a oírlos desde la tablet («¿Qué se dijo?»; por defecto "
+                       f"{TABLE_AUDIO_S}; 0 = ninguno); no se escriben en ningún lado")
 
 
 def start_listening(args: argparse.Namespace, service: Any, log: Log,
@@ -324,9 +330,22 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
     calibration = _calibration(args, service, recognizer, log, lines)
     if calibration is not None:
         source = calibration.tap(source)
+    source = _table_audio(args, service, source)
     listen_in_background(listener, source, log, on_end=ended)
     parts = [CALIBRATION_PART] if calibration is not None else []
     return parts + ([learning] if learning else [])
+
+
+def _table_audio(args: argparse.Namespace, service: Any, source: Any) -> Any:
+    """The stream, its last ``--table-audio`` seconds kept in memory for the pages to hear
+    again (``referee.table_audio``; the service's ``table_audio``)."""
+    if not args.table_audio or not hasattr(service, "table_audio"):
+        return source
+    from referee.table_audio import TableAudio
+
+    kept = TableAudio(args.table_audio)
+    service.table_audio = kept
+    return kept.tap(source)
 
 
 CALIBRATION_PART = Part("calibración", True, "calibrá las voces de la mesa desde la tablet: "

@@ -326,7 +326,7 @@ def _hand_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
 
 def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> None:
     """The games and what the referee heard: names, settings, a new or stored game, a heard call
-    confirmed or dismissed, and the voices calibrated."""
+    confirmed or dismissed, the table's last sound heard again, and the voices calibrated."""
     @router.put("/api/names", dependencies=auth)
     def names(body: schemas.NamesIn) -> Any:
         return _snap(lambda: service.set_names(body.model_dump()))
@@ -353,6 +353,11 @@ def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
     @router.post("/api/heard/{heard_id}/dismiss", dependencies=auth)
     def dismiss(heard_id: schemas.RowId) -> Any:
         return _snap(lambda: service.dismiss_heard(heard_id))
+
+    @router.post("/api/table-audio", dependencies=auth)
+    def table_audio(body: schemas.TableAudioIn) -> Any:
+        return Response(service.table_sound(body.seconds), media_type="audio/wav",
+                        headers={"Cache-Control": "no-store"})
 
     @router.post("/api/calibration", dependencies=auth)
     def calibration(body: schemas.CalibrationIn) -> Any:

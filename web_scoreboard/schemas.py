@@ -128,6 +128,12 @@ class CalibrationIn(Strict):
     name: Annotated[str, Field(max_length=200)] = ""
 
 
+class TableAudioIn(Strict):
+    """How much of the table's last sound to hear again: ``{"seconds": 30}``."""
+
+    seconds: Annotated[int, Field(ge=1, le=600)] = 30
+
+
 class PinIn(Strict):
     pin: Pin
 

@@ -45,6 +45,12 @@ class CalibrationControls(Protocol):
     def voice_sample(self, player: int) -> bytes | None: ...
 
 
+class TableAudioLike(Protocol):
+    """The table's last seconds of sound, kept in memory (``referee.table_audio``)."""
+
+    def last(self, seconds: float) -> bytes | None: ...
+
+
 class TableService:
     """Owns the current game; every method is safe to call from any thread."""
 
@@ -71,6 +77,8 @@ class TableService:
         # The voices' calibration from the tablet (``calibrate``), when the referee listens to a
         # microphone it can calibrate with.
         self.calibration: CalibrationControls | None = None
+        # The table's last seconds of sound (``table_sound``), when the referee listens.
+        self.table_audio: TableAudioLike | None = None
         # Told of every stored change (action, line, origin, score) once it is on disk.
         self.on_stored: Callable[[str, str, str, dict[str, int] | None], None] | None = None
 
@@ -395,6 +403,18 @@ class TableService:
         except ValueError as err:
             raise ActionError("calibration-refused", str(err), 409) from err
         return self.snapshot()
+
+    def table_sound(self, seconds: float) -> bytes:
+        """The table's last ``seconds`` of sound as a WAV, for the table to hear again what was
+        said; ActionError 409 when this server keeps none, or has heard nothing yet."""
+        kept = self.table_audio
+        if kept is None:
+            raise ActionError("table-audio-off", "el árbitro no guarda el sonido de la mesa: "
+                              "hace falta 'serve' con micrófono (y sin --table-audio 0)", 409)
+        wav = kept.last(seconds)
+        if wav is None:
+            raise ActionError("table-audio-empty", "el micrófono todavía no oyó nada", 409)
+        return wav
 
     def voice_sample(self, player: int) -> bytes | None:
         """A few prompts a kept calibrated ``player`` said, as a WAV; None when there is no such

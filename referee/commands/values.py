@@ -47,6 +47,16 @@ def at_least_zero(text: str) -> int:
     return value
 
 
+def table_audio_s(text: str) -> int:
+    """Seconds of the table's sound kept in memory: 0 (none) to ``table_audio.KEEP_MAX_S``."""
+    from referee.table_audio import KEEP_MAX_S
+
+    value = _whole(text)
+    if not 0 <= value <= KEEP_MAX_S:
+        raise argparse.ArgumentTypeError(f"va de 0 (nada) a {KEEP_MAX_S} segundos, no {text}")
+    return value
+
+
 def deck_name(text: str) -> str:
     """A name for a calibrated deck: it names its folder."""
     if not DECK_NAME.fullmatch(text):

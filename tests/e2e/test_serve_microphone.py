@@ -262,6 +262,15 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         mic.say(read_wav(said["truco"]), pause_s=1.0)  # and then the game goes on
         heard = heard_once_said(serve, [mic], 1)
         assert [(h["status"], h["text"]) for h in heard] == [("accepted", "truco")], heard
+        # What was said is heard again from the referee's memory, its last minute at most.
+        table = serve.api.post("/api/table-audio", json={"seconds": 600})
+        assert table.status_code == 200, table.text
+        with wave.open(io.BytesIO(table.content)) as w:
+            kept = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2") / 32768.0
+        assert 1.0 < len(kept) / 16000 <= 60.0
+        windows = kept[:len(kept) // 8000 * 8000].reshape(-1, 8000)  # half seconds
+        loudest = np.sqrt(np.mean(np.square(windows), axis=1)).max()
+        assert loudest > 0.3 * np.sqrt(np.mean(np.square(read_wav(said["truco"]))))  # the «truco»
         # The player leaves and their voice is taken out: the only one kept, so it is forgotten.
         voice = serve.api.get("/api/calibration/voices/1")  # whose voice it is
         assert voice.status_code == 200 and voice.content[:4] == b"RIFF", voice.text

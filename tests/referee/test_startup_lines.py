@@ -3,10 +3,12 @@ does not and why, and how to make it hear better."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import sys
 import threading
 import time
+import wave
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,7 +19,7 @@ import pytest
 
 from referee import startup
 from referee.asr.find import ModelChoice
-from referee.audio import AudioChunk, to_chunk
+from referee.audio import AudioChunk, to_chunk, to_pcm
 from referee.commands.serve import demo_arguments, event_line
 from referee.startup import _recognizer_part
 from tests.referee.test_voices_command import FakeSoundDevice
@@ -401,6 +403,29 @@ def test_a_microphone_heard_by_the_spanish_model_can_be_calibrated_from_the_tabl
     assert [part.name for part in parts] == ["calibración"] and "Ajustes → Voces" in parts[0].detail
     assert [s["state"] for s in pages.calibrations] == ["idle", "listening"]
     assert recognizer.fed == 1  # the audio after the tap went to the calibration
+
+
+@pytest.mark.parametrize("seconds", [60, 0])
+def test_the_table_s_last_sound_is_kept_for_the_pages_unless_told_not_to(
+        tmp_path: Path, seconds: int) -> None:
+    class Listening(Pages):
+        table_audio: Any = None  # what the scoreboard's service plays again
+
+    pages, listened = Listening(), threading.Event()
+
+    def table() -> Iterator[AudioChunk]:
+        yield to_chunk(np.full((1600, 1), 0.25), 0.0)
+        listened.set()  # the first tenth of a second has gone by
+
+    args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path), table_audio=seconds)
+    startup._listen(args, pages, Adaptable(), table(), lambda line: None, None)
+    assert listened.wait(10)
+    if not seconds:  # --table-audio 0: nothing of the table's sound is kept
+        assert pages.table_audio is None
+        return
+    wav = pages.table_audio.last(30)
+    with wave.open(io.BytesIO(wav)) as w:
+        assert w.getnframes() == 1600 and w.readframes(1) == to_pcm(np.full((1, 1), 0.25))
 
 
 class Calibrated(Adaptable):

@@ -431,6 +431,33 @@ def test_a_game_downloaded_as_a_table_log_replays_to_its_score(
     assert client.get("/api/games/999/replay").status_code == 404
 
 
+def test_the_table_s_last_sound_is_heard_again_with_the_pin(app: FastAPI, client: TestClient) -> None:
+    """What the microphone heard last, from the referee's memory, only for those with the PIN
+    (it is the table's talk, not evidence)."""
+    off = client.post("/api/table-audio", json={"seconds": 15}, headers=AUTH)
+    assert off.status_code == 409 and off.json()["error"]["code"] == "table-audio-off"
+
+    class Kept:
+        def __init__(self) -> None:
+            self.asked: list[float] = []
+
+        def last(self, seconds: float) -> bytes | None:
+            self.asked.append(seconds)
+            return None if seconds == 5 else b"RIFF-mesa"
+
+    app.state.service.table_audio = kept = Kept()
+    assert client.post("/api/table-audio", json={"seconds": 15}).status_code == 401
+    got = client.post("/api/table-audio", json={"seconds": 15}, headers=AUTH)
+    assert got.status_code == 200 and got.content == b"RIFF-mesa" and kept.asked == [15]
+    assert got.headers["content-type"] == "audio/wav" and got.headers["cache-control"] == "no-store"
+    empty = client.post("/api/table-audio", json={"seconds": 5}, headers=AUTH)
+    assert empty.status_code == 409 and empty.json()["error"] == {
+        "code": "table-audio-empty", "message": "el micrófono todavía no oyó nada"}
+    for seconds in (0, 601, "todo"):
+        assert client.post("/api/table-audio", json={"seconds": seconds},
+                           headers=AUTH).status_code == 422
+
+
 def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, post: Post) -> None:
     """Its table log, a row for everything heard or seen, and each clip and picture kept."""
     import csv

@@ -6,6 +6,7 @@ Screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import io
+import re
 import statistics
 import threading
 import time
@@ -1192,6 +1193,44 @@ class FakeCalibration:
         else:
             state.update(state="fitting", prompt="")
         return state
+
+
+def test_what_was_said_last_is_heard_again_and_can_be_kept(server: LiveServer, page: Any) -> None:
+    """«¿Qué se dijo?» beside what the referee heard: the table's last seconds of sound, from the
+    referee's memory, played on the page and offered to download; only where a microphone
+    listens."""
+    service = server.service
+    asked: list[float] = []
+    sound = io.BytesIO()
+    write_wav(sound, bytes(16000))  # half a second
+
+    class Kept:
+        def last(self, seconds: float) -> bytes | None:
+            asked.append(seconds)
+            return sound.getvalue()
+
+    open_board(page, server.url)
+    assert page.locator("#btn-table-audio").is_hidden()  # no microphone: nothing to hear again
+    service.table_audio = Kept()
+    service.set_source("mic", "ok", "escuchando")
+    wait_seq(page, service.snapshot()["seq"])
+    page.click("#btn-table-audio")
+    dialog = page.locator("#dlg-table-audio")
+    assert dialog.is_visible() and page.locator("#table-audio").is_hidden()
+    assert "se borra solo" in text(page, "#dlg-table-audio p.muted")
+    page.click("#dlg-table-audio [data-table-audio='15']")
+    page.locator("#table-audio").wait_for()
+    assert asked == [15]
+    assert page.locator("#table-audio").get_attribute("src").startswith("blob:")
+    link = page.locator("#table-audio-download")
+    assert re.fullmatch(r"mesa-\d{6}\.wav", link.get_attribute("download") or "")
+    with page.expect_download() as got:
+        link.click()
+    assert Path(got.value.path()).read_bytes() == sound.getvalue()
+    shot(page, "tablet-table-audio")
+    page.click("#dlg-table-audio [data-table-audio='600']")  # all that is kept
+    page.wait_for_function("() => document.querySelectorAll('#table-audio').length === 1")
+    assert asked == [15, 600]
 
 
 def calibrating_board(server: LiveServer, page: Any) -> FakeCalibration:

@@ -95,7 +95,8 @@ function render(snap) {
   $("#game-label").textContent = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
     `${settings.flor ? " · con flor" : ""}`;
   $("#btn-undo").disabled = snap.can_undo === false;
-  $("#btn-swap").hidden = !snap.swap_to;  // the last answer heard the wrong way round, one tap
+  $("#btn-swap").hidden = !snap.swap_to;
+  $("#btn-table-audio").hidden = !(snap.sources || []).some((s) => String(s.key).startsWith("mic"));  // the last answer heard the wrong way round, one tap
   $("#btn-swap").textContent = snap.swap_to ? `⇄ Era «${snap.swap_to}»` : "";
   document.body.dataset.seq = String(snap.seq ?? "");
   window.scoreboard.renders.push({ seq: snap.seq, at: performance.timeOrigin + performance.now() });
@@ -108,6 +109,7 @@ async function send(method, path, body) {
   if (!state.pin && !(await askPin())) return null;
   const response = await request(method, path, body);
   if (!response) { toast(OFFLINE); return null; }
+  if (response.ok && !(response.headers.get("content-type") || "").includes("json")) return response.blob();
   let data = {};
   try { data = await response.json(); } catch { /* empty answer */ }
   if (response.status === 401 || response.status === 403) {
@@ -418,6 +420,22 @@ function showPicture(id) {
   $("#dlg-picture").showModal();
 }
 
+/* The table's last seconds of sound, heard again here (and offered to keep: the server keeps it
+   only in memory, for a minute). */
+let tableAudioUrl = null;
+async function hearTable(seconds) {
+  const wav = await send("POST", "/api/table-audio", { seconds });
+  if (!(wav instanceof Blob)) return;
+  if (tableAudioUrl) URL.revokeObjectURL(tableAudioUrl);
+  tableAudioUrl = URL.createObjectURL(wav);
+  const audio = $("#table-audio");
+  Object.assign(audio, { src: tableAudioUrl, hidden: false });
+  const now = new Date();
+  const stamp = [now.getHours(), now.getMinutes(), now.getSeconds()].map((n) => String(n).padStart(2, "0")).join("");
+  Object.assign($("#table-audio-download"), { href: tableAudioUrl, download: `mesa-${stamp}.wav`, hidden: false });
+  audio.play().catch(() => { /* the controls are there to play it */ });
+}
+
 /* -- wiring ------------------------------------------------------------------------------- */
 function play(url) {
   new Audio(url).play().catch(() => toast("No se pudo reproducir el audio"));
@@ -439,6 +457,7 @@ function onClick(event) {
   else if (d.clip) play(`/api/clips/${encodeURIComponent(d.clip)}`);
   else if (d.voice) play(`/api/calibration/voices/${encodeURIComponent(d.voice)}`);
   else if (d.picture) showPicture(d.picture);
+  else if (d.tableAudio) hearTable(Number(d.tableAudio));
   else if (d.calibration) Calibration.act(d.calibration, d.player);
   else if (d.openGame) send("POST", `/api/games/${d.openGame}/open`).then((ok) => ok && $("#dlg-settings").close());
   else if ("close" in d) target.closest("dialog").close();
@@ -453,6 +472,7 @@ const BUTTONS = {
   "#unsure-notice": showUnsure,
   "#btn-controls-close": () => toggleControls(false),
   "#btn-history": openHistory,
+  "#btn-table-audio": () => $("#dlg-table-audio").showModal(),
   "#btn-settings": openSettings,
   "#btn-pin": () => (state.pin ? openSettings() : askPin()),
   "#btn-new-game": () => newGame({ names: state.snap.names }),

@@ -1,0 +1,61 @@
+"""The table's last minute of sound, kept in memory only: for the table to hear again what was
+said when the referee heard nothing, or heard it otherwise («¿Qué se dijo?» on the tablet).  The
+clips of what the referee heard are evidence kept with the game; this is the rest of the talk,
+which is nobody's business once it is older than ``keep_s``: nothing of it is written anywhere
+unless someone downloads it.
+
+It is the sound the listener hears (after the calibration takes the prompts out), the last
+``keep_s`` seconds of it: a microphone that stopped for a while leaves a gap that is not counted.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections import deque
+from collections.abc import Iterable, Iterator
+
+from referee.asr.base import SAMPLE_RATE
+from referee.audio import AudioChunk
+from referee.evidence import write_wav
+
+KEEP_S = 60  # seconds of the table's sound kept, by default
+KEEP_MAX_S = 600  # the most that may be asked for (19 MB of sound)
+
+
+class TableAudio:
+    """The last ``keep_s`` seconds of the stream that passes through ``tap``."""
+
+    def __init__(self, keep_s: float = KEEP_S) -> None:
+        if not 0 < keep_s <= KEEP_MAX_S:
+            raise ValueError(f"se guardan de 1 a {KEEP_MAX_S} segundos del sonido de la mesa")
+        self.keep_s = keep_s
+        self._limit = int(keep_s * SAMPLE_RATE) * 2  # bytes of 16-bit sound
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def tap(self, source: Iterable[AudioChunk]) -> Iterator[AudioChunk]:
+        """The stream as it comes, each chunk kept on the way."""
+        for chunk in source:
+            self.keep(chunk.pcm)
+            yield chunk
+
+    def keep(self, pcm: bytes) -> None:
+        with self._lock:
+            self._chunks.append(pcm)
+            self._size += len(pcm)
+            while self._size - len(self._chunks[0]) >= self._limit:
+                self._size -= len(self._chunks.popleft())
+
+    def last(self, seconds: float) -> bytes | None:
+        """The last ``seconds`` of sound kept (all of it, if less was heard), as a WAV; None when
+        nothing has been heard yet."""
+        with self._lock:
+            pcm = b"".join(self._chunks)
+        want = min(len(pcm), int(max(0.0, seconds) * SAMPLE_RATE) * 2)
+        if not want:
+            return None
+        out = io.BytesIO()
+        write_wav(out, pcm[len(pcm) - want:])
+        return out.getvalue()

@@ -1,0 +1,51 @@
+"""The table's last seconds of sound, kept in memory for the tablet to hear again: the newest
+``keep_s`` seconds and nothing older, handed over as a WAV, the stream passed on untouched."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import wave
+
+import numpy as np
+import pytest
+
+from referee.audio import AudioChunk, to_chunk
+from referee.commands import values
+from referee.table_audio import KEEP_MAX_S, TableAudio
+
+
+def chunks(seconds: float, start: int = 0) -> list[AudioChunk]:
+    """0.1 s chunks whose samples count up from ``start``: where each came from can be told."""
+    n = int(seconds * 10)
+    return [to_chunk(((np.arange(1600) + start + 1600 * k) % 30000 / 32768.0).reshape(-1, 1),
+                     k / 10) for k in range(n)]
+
+
+def samples(wav: bytes) -> np.ndarray:
+    with wave.open(io.BytesIO(wav)) as w:
+        assert (w.getframerate(), w.getnchannels(), w.getsampwidth()) == (16000, 1, 2)
+        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2")
+
+
+def test_the_newest_seconds_are_kept_and_the_stream_passes_on_untouched() -> None:
+    kept = TableAudio(keep_s=2)
+    assert kept.last(30) is None  # nothing heard yet
+    said = chunks(5)
+    assert list(kept.tap(iter(said))) == said
+    everything = np.concatenate([np.frombuffer(c.pcm, dtype="<i2") for c in said])
+    heard = kept.last(600)  # all that is kept: the last 2 s, not 5
+    assert heard is not None
+    assert np.array_equal(samples(heard), everything[-32000:])
+    half = kept.last(0.5)
+    assert half is not None and np.array_equal(samples(half), everything[-8000:])
+    assert kept.last(0) is None
+
+
+def test_how_much_is_kept_is_bounded() -> None:
+    with pytest.raises(ValueError, match="de 1 a 600 segundos"):
+        TableAudio(keep_s=0)
+    TableAudio(keep_s=KEEP_MAX_S)
+    assert values.table_audio_s("0") == 0 and values.table_audio_s("600") == 600
+    with pytest.raises(argparse.ArgumentTypeError, match="va de 0 .* a 600 segundos, no 601"):
+        values.table_audio_s("601")
