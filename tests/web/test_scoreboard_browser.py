@@ -1333,6 +1333,7 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
     service.set_calibration(fake.fitted(done))
     page.wait_for_selector("#cal-say:has-text('listo:')")
     assert text(page, "#cal-say") == done and calibration_buttons(page) == ["Cerrar"]
+    assert page.locator("#cal-last").is_hidden()  # one player: nobody to tell apart
     assert "trouble" not in str(panel.get_attribute("class"))
     shot(page, "tablet-calibration-done")
     page.click("[data-calibration='close']")
@@ -1396,10 +1397,12 @@ def test_a_player_who_leaves_is_removed_from_the_tablet(server: LiveServer, page
     page.wait_for_selector("#cal-say:has-text('Saco la voz del jugador 2')")
     assert fake.removed == [(2, 3)] and page.locator("#dlg-settings").is_hidden()
     assert calibration_buttons(page) == []  # nothing to tap while it fits
-    fake.state["kept"] = 2
+    fake.state.update(kept=2, names=["", "Caro"])
     done = "Listo: saqué la voz del jugador 2; quedan 2 jugadores calibrados."
     wait_seq(page, service.set_calibration(fake.fitted(done))["seq"])
     assert text(page, "#cal-say") == done and calibration_buttons(page) == ["Cerrar"]
+    assert text(page, "#cal-last") == ("Para saber de quién es cada voz, escribí sus nombres en "
+                                       "Ajustes → Voces.")  # the first one has no name yet
     wait_seq(page, service.set_calibration({**fake.state, "state": "idle"})["seq"])  # closed
     page.click("#btn-settings")
     page.wait_for_selector("#calibrated:has-text('2 jugadores')")

@@ -13,13 +13,15 @@ const Calibration = (() => {
     ready: (c) => ["Calibrar las voces", "",
       `${who(c)}: cuando estés listo, tocá Empezar`, c.last, ["next", "cancel"]],
     fitting: (c) => ["Calibrar las voces", "", c.message || `Calibrando con ${c.heard} frases…`, "", []],
-    done: (c) => ["Calibración de las voces", "", c.message, "", ["close"]],
+    done: (c) => ["Calibración de las voces", "", c.message, unnamed(c) ? "Para saber de quién es cada voz, escribí sus nombres en Ajustes → Voces." : "", ["close"]],
     failed: (c) => ["⚠ No se pudo calibrar", "", c.message, "", ["close"]],
   };
   // Who is saying the prompts: a player of the table, or one who sat down after it calibrated.
   const who = (c) => (c.adding ? "Jugador nuevo" : "Jugador")
     + (c.adding && c.players === 1 ? "" : ` ${c.player} de ${c.players}`);
   const players = (n) => (n === 1 ? "un jugador" : `${n} jugadores`);
+  // Several players kept, some of them known only by their number.
+  const unnamed = (c) => c.kept > 1 && (c.names || []).slice(0, c.kept).some((name) => !name);
   let send = null;  // app.js's send(method, path, body): the PIN, the refusals shown
   let shown = null;  // the calibration on screen, null or its state
   let busy = false;  // a tap on its way: a second one would skip the next prompt too
