@@ -182,10 +182,12 @@ class TableService:
         out = tempfile.SpooledTemporaryFile(max_size=EVIDENCE_IN_MEMORY)  # noqa: SIM115 - the caller's
         try:
             evidence_zip(out, game_id, names, log, self.store.heard_of(game_id), self.store.clip)
-        except OSError as err:
-            out.close()
-            raise ActionError("evidence-failed", "no pude armar el zip con los audios y las "
-                              f"fotos: {syserrors.said(err)}", 507) from err
+        except BaseException as err:
+            out.close()  # nothing half made is left behind
+            if isinstance(err, OSError):
+                raise ActionError("evidence-failed", "no pude armar el zip con los audios y las "
+                                  f"fotos: {syserrors.said(err)}", 507) from err
+            raise
         out.seek(0)
         return out
 

@@ -95,8 +95,9 @@ function render(snap) {
   $("#game-label").textContent = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
     `${settings.flor ? " · con flor" : ""}`;
   $("#btn-undo").disabled = snap.can_undo === false;
-  $("#btn-swap").hidden = !snap.swap_to;
-  $("#btn-table-audio").hidden = !(snap.sources || []).some((s) => String(s.key).startsWith("mic"));  // the last answer heard the wrong way round, one tap
+  $("#btn-swap").hidden = !snap.swap_to;  // the last answer heard the wrong way round, one tap
+  // the table's last sound, where a microphone listens
+  $("#btn-table-audio").hidden = !(snap.sources || []).some((s) => String(s.key).startsWith("mic"));
   $("#btn-swap").textContent = snap.swap_to ? `⇄ Era «${snap.swap_to}»` : "";
   document.body.dataset.seq = String(snap.seq ?? "");
   window.scoreboard.renders.push({ seq: snap.seq, at: performance.timeOrigin + performance.now() });
@@ -421,7 +422,7 @@ function showPicture(id) {
 }
 
 /* The table's last seconds of sound, heard again here (and offered to keep: the server keeps it
-   only in memory, for a minute). */
+   only in memory, a minute by default). */
 let tableAudioUrl = null;
 async function hearTable(seconds) {
   const wav = await send("POST", "/api/table-audio", { seconds });
