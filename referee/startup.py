@@ -330,20 +330,21 @@ def _listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any
     calibration = _calibration(args, service, recognizer, log, lines)
     if calibration is not None:
         source = calibration.tap(source)
-    source = _table_audio(args, service, source)
+    source = _table_audio(args, service, source, log)
     listen_in_background(listener, source, log, on_end=ended)
     parts = [CALIBRATION_PART] if calibration is not None else []
     return parts + ([learning] if learning else [])
 
 
-def _table_audio(args: argparse.Namespace, service: Any, source: Any) -> Any:
+def _table_audio(args: argparse.Namespace, service: Any, source: Any, log: Log) -> Any:
     """The stream, its last ``--table-audio`` seconds kept in memory for the pages to hear
-    again (``referee.table_audio``; the service's ``table_audio``)."""
+    again (``referee.table_audio``; the service's ``table_audio``), said on the terminal each
+    time they are."""
     if not args.table_audio or not hasattr(service, "table_audio"):
         return source
     from referee.table_audio import TableAudio
 
-    kept = TableAudio(args.table_audio)
+    kept = TableAudio(args.table_audio, told=log)
     service.table_audio = kept
     return kept.tap(source)
 

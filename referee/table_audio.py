@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from referee.asr.base import SAMPLE_RATE
 from referee.audio import AudioChunk
@@ -24,12 +24,15 @@ KEEP_MAX_S = 600  # the most that may be asked for (19 MB of sound)
 
 
 class TableAudio:
-    """The last ``keep_s`` seconds of the stream that passes through ``tap``."""
+    """The last ``keep_s`` seconds of the stream that passes through ``tap``; each time some of
+    it is handed over, ``told`` says so (the terminal: the table knows when it was listened to)."""
 
-    def __init__(self, keep_s: float = KEEP_S) -> None:
+    def __init__(self, keep_s: float = KEEP_S,
+                 told: Callable[[str], None] = lambda _: None) -> None:
         if not 0 < keep_s <= KEEP_MAX_S:
             raise ValueError(f"se guardan de 1 a {KEEP_MAX_S} segundos del sonido de la mesa")
         self.keep_s = keep_s
+        self._told = told
         self._limit = int(keep_s * SAMPLE_RATE) * 2  # bytes of 16-bit sound
         self._chunks: deque[bytes] = deque()
         self._size = 0
@@ -58,4 +61,6 @@ class TableAudio:
             return None
         out = io.BytesIO()
         write_wav(out, pcm[len(pcm) - want:])
+        self._told(f"escucha: la tablet volvió a oír los últimos {want / 2 / SAMPLE_RATE:.0f} s "
+                   "de la mesa")
         return out.getvalue()

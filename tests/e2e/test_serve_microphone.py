@@ -286,6 +286,7 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         printed = serve.stop()
     assert "calibrando las voces desde la tablet (un jugador)" in printed, printed
     assert "la voz del jugador 1 es la de Ana" in printed, printed
+    assert re.search(r"la tablet volvió a oír los últimos \d+ s de la mesa", printed), printed
     assert "olvidé la calibración de las voces" in printed, printed
 
 

@@ -29,14 +29,16 @@ def samples(wav: bytes) -> np.ndarray:
 
 
 def test_the_newest_seconds_are_kept_and_the_stream_passes_on_untouched() -> None:
-    kept = TableAudio(keep_s=2)
-    assert kept.last(30) is None  # nothing heard yet
+    told: list[str] = []
+    kept = TableAudio(keep_s=2, told=told.append)
+    assert kept.last(30) is None and told == []  # nothing heard yet
     said = chunks(5)
     assert list(kept.tap(iter(said))) == said
     everything = np.concatenate([np.frombuffer(c.pcm, dtype="<i2") for c in said])
     heard = kept.last(600)  # all that is kept: the last 2 s, not 5
     assert heard is not None
     assert np.array_equal(samples(heard), everything[-32000:])
+    assert told == ["escucha: la tablet volvió a oír los últimos 2 s de la mesa"]
     half = kept.last(0.5)
     assert half is not None and np.array_equal(samples(half), everything[-8000:])
     assert kept.last(0) is None
