@@ -41,8 +41,8 @@ Fit = Callable[[Path, Path, Voices, Sequence[str]], tuple[Path, Any]]  # and the
 # The taps each state takes (``act``); any other is refused, saying why.
 TAPS = {
     "idle": ("start", "add", "remove", "rename", "forget"),
-    "listening": ("skip", "cancel"),
-    "ready": ("next", "cancel"),
+    "listening": ("skip", "name", "cancel"),
+    "ready": ("next", "name", "cancel"),
     "fitting": (),
     "done": ("close", "start", "add", "remove", "rename", "forget"),
     "failed": ("close", "start", "add", "remove", "rename", "forget"),
@@ -72,6 +72,7 @@ class TableCalibration:
         self._state = "idle"
         self._players = 1
         self._voices: list[list[tuple[bytes, str]]] = []
+        self._names: dict[int, str] = {}  # the players recorded now who gave a name, by number
         self._index = 0  # the prompt being said, of the last voice
         self._missed = 0
         self._last = ""
@@ -88,7 +89,8 @@ class TableCalibration:
         """A tap: "start" (with the number of ``players``), "add" (that many players more, to
         the table's kept recordings), "remove" (the kept player ``index``, of the ``kept`` the
         page listed, if given), "rename" (the kept player ``index`` is called ``name``; "" takes
-        their name away), "next", "skip" (the prompt shown, ``index``, if given), "cancel",
+        their name away), "name" (the player saying the prompts, or the next one to, is called
+        ``name``), "next", "skip" (the prompt shown, ``index``, if given), "cancel",
         "close", "forget"; ValueError, in words, for one the state does not take, a skip of a
         prompt already heard, an "add", "remove" or "rename" on a table with no such recordings
         kept, a name too long, or a "remove" or "rename" from a list that has changed since
@@ -103,6 +105,7 @@ class TableCalibration:
                     raise ValueError("no hay voces calibradas guardadas a las que sumar otra: "
                                      "tocá «Calibrar las voces»")
                 self._players, self._voices, self._missed, self._message = players, [], 0, ""
+                self._names = {}
                 self._adding = action == "add"
                 who = _players(players)
                 joins = (f" que se {'suma' if players == 1 else 'suman'} a "
@@ -115,6 +118,8 @@ class TableCalibration:
                 self._next_player()
             elif action == "skip":
                 self._answered(None, "lo salteaste")
+            elif action == "name":
+                self._names[self._player()] = voice_learning.player_name(name)
             elif action in ("remove", "rename"):
                 if kept not in (None, len(self._kept)):
                     raise ValueError("la lista de voces cambió: ahora hay "
@@ -187,7 +192,8 @@ class TableCalibration:
 
     def _calibrate(self) -> None:
         """Fit the model to what was said and hand it to the recognizer (in its own thread)."""
-        voices = [v for v in self._voices if v]
+        heard = [(v, self._names.get(k, "")) for k, v in enumerate(self._voices, 1) if v]
+        voices = [v for v, _ in heard]
         said = sum(len(v) for v in voices)
 
         def fitted() -> str:
@@ -196,7 +202,7 @@ class TableCalibration:
             # a player added: fitted with the players' recordings kept, and said so
             kept, names = (voice_learning.saved_players(self.models_dir) if self._adding
                            else ([], []))
-            seconds = self._refit([*kept, *voices], names)
+            seconds = self._refit([*kept, *voices], [*names, *(name for _, name in heard)])
             before = f" y las de {_players(len(kept))} ya calibrados" if kept else ""
             return f"Listo: {said} frases{before}, {seconds:.0f} s de voz."
 
@@ -290,13 +296,18 @@ class TableCalibration:
             self._log(f"escucha: {message}")
             self._publish()
 
+    def _player(self) -> int:
+        """The player saying the prompts, or, while the next one is awaited, that one (1 = the
+        first of those recorded now)."""
+        return len(self._voices) + (self._state == "ready")
+
     def state(self) -> dict[str, Any]:
         """What the pages show (module docstring)."""
         with self._lock:
             listening = self._state == "listening"
             return {
                 "state": self._state,
-                "player": len(self._voices) + (self._state == "ready"),
+                "player": self._player(), "name": self._names.get(self._player(), ""),
                 "players": self._players,
                 "index": self._index + 1, "total": len(self.prompts),
                 "prompt": self.prompts[self._index] if listening else "",

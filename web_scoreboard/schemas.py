@@ -113,10 +113,11 @@ class CalibrationIn(Strict):
     (the next player is ready), "skip" (the prompt shown), "cancel", "close" (the result was
     read), "remove" (a kept player who left: ``{"action": "remove", "index": 2}``), "rename"
     (a kept player's name: ``{"action": "rename", "index": 2, "name": "Juan"}``; "" takes it
-    away), "forget" (the table's calibration)."""
+    away), "name" (the player saying the prompts, or the next one to: ``{"action": "name",
+    "name": "Ana"}``), "forget" (the table's calibration)."""
 
-    action: Literal["start", "add", "next", "skip", "cancel", "close", "remove", "rename",
-                    "forget"]
+    action: Literal["start", "add", "next", "skip", "name", "cancel", "close", "remove",
+                    "rename", "forget"]
     players: Annotated[int, Field(ge=1, le=6)] = 1
     # with "skip": the prompt shown (its number), refused if the table has moved on since;
     # with "remove" or "rename": the kept player's number
@@ -124,7 +125,7 @@ class CalibrationIn(Strict):
     # with "remove" or "rename": how many kept players the page listed, refused if the list
     # changed since
     kept: Annotated[int, Field(ge=1, le=1000)] | None = None
-    # with "rename": the player's name (longer than the referee keeps is refused in words)
+    # with "rename" or "name": the player's name (longer than the referee keeps is refused in words)
     name: Annotated[str, Field(max_length=200)] = ""
 
 

@@ -122,8 +122,9 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
     with pytest.raises(ValueError, match="Calibrar las voces"):
         calibration.act("skip")
     calibration.act("start", 2)
-    assert shown[-1] | {"last": ""} == {"state": "listening", "player": 1, "players": 2,
-                                        "index": 1, "total": 2, "prompt": "truco", "last": "",
+    assert shown[-1] | {"last": ""} == {"state": "listening", "player": 1, "name": "",
+                                        "players": 2, "index": 1, "total": 2, "prompt": "truco",
+                                        "last": "",
                                         "heard": 0, "missed": 0, "message": "",
                                         "calibrated": False, "kept": 0, "names": [],
                                         "adding": False}
@@ -134,7 +135,8 @@ def test_each_player_in_turn_and_the_taps_each_state_takes(tmp_path: Path) -> No
     with pytest.raises(ValueError, match="ahora va «quiero»"):  # tapped on «truco», heard since
         calibration.act("skip", index=1)
     spoken(calibration, 1)
-    assert shown[-1] | {"last": ""} == {"state": "ready", "player": 2, "players": 2, "index": 3,
+    assert shown[-1] | {"last": ""} == {"state": "ready", "player": 2, "name": "", "players": 2,
+                                        "index": 3,
                                         "total": 2, "prompt": "", "last": "", "heard": 1,
                                         "missed": 1, "message": "",
                                         "calibrated": False, "kept": 0, "names": [],
@@ -301,11 +303,23 @@ def test_a_kept_player_is_named_and_their_name_follows_them(tmp_path: Path) -> N
                                    prompts=("truco",), fit=keeping_fit)
     with pytest.raises(ValueError, match="no hay un jugador 1"):
         calibration.act("rename", index=1, name="Juan")
-    calibration.act("start", 2)
+    calibration.act("start", 3)
+    calibration.act("name", name="Ana")  # the first one, as they say the prompts
+    assert calibration.state()["name"] == "Ana"
     spoken(calibration, 1)
+    assert calibration.state() | {"last": ""} == calibration.state() | {
+        "state": "ready", "player": 2, "name": "", "last": ""}
     calibration.act("next")
+    calibration.act("skip")  # the second one says nothing: not kept
+    calibration.act("name", name="Beto")  # the third, named before they start
+    assert calibration.state()["player"] == 3 and calibration.state()["name"] == "Beto"
+    calibration.act("next")
+    assert calibration.state()["name"] == "Beto"
     spoken(calibration, 1)
-    assert wait_for(calibration, "done")["names"] == ["", ""]
+    assert wait_for(calibration, "done")["names"] == ["Ana", "Beto"]
+    calibration.act("rename", index=1, name="")  # names taken away from the list
+    calibration.act("rename", index=2, name="")
+    assert calibration.state()["names"] == ["", ""]
     calibration.act("rename", index=2, kept=2, name="  Ana   María\n")
     assert calibration.state()["names"] == ["", "Ana María"] == learn.player_names(tmp_path)
     assert log[-1] == "escucha: la voz del jugador 2 es la de Ana María"

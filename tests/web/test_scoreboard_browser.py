@@ -1087,11 +1087,11 @@ PROMPTS = ("truco", "vale cuatro")  # what each player says, in turn
 CALIBRATION_IDLE: dict[str, Any] = {
     "state": "idle", "player": 0, "players": 0, "index": 0,
     "total": len(PROMPTS), "prompt": "", "last": "", "heard": 0, "missed": 0, "message": "",
-    "calibrated": False, "kept": 0, "names": [], "adding": False,
+    "calibrated": False, "kept": 0, "names": [], "adding": False, "name": "",
 }
 CALIBRATION_TAKES = {  # the taps each state takes ...
-    "idle": {"start", "add", "remove", "rename", "forget"}, "listening": {"skip", "cancel"},
-    "ready": {"next", "cancel"},
+    "idle": {"start", "add", "remove", "rename", "forget"},
+    "listening": {"skip", "name", "cancel"}, "ready": {"next", "name", "cancel"},
     "fitting": set(), "done": {"close"}, "failed": {"close"},
 }
 CALIBRATION_REFUSED = {  # ... and why it refuses the others
@@ -1142,6 +1142,8 @@ class FakeCalibration:
             self.state["calibrated"] = False
         elif action == "remove":
             self.state.update(state="fitting", message=f"Saco la voz del jugador {index}…")
+        elif action == "name":
+            self.state["name"] = name
         elif action == "rename":
             if len(name) > 30:
                 raise ValueError("el nombre es muy largo: hasta 30 letras")
@@ -1189,7 +1191,7 @@ class FakeCalibration:
         if state["index"] < state["total"]:
             state.update(index=state["index"] + 1, prompt=PROMPTS[state["index"]])
         elif state["player"] < state["players"]:
-            state.update(state="ready", player=state["player"] + 1, index=0, prompt="")
+            state.update(state="ready", player=state["player"] + 1, index=0, prompt="", name="")
         else:
             state.update(state="fitting", prompt="")
         return state
@@ -1274,6 +1276,14 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
     assert text(page, "#cal-say") == "Decí: «truco»" and page.locator("#cal-last").is_hidden()
     assert page.locator("#cal-say").evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 40
     assert calibration_buttons(page) == ["Saltear", "Cancelar"]
+    assert page.evaluate("document.activeElement.textContent") == "Saltear"  # not the name: no keyboard
+    assert page.locator("#cal-name").is_visible() and page.locator("#cal-name").input_value() == ""
+    page.fill("#cal-name", "Ana")  # the player says who they are, kept with their voice
+    page.press("#cal-name", "Enter")
+    page.wait_for_function("() => document.activeElement.id !== 'cal-name'")
+    wait_seq(page, service.snapshot()["seq"])
+    assert fake.calls[-1] == ("name", 1) and fake.state["name"] == "Ana"
+    assert page.locator("#cal-name").input_value() == "Ana"
     shot(page, "tablet-calibration-listening")
 
     context = browser.new_context(viewport=SIZES["phone"])  # every page watching shows it
@@ -1284,7 +1294,7 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
 
     service.set_calibration(fake.heard())  # the server heard it: the next prompt
     page.wait_for_selector("#cal-say:has-text('vale cuatro')")
-    assert text(page, "#cal-step") == "Jugador 1 de 2 · 2/2"
+    assert text(page, "#cal-step") == "Ana, jugador 1 de 2 · 2/2"
     assert text(page, "#cal-last") == "te oí «truco»"
     other.wait_for_selector("#cal-say:has-text('vale cuatro')")
     assert other.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
@@ -1295,7 +1305,7 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
     for _ in range(2):  # Escape leaves the panel as it is: the server still listens
         page.keyboard.press("Escape")
     page.wait_for_timeout(200)
-    assert panel.is_visible() and page.evaluate("window.panelClosed") == 0 and len(fake.calls) == 1
+    assert panel.is_visible() and page.evaluate("window.panelClosed") == 0 and len(fake.calls) == 2
 
     page.evaluate("""() => {
       const skip = document.querySelector("[data-calibration='skip']");
@@ -1304,7 +1314,7 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
     }""")
     page.wait_for_selector("#cal-say:has-text('cuando estés listo')")
     page.wait_for_timeout(200)
-    assert fake.calls[1:] == [("skip", 1)] and page.locator("#toast").is_hidden()
+    assert fake.calls[2:] == [("skip", 1)] and page.locator("#toast").is_hidden()
     assert fake.skipped == [2]  # «vale cuatro», the second prompt, as the panel showed it
     assert text(page, "#cal-say") == "Jugador 2 de 2: cuando estés listo, tocá Empezar"
     assert text(page, "#cal-last") == "no te oí «vale cuatro»; sigo"
@@ -1312,13 +1322,13 @@ def test_the_voices_are_calibrated_from_the_tablet_one_player_after_another(
     assert page.evaluate("document.activeElement.textContent") == "Empezar"  # Saltear's focus
     page.keyboard.press("Escape")
     page.wait_for_timeout(200)
-    assert panel.is_visible() and len(fake.calls) == 2
+    assert panel.is_visible() and len(fake.calls) == 3
     page.click("[data-calibration='next']")
     page.wait_for_selector("#cal-step:has-text('Jugador 2 de 2 · 1/2')")
     assert fake.calls[-1][0] == "next" and text(page, "#cal-say") == "Decí: «truco»"
     page.click("[data-calibration='cancel']")
     panel.wait_for(state="hidden")
-    assert [action for action, _ in fake.calls] == ["start", "skip", "next", "cancel"]
+    assert [action for action, _ in fake.calls] == ["start", "name", "skip", "next", "cancel"]
 
     page.click("#btn-settings")
     page.select_option("#calibrate-players", "1")

@@ -17,7 +17,8 @@ const Calibration = (() => {
     failed: (c) => ["⚠ No se pudo calibrar", "", c.message, "", ["close"]],
   };
   // Who is saying the prompts: a player of the table, or one who sat down after it calibrated.
-  const who = (c) => (c.adding ? "Jugador nuevo" : "Jugador")
+  const who = (c) => (c.name ? `${c.name}, ` : "")
+    + (c.adding ? "jugador nuevo" : "jugador").replace(/^j/, c.name ? "j" : "J")
     + (c.adding && c.players === 1 ? "" : ` ${c.player} de ${c.players}`);
   const players = (n) => (n === 1 ? "un jugador" : `${n} jugadores`);
   // Several players kept, some of them known only by their number.
@@ -119,15 +120,18 @@ const Calibration = (() => {
       $(sel).hidden = !words;
     }
     $("#cal-say").classList.toggle("prompt", cal.state === "listening");
+    // the player saying the prompts (or the next one to) may give a name, kept with their voice
+    $("#cal-name-row").hidden = !["listening", "ready"].includes(cal.state);
+    if ($("#cal-name") !== document.activeElement) $("#cal-name").value = cal.name || "";
     dialog.classList.toggle("trouble", cal.state === "failed");
     for (const button of dialog.querySelectorAll("[data-calibration]")) {
       button.hidden = !actions.includes(button.dataset.calibration);
     }
-    if (!dialog.open) dialog.showModal();  // the first button there takes the focus
-    else if (dialog.contains(focused) && focused.hidden) {  // its button gone: the first one there
-      const first = dialog.querySelector("[data-calibration]:not([hidden])");
+    const first = dialog.querySelector("[data-calibration]:not([hidden])");
+    if (!dialog.open) {  // the first button takes the focus, not the name (a tablet's keyboard)
+      dialog.showModal();
       if (first) first.focus();
-    }
+    } else if (dialog.contains(focused) && focused.hidden && first) first.focus();  // its button gone
   }
 
   /* A tap on «Calibrar las voces», on a kept player (``player``; a ``name`` written for them)
@@ -143,7 +147,7 @@ const Calibration = (() => {
       if (action === "add") body.players = 1;
       if (action === "skip" && shown) body.index = shown.index;  // the server may have moved on
       if (["remove", "rename"].includes(action)) Object.assign(body, { index: Number(player), kept: shown.kept });
-      if (action === "rename") body.name = name.trim();
+      if (["rename", "name"].includes(action)) body.name = name.trim();
       const snap = await send("POST", "/api/calibration", body);
       if (snap && ["start", "add", "remove"].includes(action) && $("#dlg-settings").open) $("#dlg-settings").close();
     } finally {
@@ -173,6 +177,15 @@ const Calibration = (() => {
     });
     $("#kept-voices").addEventListener("keydown", (event) => {
       if (event.key === "Enter" && event.target.matches("input")) { event.preventDefault(); event.target.blur(); }
+    });
+    // the name of the player saying the prompts: kept once written; Enter goes on to the panel's
+    // buttons (the focus stays in the panel, where Escape is held)
+    $("#cal-name").addEventListener("change", (event) => act("name", null, event.target.value));
+    $("#cal-name").addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      const first = dialog.querySelector("[data-calibration]:not([hidden])");
+      if (first) first.focus(); else event.target.blur();
     });
   }
 
