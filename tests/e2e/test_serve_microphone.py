@@ -236,6 +236,8 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
 
         started = serve.api.post("/api/calibration", json={"action": "start", "players": 1})
         assert started.status_code == 200, started.text
+        named = serve.api.post("/api/calibration", json={"action": "name", "name": "Ana"})
+        assert named.status_code == 200 and calibration()["name"] == "Ana", named.text
         for k, text in enumerate(PROMPTS[:SAID], start=1):  # each said once it is shown
             wait_for(shown(k), 20, f"prompt {k}")
             assert calibration()["prompt"] == text
@@ -254,6 +256,7 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
                          else None, 60, "the fitting")
         assert state["state"] == "done", state["message"]
         assert state["message"].startswith(f"Listo: {SAID} frases") and state["calibrated"], state
+        assert state["names"] == ["Ana"], state  # kept with her voice
         assert find_calibration(tmp_path / "models", model) is not None  # kept for the next session too
 
         # The prompts were not calls: the game has heard nothing yet.
@@ -276,8 +279,8 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         assert voice.status_code == 200 and voice.content[:4] == b"RIFF", voice.text
         assert serve.api.get("/api/calibration/voices/2").status_code == 404
         named = serve.api.post("/api/calibration", json={"action": "rename", "index": 1,
-                                                         "kept": 1, "name": "Ana"})
-        assert named.status_code == 200 and calibration()["names"] == ["Ana"], named.text
+                                                         "kept": 1, "name": "Ana López"})
+        assert named.status_code == 200 and calibration()["names"] == ["Ana López"], named.text
         removed = serve.api.post("/api/calibration", json={"action": "remove", "index": 1})
         assert removed.status_code == 200, removed.text
         assert not calibration()["calibrated"] and calibration()["kept"] == 0
@@ -285,7 +288,7 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
     finally:
         printed = serve.stop()
     assert "calibrando las voces desde la tablet (un jugador)" in printed, printed
-    assert "la voz del jugador 1 es la de Ana" in printed, printed
+    assert "la voz de Ana es la de Ana López" in printed, printed
     assert re.search(r"la tablet volvió a oír los últimos \d+ s de la mesa", printed), printed
     assert "olvidé la calibración de las voces" in printed, printed
 
