@@ -5,13 +5,16 @@ which is nobody's business once it is older than ``keep_s``: nothing of it is wr
 unless someone downloads it.
 
 It is the sound the listener hears (after the calibration takes the prompts out), the last
-``keep_s`` seconds of it: a microphone that stopped for a while leaves a gap that is not counted.
+``keep_s`` seconds of it, by the clock: «the last 30 s» are what arrived in the last 30 seconds
+(after a microphone was unplugged for a while, only what it heard since), and sound older than
+``keep_s`` is dropped even while no new sound comes.
 """
 
 from __future__ import annotations
 
 import io
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 
@@ -28,13 +31,14 @@ class TableAudio:
     it is handed over, ``told`` says so (the terminal: the table knows when it was listened to)."""
 
     def __init__(self, keep_s: float = KEEP_S,
-                 told: Callable[[str], None] = lambda _: None) -> None:
+                 told: Callable[[str], None] = lambda _: None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if not 0 < keep_s <= KEEP_MAX_S:
             raise ValueError(f"se guardan de 1 a {KEEP_MAX_S} segundos del sonido de la mesa")
         self.keep_s = keep_s
-        self._told = told
+        self._told, self._clock = told, clock
         self._limit = int(keep_s * SAMPLE_RATE) * 2  # bytes of 16-bit sound
-        self._chunks: deque[bytes] = deque()
+        self._chunks: deque[tuple[float, bytes]] = deque()  # (when it came, its sound)
         self._size = 0
         self._lock = threading.Lock()
 
@@ -46,16 +50,25 @@ class TableAudio:
 
     def keep(self, pcm: bytes) -> None:
         with self._lock:
-            self._chunks.append(pcm)
+            self._chunks.append((self._clock(), pcm))
             self._size += len(pcm)
-            while self._size - len(self._chunks[0]) >= self._limit:
-                self._size -= len(self._chunks.popleft())
+            while self._size - len(self._chunks[0][1]) >= self._limit:
+                self._size -= len(self._chunks.popleft()[1])
+            self._drop_old()
+
+    def _drop_old(self) -> None:
+        """Forget the sound that came ``keep_s`` ago or more."""
+        since = self._clock() - self.keep_s
+        while self._chunks and self._chunks[0][0] <= since:
+            self._size -= len(self._chunks.popleft()[1])
 
     def last(self, seconds: float) -> bytes | None:
-        """The last ``seconds`` of sound kept (all of it, if less was heard), as a WAV; None when
-        nothing has been heard yet."""
+        """The sound that came in the last ``seconds`` (at most ``seconds`` of it), as a WAV; None
+        when none did."""
         with self._lock:
-            pcm = b"".join(self._chunks)
+            self._drop_old()
+            since = self._clock() - seconds
+            pcm = b"".join(part for came, part in self._chunks if came >= since)
         want = min(len(pcm), int(max(0.0, seconds) * SAMPLE_RATE) * 2)
         if not want:
             return None

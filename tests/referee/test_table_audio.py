@@ -44,6 +44,26 @@ def test_the_newest_seconds_are_kept_and_the_stream_passes_on_untouched() -> Non
     assert kept.last(0) is None
 
 
+def test_the_last_seconds_are_the_clock_s_and_older_sound_is_dropped() -> None:
+    """After a microphone was unplugged for a while, «the last 30 s» are what it heard since; and
+    sound older than what is kept goes even while nothing new comes."""
+    now = [0.0]
+    kept = TableAudio(keep_s=60, clock=lambda: now[0])
+    for chunk in chunks(10):  # 10 s heard as they are said
+        now[0] += 0.1
+        kept.keep(chunk.pcm)
+    now[0] += 25.0  # unplugged for 25 s
+    for chunk in chunks(2, start=7):
+        now[0] += 0.1
+        kept.keep(chunk.pcm)
+    recent = kept.last(5)
+    assert recent is not None and len(samples(recent)) == 2 * 16000  # the 2 s since it came back
+    everything = kept.last(60)
+    assert everything is not None and len(samples(everything)) == 12 * 16000
+    now[0] += 61.0  # over a minute with nothing heard: nothing is kept
+    assert kept.last(60) is None
+
+
 def test_how_much_is_kept_is_bounded() -> None:
     with pytest.raises(ValueError, match="de 1 a 600 segundos"):
         TableAudio(keep_s=0)
