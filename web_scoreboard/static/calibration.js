@@ -16,10 +16,13 @@ const Calibration = (() => {
     done: (c) => ["Calibración de las voces", "", c.message, unnamed(c) ? "Para saber de quién es cada voz, escribí sus nombres en Ajustes → Voces." : "", ["close"]],
     failed: (c) => ["⚠ No se pudo calibrar", "", c.message, "", ["close"]],
   };
-  // Who is saying the prompts: a player of the table, or one who sat down after it calibrated.
-  const who = (c) => (c.name ? `${c.name}, ` : "")
-    + (c.adding ? "jugador nuevo" : "jugador").replace(/^j/, c.name ? "j" : "J")
-    + (c.adding && c.players === 1 ? "" : ` ${c.player} de ${c.players}`);
+  // Who is saying the prompts: a player of the table, or one who sat down after it calibrated,
+  // by their name once they gave it («Ana, jugador 1 de 2»).
+  const who = (c) => {
+    const role = c.adding ? "jugador nuevo" : "jugador";
+    const named = c.name ? `${c.name}, ${role}` : role[0].toUpperCase() + role.slice(1);
+    return named + (c.adding && c.players === 1 ? "" : ` ${c.player} de ${c.players}`);
+  };
   const players = (n) => (n === 1 ? "un jugador" : `${n} jugadores`);
   // Several players kept, some of them known only by their number.
   const unnamed = (c) => c.kept > 1 && (c.names || []).slice(0, c.kept).some((name) => !name);
