@@ -132,7 +132,7 @@ class CalibrationIn(Strict):
 class TableAudioIn(Strict):
     """How much of the table's last sound to hear again: ``{"seconds": 30}``."""
 
-    seconds: Annotated[int, Field(ge=1, le=600)] = 30
+    seconds: Annotated[int, Field(ge=1, le=600)] = 30  # the most serve --table-audio keeps
 
 
 class PinIn(Strict):

@@ -391,8 +391,8 @@ class TableService:
                   kept: int | None = None, name: str = "") -> dict[str, Any]:
         """A tap on the calibration panel ("start" or "add" with the number of ``players``, "next",
         "skip" with the ``index`` of the prompt shown, "cancel", "close", "remove" with the
-        ``index`` of a kept player of the ``kept`` listed, "rename" so and their ``name``,
-        "forget"), carried out by the referee's
+        ``index`` of a kept player of the ``kept`` listed, "rename" so with their ``name``, "name"
+        for the player saying the prompts, "forget"), carried out by the referee's
         ``calibration``; the snapshot then.  ActionError (409) when it cannot be done now, and
         why."""
         controls = self.calibration

@@ -312,9 +312,8 @@ def calibrate_prompts(models_dir: Path, model_dir: Path,
                       names: Sequence[str] = ()) -> tuple[Path, Stats]:
     """Calibrate on prompts just recorded (one list of (pcm, text) per voice) and keep them, the
     players' ``names`` and the result as the table's calibration; where it was saved, and its
-    statistics.  Learned
-    until 0: ``serve --learn`` adds what it hears in play on top of these.  ``RecognizerError``
-    when there is too little speech, OSError when the disk will not keep it."""
+    statistics.  Learned until 0: ``serve --learn`` adds what it hears in play on top of these.
+    ``RecognizerError`` when there is too little speech, OSError when the disk will not keep it."""
     means, stats = calibrate(model_dir, voices)
     save_prompts(models_dir, voices, names)
     said = sum(len(v) for v in voices)
