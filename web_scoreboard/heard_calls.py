@@ -9,6 +9,7 @@ phrase takes one back or judges a refused one again) is ``heard_decisions.HeardD
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -24,6 +25,7 @@ from referee.doubt import (
 )
 from referee.logline import Spoken, parse_line
 from referee.phrases import longer_calls
+from referee.table_audio import Replay
 from web_scoreboard.errors import ActionError
 from web_scoreboard.heard import Heard, HeardStatus
 from web_scoreboard.heard_strip import HeardStrip, may_be_confirmed
@@ -124,6 +126,18 @@ class HeardCalls:
             row = self._strip.add(self._game.game_id, "rejected" if doubt else "accepted", text,
                                   line=line, clip=picture, mime="image/jpeg", extra=extra,
                                   reason=doubt)
+            self._game.publish()
+            return row
+
+    def record_table(self, replay: Replay) -> dict[str, Any]:
+        """Keep among what was heard the table's sound a tablet heard again («¿Qué se dijo?»),
+        with nothing decided from it: evidence the table chose to keep.  The stored item as a
+        dict."""
+        ended = time.strftime("%H:%M:%S", time.localtime(replay.until))
+        text = f"sonido de la mesa: {replay.said} hasta las {ended}"
+        with self._game.change():
+            row = self._strip.add(self._game.game_id, "kept", text, line=None, clip=replay.wav,
+                                  extra={"table_s": round(replay.seconds, 1)})
             self._game.publish()
             return row
 

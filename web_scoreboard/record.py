@@ -16,7 +16,8 @@ from typing import IO, Any
 from web_scoreboard.store import GameRow, HeardRow
 
 # What became of each heard item, in words.
-STATUS = {"accepted": "aplicado", "unsure": "dudoso", "rejected": "rechazado", "undone": "deshecho"}
+STATUS = {"accepted": "aplicado", "unsure": "dudoso", "rejected": "rechazado", "undone": "deshecho",
+          "kept": "guardado a mano"}
 COLUMNS = ("n", "hora", "de", "equipo", "oído", "estado", "anotado", "motivo", "confianza",
            "archivo")
 _EXTENSION = {"audio/wav": "wav", "image/jpeg": "jpg"}  # a clip's or picture's file, by its type
@@ -66,11 +67,17 @@ def evidence_zip(out: IO[bytes], game_id: int, names: dict[str, str], log: str,
             sure = item.extra.get("confidence")
             rows.writerow([
                 n, time.strftime("%H:%M:%S", time.localtime(item.at)),
-                "cámara" if item.extra.get("seen") else "voz", names.get(item.team or "", ""),
+                _source(item.extra), names.get(item.team or "", ""),
                 item.text, STATUS.get(item.status, item.status), item.line or "",
                 item.reason or "", f"{float(sure):.2f}" if isinstance(sure, int | float) else "",
                 kept])
         zf.writestr(f"{folder}/oido.csv", "\ufeff" + table.getvalue())  # the BOM: read as UTF-8
+
+
+def _source(extra: dict[str, Any]) -> str:
+    """Where a heard item came from, in words: the camera, the voice referee, or the table's
+    sound a tablet kept («¿Qué se dijo?»)."""
+    return "cámara" if extra.get("seen") else "mesa" if "table_s" in extra else "voz"
 
 
 def _slug(text: str) -> str:

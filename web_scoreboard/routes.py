@@ -356,8 +356,13 @@ def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
 
     @router.post("/api/table-audio", dependencies=auth)
     def table_audio(body: schemas.TableAudioIn) -> Any:
-        return Response(service.table_sound(body.seconds), media_type="audio/wav",
-                        headers={"Cache-Control": "no-store"})
+        replay = service.table_sound(body.seconds)
+        return Response(replay.wav, media_type="audio/wav",
+                        headers={"Cache-Control": "no-store", "X-Table-Audio": replay.id})
+
+    @router.post("/api/table-audio/keep", dependencies=auth)
+    def keep_table_audio(body: schemas.TableAudioKeepIn) -> Any:
+        return _snap(lambda: service.keep_table_sound(body.id))
 
     @router.post("/api/calibration", dependencies=auth)
     def calibration(body: schemas.CalibrationIn) -> Any:

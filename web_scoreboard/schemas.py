@@ -135,6 +135,12 @@ class TableAudioIn(Strict):
     seconds: Annotated[int, Field(ge=1, le=600)] = 30  # the most serve --table-audio keeps
 
 
+class TableAudioKeepIn(Strict):
+    """Keep with the game the sound heard again: ``{"id": …}``, its ``X-Table-Audio``."""
+
+    id: Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")]
+
+
 class PinIn(Strict):
     pin: Pin
 

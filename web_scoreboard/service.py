@@ -20,6 +20,7 @@ from typing import IO, Any, Protocol
 
 from models import syserrors
 from referee.doubt import Earlier, Said
+from referee.table_audio import Replay
 from web_scoreboard.errors import ActionError, store_failed, written
 from web_scoreboard.game_in_play import DEFAULT_NAMES, GameInPlay
 from web_scoreboard.heard import Heard
@@ -48,7 +49,11 @@ class CalibrationControls(Protocol):
 class TableAudioLike(Protocol):
     """The table's last seconds of sound, kept in memory (``referee.table_audio``)."""
 
-    def last(self, seconds: float) -> bytes | None: ...
+    def last(self, seconds: float) -> Replay | None: ...
+
+    def handed(self, replay_id: str) -> Replay | None: ...
+
+    def kept(self, replay: Replay, where: str) -> None: ...
 
 
 class TableService:
@@ -406,17 +411,34 @@ class TableService:
             raise ActionError("calibration-refused", str(err), 409) from err
         return self.snapshot()
 
-    def table_sound(self, seconds: float) -> bytes:
+    def table_sound(self, seconds: float) -> Replay:
         """The table's last ``seconds`` of sound as a WAV, for the table to hear again what was
         said; ActionError 409 when this server keeps none, or has heard nothing yet."""
+        replay = self._table_audio().last(seconds)
+        if replay is None:
+            raise ActionError("table-audio-empty", "el micrófono todavía no oyó nada", 409)
+        return replay
+
+    def keep_table_sound(self, replay_id: str) -> dict[str, Any]:
+        """Keep with the game in play, among what was heard (and in its evidence), the sound
+        ``table_sound`` handed over as ``replay_id``, as it was heard; the snapshot then.
+        ActionError 409 when it was kept already or is forgotten."""
+        kept = self._table_audio()
+        with self._lock:
+            replay = kept.handed(replay_id)
+            if replay is None:
+                raise ActionError("table-audio-gone", "ese sonido ya se guardó, o ya se borró de "
+                                  "la memoria del árbitro: volvé a escucharlo", 409)
+            self._heard.record_table(replay)
+            kept.kept(replay, f"con la partida {self._game.game_id}")
+            return self.snapshot()
+
+    def _table_audio(self) -> TableAudioLike:
         kept = self.table_audio
         if kept is None:
             raise ActionError("table-audio-off", "el árbitro no guarda el sonido de la mesa: "
                               "hace falta 'serve' con micrófono (y sin --table-audio 0)", 409)
-        wav = kept.last(seconds)
-        if wav is None:
-            raise ActionError("table-audio-empty", "el micrófono todavía no oyó nada", 409)
-        return wav
+        return kept
 
     def voice_sample(self, player: int) -> bytes | None:
         """A few prompts a kept calibrated ``player`` said, as a WAV; None when there is no such

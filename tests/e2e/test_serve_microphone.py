@@ -274,6 +274,12 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         windows = kept[:len(kept) // 8000 * 8000].reshape(-1, 8000)  # half seconds
         loudest = np.sqrt(np.mean(np.square(windows), axis=1)).max()
         assert loudest > 0.3 * np.sqrt(np.mean(np.square(read_wav(said["truco"]))))  # the «truco»
+        # ... and kept with the game, as it was heard: among what was heard, with its sound.
+        keep = serve.api.post("/api/table-audio/keep", json={"id": table.headers["x-table-audio"]})
+        assert keep.status_code == 200, keep.text
+        item = keep.json()["heard"][0]
+        assert item["status"] == "kept" and item["text"].startswith("sonido de la mesa: ")
+        assert serve.api.get(f"/api/clips/{item['clip_id']}").content == table.content
         # The player leaves and their voice is taken out: the only one kept, so it is forgotten.
         voice = serve.api.get("/api/calibration/voices/1")  # whose voice it is
         assert voice.status_code == 200 and voice.content[:4] == b"RIFF", voice.text
@@ -290,6 +296,8 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
     assert "calibrando las voces desde la tablet (un jugador)" in printed, printed
     assert "la voz de Ana es la de Ana López" in printed, printed
     assert re.search(r"la tablet volvió a oír los últimos \d+ s de la mesa", printed), printed
+    assert re.search(r"la tablet guardó con la partida \d+ los \d+ s de la mesa que volvió a oír",
+                     printed), printed
     assert "olvidé la calibración de las voces" in printed, printed
 
 

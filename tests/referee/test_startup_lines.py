@@ -423,8 +423,8 @@ def test_the_table_s_last_sound_is_kept_for_the_pages_unless_told_not_to(
     if not seconds:  # --table-audio 0: nothing of the table's sound is kept
         assert pages.table_audio is None
         return
-    wav = pages.table_audio.last(30)
-    with wave.open(io.BytesIO(wav)) as w:
+    replay = pages.table_audio.last(30)
+    with wave.open(io.BytesIO(replay.wav)) as w:
         assert w.getnframes() == 1600 and w.readframes(1) == to_pcm(np.full((1, 1), 0.25))
 
 

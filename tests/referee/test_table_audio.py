@@ -12,7 +12,7 @@ import pytest
 
 from referee.audio import AudioChunk, to_chunk
 from referee.commands import values
-from referee.table_audio import KEEP_MAX_S, TableAudio
+from referee.table_audio import KEEP_MAX_S, REPLAYS, TableAudio
 
 
 def chunks(seconds: float, start: int = 0) -> list[AudioChunk]:
@@ -36,11 +36,11 @@ def test_the_newest_seconds_are_kept_and_the_stream_passes_on_untouched() -> Non
     assert list(kept.tap(iter(said))) == said
     everything = np.concatenate([np.frombuffer(c.pcm, dtype="<i2") for c in said])
     heard = kept.last(600)  # all that is kept: the last 2 s, not 5
-    assert heard is not None
-    assert np.array_equal(samples(heard), everything[-32000:])
+    assert heard is not None and heard.seconds == 2
+    assert np.array_equal(samples(heard.wav), everything[-32000:])
     assert told == ["escucha: la tablet volvió a oír los últimos 2 s de la mesa"]
     half = kept.last(0.5)
-    assert half is not None and np.array_equal(samples(half), everything[-8000:])
+    assert half is not None and np.array_equal(samples(half.wav), everything[-8000:])
     assert kept.last(0) is None
 
 
@@ -57,11 +57,38 @@ def test_the_last_seconds_are_the_clock_s_and_older_sound_is_dropped() -> None:
         now[0] += 0.1
         kept.keep(chunk.pcm)
     recent = kept.last(5)
-    assert recent is not None and len(samples(recent)) == 2 * 16000  # the 2 s since it came back
+    assert recent is not None and len(samples(recent.wav)) == 2 * 16000  # the 2 s since it came back
     everything = kept.last(60)
-    assert everything is not None and len(samples(everything)) == 12 * 16000
+    assert everything is not None and len(samples(everything.wav)) == 12 * 16000
     now[0] += 61.0  # over a minute with nothing heard: nothing is kept
     assert kept.last(60) is None
+
+
+def test_what_was_heard_again_is_kept_with_the_game_once_as_it_was_heard() -> None:
+    """The sound handed over, not the table's last seconds when the keep is tapped; only the last
+    few handed over, for as long as the sound itself is kept, and once."""
+    now, told = [0.0], []
+    kept = TableAudio(keep_s=60, told=told.append, clock=lambda: now[0])
+    for chunk in chunks(3):
+        now[0] += 0.1
+        kept.keep(chunk.pcm)
+    first = kept.last(2)
+    assert first is not None and kept.handed(first.id) == first
+    for chunk in chunks(3, start=11):  # the table goes on talking meanwhile
+        now[0] += 0.1
+        kept.keep(chunk.pcm)
+    assert kept.handed(first.id) == first  # still what was heard, not the last 2 s now
+    kept.kept(first, "con la partida 4")
+    assert told[-1] == "escucha: la tablet guardó con la partida 4 los 2 s de la mesa que volvió a oír"
+    assert kept.handed(first.id) is None  # kept once
+    assert kept.handed("0" * 16) is None
+    handed = [h for h in (kept.last(1) for _ in range(REPLAYS + 1)) if h is not None]
+    assert len({h.id for h in handed}) == REPLAYS + 1
+    assert [kept.handed(h.id) is not None for h in handed] == [False] + [True] * REPLAYS
+    now[0] += 59.0
+    assert kept.handed(handed[-1].id) == handed[-1]
+    now[0] += 1.0  # a minute after it was heard again, it is forgotten with the rest
+    assert kept.handed(handed[-1].id) is None
 
 
 def test_how_much_is_kept_is_bounded() -> None:

@@ -434,28 +434,62 @@ def test_a_game_downloaded_as_a_table_log_replays_to_its_score(
 def test_the_table_s_last_sound_is_heard_again_with_the_pin(app: FastAPI, client: TestClient) -> None:
     """What the microphone heard last, from the referee's memory, only for those with the PIN
     (it is the table's talk, not evidence)."""
+    from referee.table_audio import TableAudio
+
     off = client.post("/api/table-audio", json={"seconds": 15}, headers=AUTH)
     assert off.status_code == 409 and off.json()["error"]["code"] == "table-audio-off"
-
-    class Kept:
-        def __init__(self) -> None:
-            self.asked: list[float] = []
-
-        def last(self, seconds: float) -> bytes | None:
-            self.asked.append(seconds)
-            return None if seconds == 5 else b"RIFF-mesa"
-
-    app.state.service.table_audio = kept = Kept()
-    assert client.post("/api/table-audio", json={"seconds": 15}).status_code == 401
-    got = client.post("/api/table-audio", json={"seconds": 15}, headers=AUTH)
-    assert got.status_code == 200 and got.content == b"RIFF-mesa" and kept.asked == [15]
-    assert got.headers["content-type"] == "audio/wav" and got.headers["cache-control"] == "no-store"
+    app.state.service.table_audio = kept = TableAudio(keep_s=60)
     empty = client.post("/api/table-audio", json={"seconds": 5}, headers=AUTH)
     assert empty.status_code == 409 and empty.json()["error"] == {
         "code": "table-audio-empty", "message": "el micrófono todavía no oyó nada"}
+    kept.keep(bytes(range(256)) * 125)  # a second of sound
+    assert client.post("/api/table-audio", json={"seconds": 15}).status_code == 401
+    got = client.post("/api/table-audio", json={"seconds": 15}, headers=AUTH)
+    assert got.status_code == 200 and got.content[:4] == b"RIFF"
+    with wave.open(io.BytesIO(got.content)) as w:
+        assert w.readframes(w.getnframes()) == bytes(range(256)) * 125
+    assert got.headers["content-type"] == "audio/wav" and got.headers["cache-control"] == "no-store"
+    assert kept.handed(got.headers["x-table-audio"]) is not None  # named, to keep it later
     for seconds in (0, 601, "todo"):
         assert client.post("/api/table-audio", json={"seconds": seconds},
                            headers=AUTH).status_code == 422
+
+
+def test_a_sound_heard_again_is_kept_with_the_game_and_its_evidence(
+        app: FastAPI, client: TestClient) -> None:
+    """«Guardar con la partida»: the sound the tablet heard again (not what the table said
+    since) among what was heard, with nothing decided from it, and in the game's evidence."""
+    import csv
+    import zipfile
+
+    from referee.table_audio import TableAudio
+
+    told: list[str] = []
+    app.state.service.table_audio = kept = TableAudio(keep_s=60, told=told.append)
+    kept.keep(bytes(range(256)) * 125)
+    got = client.post("/api/table-audio", json={"seconds": 30}, headers=AUTH)
+    replay = got.headers["x-table-audio"]
+    kept.keep(bytes(32000))  # the table goes on
+    assert client.post("/api/table-audio/keep", json={"id": replay}).status_code == 401
+    snap = client.post("/api/table-audio/keep", json={"id": replay}, headers=AUTH).json()
+    item = snap["heard"][0]
+    assert item["status"] == "kept" and item["line"] is None and snap["log"] == []
+    assert item["text"].startswith("sonido de la mesa: 1 s hasta las ")
+    assert client.get(f"/api/clips/{item['clip_id']}").content == got.content
+    game = snap["game_id"]
+    assert told[-1] == (f"escucha: la tablet guardó con la partida {game} los 1 s de la mesa "
+                        "que volvió a oír")
+    again = client.post("/api/table-audio/keep", json={"id": replay}, headers=AUTH)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "table-audio-gone"
+    assert "volvé a escucharlo" in again.json()["error"]["message"]
+    assert client.post("/api/table-audio/keep", json={"id": "mesa"},
+                       headers=AUTH).status_code == 422
+    with zipfile.ZipFile(io.BytesIO(client.get(f"/api/games/{game}/evidence").content)) as zf:
+        rows = list(csv.DictReader(io.StringIO(
+            zf.read(f"partida-{game}/oido.csv").decode("utf-8-sig"))))
+        assert [(r["de"], r["estado"], r["oído"]) for r in rows] == [
+            ("mesa", "guardado a mano", item["text"])]
+        assert zf.read(f"partida-{game}/{rows[0]['archivo']}") == got.content
 
 
 def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, post: Post) -> None:

@@ -1199,30 +1199,26 @@ class FakeCalibration:
 
 def test_what_was_said_last_is_heard_again_and_can_be_kept(server: LiveServer, page: Any) -> None:
     """«¿Qué se dijo?» beside what the referee heard: the table's last seconds of sound, from the
-    referee's memory, played on the page and offered to download; only where a microphone
-    listens."""
+    referee's memory, played on the page, kept with the game on a tap or downloaded; only where
+    a microphone listens."""
+    from referee.table_audio import TableAudio
+
     service = server.service
-    asked: list[float] = []
     sound = io.BytesIO()
     write_wav(sound, bytes(16000))  # half a second
-
-    class Kept:
-        def last(self, seconds: float) -> bytes | None:
-            asked.append(seconds)
-            return sound.getvalue()
-
     open_board(page, server.url)
     assert page.locator("#btn-table-audio").is_hidden()  # no microphone: nothing to hear again
-    service.table_audio = Kept()
+    service.table_audio = kept = TableAudio()
+    kept.keep(bytes(16000))
     service.set_source("mic", "ok", "escuchando")
     wait_seq(page, service.snapshot()["seq"])
     page.click("#btn-table-audio")
     dialog = page.locator("#dlg-table-audio")
     assert dialog.is_visible() and page.locator("#table-audio").is_hidden()
+    assert page.locator("#btn-keep-table-audio").is_hidden()  # nothing heard again yet
     assert "se borra solo" in text(page, "#dlg-table-audio p.muted")
     page.click("#dlg-table-audio [data-table-audio='15']")
     page.locator("#table-audio").wait_for()
-    assert asked == [15]
     assert page.locator("#table-audio").get_attribute("src").startswith("blob:")
     link = page.locator("#table-audio-download")
     assert re.fullmatch(r"mesa-\d{6}\.wav", link.get_attribute("download") or "")
@@ -1230,9 +1226,18 @@ def test_what_was_said_last_is_heard_again_and_can_be_kept(server: LiveServer, p
         link.click()
     assert Path(got.value.path()).read_bytes() == sound.getvalue()
     shot(page, "tablet-table-audio")
-    page.click("#dlg-table-audio [data-table-audio='600']")  # all that is kept
-    page.wait_for_function("() => document.querySelectorAll('#table-audio').length === 1")
-    assert asked == [15, 600]
+    page.click("#btn-keep-table-audio")  # kept with the game: in the strip, with its ▶
+    page.locator("#heard-list li.kept").wait_for()
+    assert page.locator("#btn-keep-table-audio").is_hidden()
+    assert "Guardado con la partida" in text(page, "#toast")
+    item = page.locator("#heard-list li.kept")
+    assert re.fullmatch(r"🔊 ?sonido de la mesa: 1 s hasta las \d\d:\d\d:\d\d ?guardado a mano "
+                        r"con la partida ?▶", " ".join(item.inner_text().split()))
+    assert item.locator("[data-clip]").get_attribute("aria-label").startswith(
+        "Escuchar sonido de la mesa")
+    page.click("#dlg-table-audio [data-table-audio='600']")  # all that is kept: keep it too
+    page.wait_for_function("() => !document.querySelector('#btn-keep-table-audio').hidden")
+    assert page.locator("#table-audio").count() == 1
 
 
 def calibrating_board(server: LiveServer, page: Any) -> FakeCalibration:

@@ -110,7 +110,7 @@ async function send(method, path, body) {
   if (!state.pin && !(await askPin())) return null;
   const response = await request(method, path, body);
   if (!response) { toast(OFFLINE); return null; }
-  if (response.ok && !(response.headers.get("content-type") || "").includes("json")) return response.blob();
+  if (response.ok && !(response.headers.get("content-type") || "").includes("json")) return response;  // a sound
   let data = {};
   try { data = await response.json(); } catch { /* empty answer */ }
   if (response.status === 401 || response.status === 403) {
@@ -421,20 +421,33 @@ function showPicture(id) {
   $("#dlg-picture").showModal();
 }
 
-/* The table's last seconds of sound, heard again here (and offered to keep: the server keeps it
-   only in memory, a minute by default). */
+/* The table's last seconds of sound, heard again here, and offered to keep with the game or to
+   download (the server keeps it only in memory, a minute by default). */
 let tableAudioUrl = null;
 async function hearTable(seconds) {
-  const wav = await send("POST", "/api/table-audio", { seconds });
-  if (!(wav instanceof Blob)) return;
+  const got = await send("POST", "/api/table-audio", { seconds });
+  if (!(got instanceof Response)) return;
+  const wav = await got.blob();
   if (tableAudioUrl) URL.revokeObjectURL(tableAudioUrl);
   tableAudioUrl = URL.createObjectURL(wav);
+  Object.assign($("#btn-keep-table-audio"), { hidden: false, disabled: false });
+  $("#btn-keep-table-audio").dataset.replay = got.headers.get("X-Table-Audio") || "";
   const audio = $("#table-audio");
   Object.assign(audio, { src: tableAudioUrl, hidden: false });
   const now = new Date();
   const stamp = [now.getHours(), now.getMinutes(), now.getSeconds()].map((n) => String(n).padStart(2, "0")).join("");
   Object.assign($("#table-audio-download"), { href: tableAudioUrl, download: `mesa-${stamp}.wav`, hidden: false });
   audio.play().catch(() => { /* the controls are there to play it */ });
+}
+
+/* What was heard again kept with the game: among what was heard, and in its evidence. */
+async function keepTable() {
+  const button = $("#btn-keep-table-audio");
+  button.disabled = true;
+  if (await send("POST", "/api/table-audio/keep", { id: button.dataset.replay })) {
+    button.hidden = true;
+    toast("Guardado con la partida: está en «Oído» y en su evidencia", true);
+  } else button.disabled = false;
 }
 
 /* -- wiring ------------------------------------------------------------------------------- */
@@ -474,6 +487,7 @@ const BUTTONS = {
   "#btn-controls-close": () => toggleControls(false),
   "#btn-history": openHistory,
   "#btn-table-audio": () => $("#dlg-table-audio").showModal(),
+  "#btn-keep-table-audio": keepTable,
   "#btn-settings": openSettings,
   "#btn-pin": () => (state.pin ? openSettings() : askPin()),
   "#btn-new-game": () => newGame({ names: state.snap.names }),

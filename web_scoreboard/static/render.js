@@ -305,16 +305,18 @@ const Render = (() => {
   /* -- heard strip ------------------------------------------------------------------------ */
   function heard(snap) {
     const items = snap.heard || [];
-    const icons = { accepted: "✔", unsure: "?", rejected: "✖", undone: "↶" };
+    const icons = { accepted: "✔", unsure: "?", rejected: "✖", undone: "↶", kept: "🔊" };
     // the newest call applied by voice, if it is the last line: the longer calls it may have ended
     const last = items.find((h) => h.status === "accepted" && h.line && h.line === snap.last_line);
     $("#heard-list").innerHTML = items.map((h) => {
       const status = icons[h.status] ? h.status : "rejected";
       const line = h.line ? logText(snap, h.line) : "";
       const changed = h.extra && h.extra.changed ? " (cambiado a mano)" : "";  // flip, seat or swap
-      const why = h.reason ? note(snap, h.reason) : line ? esc(`anotado: ${line}${changed}`) : "";
+      const kept = status === "kept";  // the table's sound a tablet heard again and kept
+      const why = h.reason ? note(snap, h.reason) : line ? esc(`anotado: ${line}${changed}`) :
+        kept ? "guardado a mano con la partida" : "";
       const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
-      const said = seen ? named(snap, h.text) : `«${h.text ?? ""}»`;
+      const said = seen ? named(snap, h.text) : kept ? h.text ?? "" : `«${h.text ?? ""}»`;
       const play = !h.clip_id ? "" : seen ?
         `<button class="btn" type="button" data-picture="${esc(h.clip_id)}" aria-label="${esc(`Ver la foto: ${said}`)}">Foto</button>` :
         `<button class="btn" type="button" data-clip="${esc(h.clip_id)}" aria-label="${esc(`Escuchar ${said}`)}">▶</button>`;
