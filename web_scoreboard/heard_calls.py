@@ -134,7 +134,7 @@ class HeardCalls:
         with nothing decided from it: evidence the table chose to keep.  The stored item as a
         dict."""
         ended = time.strftime("%H:%M:%S", time.localtime(replay.until))
-        text = f"sonido de la mesa: {replay.said} hasta las {ended}"
+        text = f"Sonido de la mesa: {replay.said} hasta las {ended}"
         with self._game.change():
             row = self._strip.add(self._game.game_id, "kept", text, line=None, clip=replay.wav,
                                   extra={"table_s": round(replay.seconds, 1)})

@@ -278,7 +278,7 @@ def test_the_voices_are_calibrated_from_the_tablet_through_a_live_microphone(
         keep = serve.api.post("/api/table-audio/keep", json={"id": table.headers["x-table-audio"]})
         assert keep.status_code == 200, keep.text
         item = keep.json()["heard"][0]
-        assert item["status"] == "kept" and item["text"].startswith("sonido de la mesa: ")
+        assert item["status"] == "kept" and item["text"].startswith("Sonido de la mesa: ")
         assert serve.api.get(f"/api/clips/{item['clip_id']}").content == table.content
         # The player leaves and their voice is taken out: the only one kept, so it is forgotten.
         voice = serve.api.get("/api/calibration/voices/1")  # whose voice it is

@@ -474,7 +474,7 @@ def test_a_sound_heard_again_is_kept_with_the_game_and_its_evidence(
     snap = client.post("/api/table-audio/keep", json={"id": replay}, headers=AUTH).json()
     item = snap["heard"][0]
     assert item["status"] == "kept" and item["line"] is None and snap["log"] == []
-    assert item["text"].startswith("sonido de la mesa: 1 s hasta las ")
+    assert item["text"].startswith("Sonido de la mesa: 1 s hasta las ")
     assert client.get(f"/api/clips/{item['clip_id']}").content == got.content
     game = snap["game_id"]
     assert told[-1] == (f"escucha: la tablet guardó con la partida {game} los 1 s de la mesa "

@@ -1231,10 +1231,13 @@ def test_what_was_said_last_is_heard_again_and_can_be_kept(server: LiveServer, p
     assert page.locator("#btn-keep-table-audio").is_hidden()
     assert "Guardado con la partida" in text(page, "#toast")
     item = page.locator("#heard-list li.kept")
-    assert re.fullmatch(r"🔊 ?sonido de la mesa: 1 s hasta las \d\d:\d\d:\d\d ?guardado a mano "
+    assert re.fullmatch(r"🔊 ?Sonido de la mesa: 1 s hasta las \d\d:\d\d:\d\d ?guardado a mano "
                         r"con la partida ?▶", " ".join(item.inner_text().split()))
     assert item.locator("[data-clip]").get_attribute("aria-label").startswith(
-        "Escuchar sonido de la mesa")
+        "Escuchar Sonido de la mesa: 1 s")
+    page.click("#dlg-table-audio [data-close]")
+    shot(page, "tablet-table-audio-kept")
+    page.click("#btn-table-audio")
     page.click("#dlg-table-audio [data-table-audio='600']")  # all that is kept: keep it too
     page.wait_for_function("() => !document.querySelector('#btn-keep-table-audio').hidden")
     assert page.locator("#table-audio").count() == 1
