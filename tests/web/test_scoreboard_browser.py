@@ -1243,6 +1243,46 @@ def test_what_was_said_last_is_heard_again_and_can_be_kept(server: LiveServer, p
     assert page.locator("#table-audio").count() == 1
 
 
+def test_a_tablet_chimes_when_the_referee_writes_a_call_down_or_doubts_once_turned_on(
+        server: LiveServer, browser: Any, page: Any) -> None:
+    """Ajustes → Esta tablet: a chime for a call heard and applied, another for one that waits
+    for a tap; none for a look-alike refused, what the camera saw, or what was there before the
+    page opened; only on the tablet where it was turned on, and it stays on there."""
+    service = server.service
+    service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A"))  # before: none
+    open_board(page, server.url)
+    other = browser.new_context(viewport=TABLET).new_page()  # another tablet, not turned on
+    open_board(other, server.url)
+    page.click("#btn-settings")
+    page.check('input[name="chime"]')  # sounded once, to hear it
+    page.click("#dlg-settings [data-close]")
+
+    def heard(item: Heard) -> None:
+        service.record_heard(item)
+        for board in (page, other):
+            wait_seq(board, service.snapshot()["seq"])
+
+    heard(Heard("quiero", "accepted", line="B1: quiero", team="B"))
+    heard(Heard("turco", "rejected", reason="«turco» no es truco"))
+    service.record_seen("A1 jugó el 4 de copas", b"\xff\xd8\xff\xe0" + bytes(100))
+    wait_seq(page, service.snapshot()["seq"])
+    heard(Heard("envido", "unsure", line="A1: envido", team="A"))
+    assert page.evaluate("window.scoreboard.chimes") == ["anotado", "anotado", "dudoso"]
+    assert other.evaluate("window.scoreboard.chimes") == []
+    page.reload()  # still on here, and nothing heard before the page opened chimes
+    open_board(page, server.url)
+    heard(Heard("retruco", "accepted", line="B1: retruco", team="B"))
+    assert page.evaluate("window.scoreboard.chimes") == ["anotado"]
+    page.click("#btn-settings")
+    assert page.locator('input[name="chime"]').is_checked()
+    page.uncheck('input[name="chime"]')
+    page.click("#dlg-settings [data-close]")
+    heard(Heard("quiero", "accepted", line="A1: quiero", team="A"))
+    assert service.snapshot()["heard"][0]["status"] == "accepted"  # applied, and no chime
+    assert page.evaluate("window.scoreboard.chimes") == ["anotado"]
+    other.context.close()
+
+
 def calibrating_board(server: LiveServer, page: Any) -> FakeCalibration:
     """The board open on a server that calibrates the voices from the tablet (a fake)."""
     service = server.service

@@ -25,7 +25,7 @@ const state = {
   overKey: null, dismissedGameOver: null, focusBeforeOver: null,
   pin: localStorage.getItem(PIN_KEY) || "", hostPin: false,
 };
-window.scoreboard = { renders: [], get snapshot() { return state.snap; } };
+window.scoreboard = { renders: [], chimes: [], get snapshot() { return state.snap; } };
 
 /* -- live updates ------------------------------------------------------------------------- */
 function connect() {
@@ -83,6 +83,7 @@ function render(snap) {
   Render.teams(snap);
   Render.hand(snap);
   Render.heard(snap);
+  Chime.heard(snap);
   Render.sources(snap);
   renderUnsure(snap);
   renderGuess(snap);
@@ -360,6 +361,7 @@ async function openSettings() {
   form.flor.checked = Boolean(s.flor);
   form.match.checked = Boolean(s.match);
   form.falta.value = s.falta || "leader";
+  form.chime.checked = Chime.enabled();
   Calibration.settingsOpened(s.players);
   $("#dlg-settings").showModal();
   await listGames();
@@ -511,6 +513,8 @@ async function changePin() {
 function wire() {
   buildCallButtons();
   document.addEventListener("click", onClick);
+  document.addEventListener("pointerdown", Chime.wake);
+  $("#settings-form").chime.addEventListener("change", (e) => Chime.set(e.target.checked));
   for (const [sel, fn] of Object.entries(BUTTONS)) {
     $(sel).addEventListener("click", (event) => { event.stopPropagation(); fn(); });
   }
