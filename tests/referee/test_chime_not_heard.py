@@ -42,10 +42,7 @@ def room(seconds: float, rng: np.random.Generator) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def spanish(shared_dir: Path) -> SphinxRecognizer:
-    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
-    if not model.is_dir():
-        pytest.skip(f"Spanish Sphinx model not found at {model}")
+def spanish(model: Path) -> SphinxRecognizer:
     return SphinxRecognizer(PhraseList.from_table(), model)
 
 
