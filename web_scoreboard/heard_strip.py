@@ -27,6 +27,22 @@ def may_be_confirmed(item: dict[str, Any]) -> bool:
     return item.get("status") == "unsure" or item.get("status") == "rejected" and refused
 
 
+def evidence_of_lines(rows: list[HeardRow], lines: list[str]) -> dict[int, dict[str, Any]]:
+    """For each line of the log (``lines``) that a heard call or the camera applied and that still
+    stands there, what was heard or seen, with its clip or picture: ``{index: {"heard_id",
+    "text", "clip_id", "seen"}}``, for the history to play it beside the line."""
+    found: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        at, applied = row.extra.get("applied_at"), row.extra.get("applied")
+        if (row.status != "accepted" or not row.clip_id or not isinstance(at, int)
+                or not isinstance(applied, list) or lines[at:at + len(applied)] != applied):
+            continue
+        for n in range(at, at + len(applied)):
+            found[n] = {"heard_id": row.id, "text": row.text, "clip_id": row.clip_id,
+                        "seen": bool(row.extra.get("seen"))}
+    return found
+
+
 class HeardStrip:
     """The heard items of the game in play: stored, and the latest ``limit`` of them shown."""
 

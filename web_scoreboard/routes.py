@@ -270,6 +270,10 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
     def heard() -> Any:
         return {"heard": service.snapshot().get("heard", [])}
 
+    @router.get("/api/heard/lines")
+    def heard_lines() -> Any:
+        return {"lines": service.line_evidence()}
+
     @router.get("/api/clips/{clip_id}")
     def clip(clip_id: str) -> Any:
         found = service.clip(clip_id)

@@ -492,6 +492,32 @@ def test_a_sound_heard_again_is_kept_with_the_game_and_its_evidence(
         assert zf.read(f"partida-{game}/{rows[0]['archivo']}") == got.content
 
 
+def test_each_line_the_voice_or_the_camera_applied_has_its_clip_or_picture(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    """For the history: by the line's place in the log, what it was applied from, while the line
+    stands; not a line typed, a call refused, one undone, nor a call heard with no clip."""
+    service = app.state.service
+    wav = b"RIFF\x24\x00\x00\x00WAVEfmt "
+    post(client, "hand")
+    truco = service.record_heard(Heard("¿y si te canto truco?", "accepted", line="A1: truco",
+                                       team="A", clip=wav))
+    service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco", clip=wav))
+    service.record_heard(Heard("quiero", "accepted", line="B1: quiero", team="B"))  # no clip
+    post(client, "A1 plays 4c")
+    seen = service.record_seen("A1 jugó el 4 de copas", b"\xff\xd8\xff\xe0" + bytes(100),
+                               "A1 plays 4c")
+    service.record_heard(Heard("retruco", "accepted", line="B1: retruco", team="B", clip=wav))
+    assert client.get("/api/heard/lines").json()["lines"]["4"]["text"] == "retruco"
+    service.undo()  # the retruco taken back: its line no longer stands
+    lines = client.get("/api/heard/lines").json()["lines"]
+    assert state(client)["log"] == ["hand", "A1: truco", "B1: quiero", "A1 plays 4c"]
+    assert lines == {
+        "1": {"heard_id": truco["id"], "text": "¿y si te canto truco?",
+              "clip_id": truco["clip_id"], "seen": False},
+        "3": {"heard_id": seen["id"], "text": "A1 jugó el 4 de copas",
+              "clip_id": seen["clip_id"], "seen": True}}
+
+
 def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, post: Post) -> None:
     """Its table log, a row for everything heard or seen, and each clip and picture kept."""
     import csv

@@ -780,6 +780,35 @@ def test_the_history_and_the_event_field_speak_spanish(server: LiveServer, page:
         assert not {"round", "hand", "points", "plays"} & set(example.split()), example
 
 
+def test_a_line_of_the_history_plays_the_call_it_was_applied_from(server: LiveServer,
+                                                                  page: Any) -> None:
+    """Beside each line of the log the voice applied, its clip; the camera's, its picture; and a
+    call heard while the history is open gets its button too."""
+    service = server.service
+    sound = io.BytesIO()
+    write_wav(sound, bytes(16000))
+    server.post("hand")
+    truco = service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A",
+                                       clip=sound.getvalue()))
+    server.post("B1: quiero")  # typed: nothing to play
+    open_board(page, server.url)
+    wait_seq(page, service.snapshot()["seq"])
+    page.click("#btn-history")
+    page.locator(".log [data-clip]").wait_for()
+    lines = page.locator(".log > div")
+    assert lines.nth(1).locator("[data-clip]").get_attribute("data-clip") == truco["clip_id"]
+    assert lines.nth(1).locator("[data-clip]").get_attribute("aria-label") == "Escuchar «truco»"
+    assert lines.nth(2).locator("button").count() == 0
+    server.post("A1 plays 7o")  # while the history is open: the camera saw it
+    picture = service.record_seen("A1 jugó el 7 de oros", b"\xff\xd8\xff\xe0" + bytes(100),
+                                  "A1 plays 7o")
+    page.locator(".log [data-picture]").wait_for()
+    assert lines.nth(3).locator("[data-picture]").get_attribute("data-picture") == picture["clip_id"]
+    with page.expect_request(f"**/api/clips/{truco['clip_id']}"):
+        lines.nth(1).locator("[data-clip]").click()
+    shot(page, "tablet-history-clips")
+
+
 def test_a_heard_call_undone_shows_as_undone(server: LiveServer, page: Any) -> None:
     open_board(page, server.url)
     server.post("hand")

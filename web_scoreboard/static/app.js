@@ -339,11 +339,25 @@ function renderWarnings(snap) {
 
 /* The game's hands, and its log to keep (a file ``truco-referee replay`` plays again), alone or
    with all the referee heard and saw. */
+/* The lines' clips and pictures, fetched again for each snapshot the open history shows. */
+const lineEvidence = { seq: null, lines: {} };
+
 function renderHistory(snap) {
-  $("#history").innerHTML = Render.history(snap);
+  $("#history").innerHTML = Render.history(snap, lineEvidence.lines);
   const game = `/api/games/${encodeURIComponent(snap.game_id)}`;
   $("#history-download").href = `${game}/replay`;
   $("#history-evidence").href = `${game}/evidence`;
+  if (lineEvidence.seq !== snap.seq) fetchLineEvidence(snap.seq);
+}
+
+async function fetchLineEvidence(seq) {
+  lineEvidence.seq = seq;
+  try {
+    lineEvidence.lines = (await (await fetch("/api/heard/lines")).json()).lines || {};
+  } catch {
+    return;  // no buttons to play until the referee answers again
+  }
+  if ($("#dlg-history").open && state.snap.seq === seq) renderHistory(state.snap);
 }
 
 function openHistory() {

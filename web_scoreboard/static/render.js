@@ -419,7 +419,18 @@ const Render = (() => {
     ]);
   }
 
-  function history(snap) {
+  /* What a log line was applied from, to play or see beside it: the voice's clip, the camera's
+     picture. */
+  function lineEvidence(found) {
+    if (!found) return "";
+    const label = found.seen ? `Ver la foto: ${found.text}` : `Escuchar «${found.text}»`;
+    const kind = found.seen ? "picture" : "clip";
+    return ` <button class="btn mini" type="button" data-${kind}="${esc(found.clip_id)}" aria-label="${esc(label)}">${found.seen ? "Foto" : "▶"}</button>`;
+  }
+
+  /* The game's hands, then its log, each line applied by the voice or the camera with what it was
+     applied from (``evidence``, by the line's place in the whole log: ``GET /api/heard/lines``). */
+  function history(snap, evidence = {}) {
     const whole = (snap.log_total ?? (snap.log || []).length) === (snap.log || []).length;
     const fixes = whole ? corrections(snap.log) : {};  // hand numbers need the log from its start
     const hands = snap.hands || [];
@@ -430,7 +441,8 @@ const Render = (() => {
     const table = rows || early ? `<div class="hist-wrap"><table class="hist"><thead><tr>${head}</tr></thead>` +
       `<tbody>${early}${rows}</tbody></table></div>` :
       `<p class="muted">Todavía no se jugó ninguna mano.</p>`;
-    const log = (snap.log || []).map((l) => `<div>${esc(logText(snap, l))}</div>`).join("");
+    const from = (snap.log_total ?? (snap.log || []).length) - (snap.log || []).length;  // the first shown
+    const log = (snap.log || []).map((l, i) => `<div>${esc(logText(snap, l))}${lineEvidence(evidence[from + i])}</div>`).join("");
     const more = (snap.log_total || 0) > (snap.log || []).length ? `<p class="muted">(últimos ${(snap.log || []).length} de ${snap.log_total})</p>` : "";
     return `${table}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
