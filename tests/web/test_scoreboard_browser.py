@@ -462,8 +462,9 @@ def test_seats_are_named_as_the_table_named_the_teams(server: LiveServer, page: 
         page.evaluate("document.querySelector('#toast').hidden = true")
     page.click("#btn-controls-close")
     page.click("#btn-history")
+    page.locator(".log [data-picture]").wait_for()  # the card the camera saw, with its picture
     shown = [str(line).strip() for line in page.locator(".log > div").all_inner_texts()]
-    assert shown[-4:] == ["Los Pibes 1 juega el 7 de oros", "mano para Los Pibes (duelo de Los Pibes 1)",
+    assert shown[-4:] == ["Los Pibes 1 juega el 7 de oros Foto", "mano para Los Pibes (duelo de Los Pibes 1)",
                           "Las Chicas 1 juega el 4 de copas", "Los Pibes 3 dice envido"]
     assert server.api.get("/api/state").json()["log"][-1] == "A3: envido"  # the log keeps its notation
 
