@@ -7,9 +7,10 @@ Every change to an item is written to the store first, then to that copy.
 from __future__ import annotations
 
 import secrets
-from collections import deque
+from collections import Counter, deque
 from typing import Any
 
+from referee.doubt import CONFIRMED
 from web_scoreboard.errors import ActionError, written
 from web_scoreboard.store import HeardRow, Store
 
@@ -41,6 +42,25 @@ def evidence_of_lines(rows: list[HeardRow], lines: list[str]) -> dict[int, dict[
             found[n] = {"heard_id": row.id, "text": row.text, "clip_id": row.clip_id,
                         "seen": bool(row.extra.get("seen"))}
     return found
+
+
+def voice_tally(rows: list[HeardRow]) -> dict[str, int]:
+    """How the voice referee did in a game, for the table to judge it by: of what it heard
+    (the camera's and the sounds kept by hand aside), how many were applied as heard
+    (``alone``), applied with a tap (``confirmed``), given to another seat or turned into their
+    opposite by a tap (``changed``), undone, refused (a look-alike, or a call the rules did not
+    take), set aside by a tap (``dismissed``), or still waiting for one (``waiting``)."""
+    return dict(Counter(_verdict(row) for row in rows
+                        if row.status != "kept" and not row.extra.get("seen")))
+
+
+def _verdict(row: HeardRow) -> str:
+    if row.status == "accepted":
+        return ("changed" if row.extra.get("changed") else
+                "confirmed" if (row.reason or "").startswith(CONFIRMED) else "alone")
+    if row.status == "rejected":
+        return "dismissed" if row.reason == DISMISSED_REASON else "refused"
+    return {"unsure": "waiting"}.get(row.status, row.status)
 
 
 class HeardStrip:

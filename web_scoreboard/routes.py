@@ -270,9 +270,9 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
     def heard() -> Any:
         return {"heard": service.snapshot().get("heard", [])}
 
-    @router.get("/api/heard/lines")
-    def heard_lines() -> Any:
-        return {"lines": service.line_evidence()}
+    @router.get("/api/heard/history")
+    def heard_history() -> Any:
+        return service.heard_history()
 
     @router.get("/api/clips/{clip_id}")
     def clip(clip_id: str) -> Any:

@@ -26,7 +26,7 @@ from web_scoreboard.game_in_play import DEFAULT_NAMES, GameInPlay
 from web_scoreboard.heard import Heard
 from web_scoreboard.heard_calls import HeardCalls
 from web_scoreboard.heard_decisions import HeardDecisions
-from web_scoreboard.heard_strip import HeardStrip, evidence_of_lines
+from web_scoreboard.heard_strip import HeardStrip, evidence_of_lines, voice_tally
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike
 from web_scoreboard.record import evidence_zip
@@ -170,12 +170,14 @@ class TableService:
         return [{"action": e.action, "line": e.line, "origin": e.origin}
                 for e in self.store.log(game_id)]
 
-    def line_evidence(self) -> dict[int, dict[str, Any]]:
-        """The clip or picture of each line of the game in play that the voice or the camera
-        applied (``heard_strip.evidence_of_lines``), by the line's place in the log."""
+    def heard_history(self) -> dict[str, Any]:
+        """What the history shows of what was heard in the game in play: the clip or picture of
+        each line the voice or the camera applied, by the line's place in the log
+        (``heard_strip.evidence_of_lines``), and how the voice did (``voice_tally``)."""
         with self._lock:
-            lines = list(self._game.table.lines)
-            return evidence_of_lines(self.store.heard_of(self._game.game_id, "accepted"), lines)
+            rows = self.store.heard_of(self._game.game_id)
+            return {"lines": evidence_of_lines(rows, list(self._game.table.lines)),
+                    "tally": voice_tally(rows)}
 
     def game_record(self, game_id: int) -> str:
         """A stored game as a table log for ``truco-referee replay`` (``web_scoreboard.record``);

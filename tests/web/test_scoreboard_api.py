@@ -492,10 +492,11 @@ def test_a_sound_heard_again_is_kept_with_the_game_and_its_evidence(
         assert zf.read(f"partida-{game}/{rows[0]['archivo']}") == got.content
 
 
-def test_each_line_the_voice_or_the_camera_applied_has_its_clip_or_picture(
+def test_the_history_plays_each_line_applied_by_voice_or_camera_and_tallies_the_voice(
         app: FastAPI, client: TestClient, post: Post) -> None:
     """For the history: by the line's place in the log, what it was applied from, while the line
-    stands; not a line typed, a call refused, one undone, nor a call heard with no clip."""
+    stands (not a line typed, a call refused, one undone, nor a call heard with no clip); and
+    how the voice did."""
     service = app.state.service
     wav = b"RIFF\x24\x00\x00\x00WAVEfmt "
     post(client, "hand")
@@ -507,15 +508,25 @@ def test_each_line_the_voice_or_the_camera_applied_has_its_clip_or_picture(
     seen = service.record_seen("A1 jugó el 4 de copas", b"\xff\xd8\xff\xe0" + bytes(100),
                                "A1 plays 4c")
     service.record_heard(Heard("retruco", "accepted", line="B1: retruco", team="B", clip=wav))
-    assert client.get("/api/heard/lines").json()["lines"]["4"]["text"] == "retruco"
+    assert client.get("/api/heard/history").json()["lines"]["4"]["text"] == "retruco"
     service.undo()  # the retruco taken back: its line no longer stands
-    lines = client.get("/api/heard/lines").json()["lines"]
+    lines = client.get("/api/heard/history").json()["lines"]
     assert state(client)["log"] == ["hand", "A1: truco", "B1: quiero", "A1 plays 4c"]
     assert lines == {
         "1": {"heard_id": truco["id"], "text": "¿y si te canto truco?",
               "clip_id": truco["clip_id"], "seen": False},
         "3": {"heard_id": seen["id"], "text": "A1 jugó el 4 de copas",
               "clip_id": seen["clip_id"], "seen": True}}
+    # and how the voice did, the camera's aside: as heard, refused, undone, then by a tap
+    assert client.get("/api/heard/history").json()["tally"] == {"alone": 2, "refused": 1,
+                                                                "undone": 1}
+    waiting = service.record_heard(Heard("retruco", "unsure", line="B1: retruco", team="B"))
+    service.record_heard(Heard("envido", "unsure", line="A1: envido", team="A"))
+    assert client.get("/api/heard/history").json()["tally"]["waiting"] == 2
+    service.confirm_heard(waiting["id"], "confirm")
+    service.dismiss_heard(waiting["id"] + 1)
+    assert client.get("/api/heard/history").json()["tally"] == {
+        "alone": 2, "refused": 1, "undone": 1, "confirmed": 1, "dismissed": 1}
 
 
 def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, post: Post) -> None:

@@ -783,8 +783,9 @@ def test_the_history_and_the_event_field_speak_spanish(server: LiveServer, page:
 
 def test_a_line_of_the_history_plays_the_call_it_was_applied_from(server: LiveServer,
                                                                   page: Any) -> None:
-    """Beside each line of the log the voice applied, its clip; the camera's, its picture; and a
-    call heard while the history is open gets its button too."""
+    """Beside each line of the log the voice applied, its clip; the camera's, its picture; a
+    call heard while the history is open gets its button too; and above the log, how the voice
+    did in the game."""
     service = server.service
     sound = io.BytesIO()
     write_wav(sound, bytes(16000))
@@ -800,6 +801,7 @@ def test_a_line_of_the_history_plays_the_call_it_was_applied_from(server: LiveSe
     assert lines.nth(1).locator("[data-clip]").get_attribute("data-clip") == truco["clip_id"]
     assert lines.nth(1).locator("[data-clip]").get_attribute("aria-label") == "Escuchar «truco»"
     assert lines.nth(2).locator("button").count() == 0
+    assert text(page, ".tally-voice") == "Lo que oyó el árbitro: 1 anotado como se oyó"
     server.post("A1 plays 7o")  # while the history is open: the camera saw it
     picture = service.record_seen("A1 jugó el 7 de oros", b"\xff\xd8\xff\xe0" + bytes(100),
                                   "A1 plays 7o")
@@ -807,6 +809,10 @@ def test_a_line_of_the_history_plays_the_call_it_was_applied_from(server: LiveSe
     assert lines.nth(3).locator("[data-picture]").get_attribute("data-picture") == picture["clip_id"]
     with page.expect_request(f"**/api/clips/{truco['clip_id']}"):
         lines.nth(1).locator("[data-clip]").click()
+    service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco"))
+    page.wait_for_function("document.querySelector('.tally-voice').textContent.includes('rechazado')")
+    assert text(page, ".tally-voice") == ("Lo que oyó el árbitro: 1 anotado como se oyó · "
+                                          "1 rechazado (parecido o fuera de regla)")
     shot(page, "tablet-history-clips")
 
 

@@ -339,21 +339,23 @@ function renderWarnings(snap) {
 
 /* The game's hands, and its log to keep (a file ``truco-referee replay`` plays again), alone or
    with all the referee heard and saw. */
-/* The lines' clips and pictures, fetched again for each snapshot the open history shows. */
-const lineEvidence = { seq: null, lines: {} };
+/* What was heard in the game (each line's clip or picture, how the voice did), fetched again
+   for each snapshot the open history shows. */
+const heardHistory = { seq: null, lines: {}, tally: {} };
 
 function renderHistory(snap) {
-  $("#history").innerHTML = Render.history(snap, lineEvidence.lines);
+  $("#history").innerHTML = Render.history(snap, heardHistory);
   const game = `/api/games/${encodeURIComponent(snap.game_id)}`;
   $("#history-download").href = `${game}/replay`;
   $("#history-evidence").href = `${game}/evidence`;
-  if (lineEvidence.seq !== snap.seq) fetchLineEvidence(snap.seq);
+  if (heardHistory.seq !== snap.seq) fetchHeardHistory(snap.seq);
 }
 
-async function fetchLineEvidence(seq) {
-  lineEvidence.seq = seq;
+async function fetchHeardHistory(seq) {
+  heardHistory.seq = seq;
   try {
-    lineEvidence.lines = (await (await fetch("/api/heard/lines")).json()).lines || {};
+    const got = await (await fetch("/api/heard/history")).json();
+    Object.assign(heardHistory, { lines: got.lines || {}, tally: got.tally || {} });
   } catch {
     return;  // no buttons to play until the referee answers again
   }

@@ -428,9 +428,27 @@ const Render = (() => {
     return ` <button class="btn mini" type="button" data-${kind}="${esc(found.clip_id)}" aria-label="${esc(label)}">${found.seen ? "Foto" : "▶"}</button>`;
   }
 
-  /* The game's hands, then its log, each line applied by the voice or the camera with what it was
-     applied from (``evidence``, by the line's place in the whole log: ``GET /api/heard/lines``). */
-  function history(snap, evidence = {}) {
+  /* How the voice did in the game, from ``GET /api/heard/history``'s tally: [singular, plural]. */
+  const TALLY_WORDS = [
+    ["alone", "anotado como se oyó", "anotados como se oyeron"],
+    ["confirmed", "confirmado con un toque", "confirmados con un toque"],
+    ["changed", "cambiado a mano", "cambiados a mano"],
+    ["undone", "deshecho", "deshechos"],
+    ["dismissed", "descartado a mano", "descartados a mano"],
+    ["refused", "rechazado (parecido o fuera de regla)", "rechazados (parecidos o fuera de regla)"],
+    ["waiting", "esperando un toque", "esperando un toque"],
+  ];
+
+  function voiceTally(tally) {
+    const parts = TALLY_WORDS.filter(([key]) => tally[key]).map(([key, one, many]) =>
+      `${esc(tally[key])} ${tally[key] === 1 ? one : many}`);
+    return parts.length ? `<p class="tally-voice"><strong>Lo que oyó el árbitro:</strong> ${parts.join(" · ")}</p>` : "";
+  }
+
+  /* The game's hands, how the voice did, then its log, each line applied by the voice or the
+     camera with what it was applied from (``heard.lines``, by the line's place in the whole log;
+     ``heard.tally``: ``GET /api/heard/history``). */
+  function history(snap, heard = { lines: {}, tally: {} }) {
     const whole = (snap.log_total ?? (snap.log || []).length) === (snap.log || []).length;
     const fixes = whole ? corrections(snap.log) : {};  // hand numbers need the log from its start
     const hands = snap.hands || [];
@@ -442,9 +460,9 @@ const Render = (() => {
       `<tbody>${early}${rows}</tbody></table></div>` :
       `<p class="muted">Todavía no se jugó ninguna mano.</p>`;
     const from = (snap.log_total ?? (snap.log || []).length) - (snap.log || []).length;  // the first shown
-    const log = (snap.log || []).map((l, i) => `<div>${esc(logText(snap, l))}${lineEvidence(evidence[from + i])}</div>`).join("");
+    const log = (snap.log || []).map((l, i) => `<div>${esc(logText(snap, l))}${lineEvidence(heard.lines[from + i])}</div>`).join("");
     const more = (snap.log_total || 0) > (snap.log || []).length ? `<p class="muted">(últimos ${(snap.log || []).length} de ${snap.log_total})</p>` : "";
-    return `${table}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
+    return `${table}${voiceTally(heard.tally)}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
 
   return { teams, hand, heard, sources, history, teamName, seatName, esc, teamOf, named };
