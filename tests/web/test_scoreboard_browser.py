@@ -807,6 +807,8 @@ def test_a_line_of_the_history_plays_the_call_it_was_applied_from(server: LiveSe
                                   "A1 plays 7o")
     page.locator(".log [data-picture]").wait_for()
     assert lines.nth(3).locator("[data-picture]").get_attribute("data-picture") == picture["clip_id"]
+    assert lines.nth(3).locator("[data-picture]").get_attribute("aria-label") == (
+        "Ver la foto: Nosotros jugó el 7 de oros")
     with page.expect_request(f"**/api/clips/{truco['clip_id']}"):
         lines.nth(1).locator("[data-clip]").click()
     service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco"))

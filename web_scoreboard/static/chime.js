@@ -26,7 +26,9 @@ const Chime = (() => {
   }
 
   function play(kind) {
-    window.scoreboard.chimes.push(kind);
+    const chimes = window.scoreboard.chimes;  // what sounded, for the page's tests
+    chimes.push(kind);
+    if (chimes.length > 500) chimes.splice(0, 250);
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return;
     context = context || new Ctx();
@@ -60,5 +62,5 @@ const Chime = (() => {
     else if (fresh.some((h) => h.status === "accepted")) play("anotado");
   }
 
-  return { enabled, set, wake, heard, NOTES };
+  return { enabled, set, wake, heard };
 })();

@@ -421,9 +421,9 @@ const Render = (() => {
 
   /* What a log line was applied from, to play or see beside it: the voice's clip, the camera's
      picture. */
-  function lineEvidence(found) {
+  function lineEvidence(snap, found) {
     if (!found) return "";
-    const label = found.seen ? `Ver la foto: ${found.text}` : `Escuchar «${found.text}»`;
+    const label = found.seen ? `Ver la foto: ${named(snap, found.text)}` : `Escuchar «${found.text}»`;
     const kind = found.seen ? "picture" : "clip";
     return ` <button class="btn mini" type="button" data-${kind}="${esc(found.clip_id)}" aria-label="${esc(label)}">${found.seen ? "Foto" : "▶"}</button>`;
   }
@@ -449,8 +449,9 @@ const Render = (() => {
      camera with what it was applied from (``heard.lines``, by the line's place in the whole log;
      ``heard.tally``: ``GET /api/heard/history``). */
   function history(snap, heard = { lines: {}, tally: {} }) {
-    const whole = (snap.log_total ?? (snap.log || []).length) === (snap.log || []).length;
-    const fixes = whole ? corrections(snap.log) : {};  // hand numbers need the log from its start
+    const shown = snap.log || [];  // the last lines of the log, of ``total``
+    const total = snap.log_total ?? shown.length;
+    const fixes = total === shown.length ? corrections(shown) : {};  // hand numbers need the log from its start
     const hands = snap.hands || [];
     const early = fixes[0] ? histRow([["—"], ["antes de repartir", "muted"], ["—"], ["—"], ["—"],
       [correctionCell(snap, fixes[0]), "pts"], [""]]) : "";
@@ -459,9 +460,9 @@ const Render = (() => {
     const table = rows || early ? `<div class="hist-wrap"><table class="hist"><thead><tr>${head}</tr></thead>` +
       `<tbody>${early}${rows}</tbody></table></div>` :
       `<p class="muted">Todavía no se jugó ninguna mano.</p>`;
-    const from = (snap.log_total ?? (snap.log || []).length) - (snap.log || []).length;  // the first shown
-    const log = (snap.log || []).map((l, i) => `<div>${esc(logText(snap, l))}${lineEvidence(heard.lines[from + i])}</div>`).join("");
-    const more = (snap.log_total || 0) > (snap.log || []).length ? `<p class="muted">(últimos ${(snap.log || []).length} de ${snap.log_total})</p>` : "";
+    const from = total - shown.length;  // the first shown line's place in the log
+    const log = shown.map((l, i) => `<div>${esc(logText(snap, l))}${lineEvidence(snap, heard.lines[from + i])}</div>`).join("");
+    const more = total > shown.length ? `<p class="muted">(últimos ${shown.length} de ${total})</p>` : "";
     return `${table}${voiceTally(heard.tally)}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
 
