@@ -6,6 +6,7 @@ referee heard and saw, with each clip and picture) for a dispute settled away fr
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 import time
@@ -50,12 +51,14 @@ def evidence_zip(out: IO[bytes], game_id: int, names: dict[str, str], log: str,
                  heard: Iterable[HeardRow],
                  clip: Callable[[str], tuple[bytes, str] | None]) -> None:
     """Write into ``out`` a zip of a game's table ``log`` (``replay_file``), ``oido.csv`` (one
-    row per thing ``heard`` or seen, oldest first, naming its file) and each one's clip or
-    picture (``clip`` finds it by id), one at a time."""
+    row per thing ``heard`` or seen, oldest first, naming its file), ``index.html`` (the same
+    rows, each clip to play and each picture to see in any browser, with nothing else needed)
+    and each one's clip or picture (``clip`` finds it by id), one at a time."""
     folder = f"partida-{game_id}"
     table = io.StringIO()
     rows = csv.writer(table)
     rows.writerow(COLUMNS)
+    page: list[list[str]] = []
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(f"{folder}/{file_name(game_id)}", log)
         for n, item in enumerate(heard, 1):
@@ -65,13 +68,45 @@ def evidence_zip(out: IO[bytes], game_id: int, names: dict[str, str], log: str,
                 kept = f"evidencia/{n:04d}-{_slug(item.text)}.{_EXTENSION.get(found[1], 'bin')}"
                 zf.writestr(f"{folder}/{kept}", found[0], zipfile.ZIP_STORED)
             sure = item.extra.get("confidence")
-            rows.writerow([
-                n, time.strftime("%H:%M:%S", time.localtime(item.at)),
-                _source(item.extra), names.get(item.team or "", ""),
-                item.text, STATUS.get(item.status, item.status), item.line or "",
-                item.reason or "", f"{float(sure):.2f}" if isinstance(sure, int | float) else "",
-                kept])
+            row = [str(n), time.strftime("%H:%M:%S", time.localtime(item.at)),
+                   _source(item.extra), names.get(item.team or "", ""),
+                   item.text, STATUS.get(item.status, item.status), item.line or "",
+                   item.reason or "", f"{float(sure):.2f}" if isinstance(sure, int | float) else "",
+                   kept]
+            rows.writerow(row)
+            page.append(row)
         zf.writestr(f"{folder}/oido.csv", "\ufeff" + table.getvalue())  # the BOM: read as UTF-8
+        zf.writestr(f"{folder}/index.html", evidence_page(game_id, names, page))
+
+
+def evidence_page(game_id: int, names: dict[str, str], rows: list[list[str]]) -> str:
+    """The evidence's ``oido.csv`` rows as a page to open from the unzipped folder: each file
+    played or shown in its row (``<audio>``, ``<img>``), no script, nothing from outside."""
+    def cell(value: str, column: str) -> str:
+        if column != "archivo" or not value:
+            return f"<td>{html.escape(value)}</td>"
+        src = html.escape(value, quote=True)
+        shown = (f'<img src="{src}" alt="la foto" width="240">' if value.endswith(".jpg") else
+                 f'<audio controls preload="none" src="{src}"></audio>')
+        return f'<td>{shown}<br><a href="{src}">{html.escape(value.split("/")[-1])}</a></td>'
+
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
+    body = "\n".join("<tr>" + "".join(cell(v, c) for v, c in zip(row, COLUMNS, strict=True))
+                     + "</tr>" for row in rows)
+    teams = html.escape(f"{names.get('A', 'A')} y {names.get('B', 'B')}")
+    log = html.escape(file_name(game_id), quote=True)
+    return f"""<!doctype html>
+<html lang="es"><head><meta charset="utf-8"><title>Partida {game_id}: lo que oyó y vio el árbitro</title>
+<style>body{{font-family:sans-serif;margin:1em}}table{{border-collapse:collapse}}td,th{{border:1px solid #999;padding:4px;vertical-align:top;text-align:left}}</style>
+</head><body>
+<h1>Partida {game_id}: {teams}</h1>
+<p>Todo lo que el árbitro oyó y vio, en orden, con su audio o su foto. Lo anotado está en <a href="{log}">{log}</a> (se vuelve a jugar con <code>truco-referee replay</code>).</p>
+<table><thead><tr>{head}</tr></thead>
+<tbody>
+{body}
+</tbody></table>
+</body></html>
+"""
 
 
 def _source(extra: dict[str, Any]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 import wave
 from collections.abc import Callable, Iterator
@@ -564,6 +565,18 @@ def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, p
              "evidencia/0004-a1-jugó-el-4-de-copas.jpg")]
         assert zf.read(f"{folder}/evidencia/0001-tenés-envido.wav") == wav
         assert zf.read(f"{folder}/evidencia/0004-a1-jugó-el-4-de-copas.jpg") == picture
+        # the same rows as a page to open in any browser, each file played or shown in its row
+        page = zf.read(f"{folder}/index.html").decode()
+        sources = re.findall(r'(?:src|href)="([^"]+)"', page)
+        assert sources == [
+            f"partida-{game}.txt", "evidencia/0001-tenés-envido.wav",
+            "evidencia/0001-tenés-envido.wav", "evidencia/0002-turco.wav",
+            "evidencia/0002-turco.wav", "evidencia/0004-a1-jugó-el-4-de-copas.jpg",
+            "evidencia/0004-a1-jugó-el-4-de-copas.jpg"]
+        assert all(f"{folder}/{name}" in zf.namelist() for name in sources)
+        assert '<audio controls preload="none" src="evidencia/0002-turco.wav">' in page
+        assert "<td>«turco» no es truco</td>" in page and "<td>¿Tenés envido?</td>" in page
+        assert "<script" not in page and "http" not in page  # nothing from outside
     assert client.get("/api/games/999/evidence").status_code == 404
 
 
