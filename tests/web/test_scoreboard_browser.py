@@ -1321,6 +1321,30 @@ def test_a_tablet_chimes_when_the_referee_writes_a_call_down_or_doubts_once_turn
     other.context.close()
 
 
+def test_the_screen_is_kept_on_where_the_browser_lets_it_and_said_how_where_not(
+        server: LiveServer, browser: Any, page: Any) -> None:
+    """On the serving machine the page holds a screen wake lock; a tablet whose browser gives
+    none (http:// over the local network) is told in Ajustes how to keep its screen on."""
+    open_board(page, server.url)
+    page.wait_for_function("Awake.state !== 'none'")
+    held = page.evaluate("Awake.state")
+    page.click("#btn-settings")
+    if held == "on":
+        assert text(page, "#awake-said") == "La pantalla queda prendida mientras se ve el tanteador."
+    else:  # a browser may refuse the lock (its policy, a low battery): said as for none
+        assert held == "refused" and "en sus ajustes" in text(page, "#awake-said")
+    context = browser.new_context(viewport=TABLET)
+    context.add_init_script("delete Navigator.prototype.wakeLock")  # as over http:// on the network
+    tablet = context.new_page()
+    open_board(tablet, server.url)
+    tablet.click("#btn-settings")
+    assert tablet.evaluate("Awake.state") == "none"
+    assert text(tablet, "#awake-said") == (
+        "Esta tablet puede apagar la pantalla sola: en sus ajustes, poné que no se apague (o el "
+        "tiempo de pantalla más largo) mientras se juega.")
+    context.close()
+
+
 def calibrating_board(server: LiveServer, page: Any) -> FakeCalibration:
     """The board open on a server that calibrates the voices from the tablet (a fake)."""
     service = server.service

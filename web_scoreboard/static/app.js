@@ -378,6 +378,7 @@ async function openSettings() {
   form.match.checked = Boolean(s.match);
   form.falta.value = s.falta || "leader";
   form.chime.checked = Chime.enabled();
+  $("#awake-said").textContent = Awake.said();
   Calibration.settingsOpened(s.players);
   $("#dlg-settings").showModal();
   await listGames();
@@ -530,6 +531,7 @@ function wire() {
   buildCallButtons();
   document.addEventListener("click", onClick);
   document.addEventListener("pointerdown", Chime.wake);
+  Awake.wire();
   $("#settings-form").chime.addEventListener("change", (e) => Chime.set(e.target.checked));
   for (const [sel, fn] of Object.entries(BUTTONS)) {
     $(sel).addEventListener("click", (event) => { event.stopPropagation(); fn(); });
