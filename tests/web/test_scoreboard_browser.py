@@ -356,6 +356,26 @@ def test_settings_start_a_new_game_and_a_past_game_can_be_reopened(server: LiveS
     assert page.locator('svg[data-tally="B"] rect.guide').count() == 6
 
 
+def test_the_past_games_say_who_won_them(server: LiveServer, page: Any) -> None:
+    """Above the list, the games won by each team's name, of those finished."""
+    service = server.service
+    open_board(page, server.url)
+    page.click("#btn-settings")
+    assert page.locator("#games-wins").is_hidden()  # none finished yet
+    page.click("#dlg-settings [data-close]")
+    for names, winner in [({"A": "Los Pibes", "B": "Las Chicas"}, "B"),
+                          ({"A": "Las Chicas", "B": "Los Pibes"}, "A"),
+                          ({"A": "Los Pibes", "B": "Las Chicas"}, "A"),
+                          ({"A": "Los Pibes", "B": "Las Chicas"}, None)]:  # the last in play
+        service.new_game(None, names)
+        if winner:
+            server.post(f"points {winner} +30")
+    wait_seq(page, service.snapshot()["seq"])
+    page.click("#btn-settings")
+    page.locator("#games-list li").nth(4).wait_for()
+    assert text(page, "#games-wins") == "Ganadas: Las Chicas 2 · Los Pibes 1 (de 3 terminadas)"
+
+
 def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
     open_board(page, server.url)
     snap = server.post("set players 4", "set flor on", "hand", "A1: flor", "B1: contraflor")

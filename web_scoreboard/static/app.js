@@ -392,6 +392,7 @@ async function listGames() {
     $("#games-list").innerHTML = `<li class="muted">Sin conexión con el árbitro: no se pudo traer la lista.</li>`;
     return;
   }
+  $("#games-wins").innerHTML = Render.wins(data.games || []);
   $("#games-list").innerHTML = (data.games || []).map((g) => {
     const when = new Date(g.created_at * 1000).toLocaleString("es-AR", { dateStyle: "short", timeStyle: "short" });
     const names = g.names || {};

@@ -466,5 +466,19 @@ const Render = (() => {
     return `${table}${voiceTally(heard.tally)}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
 
-  return { teams, hand, heard, sources, history, teamName, seatName, esc, teamOf, named };
+  /* Who won the finished games listed, by the name their team had: «Ganadas: Los Pibes 5 ·
+     Las Chicas 3 (de 8 terminadas)»; "" before any has finished. */
+  function wins(games) {
+    const won = {};
+    const over = games.filter((g) => g.winner);
+    for (const g of over) {
+      const name = (g.names || {})[g.winner] || g.winner;
+      won[name] = (won[name] || 0) + 1;
+    }
+    const ranked = Object.entries(won).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], "es"));
+    return over.length ? `Ganadas: ${ranked.map(([name, n]) => `${esc(name)} ${n}`).join(" · ")} ` +
+      `(de ${over.length} terminada${over.length === 1 ? "" : "s"})` : "";
+  }
+
+  return { teams, hand, heard, sources, history, teamName, seatName, esc, teamOf, named, wins };
 })();
