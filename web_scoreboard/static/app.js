@@ -337,12 +337,12 @@ function renderWarnings(snap) {
   $("#warnings-text").innerHTML = warnings.map((w) => `<div>Aviso: ${Render.esc(w)}</div>`).join("");
 }
 
-/* The game's hands, and its log to keep (a file ``truco-referee replay`` plays again), alone or
-   with all the referee heard and saw. */
 /* What was heard in the game (each line's clip or picture, how the voice did), fetched again
    for each snapshot the open history shows. */
 const heardHistory = { seq: null, lines: {}, tally: {} };
 
+/* The game's hands, and its log to keep (a file ``truco-referee replay`` plays again), alone or
+   with all the referee heard and saw. */
 function renderHistory(snap) {
   $("#history").innerHTML = Render.history(snap, heardHistory);
   const game = `/api/games/${encodeURIComponent(snap.game_id)}`;

@@ -6,16 +6,20 @@
 
 const Awake = (() => {
   let lock = null;
+  let asking = false;  // one request at a time: taps come faster than the browser answers
   let state = "none";  // "on" (held), "refused" (the browser said no), "none" (no such lock here)
 
   async function hold() {
-    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || lock) return;
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || lock || asking) return;
+    asking = true;
     try {
       lock = await navigator.wakeLock.request("screen");
       state = "on";
       lock.addEventListener("release", () => { lock = null; });
     } catch {
       state = "refused";  // low battery, or a browser policy: the screen goes off as the tablet says
+    } finally {
+      asking = false;
     }
   }
 
