@@ -69,7 +69,7 @@ def evidence_zip(out: IO[bytes], game_id: int, names: dict[str, str], log: str,
                 zf.writestr(f"{folder}/{kept}", found[0], zipfile.ZIP_STORED)
             sure = item.extra.get("confidence")
             row = [str(n), time.strftime("%H:%M:%S", time.localtime(item.at)),
-                   _source(item.extra), names.get(item.team or "", ""),
+                   _source(item), names.get(item.team or "", ""),
                    item.text, STATUS.get(item.status, item.status), item.line or "",
                    item.reason or "", f"{float(sure):.2f}" if isinstance(sure, int | float) else "",
                    kept]
@@ -109,10 +109,10 @@ def evidence_page(game_id: int, names: dict[str, str], rows: list[list[str]]) ->
 """
 
 
-def _source(extra: dict[str, Any]) -> str:
+def _source(item: HeardRow) -> str:
     """Where a heard item came from, in words: the camera, the voice referee, or the table's
     sound a tablet kept («¿Qué se dijo?»)."""
-    return "cámara" if extra.get("seen") else "mesa" if "table_s" in extra else "voz"
+    return "cámara" if item.extra.get("seen") else "mesa" if item.status == "kept" else "voz"
 
 
 def _slug(text: str) -> str:
