@@ -24,7 +24,7 @@ heard before the other's first goes on alone, and sound of moments already passe
 
 What arrivals cannot show is the difference between the two devices' own delays: a USB and a
 Bluetooth microphone hand over the same moment 0.1-0.3 s apart.  Both microphones hear the same
-voices, so that difference is measured from the sound itself (``_Lag``) and B's sound placed that
+voices, so that difference is measured from the sound itself (``mic_lag.Lag``) and B's sound placed that
 much earlier or later.  Until it is measured on this session's sound, the first chunk of a voice
 waits until both microphones have ``PLACE_S`` of sound after it, where the slower one's copy of the
 voice is too, and the lag is measured on that sound before the voice goes on: heard out of step, a
@@ -60,6 +60,7 @@ from typing import Any, Literal
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels
+from referee.mic_lag import APART, Lag, apart, in_step
 from referee.microphone import MicSource, device_names
 from referee.table_sound import keep_lag, kept_lag, lag_file
 
@@ -67,14 +68,7 @@ STEP = round(CHUNK_S * SAMPLE_RATE)  # samples of each microphone passed on at a
 ALIGN_S = 10.0  # how far back the arrivals that place a microphone's sound in time go
 LOST_S = 1.0  # a device whose chunks all came, for this long, LOST_MIN_S or more later than
 LOST_MIN_S = 0.05  # its sound's placement shows, lost sound (jitter delays some chunks, not all)
-APART = 80  # samples (5 ms): the two microphones' sound this far apart in time is together
 QUIET_S = 0.3  # a microphone that sent nothing for this long is not waited for
-LAG_MAX_S = 0.5  # the most one device's sound of a moment may come after the other's
-LAG_WINDOW = 20  # chunks (2 s) of both microphones' sound that each measure of the lag is made on
-LAG_EVERY = 5  # chunks (0.5 s) between measures
-LAG_SURE = 2.2  # a lag is measured where it stands this many times above any other (noise: < 2.0)
-LAG_BAND = (200.0, 4000.0)  # Hz: the voice's band, where the lag is looked for
-LAG_KEPT = 5  # the last measures the lag is set from: the median of three or more that agree
 PLACE_S = 1.0  # s of both microphones' sound after a voice starts that the lag is first measured on
 PLACE_TRIES = 20  # voiced chunks (2 s of voice) held for it at most: one microphone may hear none
 WAIT_S = 1.0  # how often the stream looks up when neither microphone sends anything
@@ -86,7 +80,7 @@ class _Sound:
     is placed that much later."""
 
     def __init__(self) -> None:
-        self.lag = 0.0  # s: how much later than its arrivals show its sound was heard (``_Lag``)
+        self.lag = 0.0  # s: how much later than its arrivals show its sound was heard (``Lag``)
         self.clear()
 
     def clear(self) -> None:
@@ -174,100 +168,6 @@ class _Sound:
             self._front += self._holes.popleft()[1]
 
 
-class _Lag:
-    """How much later B's device hands over the sound of a moment than A's, beyond what their
-    arrivals show: the same voice is found in both microphones' last ``LAG_WINDOW`` of sound,
-    every half second, by cross-correlation (GCC-PHAT, ``_delay``).  Independent noise at each
-    microphone shows no lag; a noise heard by both shows the same one as a voice.  The lag is set
-    where three or more of the last ``LAG_KEPT`` measures agree (``_agreed``), or before by one
-    measure on a voice's first second (``placed``); it is known from then on (or from the start,
-    kept from the last session, until a measure finds another), in step or not, and moved only
-    by ``APART`` or more (a voice nearer one microphone reaches the other a few milliseconds
-    later: the lag measured on each team's voices differs by that much)."""
-
-    def __init__(self, known: bool) -> None:
-        self._measured: deque[float] = deque(maxlen=LAG_KEPT)  # each with the lag it was made at
-        self.known = known  # measured, or kept from the last session
-        self.found = False  # measured on this session's sound (a kept one checked by it)
-        self.restart()
-
-    def restart(self) -> None:
-        """The sound heard by both starts again (one microphone went on alone, or was dropped)."""
-        self._pairs: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=LAG_WINDOW)
-        self._new = 0
-
-    def heard(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
-        """Both microphones' sound of the same moments, B's placed ``lag`` earlier than its
-        arrivals show: the lag to place it by from now on, when it is new or first known."""
-        self._pairs.append((a, b))
-        self._new += 1
-        if len(self._pairs) < LAG_WINDOW or self._new < LAG_EVERY:
-            return None
-        self._new = 0
-        a, b = (np.concatenate(sound) for sound in zip(*self._pairs))
-        self._measure(a, b, lag)
-        agreed = self._agreed()
-        return None if agreed is None else self._settle(agreed, lag)
-
-    def placed(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
-        """Both microphones' sound from a voice's first chunk on, B's placed ``lag`` earlier,
-        before the lag is found on this session's sound: the lag to place it by from now on,
-        where this one measure finds it and it is new."""
-        measured = self._measure(a, b, lag)
-        return None if measured is None else self._settle(measured, lag)
-
-    def _agreed(self) -> float | None:
-        """The median of the most measures that agree (each within ``APART`` of one of them),
-        where three or more do: two apart are not averaged into a lag neither showed."""
-        groups = ([m for m in self._measured if abs(m - each) * SAMPLE_RATE < APART]
-                  for each in self._measured)
-        most = max(groups, key=len, default=[])
-        return float(np.median(most)) if len(most) >= 3 else None
-
-    def _settle(self, measured: float, lag: float) -> float | None:
-        """A lag measured with B's sound placed by ``lag``: found, and known; returned where it
-        is new (none was known, or it is ``APART`` or more from ``lag``)."""
-        agrees = self.known and abs(measured - lag) * SAMPLE_RATE < APART
-        self.known = self.found = True
-        if agrees:
-            return None
-        self.restart()  # the sound heard so far was out of step by the difference
-        return measured
-
-    def _measure(self, a: np.ndarray, b: np.ndarray, lag: float) -> float | None:
-        """Measure the lag on both microphones' sound, B's placed by ``lag``: the lag found, kept
-        among the measures, or None."""
-        # B's sound may be placed by a lag that is not its device's (kept from the last session,
-        # another device's now): looked for far enough to find any lag within LAG_MAX_S
-        found = _delay(a, b, reach=LAG_MAX_S + abs(lag))
-        if found is None or abs(lag + found) > LAG_MAX_S:
-            return None
-        self._measured.append(lag + found)
-        return lag + found
-
-
-def _delay(a: np.ndarray, b: np.ndarray, reach: float = LAG_MAX_S) -> float | None:
-    """How much later (s) ``b`` has the sound ``a`` has, within ``reach`` either way, where one
-    lag stands out ``LAG_SURE`` times above all others (those within ``APART`` of it aside).
-    Only the voice's band (``LAG_BAND``) is weighed: above and below it each microphone hears
-    mostly its own noise, which makes lags stand out that are not there.  Each is first made to
-    start and end at zero (the line between its ends taken away): where the sound is cut out,
-    both step at the same moments, and in a rumble those steps stand out as a lag of 0."""
-    a, b = (x - np.linspace(x[0], x[-1], len(x)) for x in (a, b))
-    n = 1 << (len(a) + len(b)).bit_length()
-    cross = np.conj(np.fft.rfft(a / 32768.0, n)) * np.fft.rfft(b / 32768.0, n)
-    hz = np.fft.rfftfreq(n, 1 / SAMPLE_RATE)
-    cross[(hz < LAG_BAND[0]) | (hz > LAG_BAND[1])] = 0
-    most = round(reach * SAMPLE_RATE)
-    whitened = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)
-    by_lag = np.concatenate([whitened[-most:], whitened[:most + 1]])  # lags -most..most
-    k = int(np.argmax(by_lag))
-    others = np.concatenate([by_lag[:max(0, k - APART)], by_lag[k + APART + 1:]])
-    # none in silence (nothing stands out of zeros), nor at the end of the range (farther?)
-    stands_out = 0 < by_lag[k] and by_lag[k] >= LAG_SURE * others.max() and 0 < k < 2 * most
-    return (k - most) / SAMPLE_RATE if stands_out else None
-
-
 class TeamMics:
     """Two microphones (team A's, team B's) as one source of chunks with two levels."""
 
@@ -282,7 +182,7 @@ class TeamMics:
         self._heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]] = queue.Queue()
         self._sound = (_Sound(), _Sound())
         self._sound[1].lag = lag or 0.0
-        self._lag = _Lag(known=lag is not None)
+        self._lag = Lag(known=lag is not None)
         self._tries = PLACE_TRIES  # voiced chunks that may still wait for the lag (``_placing``)
         self._last = [0.0, 0.0]  # when each microphone's last chunk was taken (``clock``)
         self._came_at = [-math.inf, -math.inf]  # when each one's last chunk came
@@ -315,7 +215,7 @@ class TeamMics:
 
     @property
     def lag(self) -> float | None:
-        """How much later (s) B's device hands over the sound of a moment than A's (``_Lag``);
+        """How much later (s) B's device hands over the sound of a moment than A's (``Lag``);
         None until known."""
         return self._sound[1].lag if self._lag.known else None
 
@@ -392,7 +292,7 @@ class TeamMics:
         of sound after it, and the lag is measured on that sound (module docstring); where it is
         found and new, B's sound is placed by it.  Where ``PLACE_TRIES`` voiced chunks found none
         (a microphone muted, or far from every voice), voices no longer wait: the talk's measures
-        (``_Lag.heard``) go on looking."""
+        (``Lag.heard``) go on looking."""
         a, b = self._sound
         if self._lag.found or any(self._ended) or not self._tries:
             return "go"
@@ -483,23 +383,6 @@ class Devices:
         for mic, chunk, at in sorted(came, key=lambda entry: entry[2]):
             self.now = at
             yield from ((heard, at) for heard in self.mics.arrived(mic, chunk, at))
-
-
-AT_PAR = "los dos entregan su sonido a la par"
-
-
-def in_step(lag: float) -> str:
-    """What the table is told when the two microphones' sound is put in step (``_Lag``)."""
-    said = apart(lag)
-    return said if said == AT_PAR else f"{said}; ya los escucho a la par"
-
-
-def apart(lag: float) -> str:
-    """How much later B's microphone hands over its sound than A's, said to the table."""
-    if abs(lag) * SAMPLE_RATE < APART:
-        return AT_PAR
-    return (f"el de B entrega su sonido {round(abs(lag) * 1000)} ms "
-            f"{'después' if lag > 0 else 'antes'} que el de A")
 
 
 def _level(pcm: np.ndarray) -> float:

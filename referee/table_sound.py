@@ -20,6 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from referee.mic_lag import LAG_MAX_S
+
 SAVE_EVERY_S = 10.0
 VALUES = 13  # one per cepstral coefficient
 
@@ -87,8 +89,6 @@ def lag_file(data_dir: Path, mic_a: str, mic_b: str) -> Path:
 
 def kept_lag(path: Path) -> float | None:
     """The lag kept for a pair of microphones (seconds); None if there is no sound one."""
-    from referee.mics import LAG_MAX_S
-
     try:
         lag = float(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

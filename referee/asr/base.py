@@ -42,7 +42,7 @@ class Result:
     extra: dict[str, float] = field(default_factory=dict, compare=False)
     # Where (start, end) each sound heard as no word of the table lies: a sound of the grammar's
     # garbage path, or ``[unk]``.  A call word right after a long one may be the end of a longer
-    # call (``listener.doubt_misheard``).
+    # call (``misheard.doubt_misheard``).
     unheard: tuple[tuple[float, float], ...] = ()
     # At a noisy table, where (start, end) the voices' band was above the background during the
     # phrase: a sound heard as no word before the band rose for a word is the table's noise (the

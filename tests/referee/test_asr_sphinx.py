@@ -22,7 +22,7 @@ from referee.asr.lexicon import SPANISH_PHONES, dictionary_lines, pronunciations
 from referee.asr.sphinx import SphinxRecognizer
 from referee.asr.sphinx_decoder import SphinxTuning
 from referee.audio import to_pcm
-from referee.listener import NUMBER_AFTER_SOUND_S, doubt_misheard
+from referee.misheard import NUMBER_AFTER_SOUND_S, doubt_misheard
 from referee.phrases import CALL_PHRASES, DECOYS, parse, vocabulary
 from referee.wav import WavSource, read_wav
 

@@ -19,7 +19,7 @@ from referee.asr.noise import NoiseMeter
 from referee.asr.sphinx import SphinxRecognizer
 from referee.asr.sphinx_decoder import SphinxTuning
 from referee.audio import to_chunk
-from referee.listener import doubt_misheard
+from referee.misheard import doubt_misheard
 from referee.phrases import parse
 from referee.wav import read_wav
 
@@ -390,7 +390,7 @@ def test_the_noise_before_a_number_is_no_start_of_it_missed(
         model: Path, shared_dir: Path, es3_calls: list[dict[str, str]],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A number right after sounds heard as no word waits for a tap: its start may have been
-    missed (``listener.NUMBER_AFTER_SOUND_S``). At a noisy table the noise a phrase begins with
+    missed (``misheard.NUMBER_AFTER_SOUND_S``). At a noisy table the noise a phrase begins with
     is such a sound, and is not counted: of 24 numbers said after 4 s of noise at 10 dB, 16 were
     heard right and sure when this test was written, 11 with that noise counted."""
     with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from models.paths import user_data_dir
-from referee import mics
+from referee import mic_lag, mics
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import listen
 from referee.mics import TeamMics
@@ -306,7 +306,7 @@ def test_a_lag_kept_for_other_devices_is_corrected_by_the_first_voice() -> None:
     told: list[float] = []
     devices = mics.Devices(lag=0.3, on_lag=told.append)
     merged = heard_in_turn(a, b, devices)
-    assert told == [devices.mics.lag] and told[0] == pytest.approx(-0.25, abs=mics.APART / 16000)
+    assert told == [devices.mics.lag] and told[0] == pytest.approx(-0.25, abs=mic_lag.APART / 16000)
     assert loud(merged, 0, 0.02) == loud(merged, 1, 0.02) != []
 
 
@@ -322,20 +322,12 @@ def test_the_lag_is_kept_for_the_next_session_in_the_data_folder(tmp_path: Path)
     heard_in_turn(a, b, first)
     lag = first.mics.lag
     assert lag is not None and lag == pytest.approx(0.15, abs=0.002)
-    assert said == [mics.in_step(lag)] * 2
+    assert said == [mic_lag.in_step(lag)] * 2
     said.clear()
     devices = mics.Devices(**mics.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
     assert devices.mics.lag == pytest.approx(lag, abs=1e-4)
-    assert said == [f"como la última vez, {mics.apart(lag)}"]
+    assert said == [f"como la última vez, {mic_lag.apart(lag)}"]
     assert mics.Devices(**mics.lag_options(["mesa B", "mesa A"], tmp_path, said.append)).mics.lag is None
-
-
-def test_the_table_is_told_how_far_apart_the_two_hand_over_their_sound() -> None:
-    assert mics.in_step(0.15) == ("el de B entrega su sonido 150 ms después que el de A; ya los "
-                                  "escucho a la par")
-    assert mics.in_step(-0.2) == ("el de B entrega su sonido 200 ms antes que el de A; ya los "
-                                  "escucho a la par")
-    assert mics.in_step(0.002) == "los dos entregan su sonido a la par"
 
 
 def test_sounds_only_one_microphone_hears_never_move_its_sound() -> None:
@@ -430,18 +422,3 @@ def test_sound_a_device_says_it_lost_is_placed_from_its_next_chunk() -> None:
     chunk, at = b[31]
     merged = heard_in_turn(a, [*b[:30], (replace(chunk, lost=True), at), *b[32:]], mics.Devices())
     assert out_of_step(merged, said) == []
-
-
-def test_two_lags_measured_as_often_are_not_averaged() -> None:
-    """Two measures of the lag on sound both heard in step, then two with B's 0.1 s later: no
-    three agree, so the lag is not moved (the median of the four, 0.05 s, was a lag neither
-    showed); a third measure of 0.1 s moves it there."""
-    voice = phrases(2.0, [(0.0, 2.0)], seed=5)
-    late = np.concatenate([np.zeros(1600), voice[:-1600]])
-    lag = mics._Lag(known=True)
-    moved = []
-    for b in (voice, voice, late, late, late):
-        lag.restart()
-        pairs = [(voice[k:k + 1600], b[k:k + 1600]) for k in range(0, len(voice), 1600)]
-        moved.append([new for a_step, b_step in pairs if (new := lag.heard(a_step, b_step, 0.0))])
-    assert moved[:4] == [[], [], [], []] and moved[4] == [pytest.approx(0.1, abs=0.002)]
