@@ -6,7 +6,6 @@ Every change to an item is written to the store first, then to that copy.
 
 from __future__ import annotations
 
-import secrets
 from collections import Counter, deque
 from typing import Any
 
@@ -95,10 +94,7 @@ class HeardStrip:
             clip: bytes | None, extra: dict[str, Any], reason: str | None = None,
             team: str | None = None, mime: str = "audio/wav") -> dict[str, Any]:
         """Store an item (with its clip, if any) and show it first; the stored item as a dict."""
-        clip_id = None
-        if clip:
-            clip_id = secrets.token_hex(8)
-            self.store.put_clip(clip_id, clip, mime)
+        clip_id = self.store.put_clip(clip, mime) if clip else None
         row = self.store.add_heard(game_id, status, text, line=line, reason=reason,
                                    team=team, clip_id=clip_id, extra=extra)
         self._shown.appendleft(row.to_dict())

@@ -61,12 +61,14 @@ def evidence_zip(out: IO[bytes], game_id: int, names: dict[str, str], log: str,
     page: list[list[str]] = []
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(f"{folder}/{file_name(game_id)}", log)
+        files: dict[str, str] = {}  # clip id → its file: the items of one phrase share its sound
         for n, item in enumerate(heard, 1):
-            found = clip(item.clip_id) if item.clip_id else None
-            kept = ""
+            kept = files.get(item.clip_id or "", "")
+            found = clip(item.clip_id) if item.clip_id and not kept else None
             if found is not None:  # stored as is: deflate gains little on sound and pictures
                 kept = f"evidencia/{n:04d}-{_slug(item.text)}.{_EXTENSION.get(found[1], 'bin')}"
                 zf.writestr(f"{folder}/{kept}", found[0], zipfile.ZIP_STORED)
+                files[item.clip_id or ""] = kept
             sure = item.extra.get("confidence")
             row = [str(n), time.strftime("%H:%M:%S", time.localtime(item.at)),
                    _source(item), names.get(item.team or "", ""),

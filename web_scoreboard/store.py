@@ -7,6 +7,7 @@ stored: it is rebuilt by replaying the game's log.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
@@ -360,10 +361,14 @@ class Store:
         with self._transaction() as db:
             db.execute("UPDATE heard SET extra = ? WHERE id = ?", (json.dumps(extra), heard_id))
 
-    def put_clip(self, clip_id: str, data: bytes, mime: str = "audio/wav") -> None:
+    def put_clip(self, data: bytes, mime: str = "audio/wav") -> str:
+        """Keep a clip or picture; its id, made from its bytes, so that the same sound is kept
+        once (the calls and look-alikes of one phrase share its clip)."""
+        clip_id = hashlib.sha256(data).hexdigest()[:16]
         with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO clips (id, mime, data, at) VALUES (?, ?, ?, ?)",
+            db.execute("INSERT OR IGNORE INTO clips (id, mime, data, at) VALUES (?, ?, ?, ?)",
                        (clip_id, mime, data, time.time()))
+        return clip_id
 
     def clip(self, clip_id: str) -> tuple[bytes, str] | None:
         with self._lock:

@@ -113,8 +113,7 @@ class StoreService:
             status = "rejected"
         else:
             status = "unsure" if conf < bar else "accepted"
-        clip_id = f"c{len(self.store.heard_with(status)) + 1000 * len(text)}-{status}"
-        self.store.put_clip(clip_id, wav(clip or b""))
+        clip_id = self.store.put_clip(wav(clip or b""))
         extra = {**(extra or {}), "confidence": round(conf, 3)}
         return [self.store.add_heard(self.game, status, text, clip_id=clip_id, extra=extra).to_dict()]
 

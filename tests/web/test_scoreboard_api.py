@@ -540,7 +540,7 @@ def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, p
     wav = b"RIFF\x24\x00\x00\x00WAVEfmt "
     service.record_heard(Heard("¿Tenés envido?", "accepted", line="A1: envido", team="A", clip=wav,
                                extra={"confidence": 0.93}))
-    service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco", clip=wav))
+    service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco", clip=wav + b"t"))
     service.record_heard(Heard("kiero", "unsure", line="B1: quiero", team="B"))
     post(client, "A1 plays 4c")
     picture = b"\xff\xd8\xff\xe0" + bytes(100)
@@ -578,6 +578,31 @@ def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, p
         assert "<td>«turco» no es truco</td>" in page and "<td>¿Tenés envido?</td>" in page
         assert "<script" not in page and "http" not in page  # nothing from outside
     assert client.get("/api/games/999/evidence").status_code == 404
+
+
+def test_the_calls_of_one_phrase_keep_its_sound_once(app: FastAPI, client: TestClient,
+                                                     post: Post) -> None:
+    """«Turco, truco»: the look-alike refused and the call applied share the phrase's clip, kept
+    once in the store and once in the evidence, both rows naming that file."""
+    import csv
+    import zipfile
+
+    service = app.state.service
+    post(client, "hand")
+    wav = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(64)
+    service.record_heard(Heard("turco truco", "rejected", reason="«turco» no es truco", clip=wav))
+    service.record_heard(Heard("turco truco", "accepted", line="A1: truco", team="A", clip=wav))
+    first, second = state(client)["heard"][1], state(client)["heard"][0]
+    assert first["clip_id"] == second["clip_id"]
+    assert service.store._db.execute("SELECT count(*) FROM clips").fetchone()[0] == 1
+    assert client.get(f"/api/clips/{second['clip_id']}").content == wav
+    got = client.get(f"/api/games/{state(client)['game_id']}/evidence")
+    with zipfile.ZipFile(io.BytesIO(got.content)) as zf:
+        [folder] = {name.split("/")[0] for name in zf.namelist()}
+        rows = list(csv.DictReader(io.StringIO(zf.read(f"{folder}/oido.csv").decode("utf-8-sig"))))
+        assert [r["archivo"] for r in rows] == ["evidencia/0001-turco-truco.wav"] * 2
+        assert [n for n in zf.namelist() if "/evidencia/" in n] == [
+            f"{folder}/evidencia/0001-turco-truco.wav"]
 
 
 def test_a_long_evening_s_evidence_spills_to_disk_and_a_full_disk_is_said(

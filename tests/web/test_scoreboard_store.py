@@ -56,13 +56,14 @@ def test_games_current_game_and_names_survive_reopening(tmp_path: Path) -> None:
 def test_heard_items_and_clips(store: Store) -> None:
     game = store.create_game({}, {})
     first = store.add_heard(game, "rejected", "turco", reason="«turco» no es truco")
-    second = store.add_heard(game, "unsure", "kiero", line="B1: quiero", clip_id="c1")
-    store.put_clip("c1", b"RIFFdata")
+    clip_id = store.put_clip(b"RIFFdata")
+    assert store.put_clip(b"RIFFdata") == clip_id  # the same sound is kept once
+    second = store.add_heard(game, "unsure", "kiero", line="B1: quiero", clip_id=clip_id)
     store.set_heard_status(second.id, "accepted", "confirmado a mano")
     assert [h.id for h in store.heard(game)] == [second.id, first.id]
     item = store.heard_item(second.id)
     assert item is not None and item.status == "accepted" and item.line == "B1: quiero"
-    assert store.clip("c1") == (b"RIFFdata", "audio/wav")
+    assert store.clip(clip_id) == (b"RIFFdata", "audio/wav")
     assert store.clip("nope") is None
 
 
