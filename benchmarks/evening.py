@@ -1,0 +1,304 @@
+"""An evening at the table: hours of talk heard by the referee as `serve` hears it, and whether it
+holds up from the first game to the last: memory, the time a phrase takes to be written down, the
+store, the page.
+
+    python -m benchmarks.evening                      # 4 hours of table time, a row every 30 min
+    python -m benchmarks.evening --hours 1 --every 10
+    python -m benchmarks.evening --hours 1 --data-dir DIR   # keep the store, to look at it
+
+The table's sound is made as the evening goes, from the shared corpus (every voice, synthetic and
+real): the calls and envido numbers the game takes at that moment, other calls, look-alikes and
+chatter, each followed by a pause, over a quiet room's noise 30 dB under the voices.  It goes
+through the pieces `serve` runs: the Spanish Sphinx recognizer told what the table expects, the
+listener, the voice referee, the table's last minute of sound kept for «¿Qué se dijo?», and the
+scoreboard with its SQLite store (in a temporary folder) and one page on its WebSocket.  It is
+fed as fast as this machine decodes it.  The cards are tapped («round A», «hand») once a hand's
+calls leave room for them, and a new game starts when one is won, as at a table.
+
+Each row says, for the stretch of table time since the last one: the games won so far, the
+phrases the referee handed over and the log lines of the evening, the process's resident memory
+and Python's live objects, the CPU per second of sound, the time from a phrase handed over to its
+calls written down and published (p50 / p95 / max), the store's size, and the snapshots the page
+received with the size of the last one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gc
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.speech_corpus import SPEECH, noises
+from benchmarks.speech_listening import SPHINX_ES_DIR
+
+STEP = 1600  # samples per chunk: 0.1 s, as a microphone hands them over
+VOICE_RMS = 0.05  # a voice's level (about -26 dBFS)
+PAUSE_S = (0.8, 4.0)  # silence between two phrases, drawn evenly
+CALL_NOW = 0.4  # how often the next phrase is a call or number the game takes at that moment
+TAP = 0.35  # how often a tap follows a phrase, where the hand leaves room for one
+PIN = "1357"
+
+
+@dataclass(frozen=True)
+class Said:
+    file: str
+    label: str  # the corpus's: a call, "puntos:N", "quiero+retruco", or "none"
+
+
+def corpus() -> list[Said]:
+    """Every file of the corpus, synthetic and real, with its label."""
+    out = []
+    for manifest in ("manifest.csv", "real_manifest.csv"):
+        with (SPEECH / manifest).open(encoding="utf-8") as fh:
+            for row in csv.DictReader(fh):
+                out.append(Said(row["file"], row["label"].rstrip("?")))
+    return out
+
+
+@dataclass
+class Stretch:
+    """What was measured since the last row."""
+
+    heard_s: list[float] = field(default_factory=list)  # each phrase's time to be written down
+    phrases: int = 0
+    cpu: float = 0.0
+    sound_s: float = 0.0
+
+
+class Page:
+    """One tablet on the scoreboard's WebSocket, reading every snapshot as it comes."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.count = 0
+        self.last_size = 0
+        self.thread = threading.Thread(target=self._read, name="page", daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            while True:
+                text = self.ws.receive_text()
+                self.count += 1
+                self.last_size = len(text)
+        except Exception:  # noqa: BLE001 - the page is closed at the end of the evening
+            return
+
+
+class Evening:
+    """The table's sound, made phrase by phrase from what the game takes, and the taps."""
+
+    def __init__(self, service: Any, data_dir: Path, hours: float, every_min: float,
+                 seed: int, snr: float) -> None:
+        self.service = service
+        self.data_dir = data_dir
+        self.total_s = hours * 3600
+        self.every_s = every_min * 60
+        self.rng = random.Random(seed)
+        self.items = corpus()
+        self.noise = noises()[0]
+        self.noise_at = 0
+        self.noise_gain = VOICE_RMS / float(np.sqrt(np.mean(self.noise**2))) / 10 ** (snr / 20)
+        self.t = 0.0
+        self.won = 0
+        self.stretch = Stretch()
+        self.rows: list[dict[str, float]] = []
+        self.page: Page | None = None
+        self._cpu_at = time.process_time()
+
+    # -- the sound -----------------------------------------------------------------------------
+    def sound(self) -> Iterator[Any]:
+        """The evening's chunks, one phrase and its pause at a time; the taps and the rows
+        between them (by then the listener has handed over what the pause ended)."""
+        from referee.audio import to_chunk
+        from referee.wav import read_wav
+
+        next_row = self.every_s
+        while self.t < self.total_s:
+            said = self._next()
+            voice = read_wav(SPEECH / said.file)[:, 0]
+            voice = voice * (VOICE_RMS / (float(np.sqrt(np.mean(voice**2))) or 1e-9))
+            pause = np.zeros(int(self.rng.uniform(*PAUSE_S) * 16000))
+            frames = np.concatenate([voice, pause])
+            frames = np.clip(frames + self._bed(len(frames)), -1.0, 1.0)
+            for k in range(0, len(frames), STEP):
+                yield to_chunk(frames[k:k + STEP, None], self.t)
+                self.t += len(frames[k:k + STEP]) / 16000
+            self.stretch.sound_s += len(frames) / 16000
+            self._tap()
+            if self.t >= next_row:
+                self.row()
+                next_row += self.every_s
+
+    def _bed(self, n: int) -> np.ndarray:
+        """The room's noise, going on from where it was."""
+        idx = (self.noise_at + np.arange(n)) % len(self.noise)
+        self.noise_at = int((self.noise_at + n) % len(self.noise))
+        return self.noise[idx] * self.noise_gain
+
+    def _next(self) -> Said:
+        """A call or number the game takes now, or anything else said at a table."""
+        if self.rng.random() < CALL_NOW:
+            expected = self.service.expected()
+            now = [s for s in self.items if s.label.split("+")[0] in expected]
+            if now:
+                return self.rng.choice(now)
+        return self.rng.choice(self.items)
+
+    def _tap(self) -> None:
+        """A game won starts the next one; otherwise, now and then, a round won or a hand dealt,
+        where the rules take it (a call pending or tantos awaited refuse it)."""
+        from web_scoreboard.errors import ActionError
+
+        snap = self.service.snapshot()
+        if snap.get("winner"):
+            self.won += 1
+            self.service.new_game()
+            return
+        if self.rng.random() >= TAP:
+            return
+        hand = snap.get("hand")
+        line = "hand" if not hand or hand.get("over") else f"round {self.rng.choice('AB')}"
+        try:
+            self.service.submit_line(line, origin="manual")
+        except (ActionError, ValueError):
+            pass
+
+    # -- what is measured -----------------------------------------------------------------------
+    def heard(self, took: float) -> None:
+        self.stretch.heard_s.append(took)
+        self.stretch.phrases += 1
+
+    def row(self) -> None:
+        now = time.process_time()
+        s = self.stretch
+        gc.collect()
+        times = sorted(s.heard_s) or [0.0]
+        row = {
+            "minutes": self.t / 60, "won": self.won, "phrases": s.phrases,
+            "lines": self._count("events"), "heard": self._count("heard"),
+            "rss_mb": _rss_mb(), "objects": len(gc.get_objects()),
+            "rtf": (now - self._cpu_at) / max(s.sound_s, 1e-9),
+            "p50_ms": 1000 * statistics.median(times),
+            "p95_ms": 1000 * times[min(len(times) - 1, int(0.95 * len(times)))],
+            "max_ms": 1000 * times[-1],
+            "store_mb": sum(p.stat().st_size for p in self.data_dir.glob("*.sqlite3*")) / 1e6,
+            "snapshots": self.page.count if self.page else 0,
+            "snapshot_kb": (self.page.last_size if self.page else 0) / 1000,
+        }
+        self.rows.append(row)
+        print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['phrases']:>7.0f} "
+              f"{row['lines']:>6.0f} {row['heard']:>6.0f} {row['rss_mb']:>7.1f} "
+              f"{row['objects']:>9.0f} {row['rtf']:>7.3f} {row['p50_ms']:>5.1f} / "
+              f"{row['p95_ms']:>5.1f} / {row['max_ms']:>6.1f} {row['store_mb']:>7.1f} "
+              f"{row['snapshots']:>9.0f} {row['snapshot_kb']:>8.1f}", flush=True)
+        self.stretch = Stretch()
+        self._cpu_at = time.process_time()
+
+    def _count(self, table: str) -> int:
+        db = sqlite3.connect(f"file:{self.data_dir / 'scoreboard.sqlite3'}?mode=ro", uri=True)
+        try:
+            return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        finally:
+            db.close()
+
+
+def _rss_mb() -> float:
+    """This process's resident memory (MB), from /proc."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+HEADER = (f"  {'table':>9} {'won':>5} {'phrases':>7} {'lines':>6} {'heard':>6} {'RSS MB':>7} "
+          f"{'objects':>9} {'CPU RTF':>7} {'written down p50 / p95 / max ms':>23} {'store MB':>7} "
+          f"{'snapshots':>9} {'last KB':>8}")
+
+
+def run(args: argparse.Namespace) -> list[dict[str, float]]:
+    from fastapi.testclient import TestClient
+
+    from referee.asr.base import expect
+    from referee.asr.grammar import PhraseList
+    from referee.asr.sphinx import SphinxRecognizer
+    from referee.listener import Listener
+    from referee.table_audio import TableAudio
+    from referee.voice import VoiceReferee
+    from web_scoreboard.app import create_app
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data_dir = args.data_dir or Path(tmp)
+        app = create_app(data_dir=data_dir, pin=PIN)
+        service = app.state.service
+        evening = Evening(service, data_dir, args.hours, args.every, args.seed, args.snr)
+        recognizer = SphinxRecognizer(PhraseList.from_table(), SPHINX_ES_DIR)
+        expect(recognizer, service.expected)
+        referee = VoiceReferee(service, log=lambda line: None)
+
+        def heard(utt: Any) -> None:
+            start = time.perf_counter()
+            referee(utt)
+            evening.heard(time.perf_counter() - start)
+
+        listener = Listener(recognizer, heard, on_revisions=referee.revise)
+        kept = TableAudio(60.0)
+        service.table_audio = kept
+        with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+            evening.page = Page(ws)
+            print(HEADER, flush=True)
+            listener.run(kept.tap(evening.sound()))
+        return evening.rows
+
+
+def summary(rows: list[dict[str, float]]) -> None:
+    """How the last stretch compares with the first."""
+    if len(rows) < 2:
+        return
+    first, last = rows[0], rows[-1]
+    hours = (last["minutes"] - first["minutes"]) / 60
+    print(f"from the first row to the last ({hours:.1f} h of table time): resident memory "
+          f"{first['rss_mb']:.1f} → {last['rss_mb']:.1f} MB "
+          f"({(last['rss_mb'] - first['rss_mb']) / hours:+.1f} MB an hour), Python objects "
+          f"{first['objects']:.0f} → {last['objects']:.0f}, CPU {first['rtf']:.3f} → "
+          f"{last['rtf']:.3f} of real time, written down p95 {first['p95_ms']:.1f} → "
+          f"{last['p95_ms']:.1f} ms; {last['won']:.0f} games won, {last['lines']:.0f} log lines, "
+          f"{last['heard']:.0f} things heard kept with their clips ({last['store_mb']:.1f} MB)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hours", type=float, default=4.0, help="table time (default 4)")
+    parser.add_argument("--every", type=float, default=30.0, metavar="MIN",
+                        help="minutes of table time between rows (default 30)")
+    parser.add_argument("--snr", type=float, default=30.0,
+                        help="the voices above the room's noise, dB (default 30)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--data-dir", type=Path, metavar="DIR",
+                        help="keep the evening's store there (an empty folder), to open it "
+                        "afterwards with `truco-referee serve --no-mic --data-dir DIR`")
+    args = parser.parse_args(argv)
+    if not (SPEECH / "manifest.csv").is_file() or not (SPHINX_ES_DIR / "mdef").is_file():
+        print(f"no speech corpus or Spanish model under {SPEECH.parent.resolve()}", file=sys.stderr)
+        return 2
+    print(f"{args.hours:g} h at a table, the voices {args.snr:g} dB above a quiet room's noise, "
+          f"seed {args.seed}; a row every {args.every:g} min of table time")
+    summary(run(args))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
