@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import wave
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from referee import clip_codec
 
 HeardStatus = Literal["accepted", "unsure", "rejected"]
 HEARD_STATUSES = ("accepted", "unsure", "rejected")
@@ -18,7 +18,7 @@ class Heard:
     ``accepted`` items carry the ``line`` to apply (``record_heard`` applies it); ``unsure`` ones
     carry the line a person can confirm with one tap; ``rejected`` ones carry the ``reason``.
     ``clip`` is the utterance as evidence: a WAV file, or raw 16-bit mono samples at
-    ``clip_rate`` (what the listener keeps), which are stored as a WAV file.
+    ``clip_rate`` (what the listener keeps), which are stored as a FLAC file (``clip_codec``).
     """
 
     text: str
@@ -35,16 +35,11 @@ class Heard:
             raise ValueError(f"invalid heard status {self.status!r}: use one of "
                              f"{', '.join(HEARD_STATUSES)}")
 
-    def wav(self) -> bytes | None:
-        """The clip as a WAV file, ready for the page's play button."""
+    def audio(self) -> tuple[bytes, str] | None:
+        """The clip as a file for the page's play button, with its type: a WAV as given, raw
+        samples as FLAC."""
         if not self.clip:
             return None
         if self.clip[:4] == b"RIFF":
-            return self.clip
-        out = io.BytesIO()
-        with wave.open(out, "wb") as wav:
-            wav.setnchannels(1)
-            wav.setsampwidth(2)
-            wav.setframerate(self.clip_rate)
-            wav.writeframes(self.clip)
-        return out.getvalue()
+            return self.clip, clip_codec.WAV
+        return clip_codec.encode(self.clip, self.clip_rate), clip_codec.FLAC

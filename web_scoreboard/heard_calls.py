@@ -97,6 +97,7 @@ class HeardCalls:
         the hand ended); if the rules refuse it, the item is stored as ``rejected`` with the
         reason.  ``unsure`` and ``rejected`` items change nothing until confirmed on a page.
         """
+        clip, mime = item.audio() or (None, "")  # encoded before the table waits on it
         with self._game.change():
             status, reason = item.status, item.reason
             # the hand it was said in: a confirm must come in that hand
@@ -107,7 +108,7 @@ class HeardCalls:
                 except ActionError as err:
                     status, reason = "rejected", err.message
             row = self._strip.add(self._game.game_id, status, item.text, line=item.line,
-                                  reason=reason, team=item.team, clip=item.wav(), extra=extra)
+                                  reason=reason, team=item.team, clip=clip, mime=mime, extra=extra)
             self._game.publish()
             return row
 

@@ -21,7 +21,8 @@ STATUS = {"accepted": "aplicado", "unsure": "dudoso", "rejected": "rechazado", "
           "kept": "guardado a mano"}
 COLUMNS = ("n", "hora", "de", "equipo", "oído", "estado", "anotado", "motivo", "confianza",
            "archivo")
-_EXTENSION = {"audio/wav": "wav", "image/jpeg": "jpg"}  # a clip's or picture's file, by its type
+# a clip's or picture's file, by its type
+EXTENSION = {"audio/wav": "wav", "audio/flac": "flac", "image/jpeg": "jpg"}
 
 
 def file_name(game_id: int) -> str:
@@ -66,7 +67,7 @@ def evidence_zip(out: IO[bytes], game_id: int, names: dict[str, str], log: str,
             kept = files.get(item.clip_id or "", "")
             found = clip(item.clip_id) if item.clip_id and not kept else None
             if found is not None:  # stored as is: deflate gains little on sound and pictures
-                kept = f"evidencia/{n:04d}-{_slug(item.text)}.{_EXTENSION.get(found[1], 'bin')}"
+                kept = f"evidencia/{n:04d}-{_slug(item.text)}.{EXTENSION.get(found[1], 'bin')}"
                 zf.writestr(f"{folder}/{kept}", found[0], zipfile.ZIP_STORED)
                 files[item.clip_id or ""] = kept
             sure = item.extra.get("confidence")

@@ -280,7 +280,7 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
         if found is None:
             raise ActionError("no-such-clip", f"no hay audio ni foto con el id {clip_id!r}", 404)
         data, mime = found
-        kind = "jpg" if mime == "image/jpeg" else "wav"
+        kind = record.EXTENSION.get(mime, "bin")
         return Response(data, media_type=mime,
                         headers={"Content-Disposition": f'inline; filename="{clip_id}.{kind}"'})
 

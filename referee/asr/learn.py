@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from models.folders import replace_folder
+from referee import clip_codec
 from referee.asr.adapt import Stats, calibrate, calibration_dir, save_calibration
 from referee.asr.base import SAMPLE_RATE
 from referee.doubt import CONFIRMED, confirmed_as_longer
@@ -110,11 +111,11 @@ def samples(items: Iterable[HeardPhrase], min_conf: float = LEARN_CONF,
     return [s for s in out.values() if s[0]][-MAX_PHRASES:]
 
 
-def _pcm(wav: bytes) -> bytes:
-    with wave.open(io.BytesIO(wav)) as w:
-        if (w.getframerate(), w.getsampwidth(), w.getnchannels()) != (SAMPLE_RATE, 2, 1):
-            return b""
-        return w.readframes(w.getnframes())
+def _pcm(clip: bytes) -> bytes:
+    """A clip's samples (FLAC, or WAV as the calibration's recordings and older clips are), or
+    nothing where it is not 16 kHz mono."""
+    decoded = clip_codec.decode(clip)
+    return decoded[0] if decoded is not None and decoded[1] == SAMPLE_RATE else b""
 
 
 # -- the calibration's own recordings ------------------------------------------------------------

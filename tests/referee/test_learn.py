@@ -22,6 +22,7 @@ from referee.phrases import parse
 from referee.voice import VoiceReferee
 from referee.wav import read_pcm
 from web_scoreboard.app import DB_NAME
+from web_scoreboard.heard import Heard
 from web_scoreboard.store import Store
 
 PLAYED = (("normal", "low"), ("slow", "low"))  # what the table said while playing
@@ -89,7 +90,8 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
 
 class StoreService:
     """The scoreboard's side of hearing, as plainly as it can be: every call the referee was sure
-    of is accepted (a table where each call came at a moment it was legal)."""
+    of is accepted (a table where each call came at a moment it was legal), its clip kept as the
+    scoreboard keeps it (FLAC, ``Heard.audio``)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -113,7 +115,7 @@ class StoreService:
             status = "rejected"
         else:
             status = "unsure" if conf < bar else "accepted"
-        clip_id = self.store.put_clip(wav(clip or b""))
+        clip_id = self.store.put_clip(*(Heard(text, status, clip=clip).audio() or (b"", "")))
         extra = {**(extra or {}), "confidence": round(conf, 3)}
         return [self.store.add_heard(self.game, status, text, clip_id=clip_id, extra=extra).to_dict()]
 

@@ -612,6 +612,7 @@ def test_a_long_evening_s_evidence_spills_to_disk_and_a_full_disk_is_said(
     import random
     import zipfile
 
+    from referee import clip_codec
     from web_scoreboard import service as service_module
 
     service = app.state.service
@@ -635,7 +636,7 @@ def test_a_long_evening_s_evidence_spills_to_disk_and_a_full_disk_is_said(
     assert int(got.headers["content-length"]) == len(got.content) > 200_000
     with zipfile.ZipFile(io.BytesIO(got.content)) as zf:
         kept = sorted(n for n in zf.namelist() if "/evidencia/" in n)
-        assert [zf.read(n)[-len(c):] for n, c in zip(kept, clips)] == clips  # each as a WAV
+        assert [clip_codec.decode(zf.read(n)) for n in kept] == [(c, 16_000) for c in clips]
 
     def full(*_: Any) -> None:
         raise OSError(28, "No space left on device", "/tmp/tmpzip")
@@ -870,14 +871,26 @@ def test_settings_given_to_create_app_rule_the_first_game(
         assert snap["seats"] == ["A1", "B1", "A2", "B2"] and snap["target"] == 15
 
 
-def test_a_raw_listener_clip_is_served_as_wav(app: FastAPI, client: TestClient) -> None:
-    samples = bytes(range(256)) * 40  # 16-bit mono samples, as the listener keeps them
+def test_a_raw_listener_clip_is_kept_and_served_as_flac(app: FastAPI, client: TestClient) -> None:
+    """Lossless, and a half or less of a WAV's size for a voice over a room's noise."""
+    import numpy as np
+
+    from referee import clip_codec
+
+    rng = np.random.default_rng(5)
+    t = np.arange(32_000) / 16_000  # 2 s: a voice's tone and a quiet room's noise, as heard
+    sound = 3000 * np.sin(2 * np.pi * 220 * t) * (t > 0.5) + rng.normal(0, 30, len(t))
+    samples = np.round(sound).astype("<i2").tobytes()  # 16-bit mono, as the listener keeps them
     item = app.state.service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco",
                                                 clip=samples))
     response = client.get(f"/api/clips/{item['clip_id']}")
-    with wave.open(io.BytesIO(response.content)) as wav:
-        assert (wav.getnchannels(), wav.getsampwidth(), wav.getframerate()) == (1, 2, 16_000)
-        assert wav.readframes(wav.getnframes()) == samples
+    assert response.headers["content-type"] == "audio/flac"
+    assert response.headers["content-disposition"] == f'inline; filename="{item["clip_id"]}.flac"'
+    assert clip_codec.decode(response.content) == (samples, 16_000)
+    assert len(response.content) < len(samples) / 2
+    wav = b"RIFF" + bytes(40)  # a WAV given is kept as it is
+    given = app.state.service.record_heard(Heard("turco", "rejected", clip=wav, reason="no"))
+    assert client.get(f"/api/clips/{given['clip_id']}").content == wav
 
 
 def test_what_the_camera_saw_is_shown_with_its_picture(app: FastAPI, client: TestClient,

@@ -237,7 +237,7 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     shot(page, "tablet-heard")
     with page.expect_response(lambda r: "/api/clips/" in r.url) as clip:
         page.click(".chip.accepted [data-clip]")
-    assert clip.value.status == 200 and clip.value.body().startswith(b"RIFF")
+    assert clip.value.status == 200 and clip.value.body().startswith(b"fLaC")
     page.wait_for_timeout(300)
     assert page.locator("#toast").is_hidden(), text(page, "#toast")  # it played
     page.click(f'[data-confirm="{unsure["id"]}"]')
