@@ -349,6 +349,10 @@ def _game_routes(router: APIRouter, service: TableService, auth: list[Any]) -> N
     def open_game(game_id: schemas.RowId) -> Any:
         return _snap(lambda: service.open_game(game_id))
 
+    @router.delete("/api/games/{game_id}", dependencies=auth)
+    def delete_game(game_id: schemas.RowId) -> Any:
+        return _snap(lambda: service.delete_game(game_id))
+
     @router.post("/api/heard/{heard_id}/confirm", dependencies=auth)
     def confirm(heard_id: schemas.RowId, body: schemas.ConfirmIn | None = None) -> Any:
         instead = body.instead if body else None

@@ -256,6 +256,20 @@ class Store:
                 "SELECT * FROM games ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         return [_game_row(r) for r in rows]
 
+    def delete_game(self, game_id: int) -> int:
+        """Delete a game whole: its log, what was heard in it, and the clips and pictures no other
+        game's items name.  The bytes of clips and pictures deleted (the file keeps their room
+        for what is stored next)."""
+        with self._transaction() as db:
+            unused = """FROM clips WHERE id IN (SELECT clip_id FROM heard WHERE game_id = ?)
+                AND id NOT IN (SELECT clip_id FROM heard WHERE game_id != ? AND clip_id IS NOT NULL)"""
+            freed = db.execute(f"SELECT coalesce(sum(length(data)), 0) {unused}",
+                               (game_id, game_id)).fetchone()[0]
+            db.execute(f"DELETE {unused}", (game_id, game_id))
+            for table, column in (("heard", "game_id"), ("events", "game_id"), ("games", "id")):
+                db.execute(f"DELETE FROM {table} WHERE {column} = ?", (game_id,))
+        return int(freed)
+
     def current_game_id(self) -> int | None:
         value = self.get_meta("current_game")
         return int(value) if value is not None and self.game(int(value)) else None

@@ -391,6 +391,28 @@ def test_names_new_game_and_reopening_a_past_game(client: TestClient, post: Post
     assert client.get("/api/games/999/log").status_code == 404
 
 
+def test_a_past_game_is_deleted_with_its_clips_but_not_the_one_in_play(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    service = app.state.service
+    post(client, "hand")
+    clip = b"RIFF" + bytes(3000)
+    heard = service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco", clip=clip))
+    old = state(client)["game_id"]
+    assert client.delete(f"/api/games/{old}").status_code == 401  # the table's PIN
+    refused = client.delete(f"/api/games/{old}", headers=AUTH)
+    assert refused.status_code == 409 and refused.json()["error"] == {
+        "code": "game-in-play", "message": "la partida en curso no se borra: empezá o abrí otra "
+        "primero"}
+    current = client.post("/api/games", json={}, headers=AUTH).json()["game_id"]
+    deleted = client.delete(f"/api/games/{old}", headers=AUTH)
+    assert deleted.status_code == 200 and deleted.json() == {"deleted": old, "freed": len(clip)}
+    assert [g["id"] for g in client.get("/api/games").json()["games"]] == [current]
+    assert client.get(f"/api/clips/{heard['clip_id']}").status_code == 404
+    assert client.get(f"/api/games/{old}/evidence").status_code == 404
+    assert client.delete(f"/api/games/{old}", headers=AUTH).status_code == 404
+    assert state(client)["game_id"] == current
+
+
 def test_a_game_downloaded_as_a_table_log_replays_to_its_score(
         client: TestClient, post: Post, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Its rules, its lines as they stand after undos and a flip, one call of two said in one

@@ -6,6 +6,7 @@ Screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import io
+import random
 import re
 import statistics
 import threading
@@ -374,6 +375,33 @@ def test_the_past_games_say_who_won_them(server: LiveServer, page: Any) -> None:
     page.click("#btn-settings")
     page.locator("#games-list li").nth(4).wait_for()
     assert text(page, "#games-wins") == "Ganadas: Las Chicas 2 · Los Pibes 1 (de 3 terminadas)"
+
+
+def test_a_past_game_is_deleted_with_its_audios(server: LiveServer, page: Any) -> None:
+    """«Borrar» beside each past game (not the one in play), once the table says yes."""
+    service = server.service
+    service.new_game(None, {"A": "Los Pibes", "B": "Las Chicas"})
+    server.post("hand")
+    service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A",
+                               clip=random.Random(1).randbytes(128_000)))  # 4 s of noise
+    server.post("points B +30")
+    old = service.game_id
+    service.new_game()
+    open_board(page, server.url)
+    page.click("#btn-settings")
+    page.locator("#games-list li").nth(1).wait_for()
+    assert page.locator(f'#games-list [data-delete-game="{service.game_id}"]').count() == 0
+    page.once("dialog", lambda dialog: dialog.dismiss())  # «¿Borramos la partida …?» no
+    page.click(f'[data-delete-game="{old}"]')
+    page.wait_for_timeout(200)
+    assert page.locator("#games-list li").count() == 3 and service.store.game(old) is not None
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click(f'[data-delete-game="{old}"]')
+    page.wait_for_function("document.querySelectorAll('#games-list li').length === 2")
+    assert text(page, "#toast") == f"Partida #{old} borrada, con 0,1 MB de audios y fotos."
+    assert service.store.game(old) is None
+    assert not text(page, "#games-list").count(f"#{old} ")
+    shot(page, "tablet-past-game-deleted")
 
 
 def test_four_players_with_flor(server: LiveServer, page: Any) -> None:

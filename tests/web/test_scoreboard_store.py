@@ -67,6 +67,19 @@ def test_heard_items_and_clips(store: Store) -> None:
     assert store.clip("nope") is None
 
 
+def test_a_game_is_deleted_whole_and_a_clip_another_game_names_is_kept(store: Store) -> None:
+    old, other = store.create_game({}, {}), store.create_game({}, {})
+    store.append(old, [LogEntry("apply", "hand", "page")], {"A": 0, "B": 0}, None)
+    own, shared = store.put_clip(b"RIFF" + bytes(1000)), store.put_clip(b"RIFF" + bytes(10))
+    store.add_heard(old, "accepted", "truco", clip_id=own)
+    store.add_heard(old, "rejected", "turco", clip_id=shared)
+    store.add_heard(other, "rejected", "turco", clip_id=shared)  # the same sound, in both
+    assert store.delete_game(old) == 1004  # its own clip's bytes
+    assert store.game(old) is None and store.log(old) == [] and store.heard(old) == []
+    assert store.clip(own) is None and store.clip(shared) is not None
+    assert [g.id for g in store.games()] == [other] and len(store.heard(other)) == 1
+
+
 def test_hub_delivers_in_publishing_order_from_many_threads() -> None:
     async def scenario() -> tuple[list[int], list[int]]:
         hub = Hub(max_pending=10_000)  # no page may lag so far that snapshots are skipped

@@ -399,8 +399,19 @@ async function listGames() {
     const current = g.id === data.current ? " (en curso)" : ` <button class="btn" type="button" data-open-game="${g.id}">Abrir</button>`;
     const keep = ` <a class="btn" href="/api/games/${g.id}/replay" download aria-label="Descargar la partida ${g.id}">Descargar</a>` +
       ` <a class="btn" href="/api/games/${g.id}/evidence" download aria-label="Descargar la partida ${g.id} con audios y fotos">Con audios</a>`;
-    return `<li>#${g.id} · ${when} · ${Render.esc(names.A || "A")} ${g.score.A} — ${g.score.B} ${Render.esc(names.B || "B")}${g.winner ? " · terminada" : ""}${current}${keep}</li>`;
+    const drop = g.id === data.current ? "" : ` <button class="btn danger" type="button" data-delete-game="${g.id}" aria-label="Borrar la partida ${g.id}">Borrar</button>`;
+    return `<li>#${g.id} · ${when} · ${Render.esc(names.A || "A")} ${g.score.A} — ${g.score.B} ${Render.esc(names.B || "B")}${g.winner ? " · terminada" : ""}${current}${keep}${drop}</li>`;
   }).join("");
+}
+
+/* A past game deleted whole, once the table says so: its log, its audios and its pictures. */
+async function deleteGame(id) {
+  if (!confirm(`¿Borramos la partida #${id} con su registro, sus audios y sus fotos? No se puede deshacer.`)) return;
+  const done = await send("DELETE", `/api/games/${id}`);
+  if (!done) return;
+  const mb = (done.freed / 1e6).toLocaleString("es-AR", { maximumFractionDigits: 1 });
+  toast(`Partida #${id} borrada, con ${mb} MB de audios y fotos.`, true);
+  await listGames();
 }
 
 function settingsFromForm() {
@@ -494,6 +505,7 @@ function onClick(event) {
   else if (d.tableAudio) hearTable(Number(d.tableAudio));
   else if (d.calibration) Calibration.act(d.calibration, d.player);
   else if (d.openGame) send("POST", `/api/games/${d.openGame}/open`).then((ok) => ok && $("#dlg-settings").close());
+  else if (d.deleteGame) deleteGame(Number(d.deleteGame));
   else if ("close" in d) target.closest("dialog").close();
 }
 
