@@ -15,11 +15,12 @@ scoreboard with its SQLite store (in a temporary folder) and one page on its Web
 fed as fast as this machine decodes it.  The cards are tapped («round A», «hand») once a hand's
 calls leave room for them, and a new game starts when one is won, as at a table.
 
-Each row says, for the stretch of table time since the last one: the games won so far, the
-phrases the referee handed over and the log lines of the evening, the process's resident memory
-and Python's live objects, the CPU per second of sound, the time from a phrase handed over to its
-calls written down and published (p50 / p95 / max), the store's size, and the snapshots the page
-received with the size of the last one.
+Each row says: the games won so far; the phrases the listener handed to the referee in the
+stretch since the last row (the calls it hands over early count apart from the rest of their
+phrase); the evening's log lines and things heard kept; the process's resident memory and
+Python's live objects; the CPU per second of sound over the stretch; the time from a phrase handed
+over to its calls written down and published (p50 / p95 / max); the store's size; and the
+snapshots the page received, with the size of the last one.
 """
 
 from __future__ import annotations
@@ -73,8 +74,6 @@ class Stretch:
     """What was measured since the last row."""
 
     heard_s: list[float] = field(default_factory=list)  # each phrase's time to be written down
-    phrases: int = 0
-    cpu: float = 0.0
     sound_s: float = 0.0
 
 
@@ -180,7 +179,6 @@ class Evening:
     # -- what is measured -----------------------------------------------------------------------
     def heard(self, took: float) -> None:
         self.stretch.heard_s.append(took)
-        self.stretch.phrases += 1
 
     def row(self) -> None:
         now = time.process_time()
@@ -188,7 +186,7 @@ class Evening:
         gc.collect()
         times = sorted(s.heard_s) or [0.0]
         row = {
-            "minutes": self.t / 60, "won": self.won, "phrases": s.phrases,
+            "minutes": self.t / 60, "won": self.won, "phrases": len(s.heard_s),
             "lines": self._count("events"), "heard": self._count("heard"),
             "rss_mb": _rss_mb(), "objects": len(gc.get_objects()),
             "rtf": (now - self._cpu_at) / max(s.sound_s, 1e-9),
