@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +44,7 @@ class TableLearner:
         """Learn once if there is enough new play; True if a new calibration was taken."""
         note = voice_learning.note(self.models_dir)
         since = max(float(note.get("learned_until", 0.0)), float(note.get("forgotten_at", 0.0)))
-        new = [p for p in heard_phrases(self.store, self.min_conf, with_audio=False) if p.at > since]
+        new = [p for p in heard_phrases(self.store, self.min_conf) if p.at > since]
         if len(new) < self.min_new:
             return False
         learned, until = learn_from(self.store, self.models_dir, self.recognizer.model_dir,
@@ -77,16 +76,22 @@ class TableLearner:
 
 
 def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF,
-                  with_audio: bool = True) -> list[voice_learning.HeardPhrase]:
-    """The accepted heard items of every game in the store that can be learned from (with their
-    clips if asked)."""
-    out = []
-    for row in store.heard_with("accepted"):
-        item = voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text, row.extra, None)
-        if row.clip_id and voice_learning.learnable(item, min_conf):
-            clip = store.clip(row.clip_id) if with_audio else None
-            out.append(replace(item, wav=clip[0] if clip else None))
-    return out
+                  ) -> list[voice_learning.HeardPhrase]:
+    """The accepted heard items of every game in the store that can be learned from, each with
+    where its clip is kept (``stored_clip`` reads it)."""
+    items = (voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text, row.extra,
+                                        None, row.clip_id)
+             for row in store.heard_with("accepted") if row.clip_id)
+    return [item for item in items if voice_learning.learnable(item, min_conf)]
+
+
+def stored_clip(store: Any) -> Callable[[voice_learning.HeardPhrase], bytes | None]:
+    """How ``voice_learning.samples`` reads a heard item's clip from the store."""
+    def clip(item: voice_learning.HeardPhrase) -> bytes | None:
+        found = store.clip(item.clip_id) if item.clip_id else None
+        return found[0] if found else None
+
+    return clip
 
 
 def learn_from(store: Any, models_dir: Path, model_dir: Path,
@@ -95,7 +100,7 @@ def learn_from(store: Any, models_dir: Path, model_dir: Path,
     calibration's recordings; also the time of the newest phrase used."""
     forgotten = float(voice_learning.note(models_dir).get("forgotten_at", 0.0))
     phrases = [p for p in heard_phrases(store, min_conf) if p.at > forgotten]
-    heard = voice_learning.samples(phrases, min_conf)
+    heard = voice_learning.samples(phrases, min_conf, clip=stored_clip(store))
     learned = voice_learning.learn(model_dir, models_dir, heard)
     return learned, max((p.at for p in phrases), default=0.0)
 

@@ -17,7 +17,7 @@ import json
 import shutil
 import time
 import wave
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -49,7 +49,8 @@ class HeardPhrase:
     reason: str | None
     text: str
     extra: dict[str, Any]
-    wav: bytes | None
+    wav: bytes | None  # its clip, or None where ``samples`` is told how to find it
+    clip_id: str | None = None  # where its clip is kept
 
 
 def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
@@ -66,11 +67,11 @@ def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
     return item.reason == CONFIRMED or float(sure) >= min_conf
 
 
-def cut(item: HeardPhrase) -> bytes:
-    """The words of a heard item, with a little audio either side, as 16 kHz mono PCM; empty when
-    they were not said on their own."""
+def cut(item: HeardPhrase, clip: bytes) -> bytes:
+    """The words of a heard item, from its ``clip``, with a little audio either side, as 16 kHz
+    mono PCM; empty when they were not said on their own."""
     start, end = item.extra["speech"]
-    return words_of(_pcm(item.wav or b""), float(start), float(end))
+    return words_of(_pcm(clip), float(start), float(end))
 
 
 def words_of(pcm: bytes, start: float, end: float) -> bytes:
@@ -98,17 +99,25 @@ def said_alone(pcm: bytes, start: float, end: float) -> bool:
     return words > 0 and max(before, after) < QUIET_RATIO * words
 
 
-def samples(items: Iterable[HeardPhrase], min_conf: float = LEARN_CONF,
-            after: float = 0.0) -> list[tuple[bytes, str]]:
+def samples(items: Iterable[HeardPhrase], min_conf: float = LEARN_CONF, after: float = 0.0,
+            clip: Callable[[HeardPhrase], bytes | None] = lambda item: item.wav,
+            ) -> list[tuple[bytes, str]]:
     """(pcm, text) of the learnable phrases heard after ``after``, each utterance once (one
     utterance of two calls is stored as two items with the same clip), the newest
-    ``MAX_PHRASES``."""
+    ``MAX_PHRASES``, oldest first.  ``clip`` finds an item's clip (its ``wav`` unless told
+    otherwise): asked newest first, and only until those phrases are found, so that a store of
+    many evenings is not read whole each time the table is learned."""
     out: dict[tuple[float, str], tuple[bytes, str]] = {}
-    for item in sorted(items, key=lambda i: i.at):
-        if item.at > after and item.wav and learnable(item, min_conf):
-            key = (float(item.extra.get("t", item.at)), item.text)
-            out.setdefault(key, (cut(item), item.text))
-    return [s for s in out.values() if s[0]][-MAX_PHRASES:]
+    found = 0
+    for item in sorted(items, key=lambda i: i.at, reverse=True):
+        key = (float(item.extra.get("t", item.at)), item.text)
+        if found == MAX_PHRASES or item.at <= after:
+            break
+        if key in out or not learnable(item, min_conf) or not (wav := clip(item)):
+            continue
+        out[key] = (cut(item, wav), item.text)
+        found += bool(out[key][0])
+    return [s for s in reversed(out.values()) if s[0]]
 
 
 def _pcm(clip: bytes) -> bytes:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import io
 import wave
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from referee.asr import learn as voice_learning
 from referee.asr.find import find_model
@@ -86,6 +88,24 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
     ended = phrase(13.0, conf=0.95, text="uno mazo",
                    reason=f"{voice_learning.CONFIRMED}: era «me voy al mazo»")
     assert not voice_learning.learnable(ended)
+
+
+def test_only_the_clips_of_the_newest_phrases_learned_from_are_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store of many evenings is not read whole each time the table is learned: the clips are
+    asked for newest first, until the newest ``MAX_PHRASES`` phrases said alone are found."""
+    monkeypatch.setattr(voice_learning, "MAX_PHRASES", 3)
+    items = [phrase(float(k), t=float(k), talk_before=k == 8) for k in range(10)]
+    items = [replace(item, wav=None, clip_id=f"clip-{item.at:g}") for item in items]
+    clips = {item.clip_id: phrase(0.0, talk_before=item.at == 8).wav for item in items}
+    asked: list[str] = []
+
+    def clip(item: voice_learning.HeardPhrase) -> bytes | None:
+        asked.append(str(item.clip_id))
+        return clips[item.clip_id]
+
+    got = voice_learning.samples(items, clip=clip)
+    assert len(got) == 3 and asked == ["clip-9", "clip-8", "clip-7", "clip-6"]  # 8: talk before
 
 
 class StoreService:
