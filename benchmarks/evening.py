@@ -5,6 +5,7 @@ store, the page.
     python -m benchmarks.evening                      # 4 hours of table time, a row every 30 min
     python -m benchmarks.evening --hours 1 --every 10
     python -m benchmarks.evening --hours 1 --data-dir DIR   # keep the store, to look at it
+    python -m benchmarks.evening --learn                    # learning the voices, as serve --learn
 
 The table's sound is made as the evening goes, from the shared corpus (every voice, synthetic and
 real): the calls and envido numbers the game takes at that moment, other calls, look-alikes and
@@ -15,12 +16,13 @@ scoreboard with its SQLite store (in a temporary folder) and one page on its Web
 fed as fast as this machine decodes it.  The cards are tapped («round A», «hand») once a hand's
 calls leave room for them, and a new game starts when one is won, as at a table.
 
-Each row says: the games won so far; the phrases the listener handed to the referee in the
-stretch since the last row (the calls it hands over early count apart from the rest of their
-phrase); the evening's log lines and things heard kept; the process's resident memory and
-Python's live objects; the CPU per second of sound over the stretch; the time from a phrase handed
-over to its calls written down and published (p50 / p95 / max); the store's size; and the
-snapshots the page received, with the size of the last one.
+Each row says: the games won so far; how many times the voices were learned (``--learn``, as
+`serve --learn` does, looking every minute of table time); the phrases the listener handed to the
+referee in the stretch since the last row (the calls it hands over early count apart from the
+rest of their phrase); the evening's log lines and things heard kept; the process's resident
+memory and Python's live objects; the CPU per second of sound over the stretch (learning
+included); the time from a phrase handed over to its calls written down and published (p50 / p95
+/ max); the store's size; and the snapshots the page received, with the size of the last one.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ VOICE_RMS = 0.05  # a voice's level (about -26 dBFS)
 PAUSE_S = (0.8, 4.0)  # silence between two phrases, drawn evenly
 CALL_NOW = 0.4  # how often the next phrase is a call or number the game takes at that moment
 TAP = 0.35  # how often a tap follows a phrase, where the hand leaves room for one
+LEARN_EVERY_S = 60.0  # with --learn: how often it looks for new phrases to learn from (serve's)
 PIN = "1357"
 
 
@@ -116,6 +119,8 @@ class Evening:
         self.stretch = Stretch()
         self.rows: list[dict[str, float]] = []
         self.page: Page | None = None
+        self.learner: Any = None  # ``serve --learn``'s, asked every minute of table time
+        self.learned = 0
         self._cpu_at = time.process_time()
 
     # -- the sound -----------------------------------------------------------------------------
@@ -125,7 +130,7 @@ class Evening:
         from referee.audio import to_chunk
         from referee.wav import read_wav
 
-        next_row = self.every_s
+        next_row, next_learning = self.every_s, LEARN_EVERY_S
         while self.t < self.total_s:
             said = self._next()
             voice = read_wav(SPEECH / said.file)[:, 0]
@@ -138,6 +143,9 @@ class Evening:
                 self.t += len(frames[k:k + STEP]) / 16000
             self.stretch.sound_s += len(frames) / 16000
             self._tap()
+            if self.learner is not None and self.t >= next_learning:
+                self.learned += self.learner.step()
+                next_learning += LEARN_EVERY_S
             if self.t >= next_row:
                 self.row()
                 next_row += self.every_s
@@ -186,7 +194,8 @@ class Evening:
         gc.collect()
         times = sorted(s.heard_s) or [0.0]
         row = {
-            "minutes": self.t / 60, "won": self.won, "phrases": len(s.heard_s),
+            "minutes": self.t / 60, "won": self.won, "learned": self.learned,
+            "phrases": len(s.heard_s),
             "lines": self._count("events"), "heard": self._count("heard"),
             "rss_mb": _rss_mb(), "objects": len(gc.get_objects()),
             "rtf": (now - self._cpu_at) / max(s.sound_s, 1e-9),
@@ -198,7 +207,8 @@ class Evening:
             "snapshot_kb": (self.page.last_size if self.page else 0) / 1000,
         }
         self.rows.append(row)
-        print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['phrases']:>7.0f} "
+        print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['learned']:>7.0f} "
+              f"{row['phrases']:>7.0f} "
               f"{row['lines']:>6.0f} {row['heard']:>6.0f} {row['rss_mb']:>7.1f} "
               f"{row['objects']:>9.0f} {row['rtf']:>7.3f} {row['p50_ms']:>5.1f} / "
               f"{row['p95_ms']:>5.1f} / {row['max_ms']:>6.1f} {row['store_mb']:>7.1f} "
@@ -222,7 +232,8 @@ def _rss_mb() -> float:
     return float("nan")
 
 
-HEADER = (f"  {'table':>9} {'won':>5} {'phrases':>7} {'lines':>6} {'heard':>6} {'RSS MB':>7} "
+HEADER = (f"  {'table':>9} {'won':>5} {'learned':>7} {'phrases':>7} {'lines':>6} {'heard':>6} "
+          f"{'RSS MB':>7} "
           f"{'objects':>9} {'CPU RTF':>7} {'written down p50 / p95 / max ms':>23} {'store MB':>7} "
           f"{'snapshots':>9} {'last KB':>8}")
 
@@ -253,6 +264,11 @@ def run(args: argparse.Namespace) -> list[dict[str, float]]:
             evening.heard(time.perf_counter() - start)
 
         listener = Listener(recognizer, heard, on_revisions=referee.revise)
+        if args.learn:
+            from referee.learning import TableLearner
+
+            evening.learner = TableLearner(service.store, Path(tmp) / "models", recognizer,
+                                           log=lambda line: None)
         kept = TableAudio(60.0)
         service.table_audio = kept
         with TestClient(app) as client, client.websocket_connect("/ws") as ws:
@@ -285,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--snr", type=float, default=30.0,
                         help="the voices above the room's noise, dB (default 30)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--learn", action="store_true",
+                        help="learn the table's voices while it plays, as `serve --learn` does")
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
                         help="keep the evening's store there (an empty folder), to open it "
                         "afterwards with `truco-referee serve --no-mic --data-dir DIR`")
@@ -293,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no speech corpus or Spanish model under {SPEECH.parent.resolve()}", file=sys.stderr)
         return 2
     print(f"{args.hours:g} h at a table, the voices {args.snr:g} dB above a quiet room's noise, "
-          f"seed {args.seed}; a row every {args.every:g} min of table time")
+          f"seed {args.seed}; a row every {args.every:g} min of table time"
+          + ("; learning the table's voices as it plays" if args.learn else ""))
     summary(run(args))
     return 0
 
