@@ -19,7 +19,10 @@ calls leave room for them, and a new game starts when one is won, as at a table.
 Each row says: the games won so far; how many times the voices were learned (``--learn``, as
 `serve --learn` does, looking every minute of table time); the phrases the listener handed to the
 referee in the stretch since the last row (the calls it hands over early count apart from the
-rest of their phrase); the evening's log lines and things heard kept; the process's resident
+rest of their phrase); of the calls and numbers said there when the game took them, the share the
+voice wrote down as said ("written"), and the phrases with no call (chatter, look-alikes) it wrote
+a call or number down from ("false"), each judged by the lines the voice added while the phrase
+and its pause were heard; the evening's log lines and things heard kept; the process's resident
 memory and Python's live objects; the CPU per second of sound over the stretch (learning
 included); the time from a phrase handed over to its calls written down and published (p50 / p95
 / max); the store's size; and the snapshots the page received, with the size of the last one.
@@ -78,6 +81,10 @@ class Stretch:
 
     heard_s: list[float] = field(default_factory=list)  # each phrase's time to be written down
     sound_s: float = 0.0
+    taken: int = 0  # calls and numbers said when the game took them
+    written: int = 0  # of those, written down by the voice as said
+    talk: int = 0  # phrases with no call (chatter, look-alikes)
+    false: int = 0  # of those, phrases the voice wrote a call or number down from
 
 
 class Page:
@@ -132,7 +139,8 @@ class Evening:
 
         next_row, next_learning = self.every_s, LEARN_EVERY_S
         while self.t < self.total_s:
-            said = self._next()
+            said, taken = self._next()
+            before = self._voice_lines()
             voice = read_wav(SPEECH / said.file)[:, 0]
             voice = voice * (VOICE_RMS / (float(np.sqrt(np.mean(voice**2))) or 1e-9))
             pause = np.zeros(int(self.rng.uniform(*PAUSE_S) * 16000))
@@ -142,6 +150,7 @@ class Evening:
                 yield to_chunk(frames[k:k + STEP, None], self.t)
                 self.t += len(frames[k:k + STEP]) / 16000
             self.stretch.sound_s += len(frames) / 16000
+            self._judge(said, taken, before, self._voice_lines())
             self._tap()
             if self.learner is not None and self.t >= next_learning:
                 self.learned += self.learner.step()
@@ -156,14 +165,33 @@ class Evening:
         self.noise_at = int((self.noise_at + n) % len(self.noise))
         return self.noise[idx] * self.noise_gain
 
-    def _next(self) -> Said:
-        """A call or number the game takes now, or anything else said at a table."""
+    def _next(self) -> tuple[Said, bool]:
+        """A call or number the game takes now (and True), or anything else said at a table."""
         if self.rng.random() < CALL_NOW:
             expected = self.service.expected()
             now = [s for s in self.items if s.label.split("+")[0] in expected]
             if now:
-                return self.rng.choice(now)
-        return self.rng.choice(self.items)
+                return self.rng.choice(now), True
+        return self.rng.choice(self.items), False
+
+    def _voice_lines(self) -> list[str]:
+        """The game's lines as they stand that the voice wrote down."""
+        log = self.service.store.effective_log(self.service.game_id)
+        return [entry.line for entry in log if entry.origin == "voice"]
+
+    def _judge(self, said: Said, taken: bool, before: list[str], after: list[str]) -> None:
+        """What the voice wrote down while a phrase and its pause were heard: the call or number
+        said, where the game took it; any call or number, where none was said."""
+        same = next((k for k, (a, b) in enumerate(zip(before, after)) if a != b),
+                    min(len(before), len(after)))
+        calls = [line.split(": ", 1)[1] for line in after[same:] if ": " in line]
+        first = said.label.split("+")[0]
+        if taken:
+            self.stretch.taken += 1
+            self.stretch.written += first.removeprefix("puntos:") in calls
+        elif said.label == "none":
+            self.stretch.talk += 1
+            self.stretch.false += bool(calls)
 
     def _tap(self) -> None:
         """A game won starts the next one; otherwise, now and then, a round won or a hand dealt,
@@ -196,6 +224,8 @@ class Evening:
         row = {
             "minutes": self.t / 60, "won": self.won, "learned": self.learned,
             "phrases": len(s.heard_s),
+            "written": 100 * s.written / max(s.taken, 1), "false": s.false,
+            "taken_n": s.taken, "written_n": s.written, "talk_n": s.talk,
             "lines": self._count("events"), "heard": self._count("heard"),
             "rss_mb": _rss_mb(), "objects": len(gc.get_objects()),
             "rtf": (now - self._cpu_at) / max(s.sound_s, 1e-9),
@@ -208,7 +238,7 @@ class Evening:
         }
         self.rows.append(row)
         print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['learned']:>7.0f} "
-              f"{row['phrases']:>7.0f} "
+              f"{row['phrases']:>7.0f} {row['written']:>7.1f}% {row['false']:>5.0f} "
               f"{row['lines']:>6.0f} {row['heard']:>6.0f} {row['rss_mb']:>7.1f} "
               f"{row['objects']:>9.0f} {row['rtf']:>7.3f} {row['p50_ms']:>5.1f} / "
               f"{row['p95_ms']:>5.1f} / {row['max_ms']:>6.1f} {row['store_mb']:>7.1f} "
@@ -232,7 +262,8 @@ def _rss_mb() -> float:
     return float("nan")
 
 
-HEADER = (f"  {'table':>9} {'won':>5} {'learned':>7} {'phrases':>7} {'lines':>6} {'heard':>6} "
+HEADER = (f"  {'table':>9} {'won':>5} {'learned':>7} {'phrases':>7} {'written':>8} {'false':>5} "
+          f"{'lines':>6} {'heard':>6} "
           f"{'RSS MB':>7} "
           f"{'objects':>9} {'CPU RTF':>7} {'written down p50 / p95 / max ms':>23} {'store MB':>7} "
           f"{'snapshots':>9} {'last KB':>8}")
@@ -279,7 +310,16 @@ def run(args: argparse.Namespace) -> list[dict[str, float]]:
 
 
 def summary(rows: list[dict[str, float]]) -> None:
-    """How the last stretch compares with the first."""
+    """What the voice wrote down over the evening, and how the last stretch compares with the
+    first."""
+    if not rows:
+        return
+    taken, written, talk, false = (sum(r[k] for r in rows)
+                                   for k in ("taken_n", "written_n", "talk_n", "false"))
+    print(f"over {rows[-1]['minutes'] / 60:.1f} h: {taken:.0f} calls and numbers said when the game "
+          f"took them, {100 * written / max(taken, 1):.1f}% written down by the voice as said; "
+          f"{talk:.0f} phrases with no call (chatter, look-alikes), {false:.0f} of them had a call "
+          f"or number written down ({false / (rows[-1]['minutes'] / 60):.1f} an hour)")
     if len(rows) < 2:
         return
     first, last = rows[0], rows[-1]

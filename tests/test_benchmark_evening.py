@@ -3,6 +3,7 @@ stretch, and the store it leaves opens as the scoreboard's."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,12 @@ def test_a_few_minutes_at_the_table_are_heard_written_down_and_kept(
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.strip().split(" ")[0].isdigit()]
     assert [int(row[0]) for row in rows] == [1, 2, 3]  # a row a minute of table time
-    phrases, lines, heard = ([int(row[k]) for row in rows] for k in (4, 5, 6))
+    phrases, lines, heard = ([int(row[k]) for row in rows] for k in (4, 7, 8))
     assert all(n > 0 for n in phrases)
     assert lines == sorted(lines) and lines[-1] > 0 and heard == sorted(heard) and heard[-1] > 0
+    assert all(0 <= float(row[5].rstrip("%")) <= 100 for row in rows)
+    said = re.search(r"(\d+) calls and numbers said when the game took them, ([\d.]+)% written", out)
+    assert said and int(said[1]) > 0 and float(said[2]) > 0  # the voice wrote calls down
     assert "from the first row to the last" in out
 
     from web_scoreboard.app import create_app
