@@ -83,6 +83,7 @@ class Stretch:
     sound_s: float = 0.0
     taken: int = 0  # calls and numbers said when the game took them
     written: int = 0  # of those, written down by the voice as said
+    tapped: int = 0  # or written once the table confirmed it with a tap
     talk: int = 0  # phrases with no call (chatter, look-alikes)
     false: int = 0  # of those, phrases the voice wrote a call or number down from
 
@@ -150,6 +151,7 @@ class Evening:
                 yield to_chunk(frames[k:k + STEP, None], self.t)
                 self.t += len(frames[k:k + STEP]) / 16000
             self.stretch.sound_s += len(frames) / 16000
+            self._tap_doubts(said)
             self._judge(said, taken, before, self._voice_lines())
             self._tap()
             if self.learner is not None and self.t >= next_learning:
@@ -174,24 +176,44 @@ class Evening:
                 return self.rng.choice(now), True
         return self.rng.choice(self.items), False
 
-    def _voice_lines(self) -> list[str]:
-        """The game's lines as they stand that the voice wrote down."""
-        log = self.service.store.effective_log(self.service.game_id)
-        return [entry.line for entry in log if entry.origin == "voice"]
+    def _tap_doubts(self, said: Said) -> None:
+        """The table taps what waits as «dudoso», oldest first: confirmed where it is what was
+        said, set aside where it is not (a declaration held waits for the one before it)."""
+        from web_scoreboard.errors import ActionError
 
-    def _judge(self, said: Said, taken: bool, before: list[str], after: list[str]) -> None:
-        """What the voice wrote down while a phrase and its pause were heard: the call or number
-        said, where the game took it; any call or number, where none was said."""
+        meant = {call.removeprefix("puntos:") for call in said.label.split("+")}
+        tried: set[int] = set()
+        while waiting := [h for h in self.service.snapshot()["heard"]
+                          if h["status"] == "unsure" and h["id"] not in tried]:
+            item = waiting[-1]
+            tried.add(item["id"])
+            right = (item.get("line") or "").partition(": ")[2] in meant
+            try:
+                (self.service.confirm_heard if right else self.service.dismiss_heard)(item["id"])
+            except (ActionError, ValueError):
+                pass
+
+    def _voice_lines(self) -> list[tuple[str, str]]:
+        """The game's lines as they stand that the voice wrote down, alone or with a tap."""
+        log = self.service.store.effective_log(self.service.game_id)
+        return [(entry.origin, entry.line) for entry in log if entry.origin in ("voice", "confirm")]
+
+    def _judge(self, said: Said, taken: bool, before: list[tuple[str, str]],
+               after: list[tuple[str, str]]) -> None:
+        """What was written down while a phrase and its pause were heard: the call or number
+        said, where the game took it, by the voice alone or with a tap; any call or number by
+        the voice alone, where none was said."""
         same = next((k for k, (a, b) in enumerate(zip(before, after)) if a != b),
                     min(len(before), len(after)))
-        calls = [line.split(": ", 1)[1] for line in after[same:] if ": " in line]
-        first = said.label.split("+")[0]
+        added = [(origin, line.split(": ", 1)[1]) for origin, line in after[same:] if ": " in line]
+        first = said.label.split("+")[0].removeprefix("puntos:")
         if taken:
             self.stretch.taken += 1
-            self.stretch.written += first.removeprefix("puntos:") in calls
+            self.stretch.written += ("voice", first) in added
+            self.stretch.tapped += ("confirm", first) in added
         elif said.label == "none":
             self.stretch.talk += 1
-            self.stretch.false += bool(calls)
+            self.stretch.false += any(origin == "voice" for origin, _ in added)
 
     def _tap(self) -> None:
         """A game won starts the next one; otherwise, now and then, a round won or a hand dealt,
@@ -225,7 +247,8 @@ class Evening:
             "minutes": self.t / 60, "won": self.won, "learned": self.learned,
             "phrases": len(s.heard_s),
             "written": 100 * s.written / max(s.taken, 1), "false": s.false,
-            "taken_n": s.taken, "written_n": s.written, "talk_n": s.talk,
+            "tapped": 100 * s.tapped / max(s.taken, 1),
+            "taken_n": s.taken, "written_n": s.written, "tapped_n": s.tapped, "talk_n": s.talk,
             "lines": self._count("events"), "heard": self._count("heard"),
             "rss_mb": _rss_mb(), "objects": len(gc.get_objects()),
             "rtf": (now - self._cpu_at) / max(s.sound_s, 1e-9),
@@ -238,7 +261,8 @@ class Evening:
         }
         self.rows.append(row)
         print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['learned']:>7.0f} "
-              f"{row['phrases']:>7.0f} {row['written']:>7.1f}% {row['false']:>5.0f} "
+              f"{row['phrases']:>7.0f} {row['written']:>7.1f}% {row['tapped']:>6.1f}% "
+              f"{row['false']:>5.0f} "
               f"{row['lines']:>6.0f} {row['heard']:>6.0f} {row['rss_mb']:>7.1f} "
               f"{row['objects']:>9.0f} {row['rtf']:>7.3f} {row['p50_ms']:>5.1f} / "
               f"{row['p95_ms']:>5.1f} / {row['max_ms']:>6.1f} {row['store_mb']:>7.1f} "
@@ -262,7 +286,8 @@ def _rss_mb() -> float:
     return float("nan")
 
 
-HEADER = (f"  {'table':>9} {'won':>5} {'learned':>7} {'phrases':>7} {'written':>8} {'false':>5} "
+HEADER = (f"  {'table':>9} {'won':>5} {'learned':>7} {'phrases':>7} {'written':>8} {'+ tap':>7} "
+          f"{'false':>5} "
           f"{'lines':>6} {'heard':>6} "
           f"{'RSS MB':>7} "
           f"{'objects':>9} {'CPU RTF':>7} {'written down p50 / p95 / max ms':>23} {'store MB':>7} "
@@ -314,10 +339,11 @@ def summary(rows: list[dict[str, float]]) -> None:
     first."""
     if not rows:
         return
-    taken, written, talk, false = (sum(r[k] for r in rows)
-                                   for k in ("taken_n", "written_n", "talk_n", "false"))
+    taken, written, tapped, talk, false = (
+        sum(r[k] for r in rows) for k in ("taken_n", "written_n", "tapped_n", "talk_n", "false"))
     print(f"over {rows[-1]['minutes'] / 60:.1f} h: {taken:.0f} calls and numbers said when the game "
-          f"took them, {100 * written / max(taken, 1):.1f}% written down by the voice as said; "
+          f"took them, {100 * written / max(taken, 1):.1f}% written down by the voice as said, "
+          f"{100 * tapped / max(taken, 1):.1f}% more with a tap; "
           f"{talk:.0f} phrases with no call (chatter, look-alikes), {false:.0f} of them had a call "
           f"or number written down ({false / (rows[-1]['minutes'] / 60):.1f} an hour)")
     if len(rows) < 2:

@@ -17,7 +17,7 @@ def test_a_few_minutes_at_the_table_are_heard_written_down_and_kept(
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.strip().split(" ")[0].isdigit()]
     assert [int(row[0]) for row in rows] == [1, 2, 3]  # a row a minute of table time
-    phrases, lines, heard = ([int(row[k]) for row in rows] for k in (4, 7, 8))
+    phrases, lines, heard = ([int(row[k]) for row in rows] for k in (4, 8, 9))
     assert all(n > 0 for n in phrases)
     assert lines == sorted(lines) and lines[-1] > 0 and heard == sorted(heard) and heard[-1] > 0
     assert all(0 <= float(row[5].rstrip("%")) <= 100 for row in rows)
