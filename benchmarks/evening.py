@@ -245,10 +245,8 @@ class Evening:
         times = sorted(s.heard_s) or [0.0]
         row = {
             "minutes": self.t / 60, "won": self.won, "learned": self.learned,
-            "phrases": len(s.heard_s),
-            "written": 100 * s.written / max(s.taken, 1), "false": s.false,
-            "tapped": 100 * s.tapped / max(s.taken, 1),
-            "taken_n": s.taken, "written_n": s.written, "tapped_n": s.tapped, "talk_n": s.talk,
+            "phrases": len(s.heard_s), "taken": s.taken, "written": s.written, "tapped": s.tapped,
+            "talk": s.talk, "false": s.false,
             "lines": self._count("events"), "heard": self._count("heard"),
             "rss_mb": _rss_mb(), "objects": len(gc.get_objects()),
             "rtf": (now - self._cpu_at) / max(s.sound_s, 1e-9),
@@ -261,7 +259,8 @@ class Evening:
         }
         self.rows.append(row)
         print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['learned']:>7.0f} "
-              f"{row['phrases']:>7.0f} {row['written']:>7.1f}% {row['tapped']:>6.1f}% "
+              f"{row['phrases']:>7.0f} {_share(row['written'], row['taken']):>7.1f}% "
+              f"{_share(row['tapped'], row['taken']):>6.1f}% "
               f"{row['false']:>5.0f} "
               f"{row['lines']:>6.0f} {row['heard']:>6.0f} {row['rss_mb']:>7.1f} "
               f"{row['objects']:>9.0f} {row['rtf']:>7.3f} {row['p50_ms']:>5.1f} / "
@@ -276,6 +275,11 @@ class Evening:
             return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
         finally:
             db.close()
+
+
+def _share(part: float, whole: float) -> float:
+    """``part`` as a percentage of ``whole`` (0 of none)."""
+    return 100 * part / max(whole, 1)
 
 
 def _rss_mb() -> float:
@@ -340,19 +344,20 @@ def summary(rows: list[dict[str, float]]) -> None:
     if not rows:
         return
     taken, written, tapped, talk, false = (
-        sum(r[k] for r in rows) for k in ("taken_n", "written_n", "tapped_n", "talk_n", "false"))
+        sum(r[k] for r in rows) for k in ("taken", "written", "tapped", "talk", "false"))
     print(f"over {rows[-1]['minutes'] / 60:.1f} h: {taken:.0f} calls and numbers said when the game "
-          f"took them, {100 * written / max(taken, 1):.1f}% written down by the voice as said, "
-          f"{100 * tapped / max(taken, 1):.1f}% more with a tap; "
+          f"took them, {_share(written, taken):.1f}% written down by the voice as said, "
+          f"{_share(tapped, taken):.1f}% more with a tap; "
           f"{talk:.0f} phrases with no call (chatter, look-alikes), {false:.0f} of them had a call "
           f"or number written down ({false / (rows[-1]['minutes'] / 60):.1f} an hour)")
     if len(rows) < 2:
         return
     first, last = rows[0], rows[-1]
-    hours = (last["minutes"] - first["minutes"]) / 60
-    print(f"from the first row to the last ({hours:.1f} h of table time): resident memory "
-          f"{first['rss_mb']:.1f} → {last['rss_mb']:.1f} MB "
-          f"({(last['rss_mb'] - first['rss_mb']) / hours:+.1f} MB an hour), Python objects "
+    minutes = last["minutes"] - first["minutes"]
+    growth = (last["rss_mb"] - first["rss_mb"]) / minutes * 60
+    print(f"from the first row to the last ({minutes:.0f} min of table time): resident memory "
+          f"{first['rss_mb']:.1f} → {last['rss_mb']:.1f} MB"
+          + (f" ({growth:+.1f} MB an hour)" if minutes >= 60 else "") + ", Python objects "
           f"{first['objects']:.0f} → {last['objects']:.0f}, CPU {first['rtf']:.3f} → "
           f"{last['rtf']:.3f} of real time, written down p95 {first['p95_ms']:.1f} → "
           f"{last['p95_ms']:.1f} ms; {last['won']:.0f} games won, {last['lines']:.0f} log lines, "
