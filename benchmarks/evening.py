@@ -6,6 +6,7 @@ store, the page.
     python -m benchmarks.evening --hours 1 --every 10
     python -m benchmarks.evening --hours 1 --data-dir DIR   # keep the store, to look at it
     python -m benchmarks.evening --learn                    # learning the voices, as serve --learn
+    python -m benchmarks.evening --snr 10                   # a noisy table
 
 The table's sound is made as the evening goes, from the shared corpus (every voice, synthetic and
 real): the calls and envido numbers the game takes at that moment, other calls, look-alikes and
@@ -381,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (SPEECH / "manifest.csv").is_file() or not (SPHINX_ES_DIR / "mdef").is_file():
         print(f"no speech corpus or Spanish model under {SPEECH.parent.resolve()}", file=sys.stderr)
         return 2
-    print(f"{args.hours:g} h at a table, the voices {args.snr:g} dB above a quiet room's noise, "
+    print(f"{args.hours:g} h at a table, the voices {args.snr:g} dB above the room's noise, "
           f"seed {args.seed}; a row every {args.every:g} min of table time"
           + ("; learning the table's voices as it plays" if args.learn else ""))
     summary(run(args))
