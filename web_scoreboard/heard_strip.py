@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from typing import Any
 
+from referee import clip_codec
 from referee.doubt import CONFIRMED
 from web_scoreboard.errors import ActionError, written
 from web_scoreboard.store import HeardRow, Store
@@ -92,7 +93,7 @@ class HeardStrip:
 
     def add(self, game_id: int, status: str, text: str, *, line: str | None,
             clip: bytes | None, extra: dict[str, Any], reason: str | None = None,
-            team: str | None = None, mime: str = "audio/wav") -> dict[str, Any]:
+            team: str | None = None, mime: str = clip_codec.WAV) -> dict[str, Any]:
         """Store an item (with its clip, if any) and show it first; the stored item as a dict."""
         clip_id = self.store.put_clip(clip, mime) if clip else None
         row = self.store.add_heard(game_id, status, text, line=line, reason=reason,

@@ -14,6 +14,7 @@ import zipfile
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
+from referee import clip_codec
 from web_scoreboard.store import GameRow, HeardRow
 
 # What became of each heard item, in words.
@@ -22,7 +23,7 @@ STATUS = {"accepted": "aplicado", "unsure": "dudoso", "rejected": "rechazado", "
 COLUMNS = ("n", "hora", "de", "equipo", "oído", "estado", "anotado", "motivo", "confianza",
            "archivo")
 # a clip's or picture's file, by its type
-EXTENSION = {"audio/wav": "wav", "audio/flac": "flac", "image/jpeg": "jpg"}
+EXTENSION = {clip_codec.WAV: "wav", clip_codec.FLAC: "flac", "image/jpeg": "jpg"}
 
 
 def file_name(game_id: int) -> str:

@@ -396,10 +396,11 @@ async function listGames() {
   $("#games-list").innerHTML = (data.games || []).map((g) => {
     const when = new Date(g.created_at * 1000).toLocaleString("es-AR", { dateStyle: "short", timeStyle: "short" });
     const names = g.names || {};
-    const current = g.id === data.current ? " (en curso)" : ` <button class="btn" type="button" data-open-game="${g.id}">Abrir</button>`;
+    const inPlay = g.id === data.current;
+    const current = inPlay ? " (en curso)" : ` <button class="btn" type="button" data-open-game="${g.id}">Abrir</button>`;
     const keep = ` <a class="btn" href="/api/games/${g.id}/replay" download aria-label="Descargar la partida ${g.id}">Descargar</a>` +
       ` <a class="btn" href="/api/games/${g.id}/evidence" download aria-label="Descargar la partida ${g.id} con audios y fotos">Con audios</a>`;
-    const drop = g.id === data.current ? "" : ` <button class="btn danger" type="button" data-delete-game="${g.id}" aria-label="Borrar la partida ${g.id}">Borrar</button>`;
+    const drop = inPlay ? "" : ` <button class="btn danger" type="button" data-delete-game="${g.id}" aria-label="Borrar la partida ${g.id}">Borrar</button>`;
     return `<li>#${g.id} · ${when} · ${Render.esc(names.A || "A")} ${g.score.A} — ${g.score.B} ${Render.esc(names.B || "B")}${g.winner ? " · terminada" : ""}${current}${keep}${drop}</li>`;
   }).join("");
 }
