@@ -241,15 +241,18 @@ class TableService:
             return self.publish()
 
     def delete_game(self, game_id: int) -> dict[str, Any]:
-        """Delete a past game whole, with its clips and pictures (``Store.delete_game``); not the
-        one in play.  How much they took (``freed``, bytes)."""
+        """Delete a past game whole, with its clips and pictures (``Store.delete_game``), and
+        give their room back to the disk; not the one in play.  How much they took (``freed``,
+        bytes)."""
         with self.change():
             if self.store.game(game_id) is None:
                 raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
             if game_id == self._game.game_id:
                 raise ActionError("game-in-play", "la partida en curso no se borra: empezá o "
                                   "abrí otra primero")
-            return {"deleted": game_id, "freed": self.store.delete_game(game_id)}
+            freed = self.store.delete_game(game_id)
+        self.store.give_back_room()
+        return {"deleted": game_id, "freed": freed}
 
     def set_names(self, names: dict[str, str]) -> dict[str, Any]:
         with self.change():

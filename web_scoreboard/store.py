@@ -43,6 +43,9 @@ def said(err: sqlite3.Error) -> str:
 class StoreError(Exception):
     """The store cannot be opened: damaged, taken by another program, or unwritable."""
 
+
+AUTO_VACUUM_INCREMENTAL = 2  # PRAGMA auto_vacuum's value for INCREMENTAL
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
@@ -169,6 +172,7 @@ class Store:
             raise StoreError(f"no puedo abrir los tanteadores guardados en {path}: "
                              f"{said(err)}") from err
         try:
+            self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # takes only on a new store
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -258,8 +262,8 @@ class Store:
 
     def delete_game(self, game_id: int) -> int:
         """Delete a game whole: its log, what was heard in it, and the clips and pictures no other
-        game's items name.  The bytes of clips and pictures deleted (the file keeps their room
-        for what is stored next)."""
+        game's items name.  The bytes of clips and pictures deleted (``give_back_room``, after
+        the change is stored, hands their room back to the disk)."""
         with self._transaction() as db:
             unused = """FROM clips WHERE id IN (SELECT clip_id FROM heard WHERE game_id = ?)
                 AND id NOT IN (SELECT clip_id FROM heard WHERE game_id != ? AND clip_id IS NOT NULL)"""
@@ -269,6 +273,27 @@ class Store:
             for table, column in (("heard", "game_id"), ("events", "game_id"), ("games", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = ?", (game_id,))
         return int(freed)
+
+    def give_back_room(self) -> bool:
+        """Shrink the file by the room deleted rows left.  A store keeps that room apart
+        (``auto_vacuum`` incremental) from its making; one made before is rewritten once
+        (``VACUUM``, which needs as much free disk as the store takes) to keep it apart from then
+        on.  False if SQLite could not (a full disk): the room is then reused by what is stored
+        next, and nothing kept is touched.  Not inside a batch: SQLite shrinks a file only
+        between changes."""
+        with self._lock:
+            if self._batch is not None:
+                raise RuntimeError("give_back_room inside a batch would commit it half-way")
+            try:
+                if self._db.execute("PRAGMA auto_vacuum").fetchone()[0] != AUTO_VACUUM_INCREMENTAL:
+                    self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+                    self._db.execute("VACUUM")
+                else:  # a script, so that SQLite runs the pragma to its end
+                    self._db.executescript("PRAGMA incremental_vacuum;")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the moved pages, written
+            except sqlite3.Error:
+                return False
+        return True
 
     def current_game_id(self) -> int | None:
         value = self.get_meta("current_game")

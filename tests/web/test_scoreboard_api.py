@@ -395,7 +395,7 @@ def test_a_past_game_is_deleted_with_its_clips_but_not_the_one_in_play(
         app: FastAPI, client: TestClient, post: Post) -> None:
     service = app.state.service
     post(client, "hand")
-    clip = b"RIFF" + bytes(3000)
+    clip = b"RIFF" + bytes(300_000)  # pages of their own
     heard = service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco", clip=clip))
     old = state(client)["game_id"]
     assert client.delete(f"/api/games/{old}").status_code == 401  # the table's PIN
@@ -406,6 +406,7 @@ def test_a_past_game_is_deleted_with_its_clips_but_not_the_one_in_play(
     current = client.post("/api/games", json={}, headers=AUTH).json()["game_id"]
     deleted = client.delete(f"/api/games/{old}", headers=AUTH)
     assert deleted.status_code == 200 and deleted.json() == {"deleted": old, "freed": len(clip)}
+    assert service.store._db.execute("PRAGMA freelist_count").fetchone()[0] == 0  # room given back
     assert [g["id"] for g in client.get("/api/games").json()["games"]] == [current]
     assert client.get(f"/api/clips/{heard['clip_id']}").status_code == 404
     assert client.get(f"/api/games/{old}/evidence").status_code == 404

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 import threading
@@ -78,6 +79,42 @@ def test_a_game_is_deleted_whole_and_a_clip_another_game_names_is_kept(store: St
     assert store.game(old) is None and store.log(old) == [] and store.heard(old) == []
     assert store.clip(own) is None and store.clip(shared) is not None
     assert [g.id for g in store.games()] == [other] and len(store.heard(other)) == 1
+
+
+
+def _game_with_clip(store: Store, size: int) -> int:
+    game = store.create_game({}, {})
+    store.add_heard(game, "accepted", "truco", clip_id=store.put_clip(os.urandom(size)))
+    return game
+
+
+def test_a_deleted_game_gives_its_room_back_to_the_disk(store: Store) -> None:
+    kept, gone = _game_with_clip(store, 100_000), _game_with_clip(store, 3_000_000)
+    store.give_back_room()  # written out, so that the file's size is the store's
+    before = store.path.stat().st_size
+    store.delete_game(gone)
+    assert store.path.stat().st_size == before  # deleting only marks the room free
+    assert store.give_back_room()
+    assert before - store.path.stat().st_size >= 3_000_000
+    assert len(store.heard(kept)) == 1 and store.clip(store.heard(kept)[0].clip_id or "")
+
+
+def test_a_store_made_before_it_kept_its_room_apart_is_rewritten_once(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as db:  # SQLite's defaults: no room apart
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    old = Store(path)
+    assert old._db.execute("PRAGMA auto_vacuum").fetchone()[0] == 0
+    old.delete_game(_game_with_clip(old, 2_000_000))
+    assert old.give_back_room()
+    assert old._db.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # from now on, incremental
+    assert path.stat().st_size < 1_000_000
+    old.close()
+
+
+def test_the_room_is_not_given_back_inside_a_batch(store: Store) -> None:
+    with pytest.raises(RuntimeError), store.batch():
+        store.give_back_room()
 
 
 def test_hub_delivers_in_publishing_order_from_many_threads() -> None:
