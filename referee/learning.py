@@ -44,7 +44,7 @@ class TableLearner:
         """Learn once if there is enough new play; True if a new calibration was taken."""
         note = voice_learning.note(self.models_dir)
         since = max(float(note.get("learned_until", 0.0)), float(note.get("forgotten_at", 0.0)))
-        new = [p for p in heard_phrases(self.store, self.min_conf) if p.at > since]
+        new = heard_phrases(self.store, self.min_conf, after=since)
         if len(new) < self.min_new:
             return False
         learned, until = learn_from(self.store, self.models_dir, self.recognizer.model_dir,
@@ -75,13 +75,14 @@ class TableLearner:
         return thread
 
 
-def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF,
+def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF, after: float = 0.0,
                   ) -> list[voice_learning.HeardPhrase]:
-    """The accepted heard items of every game in the store that can be learned from, each with
-    where its clip is kept (``stored_clip`` reads it)."""
+    """The accepted heard items of every game in the store, heard after ``after``, that can be
+    learned from, each with where its clip is kept (``stored_clip`` reads it).  Only those are
+    read: the check for new play every minute does not go through every evening kept."""
     items = (voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text, row.extra,
                                         None, row.clip_id)
-             for row in store.heard_with("accepted") if row.clip_id)
+             for row in store.heard_with("accepted", after) if row.clip_id)
     return [item for item in items if voice_learning.learnable(item, min_conf)]
 
 
@@ -99,7 +100,7 @@ def learn_from(store: Any, models_dir: Path, model_dir: Path,
     """Adapt on everything learnable in the store (since the last ``voices forget``) and the
     calibration's recordings; also the time of the newest phrase used."""
     forgotten = float(voice_learning.note(models_dir).get("forgotten_at", 0.0))
-    phrases = [p for p in heard_phrases(store, min_conf) if p.at > forgotten]
+    phrases = heard_phrases(store, min_conf, after=forgotten)
     heard = voice_learning.samples(phrases, min_conf, clip=stored_clip(store))
     learned = voice_learning.learn(model_dir, models_dir, heard)
     return learned, max((p.at for p in phrases), default=0.0)

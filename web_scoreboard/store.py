@@ -382,11 +382,12 @@ class Store:
                 (game_id, status, status)).fetchall()
         return [_heard_row(r) for r in rows]
 
-    def heard_with(self, status: str) -> list[HeardRow]:
-        """Every heard item of every game with this status, oldest first."""
+    def heard_with(self, status: str, after: float = 0.0) -> list[HeardRow]:
+        """Every heard item of every game with this status heard after ``after`` (UNIX time),
+        oldest first."""
         with self._lock:
-            rows = self._db.execute("SELECT * FROM heard WHERE status = ? ORDER BY id",
-                                    (status,)).fetchall()
+            rows = self._db.execute("SELECT * FROM heard WHERE status = ? AND at > ? ORDER BY id",
+                                    (status, after)).fetchall()
         return [_heard_row(r) for r in rows]
 
     def set_heard_status(self, heard_id: int, status: str, reason: str | None = None,

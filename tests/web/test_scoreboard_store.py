@@ -68,6 +68,18 @@ def test_heard_items_and_clips(store: Store) -> None:
     assert store.clip("nope") is None
 
 
+
+def test_heard_items_with_a_status_are_read_from_a_moment_on(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = store.create_game({}, {})
+    for at, status in ((100.0, "accepted"), (200.0, "rejected"), (300.0, "accepted")):
+        monkeypatch.setattr(time, "time", lambda at=at: at)
+        store.add_heard(game, status, "truco")
+    assert [h.at for h in store.heard_with("accepted")] == [100.0, 300.0]
+    assert [h.at for h in store.heard_with("accepted", after=100.0)] == [300.0]
+    assert store.heard_with("accepted", after=300.0) == []
+
+
 def test_a_game_is_deleted_whole_and_a_clip_another_game_names_is_kept(store: Store) -> None:
     old, other = store.create_game({}, {}), store.create_game({}, {})
     store.append(old, [LogEntry("apply", "hand", "page")], {"A": 0, "B": 0}, None)
