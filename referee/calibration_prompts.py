@@ -20,6 +20,10 @@ PHRASE_MAX_S = 5.0  # a call is short: sound that goes on longer without a pause
 NOT_HEARD = "no te oí"
 NOTHING_HEARD = ("no te oí decir ninguna frase; probá de nuevo más cerca del micrófono y lejos "
                  "del ruido")
+# A player removed: what the table played until then holds their voice too, and is not learned
+# from again (``learn.forget_play``).
+PLAY_FORGOTTEN = ("De lo jugado hasta ahora ya no aprendo: ahí está su voz, y no distingo una voz "
+                  "de otra.")
 
 
 def _seconds(pcm_bytes: int) -> float:

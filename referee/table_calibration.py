@@ -32,7 +32,7 @@ from models import syserrors
 from referee.asr import learn as voice_learning
 from referee.asr.base import RecognizerError
 from referee.audio import AudioChunk
-from referee.calibration_prompts import NOTHING_HEARD, PROMPTS, PhraseCapture
+from referee.calibration_prompts import NOTHING_HEARD, PLAY_FORGOTTEN, PROMPTS, PhraseCapture
 from referee.device_status import NARROW_CALIBRATION
 
 Voices = Sequence[Sequence[tuple[bytes, str]]]
@@ -225,9 +225,10 @@ class TableCalibration:
                 raise ValueError(f"las voces guardadas cambiaron: quedan {len(voices)}; "
                                  "fijate en la lista y probá de nuevo")
             del voices[player - 1], names[player - 1]
+            voice_learning.forget_play(self.models_dir)  # first: no relearning on it meanwhile
             seconds = self._refit(voices, names)
             return (f"Listo: saqué {voice}; quedan {_players(len(voices))} calibrados, "
-                    f"{seconds:.0f} s de voz.")
+                    f"{seconds:.0f} s de voz. {PLAY_FORGOTTEN}")
 
         threading.Thread(target=self._fitting, args=(fitted,), name="voice-calibration",
                          daemon=True).start()

@@ -364,11 +364,18 @@ def save_calibration(models_dir: Path, model_dir: Path, means: np.ndarray, stats
     folder = calibration_dir(models_dir)
     write_means(folder / "means.new", means)
     (folder / "means.new").replace(folder / "means")
-    info = {"model": str(model_dir.resolve()), "model_in_folder": _inside(models_dir, model_dir),
-            "speech_s": round(stats.frames / 100, 1), **notes}
+    write_note(models_dir, {"model": str(model_dir.resolve()),
+                            "model_in_folder": _inside(models_dir, model_dir),
+                            "speech_s": round(stats.frames / 100, 1), **notes})
+    return folder / "means"
+
+
+def write_note(models_dir: Path, info: dict[str, object]) -> None:
+    """Replace the calibration's note (``info.json``) whole."""
+    folder = calibration_dir(models_dir)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "info.new").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     (folder / "info.new").replace(folder / "info.json")
-    return folder / "means"
 
 
 def find_calibration(models_dir: Path, model_dir: Path) -> Path | None:

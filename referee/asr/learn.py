@@ -26,7 +26,7 @@ import numpy as np
 
 from models.folders import replace_folder
 from referee import clip_codec
-from referee.asr.adapt import Stats, calibrate, calibration_dir, save_calibration
+from referee.asr.adapt import Stats, calibrate, calibration_dir, save_calibration, write_note
 from referee.asr.base import SAMPLE_RATE
 from referee.doubt import CONFIRMED, confirmed_as_longer
 from referee.evidence import write_wav
@@ -358,14 +358,19 @@ def forget(models_dir: Path) -> bool:
         return False
     if folder.is_dir():  # (a file in its place fails below, and is said)
         shutil.rmtree(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "info.json").write_text(json.dumps({"forgotten_at": time.time()}) + "\n",
-                                      encoding="utf-8")
+    write_note(models_dir, {"forgotten_at": time.time()})
     return had
 
 
+def forget_play(models_dir: Path) -> None:
+    """Play heard until now is not learned from again (``serve --learn``, ``voices learn``), for
+    a player left and their calls are in it: the referee does not tell voices apart.  The
+    calibration and the recordings kept stay."""
+    write_note(models_dir, {**note(models_dir), "forgotten_at": time.time()})
+
+
 __all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "KeptPlayer", "Learned", "cut", "forget",
-           "kept_players", "kept_voices", "learn", "learnable", "name_player", "narrow_voices",
-           "note", "player_name", "player_names", "prompt_text", "prompts_dir", "said_alone",
-           "samples", "save", "save_prompts", "saved_players", "saved_prompts", "voice_of",
-           "voice_sample", "words_of"]
+           "forget_play", "kept_players", "kept_voices", "learn", "learnable", "name_player",
+           "narrow_voices", "note", "player_name", "player_names", "prompt_text", "prompts_dir",
+           "said_alone", "samples", "save", "save_prompts", "saved_players", "saved_prompts",
+           "voice_of", "voice_sample", "words_of"]

@@ -26,6 +26,7 @@ from referee.audio import AudioChunk, AudioError
 from referee.calibration_prompts import (
     NOTHING_HEARD,
     PHRASE_MAX_S,
+    PLAY_FORGOTTEN,
     PROMPT_TIMEOUT_S,
     PROMPTS,
     PhraseCapture,
@@ -342,11 +343,16 @@ def remove_player(player: int, root: Path, model_dir: Path) -> int:
     del kept[player - 1], names[player - 1]
     if not kept:
         return forget(root, lambda _: f"Saqué {voice}, la única calibrada: borré la calibración.")
+    try:
+        voice_learning.forget_play(root)  # first: a running 'serve --learn' does not relearn it
+    except OSError as err:
+        print(f"No pude sacar {voice}: {not_saved(err)}", file=sys.stderr)
+        return 1
     print(f"Calibrando de nuevo con las voces de {len(kept)} "
           f"{'jugador' if len(kept) == 1 else 'jugadores'}…", flush=True)
     return fit_and_keep(root, model_dir, lambda: kept, names,
                         lambda path, seconds: f"Listo: saqué {voice}; {seconds:.0f} s de voz de "
-                        f"los demás. Guardé la calibración en {path}.")
+                        f"los demás. Guardé la calibración en {path}. {PLAY_FORGOTTEN}")
 
 
 def forget(root: Path, done: Callable[[bool], str]) -> int:

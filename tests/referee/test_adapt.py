@@ -170,8 +170,13 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert main(["voices", "forget", "--players", "3", "--models-dir", str(models)]) == 2
     assert "'voices forget --player N'" in capsys.readouterr().err  # nobody forgotten by a slip
     assert voice_learning.kept_voices(models) == 3
+    learned_at = voice_learning.note(models)
     assert main(["voices", "forget", "--player", "caro", "--models-dir", str(models)]) == 0
-    assert "Listo: saqué la voz de Caro" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "Listo: saqué la voz de Caro" in said and "De lo jugado hasta ahora ya no aprendo" in said
+    forgotten = voice_learning.note(models)  # what was played holds her voice: not learned again
+    assert forgotten["forgotten_at"] > learned_at.get("forgotten_at", 0.0)
+    assert forgotten["prompts"] < learned_at["prompts"] and forgotten["model"] == learned_at["model"]
     assert voice_learning.player_names(models) == ["Ana", "Beto"]
     assert (models / "voice-calibration" / "means").read_bytes() == two_voices
     assert main(["voices", "calibrate", "--add", "--wav-dir", str(second),

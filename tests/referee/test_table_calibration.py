@@ -269,6 +269,7 @@ def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Pa
         calibration.act("remove", index=4)
     with pytest.raises(ValueError, match="la lista de voces cambió: ahora hay 3 jugadores"):
         calibration.act("remove", index=2, kept=4)  # a page that listed one removed since
+    removed_at = time.time()
     calibration.act("remove", index=2, kept=3)
     assert calibration.state()["message"].startswith("Saco la voz del jugador 2")
     assert "mientras tanto sigo oyendo cantos" in log[-1]
@@ -277,6 +278,10 @@ def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Pa
     said = [[text for _, text in voice] for voice in fake_fit.voices]  # type: ignore[attr-defined]
     assert said == [["truco", "quiero"], ["truco"]]  # the second player's «quiero» is gone
     assert state["message"].startswith("Listo: saqué la voz del jugador 2; quedan 2 jugadores")
+    # What was played until then held their voice too: it is not learned from again.
+    assert state["message"].endswith(" De lo jugado hasta ahora ya no aprendo: ahí está su voz, y "
+                                     "no distingo una voz de otra. Ya escucho con la calibración.")
+    assert learn.note(tmp_path)["forgotten_at"] >= removed_at
     assert state["kept"] == 2 == learn.kept_voices(tmp_path)
     assert [[text for _, text in v] for v in learn.saved_prompts(tmp_path)] == said
     assert recognizer.used == [tmp_path / "means"] * 2
