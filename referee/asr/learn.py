@@ -363,8 +363,8 @@ def forget(models_dir: Path) -> bool:
 
 
 def forget_play(models_dir: Path) -> None:
-    """Play heard until now is not learned from again (``serve --learn``, ``voices learn``), for
-    a player left and their calls are in it: the referee does not tell voices apart.  The
+    """Play heard until now is not learned from again (``serve --learn``, ``voices learn``): a
+    player left, their calls are in it, and the referee does not tell voices apart.  The
     calibration and the recordings kept stay."""
     write_note(models_dir, {**note(models_dir), "forgotten_at": time.time()})
 
