@@ -26,7 +26,8 @@ a call or number down from ("false"), each judged by the lines the voice added w
 and its pause were heard; the evening's log lines and things heard kept; the process's resident
 memory and Python's live objects; the CPU per second of sound over the stretch (learning
 included); the time from a phrase handed over to its calls written down and published (p50 / p95
-/ max); the store's size; and the snapshots the page received, with the size of the last one.
+/ max); the store's size; the snapshots the page received, with the size of the last one; and
+with ``--learn``, the CPU seconds a relearning took in the stretch, on average.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import csv
 import gc
+import math
 import random
 import sqlite3
 import statistics
@@ -87,6 +89,8 @@ class Stretch:
     tapped: int = 0  # or written once the table confirmed it with a tap
     talk: int = 0  # phrases with no call (chatter, look-alikes)
     false: int = 0  # of those, phrases the voice wrote a call or number down from
+    learned: int = 0  # times the voices were learned (``--learn``)
+    learning_cpu_s: float = 0.0  # CPU those took
 
 
 class Page:
@@ -156,7 +160,11 @@ class Evening:
             self._judge(said, taken, before, self._voice_lines())
             self._tap()
             if self.learner is not None and self.t >= next_learning:
-                self.learned += self.learner.step()
+                cpu = time.process_time()
+                if self.learner.step():
+                    self.learned += 1
+                    self.stretch.learned += 1
+                    self.stretch.learning_cpu_s += time.process_time() - cpu
                 next_learning += LEARN_EVERY_S
             if self.t >= next_row:
                 self.row()
@@ -257,6 +265,7 @@ class Evening:
             "store_mb": sum(p.stat().st_size for p in self.data_dir.glob("*.sqlite3*")) / 1e6,
             "snapshots": self.page.count if self.page else 0,
             "snapshot_kb": (self.page.last_size if self.page else 0) / 1000,
+            "learning_s": s.learning_cpu_s / s.learned if s.learned else float("nan"),
         }
         self.rows.append(row)
         print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['learned']:>7.0f} "
@@ -266,7 +275,8 @@ class Evening:
               f"{row['lines']:>6.0f} {row['heard']:>6.0f} {row['rss_mb']:>7.1f} "
               f"{row['objects']:>9.0f} {row['rtf']:>7.3f} {row['p50_ms']:>5.1f} / "
               f"{row['p95_ms']:>5.1f} / {row['max_ms']:>6.1f} {row['store_mb']:>7.1f} "
-              f"{row['snapshots']:>9.0f} {row['snapshot_kb']:>8.1f}", flush=True)
+              f"{row['snapshots']:>9.0f} {row['snapshot_kb']:>8.1f}"
+              + (f" {row['learning_s']:>10.1f}" if self.learner is not None else ""), flush=True)
         self.stretch = Stretch()
         self._cpu_at = time.process_time()
 
@@ -297,6 +307,7 @@ HEADER = (f"  {'table':>9} {'won':>5} {'learned':>7} {'phrases':>7} {'written':>
           f"{'RSS MB':>7} "
           f"{'objects':>9} {'CPU RTF':>7} {'written down p50 / p95 / max ms':>23} {'store MB':>7} "
           f"{'snapshots':>9} {'last KB':>8}")
+LEARNING_HEADER = f" {'learning s':>10}"  # with --learn: CPU seconds a relearning took, on average
 
 
 def run(args: argparse.Namespace) -> list[dict[str, float]]:
@@ -334,7 +345,7 @@ def run(args: argparse.Namespace) -> list[dict[str, float]]:
         service.table_audio = kept
         with TestClient(app) as client, client.websocket_connect("/ws") as ws:
             evening.page = Page(ws)
-            print(HEADER, flush=True)
+            print(HEADER + (LEARNING_HEADER if args.learn else ""), flush=True)
             listener.run(kept.tap(evening.sound()))
         return evening.rows
 
@@ -351,6 +362,11 @@ def summary(rows: list[dict[str, float]]) -> None:
           f"{_share(tapped, taken):.1f}% more with a tap; "
           f"{talk:.0f} phrases with no call (chatter, look-alikes), {false:.0f} of them had a call "
           f"or number written down ({false / (rows[-1]['minutes'] / 60):.1f} an hour)")
+    relearnings = [r["learning_s"] for r in rows if not math.isnan(r["learning_s"])]
+    if relearnings:
+        print(f"learned the voices {rows[-1]['learned']:.0f} times, each relearning "
+              f"{relearnings[0]:.1f} s of CPU in the first stretch that learned, "
+              f"{relearnings[-1]:.1f} s in the last")
     if len(rows) < 2:
         return
     first, last = rows[0], rows[-1]

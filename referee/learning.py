@@ -18,6 +18,7 @@ from typing import Any
 from rich.markup import escape
 
 from referee.asr import learn as voice_learning
+from referee.asr.adapt import Alignments
 from referee.asr.base import RecognizerError
 
 MIN_NEW = 30  # new phrases of play before learning again
@@ -39,6 +40,7 @@ class TableLearner:
         self.min_conf = min_conf
         self.on_learned = on_learned
         self._said: str | None = None
+        self._alignments = Alignments()  # each relearning aligns only the phrases new to it
 
     def step(self) -> bool:
         """Learn once if there is enough new play; True if a new calibration was taken."""
@@ -48,7 +50,7 @@ class TableLearner:
         if len(new) < self.min_new:
             return False
         learned, until = learn_from(self.store, self.models_dir, self.recognizer.model_dir,
-                                    self.min_conf)
+                                    self.min_conf, self._alignments)
         path = voice_learning.save(self.models_dir, self.recognizer.model_dir, learned, until)
         self.recognizer.use_means(path)
         self.log(f"escucha: aprendí las voces de la mesa de {describe(learned)}; ya las uso")
@@ -96,13 +98,15 @@ def stored_clip(store: Any) -> Callable[[voice_learning.HeardPhrase], bytes | No
 
 
 def learn_from(store: Any, models_dir: Path, model_dir: Path,
-               min_conf: float = voice_learning.LEARN_CONF) -> tuple[voice_learning.Learned, float]:
+               min_conf: float = voice_learning.LEARN_CONF, alignments: Alignments | None = None,
+               ) -> tuple[voice_learning.Learned, float]:
     """Adapt on everything learnable in the store (since the last ``voices forget``) and the
-    calibration's recordings; also the time of the newest phrase used."""
+    calibration's recordings; also the time of the newest phrase used.  ``alignments``: those of
+    the last relearning, kept."""
     forgotten = float(voice_learning.note(models_dir).get("forgotten_at", 0.0))
     phrases = heard_phrases(store, min_conf, after=forgotten)
     heard = voice_learning.samples(phrases, min_conf, clip=stored_clip(store))
-    learned = voice_learning.learn(model_dir, models_dir, heard)
+    learned = voice_learning.learn(model_dir, models_dir, heard, alignments)
     return learned, max((p.at for p in phrases), default=0.0)
 
 

@@ -12,10 +12,12 @@ file, loaded by the decoder's ``mean`` option.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -231,6 +233,9 @@ def estimate(model: PtmModel, stats: Stats) -> Transform:
 
 
 # -- alignment ------------------------------------------------------------------------------------
+Aligned = tuple[np.ndarray, list[str]] | None  # senone id and phone per frame; None: did not fit
+
+
 class Aligner:
     """PocketSphinx forced alignment of utterances to their known text, frame by frame."""
 
@@ -249,7 +254,7 @@ class Aligner:
         dec.process_cep(data, False, True)
         dec.end_utt()
 
-    def align(self, cep: np.ndarray, cmn: np.ndarray, text: str) -> tuple[np.ndarray, list[str]] | None:
+    def align(self, cep: np.ndarray, cmn: np.ndarray, text: str) -> Aligned:
         """Senone id and phone per frame, or None if the text could not be aligned."""
         dec = self._decoder
         data = np.ascontiguousarray(cep, dtype=np.float32).tobytes()
@@ -274,6 +279,47 @@ class Aligner:
         return senones, phones
 
 
+SpeechFrames = tuple[np.ndarray, np.ndarray, np.ndarray]  # speech or not per frame; senone, codebook
+
+
+def speech_frames(aligner: Aligner, cep: np.ndarray, cmn: np.ndarray, text: str,
+                  codebook: dict[str, int]) -> SpeechFrames | None:
+    """An utterance aligned to its text: which frames are speech (not silence, all aligned), and
+    their senones and codebooks, in small integers; None if the text did not fit the audio."""
+    got = aligner.align(cep, cmn, text)
+    if got is None:
+        return None
+    senones, phones = got
+    keep = (senones >= 0) & np.array([ph not in ("", "SIL") for ph in phones])
+    cbs = np.array([codebook.get(ph, -1) for ph in phones])
+    return keep, senones[keep].astype(np.int32), cbs[keep].astype(np.int16)
+
+
+class Alignments:
+    """The alignments made in one relearning, kept for the next (``serve --learn`` adapts every
+    few minutes on the newest phrases of play, most of them aligned the time before): an
+    utterance, known by its audio and text, is aligned once, with the cepstral mean its voice had
+    then, and what a round did not ask for again is dropped at its end."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[bytes, str], SpeechFrames | None] = {}
+        self._asked: dict[tuple[bytes, str], SpeechFrames | None] = {}
+
+    def get(self, pcm: bytes, text: str,
+            align: Callable[[], SpeechFrames | None]) -> SpeechFrames | None:
+        """The utterance's frames as kept, or aligned now (``align``)."""
+        key = (hashlib.blake2b(pcm, digest_size=16).digest(), text)
+        got = self._kept[key] if key in self._kept else align()
+        self._asked[key] = got
+        return got
+
+    def end_round(self) -> None:
+        self._kept, self._asked = self._asked, {}
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 def spoken(text: str) -> str:
     """The words of a prompt as the dictionary spells them."""
     return " ".join(w for w in (normalize_word(t) for t in text.split()) if w)
@@ -286,21 +332,20 @@ def voice_mean(ceps: Sequence[np.ndarray]) -> np.ndarray:
     return voiced.mean(0) if len(voiced) else allcep.mean(0)
 
 
-def accumulate(model: PtmModel, aligner: Aligner, utterances: Sequence[tuple[bytes, str]]) -> Stats:
+def accumulate(model: PtmModel, aligner: Aligner, utterances: Sequence[tuple[bytes, str]],
+               alignments: Alignments | None = None) -> Stats:
     """Statistics of one voice's (pcm, text) utterances, normalized by that voice's mean; silence
-    frames left out (the transform is for speech)."""
+    frames left out (the transform is for speech).  ``alignments``: those made before, kept."""
     ceps = [mfcc(pcm) for pcm, _ in utterances]
     cmn = voice_mean(ceps)
     codebook = {ph: i for i, ph in enumerate(model.phones)}
     stats = Stats.empty(model)
-    for cep, (_, text) in zip(ceps, utterances, strict=True):
-        got = aligner.align(cep, cmn, spoken(text))
-        if got is None:
-            continue
-        senones, phones = got
-        keep = (senones >= 0) & np.array([ph not in ("", "SIL") for ph in phones])
-        cbs = np.array([codebook.get(ph, -1) for ph in phones])
-        stats.add(model, deltas(cep - cmn)[keep], senones[keep], cbs[keep])
+    for cep, (pcm, text) in zip(ceps, utterances, strict=True):
+        align = partial(speech_frames, aligner, cep, cmn, spoken(text), codebook)
+        got = align() if alignments is None else alignments.get(pcm, text, align)
+        if got is not None:
+            keep, senones, cbs = got
+            stats.add(model, deltas(cep - cmn)[keep], senones, cbs)
     return stats
 
 
@@ -335,15 +380,21 @@ def write_means(path: Path, means: np.ndarray) -> None:
     path.write_bytes(head + pad + tail + body + np.ascontiguousarray(means, dtype="<f4").tobytes())
 
 
-def calibrate(model_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]) -> tuple[np.ndarray, Stats]:
+def calibrate(model_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]],
+              alignments: Alignments | None = None) -> tuple[np.ndarray, Stats]:
     """Adapted means from (pcm, text) utterances grouped by voice (one alignment pass: a second
-    pass, aligned with the first transform, did worse on held-out voices)."""
+    pass, aligned with the first transform, did worse on held-out voices); ``alignments`` keeps
+    this round's alignments for the next."""
     model = PtmModel.load(model_dir)
     words = [w for utts in voices for _, text in utts for w in spoken(text).split()]
     aligner = Aligner(model_dir, words)
     stats = Stats.empty(model)
-    for utts in voices:
-        stats = stats + accumulate(model, aligner, utts)
+    try:
+        for utts in voices:
+            stats = stats + accumulate(model, aligner, utts, alignments)
+    finally:
+        if alignments is not None:
+            alignments.end_round()
     if stats.frames < MIN_FRAMES:
         raise RecognizerError("calibration-short",
                               f"muy poca voz para calibrar ({stats.frames / 100:.1f} s de habla alineada; "

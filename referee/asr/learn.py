@@ -26,7 +26,14 @@ import numpy as np
 
 from models.folders import replace_folder
 from referee import clip_codec
-from referee.asr.adapt import Stats, calibrate, calibration_dir, save_calibration, write_note
+from referee.asr.adapt import (
+    Alignments,
+    Stats,
+    calibrate,
+    calibration_dir,
+    save_calibration,
+    write_note,
+)
 from referee.asr.base import SAMPLE_RATE
 from referee.doubt import CONFIRMED, confirmed_as_longer
 from referee.evidence import write_wav
@@ -308,12 +315,14 @@ class Learned:
     narrow: bool  # the speech adapted on came through a narrow line (``referee.band``)
 
 
-def learn(model_dir: Path, models_dir: Path, heard: Sequence[tuple[bytes, str]]) -> Learned:
+def learn(model_dir: Path, models_dir: Path, heard: Sequence[tuple[bytes, str]],
+          alignments: Alignments | None = None) -> Learned:
     """Adapted means from the calibration recordings (if any) and the phrases of play (one more
-    voice: the table as a whole).  Raises ``RecognizerError`` when there is too little speech."""
+    voice: the table as a whole).  Raises ``RecognizerError`` when there is too little speech.
+    ``alignments``: those of the last relearning, kept (``adapt.Alignments``)."""
     prompts = saved_prompts(models_dir)
     voices = [*prompts, list(heard)] if heard else prompts
-    means, stats = calibrate(model_dir, voices)
+    means, stats = calibrate(model_dir, voices, alignments)
     return Learned(means, stats, sum(len(v) for v in prompts), len(heard), narrow_voices(voices))
 
 

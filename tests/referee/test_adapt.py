@@ -12,6 +12,8 @@ import pytest
 
 from referee.asr import learn as voice_learning
 from referee.asr.adapt import (
+    Aligner,
+    Alignments,
     PtmModel,
     Stats,
     _read_s3,
@@ -76,6 +78,34 @@ def test_vowels_and_consonants_get_their_own_transform(model: Path) -> None:
     np.testing.assert_allclose(means[a], ptm.means[a] + 0.5, atol=1e-3)
     np.testing.assert_allclose(means[e], ptm.means[e] + 0.5, atol=1e-3)  # unseen vowel
     np.testing.assert_allclose(means[p], ptm.means[p] - 0.5, atol=1e-3)  # unseen consonant
+
+
+
+def test_a_relearning_aligns_only_the_utterances_new_to_it(
+        shared_dir: Path, model: Path, rows: list[dict[str, str]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --learn`` adapts every few minutes on the newest phrases of play: those aligned
+    the round before are not aligned again, and the means are those of aligning them all."""
+    script = [(pcm(shared_dir, r), r["text"]) for r in rows
+              if (r["speed"], r["pitch"]) == CALIBRATION_RENDER]
+    aligned: list[str] = []
+    align = Aligner.align
+
+    def counted(self: Aligner, cep: np.ndarray, cmn: np.ndarray, text: str):  # type: ignore[no-untyped-def]
+        aligned.append(text)
+        return align(self, cep, cmn, text)
+
+    monkeypatch.setattr(Aligner, "align", counted)
+    kept = Alignments()
+    calibrate(model, [script[:24]], kept)
+    assert len(aligned) == 24 == len(kept)
+    aligned.clear()
+    means, _ = calibrate(model, [script[4:30]], kept)  # four older gone, six new
+    assert len(aligned) == 6 and len(kept) == 26  # what this round did not ask for is dropped
+    aligned.clear()
+    whole, _ = calibrate(model, [script[4:30]])
+    assert len(aligned) == 26
+    np.testing.assert_allclose(means, whole, atol=1e-4)
 
 
 def heard_right(rec: SphinxRecognizer, audio: bytes, label: str) -> bool:
