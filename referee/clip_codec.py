@@ -23,6 +23,13 @@ def encode(pcm: bytes, rate: int) -> bytes:
     return out.getvalue()
 
 
+def from_wav(wav: bytes) -> tuple[bytes, str]:
+    """A WAV clip as FLAC, the same samples, with its type; the WAV as it is where it is not
+    16-bit mono."""
+    decoded = decode(wav) if wav[:4] == b"RIFF" else None
+    return (encode(*decoded), FLAC) if decoded else (wav, WAV)
+
+
 def decode(data: bytes) -> tuple[bytes, int] | None:
     """A FLAC or WAV clip's 16-bit mono samples and rate; None for anything else (another width,
     more channels, not a sound)."""

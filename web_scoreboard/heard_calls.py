@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from engine.events import team_of
+from referee import clip_codec
 from referee.doubt import (
     DECLARATIONS,
     Earlier,
@@ -136,9 +137,10 @@ class HeardCalls:
         dict."""
         ended = time.strftime("%H:%M:%S", time.localtime(replay.until))
         text = f"Sonido de la mesa: {replay.said} hasta las {ended}"
+        clip, mime = clip_codec.from_wav(replay.wav)  # kept as FLAC, as every clip heard
         with self._game.change():
-            row = self._strip.add(self._game.game_id, "kept", text, line=None, clip=replay.wav,
-                                  extra={"table_s": round(replay.seconds, 1)})
+            row = self._strip.add(self._game.game_id, "kept", text, line=None, clip=clip,
+                                  mime=mime, extra={"table_s": round(replay.seconds, 1)})
             self._game.publish()
             return row
 

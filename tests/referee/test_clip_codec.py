@@ -47,3 +47,12 @@ def test_the_wav_clips_of_a_store_kept_before_are_read() -> None:
 ])
 def test_what_is_not_such_a_clip_is_none(data: bytes) -> None:
     assert clip_codec.decode(data) is None
+
+
+def test_a_wav_clip_is_turned_into_flac_and_anything_else_kept_as_it_is() -> None:
+    pcm = np.arange(-8000, 8000, dtype="<i2").tobytes()
+    flac, mime = clip_codec.from_wav(_wav(pcm, 8_000))
+    assert mime == clip_codec.FLAC and clip_codec.decode(flac) == (pcm, 8_000)
+    stereo = _wav(pcm, channels=2)
+    assert clip_codec.from_wav(stereo) == (stereo, clip_codec.WAV)  # not the listener's samples
+    assert clip_codec.from_wav(b"not a sound") == (b"not a sound", clip_codec.WAV)

@@ -486,6 +486,7 @@ def test_a_sound_heard_again_is_kept_with_the_game_and_its_evidence(
     import csv
     import zipfile
 
+    from referee import clip_codec
     from referee.table_audio import TableAudio
 
     told: list[str] = []
@@ -499,7 +500,10 @@ def test_a_sound_heard_again_is_kept_with_the_game_and_its_evidence(
     item = snap["heard"][0]
     assert item["status"] == "kept" and item["line"] is None and snap["log"] == []
     assert item["text"].startswith("Sonido de la mesa: 1 s hasta las ")
-    assert client.get(f"/api/clips/{item['clip_id']}").content == got.content
+    clip = client.get(f"/api/clips/{item['clip_id']}")
+    assert clip.headers["content-type"] == "audio/flac"  # kept as FLAC, the samples heard
+    heard = clip_codec.decode(got.content)
+    assert heard is not None and clip_codec.decode(clip.content) == heard
     game = snap["game_id"]
     assert told[-1] == (f"escucha: la tablet guardó con la partida {game} los 1 s de la mesa "
                         "que volvió a oír")
@@ -513,7 +517,8 @@ def test_a_sound_heard_again_is_kept_with_the_game_and_its_evidence(
             zf.read(f"partida-{game}/oido.csv").decode("utf-8-sig"))))
         assert [(r["de"], r["estado"], r["oído"]) for r in rows] == [
             ("mesa", "guardado a mano", item["text"])]
-        assert zf.read(f"partida-{game}/{rows[0]['archivo']}") == got.content
+        assert rows[0]["archivo"].endswith(".flac")
+        assert zf.read(f"partida-{game}/{rows[0]['archivo']}") == clip.content
 
 
 def test_the_history_plays_each_line_applied_by_voice_or_camera_and_tallies_the_voice(
