@@ -26,7 +26,7 @@ def encode(pcm: bytes, rate: int) -> bytes:
 def from_wav(wav: bytes) -> tuple[bytes, str]:
     """A WAV clip as FLAC, the same samples, with its type; the WAV as it is where it is not
     16-bit mono."""
-    decoded = decode(wav) if wav[:4] == b"RIFF" else None
+    decoded = decode(wav)
     return (encode(*decoded), FLAC) if decoded else (wav, WAV)
 
 

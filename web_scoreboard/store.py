@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from referee import clip_codec
+
 Action = Literal["apply", "undo"]
 
 # What SQLite's (English) complaints mean for the table, first match wins.
@@ -401,7 +403,7 @@ class Store:
         with self._transaction() as db:
             db.execute("UPDATE heard SET extra = ? WHERE id = ?", (json.dumps(extra), heard_id))
 
-    def put_clip(self, data: bytes, mime: str = "audio/wav") -> str:
+    def put_clip(self, data: bytes, mime: str = clip_codec.WAV) -> str:
         """Keep a clip or picture; its id, made from its bytes, so that the same sound is kept
         once (the calls and look-alikes of one phrase share its clip)."""
         clip_id = hashlib.sha256(data).hexdigest()[:16]
