@@ -48,6 +48,9 @@ class FlorRules(HandState):
         # an envido a flor cancelled is no bar to the flors that answer that flor
         self.require(self.envido_status in ("none", "pending", "cancelled"),
                      f"{what}: el envido ya se jugó")
+        # a truco answered closes the flor for every seat that has not sung it, the flors that
+        # answer an open one too: a seat that kept its flor past it lost it
+        self.require(self.truco_level == 1, f"{what}: el truco ya fue querido")
 
     def flor_call(self, seat: str, call: Call, commit: bool) -> None:
         what = f"{seat}: {call.value}"
@@ -127,8 +130,8 @@ class FlorRules(HandState):
         self.require_open(what)
         self.require(self.flor_status in ("open", "pending") and self.flor_by != team,
                      f"{what}: no hay flor del otro equipo")
-        if self.flor_status == "open" and seat not in self.flor_sung:  # a flor of its own: in time
-            self.require(seat not in self.played_first, f"{what}: ya jugó su primera carta")
+        if self.flor_status == "open":  # a flor of its own: in time to sing it
+            self._require_can_sing(seat, what)
         if not commit:
             return
         if self.flor_status == "open":  # has a flor too, but gives the contest away

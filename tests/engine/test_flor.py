@@ -231,3 +231,47 @@ def test_con_flor_quiero_by_a_partner_with_a_flor_of_its_own_joins_the_contest()
     game = new_game(flor=True, players=4)
     steps(game, "A1: flor", "B1: contraflor", "A2: con flor quiero")
     assert game.hand is not None and game.hand.flor_sung == ["A1", "B1", "A2"]
+
+
+@pytest.mark.parametrize("call", ["flor", "contraflor", "contraflor al resto",
+                                  "con flor me achico"])
+def test_a_truco_answered_closes_the_answers_to_an_open_flor(call: str) -> None:
+    # B1 kept its flor past the truco answered: it lost it, and A1's flor is worth its 3
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: truco", "A1: quiero")
+    refused(game, f"B1: {call}", "el truco ya fue querido")
+    steps(game, "A1 plays 4c", "B1 plays 5c", expect=(3, 0))
+    assert hand_points(game, "flor") == (3, 0)
+
+
+@pytest.mark.parametrize("call", ["flor", "contraflor", "contraflor al resto"])
+def test_the_truco_caller_cannot_answer_a_flor_once_the_truco_is_answered(call: str) -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: truco", "B1: flor", "B1: quiero")
+    refused(game, f"A1: {call}", "el truco ya fue querido")
+    steps(game, "A1 plays 4c", expect=(0, 3))       # every rival (A1) has played
+
+
+def test_a_truco_accepted_by_a_retruco_closes_the_answers_to_a_flor() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: truco", "A1: retruco")
+    refused(game, "B1: flor", "el truco ya fue querido")
+    refused(game, "B1: contraflor", "el truco ya fue querido")
+    step(game, "B1: quiero")
+    refused(game, "B1: contraflor al resto", "el truco ya fue querido")
+
+
+def test_a_contraflor_al_resto_after_the_truco_is_answered_does_not_end_the_game() -> None:
+    game = new_game(flor=True, players=4)
+    steps(game, "A1: flor", "B1: truco", "A2: quiero")
+    refused(game, "B2: contraflor al resto", "el truco ya fue querido")
+    refused(game, "B2: con flor me achico", "el truco ya fue querido")
+    steps(game, "A1 plays 4c", "B1 plays 5c", "A2 plays 6c", "B2 plays 7c", expect=(3, 0))
+    assert game.winner is None
+
+
+def test_while_the_truco_waits_a_flor_may_be_answered_by_either_team() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: truco", "B1: contraflor")   # the truco caller answers the flor
+    steps(game, "A1: con flor quiero", "A1: 25", "B1: 33", expect=(0, 6))
+    steps(game, "A1: quiero", "hand B", expect=(0, 8))
