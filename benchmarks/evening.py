@@ -25,9 +25,10 @@ voice wrote down as said ("written"), and the phrases with no call (chatter, loo
 a call or number down from ("false"), each judged by the lines the voice added while the phrase
 and its pause were heard; the evening's log lines and things heard kept; the process's resident
 memory and Python's live objects; the CPU per second of sound over the stretch (learning
-included); the time from a phrase handed over to its calls written down and published (p50 / p95
-/ max); the store's size; the snapshots the page received, with the size of the last one; and
-with ``--learn``, the CPU seconds a relearning took in the stretch, on average.
+included, in its process too); the time from a phrase handed over to its calls written down and
+published (p50 / p95 / max); the store's size; the snapshots the page received, with the size of
+the last one; and with ``--learn``, the CPU seconds a relearning took in the stretch, on average
+(the listener's process and the learning's together), and the learning process's resident memory.
 """
 
 from __future__ import annotations
@@ -90,7 +91,8 @@ class Stretch:
     talk: int = 0  # phrases with no call (chatter, look-alikes)
     false: int = 0  # of those, phrases the voice wrote a call or number down from
     learned: int = 0  # times the voices were learned (``--learn``)
-    learning_cpu_s: float = 0.0  # CPU those took
+    learning_cpu_s: float = 0.0  # CPU those took, in both processes
+    worker_cpu_s: float = 0.0  # of it, in the learning's process
 
 
 class Page:
@@ -164,7 +166,8 @@ class Evening:
                 if self.learner.step():
                     self.learned += 1
                     self.stretch.learned += 1
-                    self.stretch.learning_cpu_s += time.process_time() - cpu
+                    self.stretch.worker_cpu_s += self.learner.cpu_s
+                    self.stretch.learning_cpu_s += time.process_time() - cpu + self.learner.cpu_s
                 next_learning += LEARN_EVERY_S
             if self.t >= next_row:
                 self.row()
@@ -258,7 +261,7 @@ class Evening:
             "talk": s.talk, "false": s.false,
             "lines": self._count("events"), "heard": self._count("heard"),
             "rss_mb": _rss_mb(), "objects": len(gc.get_objects()),
-            "rtf": (now - self._cpu_at) / max(s.sound_s, 1e-9),
+            "rtf": (now - self._cpu_at + s.worker_cpu_s) / max(s.sound_s, 1e-9),
             "p50_ms": 1000 * statistics.median(times),
             "p95_ms": 1000 * times[min(len(times) - 1, int(0.95 * len(times)))],
             "max_ms": 1000 * times[-1],
@@ -266,6 +269,7 @@ class Evening:
             "snapshots": self.page.count if self.page else 0,
             "snapshot_kb": (self.page.last_size if self.page else 0) / 1000,
             "learning_s": s.learning_cpu_s / s.learned if s.learned else float("nan"),
+            "learning_mb": _rss_mb(self.learner.pid) if self.learner else float("nan"),
         }
         self.rows.append(row)
         print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['learned']:>7.0f} "
@@ -276,7 +280,8 @@ class Evening:
               f"{row['objects']:>9.0f} {row['rtf']:>7.3f} {row['p50_ms']:>5.1f} / "
               f"{row['p95_ms']:>5.1f} / {row['max_ms']:>6.1f} {row['store_mb']:>7.1f} "
               f"{row['snapshots']:>9.0f} {row['snapshot_kb']:>8.1f}"
-              + (f" {row['learning_s']:>10.1f}" if self.learner is not None else ""), flush=True)
+              + (f" {row['learning_s']:>10.1f} {row['learning_mb']:>8.1f}"
+                 if self.learner is not None else ""), flush=True)
         self.stretch = Stretch()
         self._cpu_at = time.process_time()
 
@@ -293,9 +298,13 @@ def _share(part: float, whole: float) -> float:
     return 100 * part / max(whole, 1)
 
 
-def _rss_mb() -> float:
-    """This process's resident memory (MB), from /proc."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def _rss_mb(pid: int | None = 0) -> float:
+    """A process's resident memory (MB), from /proc: this one's (0), or none (None)."""
+    try:
+        status = Path(f"/proc/{pid or 'self'}/status").read_text() if pid is not None else ""
+    except OSError:  # it ended meanwhile
+        status = ""
+    for line in status.splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
@@ -307,7 +316,8 @@ HEADER = (f"  {'table':>9} {'won':>5} {'learned':>7} {'phrases':>7} {'written':>
           f"{'RSS MB':>7} "
           f"{'objects':>9} {'CPU RTF':>7} {'written down p50 / p95 / max ms':>23} {'store MB':>7} "
           f"{'snapshots':>9} {'last KB':>8}")
-LEARNING_HEADER = f" {'learning s':>10}"  # with --learn: CPU seconds a relearning took, on average
+LEARNING_HEADER = (f" {'learning s':>10} {'learn MB':>8}")  # with --learn: CPU seconds a
+# relearning took, on average, and the learning process's resident memory
 
 
 def run(args: argparse.Namespace) -> list[dict[str, float]]:
@@ -346,7 +356,11 @@ def run(args: argparse.Namespace) -> list[dict[str, float]]:
         with TestClient(app) as client, client.websocket_connect("/ws") as ws:
             evening.page = Page(ws)
             print(HEADER + (LEARNING_HEADER if args.learn else ""), flush=True)
-            listener.run(kept.tap(evening.sound()))
+            try:
+                listener.run(kept.tap(evening.sound()))
+            finally:
+                if evening.learner is not None:
+                    evening.learner.close()
         return evening.rows
 
 
@@ -381,7 +395,7 @@ def summary(rows: list[dict[str, float]]) -> None:
           f"{last['heard']:.0f} things heard kept with their clips ({last['store_mb']:.1f} MB)")
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hours", type=float, default=4.0, help="table time (default 4)")
     parser.add_argument("--every", type=float, default=30.0, metavar="MIN",
@@ -394,7 +408,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
                         help="keep the evening's store there (an empty folder), to open it "
                         "afterwards with `truco-referee serve --no-mic --data-dir DIR`")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     if not (SPEECH / "manifest.csv").is_file() or not (SPHINX_ES_DIR / "mdef").is_file():
         print(f"no speech corpus or Spanish model under {SPEECH.parent.resolve()}", file=sys.stderr)
         return 2

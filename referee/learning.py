@@ -3,8 +3,9 @@
 Every minute (and once at the start) it counts the phrases of play it could learn from that are
 newer than the saved calibration (``referee.asr.learn``: accepted and heard surely, or confirmed
 with a tap).  With enough of them it adapts the model again on all of them plus the calibration's
-recordings, saves that as the table's calibration, and hands it to the running recognizer, which
-takes it at the next pause.  Learning never stops the scoreboard: trouble is logged and retried.
+recordings, in a process of its own (``referee.learning_worker``: the listener is not held back),
+saves that as the table's calibration, and hands it to the running recognizer, which takes it at
+the next pause.  Learning never stops the scoreboard: trouble is logged and retried.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rich.markup import escape
 from referee.asr import learn as voice_learning
 from referee.asr.adapt import Alignments
 from referee.asr.base import RecognizerError
+from referee.learning_worker import LearningWorker
 
 MIN_NEW = 30  # new phrases of play before learning again
 EVERY_S = 60.0
@@ -40,7 +42,8 @@ class TableLearner:
         self.min_conf = min_conf
         self.on_learned = on_learned
         self._said: str | None = None
-        self._alignments = Alignments()  # each relearning aligns only the phrases new to it
+        self._worker = LearningWorker(store.path, models_dir, recognizer.model_dir, min_conf)
+        self.cpu_s = 0.0  # CPU seconds the last relearning took, in the worker
 
     def step(self) -> bool:
         """Learn once if there is enough new play; True if a new calibration was taken."""
@@ -49,13 +52,24 @@ class TableLearner:
         new = heard_phrases(self.store, self.min_conf, after=since)
         if len(new) < self.min_new:
             return False
-        learned, until = learn_from(self.store, self.models_dir, self.recognizer.model_dir,
-                                    self.min_conf, self._alignments)
-        path = voice_learning.save(self.models_dir, self.recognizer.model_dir, learned, until)
+        relearned = self._worker.learn()
+        self.cpu_s = relearned.cpu_s
+        path = voice_learning.save(self.models_dir, self.recognizer.model_dir, relearned.learned,
+                                   relearned.until)
         self.recognizer.use_means(path)
-        self.log(f"escucha: aprendí las voces de la mesa de {describe(learned)}; ya las uso")
+        self.log(f"escucha: aprendí las voces de la mesa de {describe(relearned.learned)}; "
+                 "ya las uso")
         self.on_learned()
         return True
+
+    def close(self) -> None:
+        """End the learning's process."""
+        self._worker.close()
+
+    @property
+    def pid(self) -> int | None:
+        """The learning process's, while it runs."""
+        return self._worker.pid
 
     def run(self, every_s: float = EVERY_S) -> None:
         """Learn every ``every_s`` seconds for as long as the program runs."""

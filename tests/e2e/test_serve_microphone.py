@@ -24,12 +24,18 @@ import pytest
 
 from referee import clip_codec
 from referee.asr.adapt import find_calibration
+from referee.asr.grammar import PhraseList
+from referee.asr.sphinx import SphinxRecognizer
 from referee.calibration_prompts import PROMPTS
 from referee.listener import HOLD_S
 from referee.table_sound import keep_lag, lag_file
 from referee.wav import read_wav
 from tests.e2e.test_serve_end_to_end import Serve
+from tests.referee.conftest import HELD_OUT_VOICE
+from tests.referee.test_learn import play
 from tests.referee.test_voices_mic import prompts_said
+from web_scoreboard.app import DB_NAME
+from web_scoreboard.store import Store
 
 STEP = 1600  # samples the device gives at a time: 0.1 s at 16 kHz, 16-bit mono
 ASOUNDRC = """pcm.{name} {{
@@ -435,3 +441,45 @@ def test_a_device_slower_than_the_other_is_put_in_step_by_the_table_talk(
     finally:
         printed = serve.stop()
     assert f"micrófonos: como la última vez, el de B entrega su sonido {told[-1]} ms" in printed
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started that still run."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended meanwhile
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def test_serve_learns_the_voices_in_a_process_of_its_own_that_ends_with_it(
+        shared_dir: Path, tmp_path: Path, room: Room) -> None:
+    """``serve --learn`` with enough play kept learns at once, in a child process (the
+    listener's is not held back by PocketSphinx meanwhile), and that process ends with serve."""
+    model = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    with (shared_dir / "speech" / "manifest.csv").open(encoding="utf-8") as fh:
+        files = [shared_dir / "speech" / r["file"] for r in csv.DictReader(fh)
+                 if (r["voice"], r["pitch"]) == (HELD_OUT_VOICE, "low")
+                 and r["group"] in ("call", "points")]  # more than the 30 phrases it waits for
+    store = Store(tmp_path / "data" / DB_NAME)
+    play(store, SphinxRecognizer(PhraseList.from_table(), model), files)  # the games kept
+    store.close()
+    room.mic("mesa")
+    serve = Serve("--mic", "mesa", "--learn", "--data-dir", str(tmp_path / "data"),
+                  "--models-dir", str(tmp_path / "models"), "--recognizer", "sphinx",
+                  "--model", str(model), env={"HOME": str(tmp_path)})
+    try:
+        printed = serve.wait_printed("aprendí las voces de la mesa", timeout=90)
+        assert "escucha: aprendí las voces de la mesa de" in printed, printed
+        learning = _children(serve.proc.pid)
+        assert learning, "the learning's process is not running"
+        assert find_calibration(tmp_path / "models", model) is not None
+    finally:
+        printed = serve.stop()
+    assert "no pude aprender" not in printed, printed
+    wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in learning), 10,
+             "the learning's process to end with serve")

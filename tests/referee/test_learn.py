@@ -178,6 +178,7 @@ def test_a_table_that_plays_is_heard_better(shared_dir: Path, model: Path,
     assert learner.step()
     assert "aprendí las voces de la mesa" in said[0] and told == [True]
     assert not learner.step()  # nothing new since
+    learner.close()
     learned = voice_learning.note(models)
     assert learned["heard"] >= 12 and learned["prompts"] == 0
     assert learned["narrow"] is False  # the corpus's voices are full band (referee.band)
