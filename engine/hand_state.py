@@ -62,6 +62,7 @@ class HandState(abc.ABC):
     truco_level: int
     truco_holder: Team | None
     truco_pending: tuple[int, Team, str] | None
+    truco_refused: int | None
 
     # -- the envido (set by EnvidoRules.init_envido) ------------------------------------------
     envido_chain: tuple[Call, ...]

@@ -14,6 +14,7 @@ class TrucoRules(HandState):
         self.truco_level = 1           # 1 = nothing accepted yet; 2 truco, 3 retruco, 4 vale cuatro
         self.truco_holder = None       # the team that accepted last: only it may raise
         self.truco_pending = None      # (level called, team, seat) waiting for an answer
+        self.truco_refused = None      # the level a «no quiero» ended the hand on
 
     def truco_value(self) -> int:
         """What the hand's truco is worth now (a pending call counts as refused)."""
@@ -70,5 +71,5 @@ class TrucoRules(HandState):
             self.truco_level, self.truco_holder, self.truco_pending = level, team, None
             self.notes.append(f"{name} querido por {team}")
         else:
-            self.truco_pending = None
+            self.truco_pending, self.truco_refused = None, level
             self.finish(caller, level - 1, f"{name} no querido")

@@ -89,7 +89,8 @@ def truco_view(hand: Hand) -> dict[str, Any]:
                    "quiero": level, "no_quiero": level - 1}
     return {"level": hand.truco_level, "value": hand.truco_value(),
             "call": TRUCO_NAME[hand.truco_level].value if hand.truco_level > 1 else None,
-            "holder": hand.truco_holder, "pending": pending}
+            "holder": hand.truco_holder, "pending": pending,
+            "refused": TRUCO_NAME[hand.truco_refused].value if hand.truco_refused else None}
 
 
 def envido_view(hand: Hand) -> dict[str, Any]:

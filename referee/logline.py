@@ -49,7 +49,9 @@ def strip_comment(line: str) -> str:
 def parse_line(line: str) -> Event | Spoken | None:
     """One log line -> an event, a spoken line, or None for a blank or comment line.
 
-    Raises ``InvalidEvent`` with the reason when the line is not in the notation.
+    Raises ``InvalidEvent`` with the reason when the line is not in the notation: the line and
+    what it says quoted in «» (the scoreboard names the seats and teams of a reason, except
+    there), in the Spanish words the placeholder of the tablet's «Evento» box teaches.
     """
     text = strip_comment(line)
     if not text:
@@ -65,7 +67,7 @@ def parse_line(line: str) -> Event | Spoken | None:
         parser = _TABLE_ACTIONS.get(head)
         if parser:
             return parser(words[1:])
-    except InvalidCard as err:
+    except (InvalidCard, InvalidEvent) as err:
         raise InvalidEvent(f"«{text}»: {err}") from None
     raise InvalidEvent(f"«{text}»: no entiendo la línea; se escribe como «A1: truco», «A1 juega 7o», "
                        "«vuelta parda», «mano B» o «puntos A +2» (docs/replay.md)")
@@ -76,13 +78,13 @@ def _seat_action(seat: str, verb: str, rest: list[str]) -> Event:
         return Play(seat, Card.parse(rest[0]))
     if verb in ("shows", "muestra") and 2 <= len(rest) <= 3:
         return Show(seat, parse_cards(rest))
-    raise InvalidEvent(f"{seat} {verb}: se escribe «{seat} plays 7o» o «{seat} shows 7o 1o»")
+    raise InvalidEvent(f"se escribe «{seat} juega 7o» o «{seat} muestra 7o 1o»")
 
 
 def _team(word: str) -> str:
     team = _TEAM.get(word.lower())
     if team is None:
-        raise InvalidEvent(f"equipo {word!r}: se escribe A o B")
+        raise InvalidEvent(f"«{word}» no es un equipo: se escribe «A» o «B»")
     return team
 
 
@@ -90,7 +92,8 @@ def _seat(words: list[str]) -> str | None:
     if not words:
         return None
     if len(words) > 1 or not re.fullmatch(SEAT_RE, words[0], re.IGNORECASE):
-        raise InvalidEvent(f"{' '.join(words)!r}: después del resultado solo puede ir un asiento")
+        raise InvalidEvent("después del resultado solo puede ir un asiento, como «A1», "
+                           f"no «{' '.join(words)}»")
     return words[0].upper()
 
 
@@ -102,14 +105,14 @@ def _hand(args: list[str]) -> Event:
 
 def _round(args: list[str]) -> Event:
     if not args:
-        raise InvalidEvent("round: se escribe round A, round B o round parda")
+        raise InvalidEvent("se escribe «vuelta A», «vuelta B» o «vuelta parda»")
     winner = None if args[0].lower() == "parda" else _team(args[0])
     return RoundResult(winner, _seat(args[1:]))  # type: ignore[arg-type]
 
 
 def _envido(args: list[str]) -> Event:
     if not args:
-        raise InvalidEvent("envido: se escribe envido A o envido B (el que lo ganó), o envido aside "
+        raise InvalidEvent("se escribe «envido A» o «envido B» (el que lo ganó), o «envido aparte» "
                            "(los tantos no se oyeron)")
     if args[0].lower() in ASIDE:
         return EnvidoAside(_seat(args[1:]))
@@ -118,13 +121,13 @@ def _envido(args: list[str]) -> Event:
 
 def _points(args: list[str]) -> Event:
     if len(args) != 2 or not re.fullmatch(r"[+-]?\d+", args[1]):
-        raise InvalidEvent("points: se escribe points A +2 o points B -1")
+        raise InvalidEvent("se escribe «puntos A +2» o «puntos B -1»")
     return Adjust(_team(args[0]), int(args[1]))  # type: ignore[arg-type]
 
 
 def _set(args: list[str]) -> Event:
     if len(args) != 2:
-        raise InvalidEvent("set: se escribe set NOMBRE VALOR, p. ej. set flor on")
+        raise InvalidEvent("se escribe «set NOMBRE VALOR», p. ej. «set flor on»")
     return SetRule(args[0].lower(), args[1])
 
 

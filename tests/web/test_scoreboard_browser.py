@@ -6,8 +6,10 @@ Screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
+import signal
 import statistics
 import threading
 import time
@@ -380,6 +382,7 @@ def test_the_past_games_say_who_won_them(server: LiveServer, page: Any) -> None:
 def test_a_past_game_is_deleted_with_its_audios(server: LiveServer, page: Any) -> None:
     """«Borrar» beside each past game (not the one in play), once the table says yes."""
     service = server.service
+    bare = service.game_id  # nothing heard in it
     service.new_game(None, {"A": "Los Pibes", "B": "Las Chicas"})
     server.post("hand")
     service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A",
@@ -402,6 +405,10 @@ def test_a_past_game_is_deleted_with_its_audios(server: LiveServer, page: Any) -
     assert service.store.game(old) is None
     assert not text(page, "#games-list").count(f"#{old} ")
     shot(page, "tablet-past-game-deleted")
+    page.once("dialog", lambda dialog: dialog.accept())  # one with no audios: no «0 MB» of them
+    page.click(f'[data-delete-game="{bare}"]')
+    page.wait_for_function("document.querySelectorAll('#games-list li').length === 1")
+    assert text(page, "#toast") == f"Partida #{bare} borrada, sin audios ni fotos."
 
 
 def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
@@ -1053,7 +1060,8 @@ def test_screen_readers_hear_the_names_and_what_each_button_is_for(server: LiveS
     assert page.get_attribute('[data-seat="B1"]', "aria-pressed") == "true"
     assert page.get_attribute('[data-seat="A1"]', "aria-pressed") == "false"
     for group, buttons in [("Ronda", ["Los Pibes", "Parda", "Las Chicas"]),
-                           ("Mano", ["Los Pibes", "Las Chicas"]), ("Envido", ["Los Pibes", "Las Chicas"])]:
+                           ("Ganó la mano", ["Los Pibes", "Las Chicas"]),
+                           ("Envido", ["Los Pibes", "Las Chicas"])]:
         named = page.get_by_role("group", name=group, exact=True).get_by_role("button")
         assert named.all_inner_texts() == buttons, group
     shot(page, "tablet-controls-groups")
@@ -1671,3 +1679,179 @@ def test_a_calibration_is_forgotten_from_the_settings_after_a_question(
     assert fake.calls == [("forget", 1)] and page.locator("#btn-forget-voices").is_hidden()
     assert "calibrá las voces" in page.locator("#heard-list").evaluate(empty)  # uncalibrated again
     assert page.locator("#dlg-settings").is_visible() and page.locator("#dlg-calibration").is_hidden()
+
+
+def unsure_with_clip(server: LiveServer) -> dict[str, Any]:
+    """A doubtful «real envido» with its clip and the long reason the demo gives it."""
+    return dict(server.service.record_heard(Heard(
+        "real envido", "unsure", line="A1: real envido", team="A", clip=bytes(6400),
+        reason="dudoso: la frase entera no lo confirmó (confianza 0.00); tocá para confirmar")))
+
+
+INSIDE = """(b) => {
+  const r = b.getBoundingClientRect(), list = document.querySelector("#heard-list").getBoundingClientRect();
+  return r.left >= Math.floor(list.left) && r.right <= Math.ceil(list.right) && r.left >= 0 &&
+    r.right <= innerWidth && b.scrollWidth <= b.clientWidth;
+}"""
+
+
+def test_on_a_phone_the_heard_strip_keeps_its_width_beside_the_table_audio_button(
+        server: LiveServer, browser: Any) -> None:
+    """With a microphone, «¿Qué se dijo?» goes on a row of its own below 560 px: the doubtful
+    item's Confirmar, ✕ and ▶ are whole on the screen, with no sideways scrolling."""
+    server.api.put("/api/names", json=LONG_NAMES).raise_for_status()
+    server.post("hand", "A1: envido", "B1: quiero", "A1: 27", "B1: son buenas")
+    server.service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A",
+                                      clip=bytes(6400)))
+    unsure_with_clip(server)
+    server.service.set_source("mic", "ok", "escuchando")
+    context = browser.new_context(viewport=SIZES["phone"])
+    page = context.new_page()
+    open_board(page, server.url)
+    assert page.locator("#btn-table-audio").is_visible()
+    page.click("#unsure-notice")
+    chip = page.locator(".chip.unsure")
+    for button in ("[data-confirm]", "[data-dismiss]", "[data-clip]"):
+        assert chip.locator(button).evaluate(INSIDE), button
+    assert chip.locator("[data-confirm]").inner_text() == "Confirmar"
+    width = page.locator("#heard-list").evaluate("e => e.getBoundingClientRect().width")
+    assert width >= 390 - 2 * 12 - 1, width  # the whole width but the strip's padding
+    below = page.evaluate("document.querySelector('#btn-table-audio').getBoundingClientRect().top >= "
+                          "document.querySelector('#heard-list').getBoundingClientRect().bottom")
+    assert below, "«¿Qué se dijo?» shares the row with the heard list"
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    shot(page, "phone-heard-strip-with-microphone")
+    context.close()
+
+
+TAP_TARGETS = """(roots) => roots.flatMap((root) => [...document.querySelectorAll(
+    ["button", "a.btn", "input:not([type=checkbox])", "select", "label:has(> input[type=checkbox])"].map((t) => `${root} ${t}`).join(", "))])
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+  .map((e) => [e.id || e.getAttribute("name") || e.dataset.team || e.textContent.trim().slice(0, 20),
+               Math.round(e.getBoundingClientRect().height * 10) / 10])
+  .filter(([, height]) => height < 44)"""
+
+
+def test_every_tap_target_is_44_px_high_at_every_size(server: LiveServer, browser: Any) -> None:
+    """Buttons, links that are buttons, fields and the labels of checkboxes: a finger's width high
+    on the board (the heard strip too), in the settings (past games), the history (its ▶)."""
+    service = server.service
+    service.new_game(None, None)
+    server.post("points A +3")  # a past game, with Abrir, Descargar, Con audios and Borrar
+    service.new_game(None, None)
+    server.post("hand")
+    service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A", clip=bytes(6400)))
+    unsure_with_clip(server)
+    service.set_source("mic", "ok", "escuchando")
+    for name, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        open_board(page, server.url)
+        page.locator(".chip.unsure [data-confirm]").wait_for()
+        small = page.evaluate(TAP_TARGETS, ["body > header", "body > main", "body > section"])
+        assert small == [], (name, "board", small)
+        page.click("#btn-settings")
+        page.locator("#games-list [data-open-game]").first.wait_for()
+        small = page.evaluate(TAP_TARGETS, ["#dlg-settings"])
+        assert small == [], (name, "settings", small)
+        checkbox = page.locator('#dlg-settings label:has(> input[name="flor"])')
+        box = checkbox.bounding_box()
+        page.mouse.click(box["x"] + box["width"] - 4, box["y"] + box["height"] - 3)  # its far corner
+        assert page.locator('input[name="flor"]').is_checked(), name
+        page.click("#dlg-settings [data-close]")
+        page.click("#btn-history")
+        page.locator(".log [data-clip]").wait_for()
+        small = page.evaluate(TAP_TARGETS, ["#dlg-history"])
+        assert small == [], (name, "history", small)
+        page.click("#dlg-history [data-close]")
+        assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0, name
+        context.close()
+
+
+def test_the_event_box_teaches_what_it_takes_in_quotes_and_in_spanish(server: LiveServer,
+                                                                      page: Any) -> None:
+    """What a line typed wrong says to write is quoted: the page names the teams everywhere but
+    there, so «vuelta A» stays as it is to be typed, and typed so it is taken."""
+    server.api.put("/api/names", json=LONG_NAMES).raise_for_status()
+    server.post("hand")
+    open_board(page, server.url)
+    page.click("#btn-controls")
+    said = {
+        "vuelta": "«vuelta»: se escribe «vuelta A», «vuelta B» o «vuelta parda»",
+        "puntos A": "«puntos A»: se escribe «puntos A +2» o «puntos B -1»",
+        "mano C": "«mano C»: «C» no es un equipo: se escribe «A» o «B»",
+    }
+    for line, refused in said.items():
+        page.fill("#line-input", line)
+        page.press("#line-input", "Enter")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert text(page, "#toast") == refused
+        page.evaluate("document.querySelector('#toast').hidden = true")
+    for line in ("vuelta A", "puntos B +2"):  # the advice, followed
+        page.fill("#line-input", line)
+        page.press("#line-input", "Enter")
+        page.wait_for_function(f"window.scoreboard.snapshot.last_line === {str(parse_line(line))!r}",
+                               timeout=5000)
+    assert page.locator("#toast:not([hidden])").count() == 0, text(page, "#toast")
+
+
+def test_points_are_declared_only_once_typed(server: LiveServer, page: Any) -> None:
+    """Anotar → «Cantar tantos» with the box empty declares nothing and says what is missing."""
+    snap = server.post("hand", "A1: envido", "B1: quiero")
+    open_board(page, server.url)
+    wait_seq(page, snap["seq"])
+    page.click("#btn-controls")
+    assert page.locator("#declare-points").input_value() == ""
+    page.click("#btn-declare")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert text(page, "#toast") == "Escribí los tantos"
+    assert page.evaluate("document.activeElement.id") == "declare-points"
+    assert server.api.get("/api/state").json()["log"][-1] == "B1: quiero"
+    page.fill("#declare-points", "31")
+    page.click("#btn-declare")
+    page.wait_for_function("window.scoreboard.snapshot.last_line === 'A1: 31'")
+
+
+def test_a_tap_the_referee_does_not_answer_says_so_and_lets_the_next_tap_go(
+        serve: Any, page: Any) -> None:
+    """A frozen referee (its process stopped): after 5 s the tap is said to be maybe not written
+    down, the score to be looked at; one tapped behind it is not left waiting, nor sent with a
+    snapshot nobody saw; once the referee answers again the taps go through."""
+    api = serve.start()
+    open_board(page, serve.url + "/")
+    assert serve.proc is not None
+    os.kill(serve.proc.pid, signal.SIGSTOP)
+    try:
+        tapped = time.monotonic()
+        page.click('.team-A [data-line="points A +1"]')
+        page.click('.team-A [data-line="points A +1"]')  # behind the first one
+        page.wait_for_selector("#toast:not([hidden])", timeout=8000)
+        waited = time.monotonic() - tapped
+        assert 4 <= waited < 8, waited
+        assert text(page, "#toast") == ("El árbitro no contestó: puede que no se haya anotado. "
+                                        "Mirá el tanteador antes de volver a tocar.")
+    finally:
+        os.kill(serve.proc.pid, signal.SIGCONT)
+    page.wait_for_timeout(1000)
+    score = api.get("/api/state").json()["score"]["A"]
+    assert score <= 1, score  # the first one, if the referee took it; never the one behind it
+    page.wait_for_function(f"window.scoreboard.snapshot.score.A === {score}")
+    page.click('.team-A [data-line="points A +1"]')
+    page.wait_for_function(f"window.scoreboard.snapshot.score.A === {score + 1}")
+
+
+def test_a_truco_not_wanted_says_so_in_the_hand(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    snap = server.post("hand", "A1: truco", "B1: no quiero")
+    wait_seq(page, snap["seq"])
+    assert snap["hand"]["truco"]["refused"] == "truco"
+    fact = text(page, '[data-fact="truco"]')
+    assert "truco no querido · vale 1" in fact and "sin cantar" not in fact, fact
+    snap = server.post("hand", "B1: truco", "A1: quiero", "A1: retruco", "B1: no quiero")
+    wait_seq(page, snap["seq"])
+    fact = text(page, '[data-fact="truco"]')
+    assert "retruco no querido · vale 2" in fact and "el quiero es de" not in fact, fact
+    snap = server.post("hand", "A1: truco", "B1: quiero", "hand A")
+    wait_seq(page, snap["seq"])
+    assert snap["hand"]["truco"]["refused"] is None
+    assert "truco querido · vale 2" in text(page, '[data-fact="truco"]')

@@ -11,6 +11,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from referee.logline import parse_line
 from web_scoreboard.routes import describe_errors
 
 PIN = "2468"
@@ -160,3 +161,41 @@ def test_a_card_that_is_not_one_is_refused_in_spanish(client: TestClient, post: 
     assert response.json()["error"]["message"] == (
         "«A1 plays 7x»: «7x» no es una carta: se escribe el número y la letra del palo, "
         "p. ej. 7o, 1e, 12b")
+
+
+# A typed line not in the notation: what to write instead, quoted (the page names the teams of a
+# message except inside «»), in the words of the «Evento» box's examples (before: «round: se
+# escribe round A, round B o round parda», shown with the teams' names).
+@pytest.mark.parametrize(("line", "said"), [
+    ("vuelta", "«vuelta»: se escribe «vuelta A», «vuelta B» o «vuelta parda»"),
+    ("round", "«round»: se escribe «vuelta A», «vuelta B» o «vuelta parda»"),
+    ("puntos A", "«puntos A»: se escribe «puntos A +2» o «puntos B -1»"),
+    ("points B dos", "«points B dos»: se escribe «puntos A +2» o «puntos B -1»"),
+    ("envido", ("«envido»: se escribe «envido A» o «envido B» (el que lo ganó), o «envido aparte» "
+                "(los tantos no se oyeron)")),
+    ("mano C", "«mano C»: «C» no es un equipo: se escribe «A» o «B»"),
+    ("puntos C +2", "«puntos C +2»: «C» no es un equipo: se escribe «A» o «B»"),
+    ("vuelta A B1 B2", ("«vuelta A B1 B2»: después del resultado solo puede ir un asiento, como "
+                        "«A1», no «B1 B2»")),
+    ("A1 tira 7o", "«A1 tira 7o»: se escribe «A1 juega 7o» o «A1 muestra 7o 1o»"),
+    ("set flor", "«set flor»: se escribe «set NOMBRE VALOR», p. ej. «set flor on»"),
+])
+def test_a_line_typed_wrong_says_in_quotes_how_to_write_it(client: TestClient, post: Post,
+                                                          line: str, said: str) -> None:
+    post(client, "hand")
+    response = post(client, line)
+    assert response.status_code == 422
+    assert response.json()["error"] == {"code": "line-rejected", "message": said}
+    unquoted = re.sub(r"«[^»]*»", "", said)
+    assert not re.search(r"\b(round|points|plays|shows|aside|[AB][1-3]?)\b", unquoted), unquoted
+    advice = said.split("se escribe", 1)[1] if "se escribe" in said else ""
+    for example in re.findall(r"«([^»]*)»", advice):
+        if example not in ("A", "B", "set NOMBRE VALOR"):
+            assert parse_line(example) is not None, example  # following it is taken
+
+
+@pytest.mark.parametrize("line", ["round A", "vuelta B", "points A +2", "puntos B -1", "hand B",
+                                  "mano A", "envido aside", "envido aparte", "A1 plays 7o",
+                                  "A1 juega 7o"])
+def test_the_english_notation_is_still_taken_beside_the_spanish(line: str) -> None:
+    assert parse_line(line) is not None

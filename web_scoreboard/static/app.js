@@ -10,11 +10,16 @@ const FLOR_CALLS = ["flor", "contraflor", "contraflor al resto", "con flor quier
 const PIN_KEY = "truco-referee-pin";
 const PIN_MESSAGE = "Para anotar hace falta el PIN que muestra la compu que sirve la página.";
 const OFFLINE = "Sin conexión con el árbitro: no se anotó. Probá de nuevo.";
+// A referee that takes the tap and does not answer (its machine hung, the network dropped the
+// answer) may still write it down later: the table is told to look, not that it was lost.
+const ANSWER_MS = 5000;
+const UNANSWERED = "unanswered";  // what ``request`` gives for such a tap
+const NO_ANSWER = "El árbitro no contestó: puede que no se haya anotado. Mirá el tanteador antes de volver a tocar.";
 // What goes inert behind the game-over screen; the dialogs open above it, the toast stays readable.
 const BEHIND_GAMEOVER = "body > header, body > main, body > section";
 const RESULT_GROUPS = [  // the result buttons, one labelled group each
   { label: "Ronda", kind: "round", picks: ["A", "parda", "B"] },
-  { label: "Mano", kind: "hand", picks: ["A", "B"] },
+  { label: "Ganó la mano", kind: "hand", picks: ["A", "B"] },
   { label: "Envido", kind: "envido", picks: ["A", "B"] },
 ];
 const $ = (sel) => document.querySelector(sel);
@@ -23,7 +28,7 @@ const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 const state = {
   snap: {}, seat: "A1", suggested: null, socket: null, retry: 250, heardAt: 0, dismissedWarnings: null,
   overKey: null, dismissedGameOver: null, focusBeforeOver: null,
-  pin: localStorage.getItem(PIN_KEY) || "", hostPin: false,
+  pin: localStorage.getItem(PIN_KEY) || "", hostPin: false, unanswered: 0,
 };
 window.scoreboard = { renders: [], chimes: [], get snapshot() { return state.snap; } };
 
@@ -106,10 +111,11 @@ function render(snap) {
 }
 
 /* -- changes (with the PIN) --------------------------------------------------------------- */
-async function send(method, path, body) {
+async function send(method, path, body, wait = ANSWER_MS) {
   if (!state.pin) await hostPinFetched;  // a tap as the page opens: the host's PIN may be on its way
   if (!state.pin && !(await askPin())) return null;
-  const response = await request(method, path, body);
+  const response = await request(method, path, body, wait);
+  if (response === UNANSWERED) { state.unanswered += 1; toast(NO_ANSWER, false, 8000); return null; }
   if (!response) { toast(OFFLINE); return null; }
   if (response.ok && !(response.headers.get("content-type") || "").includes("json")) return response;  // a sound
   let data = {};
@@ -124,15 +130,20 @@ async function send(method, path, body) {
   return data;
 }
 
-/* fetch with the PIN; null when the server cannot be reached. */
-async function request(method, path, body) {
+/* fetch with the PIN; null when the server cannot be reached, UNANSWERED when it took the
+   request and gave no answer within ``wait`` ms. */
+async function request(method, path, body, wait) {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), wait);
   try {
     return await fetch(path, {
       method, headers: { "Content-Type": "application/json", "X-Table-PIN": state.pin },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : JSON.stringify(body), signal: abort.signal,
     });
   } catch {
-    return null;
+    return abort.signal.aborted ? UNANSWERED : null;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -140,11 +151,13 @@ async function request(method, path, body) {
 // voice) in between is refused instead of taking back a line nobody saw or scoring a round twice;
 // so is a second undo, flip or swap tapped before the first one's answer came (a double tap).
 // This page's events go one at a time, each with the snapshot the one before left, so that «+1»
-// tapped twice quickly scores two.
+// tapped twice quickly scores two.  One the referee did not answer drops those tapped behind it:
+// the table was told to look at the score first.
 const seen = (path) => (typeof state.snap.seq === "number" ? `${path}?seq=${state.snap.seq}` : path);
 let lining = Promise.resolve(null);
 function applyLine(line) {
-  const run = lining.then(() => send("POST", seen("/api/events"), { line }));
+  const unanswered = state.unanswered;
+  const run = lining.then(() => (state.unanswered > unanswered ? null : send("POST", seen("/api/events"), { line })));
   lining = run.catch(() => null);
   return run;
 }
@@ -408,11 +421,18 @@ async function listGames() {
 /* A past game deleted whole, once the table says so: its log, its audios and its pictures. */
 async function deleteGame(id) {
   if (!confirm(`¿Borramos la partida #${id} con su registro, sus audios y sus fotos? No se puede deshacer.`)) return;
-  const done = await send("DELETE", `/api/games/${id}`);
+  // a store made before it kept deleted room apart is rewritten once: that may take a while
+  const done = await send("DELETE", `/api/games/${id}`, undefined, 60000);
   if (!done) return;
-  const mb = (done.freed / 1e6).toLocaleString("es-AR", { maximumFractionDigits: 1 });
-  toast(`Partida #${id} borrada, con ${mb} MB de audios y fotos.`, true);
+  toast(`Partida #${id} borrada, ${freedText(done.freed)}.`, true);
   await listGames();
+}
+
+/* «con 1,5 MB de audios y fotos», or «sin audios ni fotos». */
+function freedText(bytes) {
+  if (!bytes) return "sin audios ni fotos";
+  const mb = (bytes / 1e6).toLocaleString("es-AR", { maximumFractionDigits: 1 });
+  return `con ${bytes < 5e4 ? "menos de 0,1" : mb} MB de audios y fotos`;
 }
 
 function settingsFromForm() {
@@ -434,7 +454,7 @@ async function newGame(body) {
 
 /* Over a modal dialog the toast goes inside it: behind, the backdrop would hide it and the
    dialog would make it inert, out of a screen reader's reach. */
-function toast(message, info) {
+function toast(message, info, ms = 3500) {
   const el = $("#toast");
   const host = $("#dlg-calibration:modal") || $("dialog:modal") || document.body;
   if (el.parentElement !== host) host.append(el);
@@ -442,7 +462,7 @@ function toast(message, info) {
   el.classList.toggle("info", Boolean(info));
   el.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
+  toast.timer = setTimeout(() => { el.hidden = true; }, ms);
 }
 
 /* What the camera saw: the picture of a card played or an envido shown. */
@@ -524,7 +544,7 @@ const BUTTONS = {
   "#btn-settings": openSettings,
   "#btn-pin": () => (state.pin ? openSettings() : askPin()),
   "#btn-new-game": () => newGame({ names: state.snap.names }),
-  "#btn-declare": () => applyLine(`${state.seat}: ${Number($("#declare-points").value)}`),
+  "#btn-declare": declarePoints,
   "#btn-go-close": dismissGameOver,
   "#pin-cancel": () => $("#dlg-pin").close("cancel"),
   "#btn-go-history": openHistory,
@@ -534,6 +554,13 @@ const BUTTONS = {
   "#btn-change-pin": changePin,
   "#btn-warnings-close": () => { state.dismissedWarnings = `${state.snap.boot}:${state.snap.game_id}`; renderWarnings(state.snap); },
 };
+
+/* The points the selected seat says, typed: none typed is no declaration. */
+function declarePoints() {
+  const input = $("#declare-points");
+  if (input.value.trim() === "") { toast("Escribí los tantos"); input.focus(); return; }
+  applyLine(`${state.seat}: ${Number(input.value)}`);
+}
 
 async function changePin() {
   const pin = $("#settings-form").newpin.value.trim();

@@ -177,8 +177,9 @@ const Render = (() => {
       return `<div class="fact" data-fact="truco"><b>Truco</b><span class="big">${esc(p.call)}</span>` +
         ` cantado por ${tag(snap, p.by)} · quiero ${esc(p.quiero ?? "?")} / no quiero ${esc(p.no_quiero ?? "?")}</div>`;
     }
-    const call = level > 1 ? `${t.call || TRUCO_NAMES[level]} querido` : "sin cantar";
-    const holder = t.holder ? ` · el quiero es de ${tag(snap, t.holder)}` : "";
+    // a hand ended on a «no quiero» says so, not «sin cantar» or the level wanted before it
+    const call = t.refused ? `${t.refused} no querido` : level > 1 ? `${t.call || TRUCO_NAMES[level]} querido` : "sin cantar";
+    const holder = t.holder && !t.refused ? ` · el quiero es de ${tag(snap, t.holder)}` : "";
     return `<div class="fact" data-fact="truco"><b>Truco</b><span class="big">${esc(call)}</span>` +
       ` · vale ${esc(value)}${holder}</div>`;
   }
