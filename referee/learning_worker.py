@@ -3,13 +3,16 @@
 PocketSphinx holds Python's GIL for the whole of an alignment, so a relearning in the listener's
 process held back every chunk of sound that came meanwhile.  Here it runs in a child process that
 opens the store by its path (SQLite lets it read while the scoreboard writes), keeps the
-alignments of its last relearning (``adapt.Alignments``) and answers one request at a time.  If
-it dies, the next relearning starts another; it ends with the program.
+alignments of its last relearning (``adapt.Alignments``) and answers one request at a time.  It
+runs at a lower priority (``NICE``): where the cores are busy, the listener is given them first.
+If it dies, the next relearning starts another; it ends with the program.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -20,6 +23,7 @@ from referee.asr import learn as voice_learning
 from referee.asr.base import RecognizerError
 
 _SPAWN = multiprocessing.get_context("spawn")  # a fork would copy the listener's threads' locks
+NICE = 10  # how much lower the worker's priority is than the listener's
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,8 @@ def serve(conn: Connection, db_path: Path, models_dir: Path, model_dir: Path,
     from referee.learning import learn_from
     from web_scoreboard.store import Store, StoreError
 
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
     store: Store | None = None
     alignments = Alignments()
     while True:

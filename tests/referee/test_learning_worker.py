@@ -1,5 +1,5 @@
-"""The relearning's own process: its trouble comes back as the learner's, and a worker that dies is
-started again at the next relearning."""
+"""The relearning's own process: its trouble comes back as the learner's, it gives way to the
+listener, and a worker that dies is started again at the next relearning."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.asr.base import RecognizerError
-from referee.learning_worker import LearningWorker
+from referee.learning_worker import NICE, LearningWorker
 from web_scoreboard.app import DB_NAME
 from web_scoreboard.store import Store
 
@@ -25,6 +25,9 @@ def test_trouble_in_the_worker_is_said_and_a_dead_worker_is_started_again(
         assert said.value.code == "learning" and said.value.message  # the worker's own words
         first = worker.pid
         assert first is not None and first != os.getpid()  # alive after trouble, in a process
+        # behind the listener where the cores are busy
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, first) == min(ours + NICE, 19)
 
         os.kill(first, signal.SIGKILL)  # as if PocketSphinx crashed in it
         with pytest.raises(RecognizerError) as died:
