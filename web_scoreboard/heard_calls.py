@@ -33,6 +33,11 @@ from web_scoreboard.heard_strip import HeardStrip, may_be_confirmed
 from web_scoreboard.rebuild import TableLike
 from web_scoreboard.store import HeardRow, Store
 
+# What a doubtful item that can no longer be confirmed says in its place (``too_late``).
+SAY_IT = "si se dijo en esta, anotalo con los botones"
+HAND_PASSED_REASON = f"ya pasó la mano: {SAY_IT}"
+GAME_OVER_REASON = "ya terminó la partida"
+
 
 class Game(Protocol):
     """What the heard calls need of the game they change (``TableService``)."""
@@ -278,8 +283,7 @@ class HeardCalls:
         beside the item; none for an item of a hand that ended, which cannot be confirmed."""
         extra = item.get("extra") or {}
         calls = longer_calls(said_words(item))
-        if not calls or not may_be_confirmed(item) or extra.get("hand") not in (
-                None, self.hand_to_come()):
+        if not calls or not may_be_confirmed(item) or self.hand_passed(extra):
             return []
         try:
             read = [self.read_alone(call, said_by(item), self._begins(extra)) for call in calls]
@@ -301,6 +305,23 @@ class HeardCalls:
         next hand when the last one is over, if it ``deals``)."""
         items = [item for item in self._game.preview(words, team, deals) if item.call is not None]
         return items[0] if items else None
+
+    def hand_passed(self, extra: dict[str, Any]) -> bool:
+        """Whether the hand a heard item (with this ``extra``) was heard in has ended: a tap can
+        no longer apply it (``HeardDecisions.confirm`` refuses it, ``hand-over``), nor the longer
+        calls it may have been the end of."""
+        return extra.get("hand") not in (None, self.hand_to_come())
+
+    def too_late(self, item: dict[str, Any], game_over: bool) -> str | None:
+        """Why a heard item that waits for a tap (a shown one) can no longer be confirmed: the
+        game is over, or the hand it was heard in ended.  The snapshot says so with the item
+        (``late``), and the page shows it in place of «Confirmar», which would only be refused;
+        None while a tap may still apply it."""
+        if item.get("status") != "unsure":
+            return None
+        if game_over:
+            return GAME_OVER_REASON
+        return HAND_PASSED_REASON if self.hand_passed(item.get("extra") or {}) else None
 
     def hand_to_come(self, deals: bool = True) -> int:
         """The number of the hand a call said now belongs to: the hand in play, or the next one

@@ -20,7 +20,7 @@ from referee.doubt import (
     waiting_reason,
 )
 from web_scoreboard.errors import ActionError, written
-from web_scoreboard.heard_calls import Game, HeardCalls, heard_as, who_said
+from web_scoreboard.heard_calls import SAY_IT, Game, HeardCalls, heard_as, who_said
 from web_scoreboard.heard_strip import DISMISSED_REASON, HeardStrip
 from web_scoreboard.store import HeardRow
 
@@ -75,10 +75,8 @@ class HeardDecisions:
         with self._game.change():
             row = self._strip.unsure(self._game.game_id, heard_id, refused=instead is not None)
             self._require_decided(row)
-            heard_in = row.extra.get("hand")
-            if heard_in is not None and heard_in != self._heard.hand_to_come():
-                raise ActionError("hand-over", "ese canto era de una mano que ya terminó; "
-                                  "si se dijo en esta, anotalo con los botones")
+            if self._heard.hand_passed(row.extra):
+                raise ActionError("hand-over", f"ese canto era de una mano que ya terminó; {SAY_IT}")
             line, who = (self._heard.line_now(row) if instead is None
                          else self._heard.line_instead(row, instead))
             applied = self._heard.applied_extra(

@@ -494,7 +494,7 @@ class TableService:
     def publish(self, table: bool = True) -> dict[str, Any]:
         """Make the next snapshot and tell the pages (once stored, inside a change); ``table``
         False for one that changes only the sources (``set_source``)."""
-        current = self._snapshots.make(self._game, self._strip, self._heard.instead, table)
+        current = self._snapshots.make(self._game, self._strip, self._heard, table)
         self._tell(lambda: self._snapshots.show(current))
         return current[2]
 

@@ -9,16 +9,23 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from web_scoreboard.errors import ActionError
 from web_scoreboard.game_in_play import GameInPlay, is_call
 from web_scoreboard.heard_strip import HeardStrip, may_be_confirmed
 from web_scoreboard.hub import Hub
 
-# The longer calls a doubtful heard item (a snapshot's) may be confirmed as.
-Instead = Callable[[dict[str, Any]], list[str]]
+
+class Doubts(Protocol):
+    """What a snapshot tells of a heard item a tap may still apply (``HeardCalls``)."""
+
+    def instead(self, item: dict[str, Any]) -> list[str]:
+        """The longer calls it may be confirmed as."""
+
+    def too_late(self, item: dict[str, Any], game_over: bool) -> str | None:
+        """Why it can no longer be confirmed (None while it can)."""
+
 
 # The referee's ears and eyes, in the order the pages show them (``TableService.set_source``).
 SOURCE_KEYS = ("mic", "mic A", "mic B", "camera")
@@ -88,15 +95,15 @@ class Snapshots:
         self._calibration = None if state is None else dict(state)
         return True
 
-    def make(self, game: GameInPlay, strip: HeardStrip, instead: Instead,
+    def make(self, game: GameInPlay, strip: HeardStrip, doubts: Doubts,
              table: bool = True) -> tuple[int, str, dict[str, Any]]:
-        """The next snapshot: its number, its JSON text and itself; ``instead`` gives the longer
-        calls a doubtful heard item may be confirmed as (``HeardCalls.instead``); ``table`` False
-        for one that changes only the sources (``set_source``)."""
+        """The next snapshot: its number, its JSON text and itself; ``doubts`` tells of a
+        doubtful heard item (``_heard_item``); ``table`` False for one that changes only the
+        sources (``set_source``)."""
         self._seq += 1
         if table:
             self._table_seq = self._seq
-        snap = self._build(game, strip, instead)
+        snap = self._build(game, strip, doubts)
         text = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
         return self._seq, text, snap
 
@@ -105,15 +112,25 @@ class Snapshots:
         self._current = current
         self._hub.publish(current[0], current[1])
 
-    def _build(self, game: GameInPlay, strip: HeardStrip, instead: Instead) -> dict[str, Any]:
+    @staticmethod
+    def _heard_item(item: dict[str, Any], doubts: Doubts, game_over: bool) -> dict[str, Any]:
+        """A heard item as shown; one a tap may still apply with the longer calls it may be
+        confirmed as (``instead``) and, once its hand or the game ended, why it can no longer be
+        (``late``, else None): the server would refuse the tap, so the page offers none and does
+        not count it as waiting."""
+        if not may_be_confirmed(item):
+            return item
+        late = doubts.too_late(item, game_over)
+        return {**item, "instead": [] if late else doubts.instead(item), "late": late}
+
+    def _build(self, game: GameInPlay, strip: HeardStrip, doubts: Doubts) -> dict[str, Any]:
         table = game.table
         snap = dict(table.snapshot())
         log = list(snap.get("log") or table.lines)
         last = table.lines[-1] if table.lines else None
         snap.update(
             seq=self._seq, boot=self._boot, game_id=game.game_id, names=dict(game.names),
-            heard=[{**h, "instead": instead(h)} if may_be_confirmed(h) else h
-                   for h in strip.shown()],
+            heard=[self._heard_item(h, doubts, bool(snap.get("winner"))) for h in strip.shown()],
             pin_required=True, warnings=game.warnings,
             log=log[-self._log_limit:], log_total=len(log), last_line=last,
             can_undo=last is not None, can_flip=last is not None and is_call(last),

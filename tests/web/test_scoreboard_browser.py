@@ -1855,3 +1855,135 @@ def test_a_truco_not_wanted_says_so_in_the_hand(server: LiveServer, page: Any) -
     wait_seq(page, snap["seq"])
     assert snap["hand"]["truco"]["refused"] is None
     assert "truco querido · vale 2" in text(page, '[data-fact="truco"]')
+
+
+BOARD_ROOM = """() => {
+  const score = document.querySelector('[data-score="A"]');
+  const square = document.querySelector('svg[data-tally="A"] rect.guide').getBoundingClientRect();
+  const outside = [...document.querySelectorAll(".team")].map((team) => {
+    const box = team.getBoundingClientRect();
+    const inner = [...team.querySelectorAll(".score-row > *, svg.tally, .adjust")].map((e) => e.getBoundingClientRect());
+    return Math.max(team.scrollHeight - team.clientHeight, ...inner.map((r) => r.right - box.right),
+                    ...inner.map((r) => r.bottom - box.bottom));
+  });
+  return { score: parseFloat(getComputedStyle(score).fontSize), square: square.width,
+           hand: document.querySelector(".hand").getBoundingClientRect().height,
+           outside: Math.max(...outside), pageWider: document.documentElement.scrollWidth - innerWidth };
+}"""
+
+
+def test_a_portrait_tablet_gives_the_scores_the_room(server: LiveServer, browser: Any) -> None:
+    """Upright, a tablet has height to spare: the number as big as in landscape (120 px and
+    more) and bigger squares, the hand still with room below; nothing leaves its panel or the
+    screen at any size, with long names and every width of score."""
+    server.api.put("/api/names", json=LONG_NAMES).raise_for_status()
+    smallest = {"landscape": (120, 85), "portrait": (120, 90), "phone": (56, 40)}  # number, square
+    for a, b in [(0, 0), (14, 15), (29, 29), (30, 29)]:
+        state = server.api.get("/api/state").json()["score"]
+        server.post(*[f"points {team} {want - state[team]:+d}" for team, want in (("A", a), ("B", b))
+                      if want != state[team]])
+        for name, viewport in SIZES.items():
+            context = browser.new_context(viewport=viewport)
+            page = context.new_page()
+            open_board(page, server.url)
+            if a == 30:
+                page.click("#btn-go-close")
+            got = page.evaluate(BOARD_ROOM)
+            number, square = smallest[name]
+            assert got["score"] >= number and got["square"] >= square, (name, a, b, got)
+            assert got["outside"] <= 1 and got["pageWider"] <= 0, (name, a, b, got)
+            if name == "portrait":
+                assert got["hand"] >= 300, got  # the hand keeps its room below
+            shot(page, f"{name}-score-{a}-{b}")
+            context.close()
+
+
+def test_the_board_fades_while_the_page_is_not_connected(tmp_path: Path, page: Any) -> None:
+    """A score that may be old must not look live: offline, the board and the heard strip go
+    grey and dim behind the «sin conexión» pill, and come back when the page connects again."""
+    first = LiveServer(tmp_path)
+    port = first.port
+    first.post("points A +7")
+    open_board(page, first.url)
+    dim = "(sel) => parseFloat(getComputedStyle(document.querySelector(sel)).opacity)"
+    assert page.evaluate(dim, ".board") == 1 and page.evaluate(dim, ".heard") == 1
+    first.stop()
+    page.wait_for_selector("#conn.off")
+    page.wait_for_function(f"({dim})('.board') <= 0.4 && ({dim})('.heard') <= 0.4")
+    assert "grayscale" in page.evaluate("getComputedStyle(document.querySelector('.board')).filter")
+    assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('#conn')).fontSize)") >= 20
+    shot(page, "tablet-offline-dimmed")
+    second = LiveServer(tmp_path, port=port)
+    try:
+        page.wait_for_selector("#conn.on", timeout=10_000)
+        page.wait_for_function(f"({dim})('.board') === 1 && ({dim})('.heard') === 1")
+        assert page.evaluate("getComputedStyle(document.querySelector('.board')).filter") == "none"
+    finally:
+        second.stop()
+
+
+def test_the_past_games_show_their_number_once_and_scroll_with_the_dialog(
+        server: LiveServer, browser: Any) -> None:
+    """«#3 · …», not «1. #3 · …»; and a long list does not scroll inside the scrolling dialog."""
+    service = server.service
+    for n in range(12):
+        server.post(f"points A +{n + 1}")
+        service.new_game(None, None)
+    for name in ("portrait", "phone"):
+        context = browser.new_context(viewport=SIZES[name])
+        page = context.new_page()
+        open_board(page, server.url)
+        page.click("#btn-settings")
+        items = page.locator("#games-list li")
+        items.nth(12).wait_for()
+        assert items.first.inner_text().startswith(f"#{service.game_id} ·")
+        marker = "(li) => getComputedStyle(li).display === 'list-item' && getComputedStyle(li).listStyleType !== 'none'"
+        assert not any(items.evaluate_all(f"lis => lis.map({marker})")), f"{name}: a list number beside «#n»"
+        nested = page.evaluate("""() => { const list = document.querySelector('#games-list');
+          return [getComputedStyle(list).overflowY, list.scrollHeight - list.clientHeight]; }""")
+        assert nested == ["visible", 0], (name, nested)
+        page.locator("#games-list li").last.scroll_into_view_if_needed()
+        assert page.locator("#games-list li").last.is_visible()
+        shot(page, f"{name}-past-games")
+        context.close()
+
+
+def test_a_doubtful_call_whose_hand_is_over_is_no_longer_offered_to_confirm(
+        server: LiveServer, browser: Any) -> None:
+    """One heard in a hand that ended says so (the snapshot's ``late``): no «Confirmar», which
+    the server would refuse, still ▶ to hear it and ✕ to set it aside, and not counted among
+    those waiting for a tap."""
+    service = server.service
+
+    def hear_unsure(text: str) -> dict[str, Any]:
+        [row] = service.hear(text, clip=bytes(6400), confidence=lambda start, end: 0.3,
+                             needed=lambda call: 0.6)
+        assert row["status"] == "unsure"
+        return dict(row)
+
+    server.post("hand")
+    old = hear_unsure("truco")
+    server.post("round A", "round A", "hand")
+    live = hear_unsure("envido")
+    for name, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        open_board(page, server.url)
+        chip = page.locator(f'[data-heard="{old["id"]}"]')
+        assert chip.get_attribute("class") == "chip late", name
+        assert "ya pasó la mano" in str(chip.inner_text())
+        assert chip.locator("[data-confirm]").count() == 0 and chip.locator("[data-confirm-as]").count() == 0
+        chip.scroll_into_view_if_needed()  # the older item, further along the strip
+        for button in ("[data-dismiss]", "[data-clip]"):
+            assert chip.locator(button).evaluate(INSIDE), (name, button)
+        assert page.locator(f'[data-heard="{live["id"]}"] [data-confirm]').count() == 1
+        assert text(page, "#unsure-notice").startswith("? 1 dudoso"), name  # the live one only
+        shot(page, f"{name}-doubtful-of-an-ended-hand")
+        context.close()
+    page = browser.new_page(viewport=SIZES["landscape"])
+    open_board(page, server.url)
+    page.click(f'[data-heard="{live["id"]}"] [data-dismiss]')
+    page.wait_for_selector("#unsure-notice", state="hidden")  # the one of the ended hand waits for no tap
+    page.click(f'[data-heard="{old["id"]}"] [data-dismiss]')
+    page.wait_for_selector(f'[data-heard="{old["id"]}"].rejected')
+    page.close()

@@ -110,6 +110,42 @@ def test_an_unsure_call_of_a_hand_that_ended_cannot_be_confirmed(
     assert confirmed["log"][-1] == envido["line"]
 
 
+def test_the_snapshot_says_when_a_doubtful_call_can_no_longer_be_confirmed(
+        app: FastAPI, client: TestClient, post: Post) -> None:
+    """The page offers no «Confirmar» the server would refuse: the snapshot tells, with the item,
+    why a tap cannot apply it any more (``late``), by the same rule the confirm goes by."""
+    service = app.state.service
+
+    def hear_unsure(text: str) -> int:
+        [row] = service.hear(text, confidence=lambda start, end: 0.3, needed=lambda call: 0.6)
+        assert row["status"] == "unsure"
+        return int(row["id"])
+
+    def shown(heard_id: int) -> dict[str, Any]:
+        [item] = [h for h in state(client)["heard"] if h["id"] == heard_id]
+        return dict(item)
+
+    post(client, "hand")
+    old = hear_unsure("envido")
+    assert shown(old)["late"] is None and shown(old)["instead"]  # its hand still in play
+    post(client, "round A")
+    post(client, "round A")
+    assert shown(old)["late"] == "ya pasó la mano: si se dijo en esta, anotalo con los botones"
+    assert shown(old)["instead"] == [] and shown(old)["status"] == "unsure"
+    refused = client.post(f"/api/heard/{old}/confirm", headers=AUTH)
+    assert refused.status_code == 409 and error_code(refused) == "hand-over"
+    post(client, "hand")
+    live = hear_unsure("truco")
+    assert shown(live)["late"] is None
+    post(client, "points A +30")  # the game is over: nothing is confirmed any more
+    assert shown(live)["late"] == "ya terminó la partida"
+    assert client.post(f"/api/heard/{live}/confirm", headers=AUTH).status_code >= 400
+    client.post("/api/undo", headers=AUTH).raise_for_status()  # the win taken back
+    assert shown(live)["late"] is None
+    assert client.post(f"/api/heard/{live}/confirm", headers=AUTH).status_code == 200
+    assert "late" not in shown(live)  # applied: nothing waits
+
+
 def chunked(body: bytes, size: int = 512) -> Iterator[bytes]:
     """The body in pieces, sent with Transfer-Encoding: chunked (no Content-Length)."""
     for start in range(0, len(body), size):

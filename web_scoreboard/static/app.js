@@ -73,7 +73,10 @@ function watchLiveness() {
   }, ALIVE_MS);
 }
 
+/* Offline, the board fades (``body.offline`` in style.css): a score that may be old must not
+   look live from across the table. */
 function setConnected(on) {
+  document.body.classList.toggle("offline", !on);
   const el = $("#conn");
   el.classList.toggle("on", on);
   el.classList.toggle("off", !on);
@@ -328,9 +331,10 @@ function dismissGameOver() {
   renderGameOver(state.snap);
 }
 
-/* A notice at the top while something heard waits for a tap: on a phone the strip is out of sight. */
+/* A notice at the top while something heard waits for a tap: on a phone the strip is out of sight.
+   One whose hand is over waits for none: a tap could not confirm it any more. */
 function renderUnsure(snap) {
-  const count = (snap.heard || []).filter((h) => h.status === "unsure").length;
+  const count = (snap.heard || []).filter((h) => Render.heardStatus(h) === "unsure").length;
   const notice = $("#unsure-notice");
   notice.hidden = !count;
   notice.innerHTML = `? ${count} ${count === 1 ? "dudoso" : "dudosos"}<span class="wide-only"> por confirmar</span>`;

@@ -306,16 +306,17 @@ const Render = (() => {
   /* -- heard strip ------------------------------------------------------------------------ */
   function heard(snap) {
     const items = snap.heard || [];
-    const icons = { accepted: "✔", unsure: "?", rejected: "✖", undone: "↶", kept: "🔊" };
+    const icons = { accepted: "✔", unsure: "?", late: "?", rejected: "✖", undone: "↶", kept: "🔊" };
     // the newest call applied by voice, if it is the last line: the longer calls it may have ended
     const last = items.find((h) => h.status === "accepted" && h.line && h.line === snap.last_line);
     $("#heard-list").innerHTML = items.map((h) => {
-      const status = icons[h.status] ? h.status : "rejected";
+      const status = heardStatus(h);
       const line = h.line ? logText(snap, h.line) : "";
       const changed = h.extra && h.extra.changed ? " (cambiado a mano)" : "";  // flip, seat or swap
       const kept = status === "kept";  // the table's sound a tablet heard again and kept
-      const why = h.reason ? note(snap, h.reason) : line ? esc(`anotado: ${line}${changed}`) :
-        kept ? "guardado a mano con la partida" : "";
+      // one whose hand (or game) is over says so instead of «tocá para confirmar»
+      const why = status === "late" ? note(snap, h.late) : h.reason ? note(snap, h.reason) :
+        line ? esc(`anotado: ${line}${changed}`) : kept ? "guardado a mano con la partida" : "";
       const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
       const said = seen ? named(snap, h.text) : kept ? h.text ?? "" : `«${h.text ?? ""}»`;
       const play = !h.clip_id ? "" : seen ?
@@ -324,7 +325,8 @@ const Render = (() => {
       // one that waits for another is read again when confirmed: its line so far may not stand
       const sure = line && !(h.extra && h.extra.after != null) ? ` (${line})` : "";
       const confirm = status === "unsure" ?
-        `<button class="btn" type="button" data-confirm="${esc(h.id)}" aria-label="${esc(`Confirmar ${said}${sure}`)}">Confirmar</button>` +
+        `<button class="btn" type="button" data-confirm="${esc(h.id)}" aria-label="${esc(`Confirmar ${said}${sure}`)}">Confirmar</button>` : "";
+      const dismiss = ["unsure", "late"].includes(status) ?
         `<button class="btn" type="button" data-dismiss="${esc(h.id)}" aria-label="${esc(`Descartar ${said}`)}">✕</button>` : "";
       // the longer calls it may have been the end of («falta envido» for an «envido», «me voy al
       // mazo» for the look-alike «mazo»), under it
@@ -336,8 +338,15 @@ const Render = (() => {
       const team = h.team ? `${tag(snap, h.team)} ` : "";
       return `<li class="chip ${status}" data-heard="${esc(h.id)}"><span class="icon" aria-hidden="true">${icons[status]}</span>` +
         `<span class="what">${team}<span class="said">${esc(said)}</span><br><span class="why">${why}</span>${instead}</span>` +
-        `${confirm}${play}</li>`;
+        `${confirm}${dismiss}${play}</li>`;
     }).join("");
+  }
+
+  /* How a heard item shows: a doubtful one the server says can no longer be confirmed (``late``:
+     its hand or the game is over, a tap would be refused) is «late», with no «Confirmar». */
+  function heardStatus(h) {
+    if (h.status === "unsure" && h.late) return "late";
+    return ["accepted", "unsure", "rejected", "undone", "kept"].includes(h.status) ? h.status : "rejected";
   }
 
   /* -- the referee's ears and eyes ------------------------------------------------------- */
@@ -481,5 +490,5 @@ const Render = (() => {
       `(de ${over.length} terminada${over.length === 1 ? "" : "s"})` : "";
   }
 
-  return { teams, hand, heard, sources, history, teamName, seatName, esc, teamOf, named, wins };
+  return { teams, hand, heard, heardStatus, sources, history, teamName, seatName, esc, teamOf, named, wins };
 })();

@@ -3,7 +3,8 @@
 
 const Tally = (() => {
   const NS = "http://www.w3.org/2000/svg";
-  const SIZE = 80, GAP = 25, LEFT = 15, PER_ROW = 3, GAP_SPLIT = 72;
+  // a narrow margin (room for half a stroke): the squares take the width, which is what bounds them
+  const SIZE = 80, GAP = 25, LEFT = 7, PER_ROW = 3, GAP_SPLIT = 72;
 
   function el(name, attrs, text) {
     const node = document.createElementNS(NS, name);
