@@ -3,8 +3,8 @@
     python -m benchmarks.learning_lag                  # 60 s of table talk for each way
     python -m benchmarks.learning_lag --seconds 120
 
-First a short evening (``benchmarks.evening``, a quarter of an hour of table time) fills a store
-with play to learn from.  Then, for each way, corpus calls with pauses are fed to the listener in
+First a short evening (``benchmarks.evening``, a quarter of an hour of table time unless told)
+fills a store with play to learn from.  Then, for each way, corpus calls with pauses are fed to the listener in
 real time, 0.1 s at a time as a microphone gives them, while the voices are relearned without a
 pause, each relearning aligning every phrase again (a new table's steady load, at its worst):
 ``none`` (no learning), ``thread`` (``learning.learn_from`` in a thread of the listener's process,
@@ -31,6 +31,7 @@ import numpy as np
 from benchmarks import evening
 from benchmarks.speech_corpus import SPEECH
 from benchmarks.speech_listening import SPHINX_ES_DIR
+from referee.asr.base import RecognizerError
 from referee.audio import AudioChunk, to_chunk
 
 STEP = 1600  # samples a microphone gives at a time: 0.1 s at 16 kHz
@@ -95,13 +96,17 @@ def measure(way: str, stream: np.ndarray, store_path: Path, models_dir: Path) ->
     late: list[float] = []
     done = threading.Event()
     relearned = [0]
+    trouble: list[RecognizerError] = []
     learn, end = relearning(way, store_path, models_dir) if way != "none" else (None, None)
 
     def keep_learning() -> None:
-        while not done.is_set():
+        while not done.is_set() and not trouble:
             assert learn is not None
-            learn()
-            relearned[0] += 1
+            try:
+                learn()
+                relearned[0] += 1
+            except RecognizerError as err:  # too little play to learn from: said, not measured
+                trouble.append(err)
 
     learner = threading.Thread(target=keep_learning, daemon=True)
     if learn is not None:
@@ -115,6 +120,8 @@ def measure(way: str, stream: np.ndarray, store_path: Path, models_dir: Path) ->
         learner.join()
         assert end is not None
         end()
+    if trouble:
+        raise trouble[0]
     ms = sorted(1000 * x for x in late)
     return {"p50": statistics.median(ms), "p95": ms[int(0.95 * (len(ms) - 1))], "max": ms[-1],
             "relearned": relearned[0], "rtf": cpu / (len(stream) / 16000)}
@@ -124,22 +131,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="seconds of table talk heard for each way (default 60)")
+    parser.add_argument("--play", type=float, default=15.0, metavar="MIN",
+                        help="minutes of table time played to learn from (default 15)")
     args = parser.parse_args(argv)
     if not (SPEECH / "manifest.csv").is_file() or not (SPHINX_ES_DIR / "mdef").is_file():
         print(f"no speech corpus or Spanish model under {SPEECH.parent.resolve()}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
-        print("playing a quarter of an hour of table time to learn from...", flush=True)
-        evening.run(evening.parse_args(["--hours", "0.25", "--every", "15", "--data-dir",
-                                       str(data)]))
+        print(f"playing {args.play:g} minutes of table time to learn from...", flush=True)
+        evening.run(evening.parse_args(["--hours", str(args.play / 60), "--every",
+                                        str(args.play), "--data-dir", str(data)]))
         store_path = data / "scoreboard.sqlite3"
         stream = talk(args.seconds)
-        print(f"{len(stream) / 16000:.0f} s of table talk heard in real time, 0.1 s chunks")
+        print(f"{len(stream) / 16000:g} s of table talk heard in real time, 0.1 s chunks")
         print(f"  {'learning':>8} {'chunk done late p50 / p95 / max ms':>35} "
               f"{'relearnings':>11} {'CPU RTF':>7}")
         for way in ("none", "thread", "process"):
-            row = measure(way, stream, store_path, Path(tmp) / f"models-{way}")
+            try:
+                row = measure(way, stream, store_path, Path(tmp) / f"models-{way}")
+            except RecognizerError as err:
+                print(f"could not learn from that play ({err.message}): play longer (--play)",
+                      file=sys.stderr)
+                return 2
             print(f"  {way:>8} {row['p50']:>17.1f} / {row['p95']:>5.1f} / {row['max']:>6.1f} "
                   f"{row['relearned']:>11.0f} {row['rtf']:>7.3f}", flush=True)
     return 0
