@@ -21,7 +21,8 @@ from referee.replay import Rejection, ReplayResult, replay
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="ARCHIVO",
-                        help="el registro de la mesa (un evento por línea; - para stdin)")
+                        help="el registro de la mesa (un evento por línea; - para leerlo de la entrada "
+                        "estándar)")
     parser.add_argument("--json", action="store_true", help="imprimir el resultado en JSON")
 
 
@@ -43,8 +44,10 @@ class NotText(ValueError):
 UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
-def read_text(data: bytes) -> str:
-    """A log's text: UTF-8, else Latin-1 (a log saved by an older editor); no byte-order mark.
+def read_text(data: bytes) -> list[str]:
+    """A log's lines: each in UTF-8, else Latin-1 (a line added by an older editor: one such line
+    does not turn the «veintidós» of the others into «veintidÃ³s»); no byte-order mark (two logs
+    pasted together carry one inside).
 
     Latin-1 reads any byte, so a NUL (no text log has one) is what gives away a UTF-16 or binary
     file: raises ``NotText`` for those rather than replay garbage.
@@ -52,11 +55,14 @@ def read_text(data: bytes) -> str:
     if b"\0" in data:
         raise NotText("está en UTF-16: guardalo como UTF-8" if is_utf16(data)
                       else "no parece un registro de texto")
-    data = data.removeprefix(codecs.BOM_UTF8)
+    return [decoded(line).replace("\ufeff", "") for line in data.splitlines()]
+
+
+def decoded(line: bytes) -> str:
     try:
-        return data.decode("utf-8")
+        return line.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return line.decode("latin-1")
 
 
 def is_utf16(data: bytes) -> bool:
@@ -70,10 +76,11 @@ def is_utf16(data: bytes) -> bool:
 def read_log(name: str) -> list[str]:
     """The lines of a log file (``-`` for stdin)."""
     if name != "-":
-        return read_text(Path(name).read_bytes()).splitlines()
+        return read_text(Path(name).read_bytes())
     buffer = getattr(sys.stdin, "buffer", None)
-    text = read_text(buffer.read()) if buffer else sys.stdin.read().removeprefix("\ufeff")
-    return text.splitlines()
+    if buffer:
+        return read_text(buffer.read())
+    return [line.replace("\ufeff", "") for line in sys.stdin.read().splitlines()]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,7 +120,9 @@ def summary(result: ReplayResult) -> str:
         lines.append(f"mano {hand['number']} (es mano {hand['mano'] or 'pica-pica'}): {got or 'sin puntos'}")
     lines += [rejected_line(r) for r in result.rejected]
     winner = data["winner"]
+    chicos = data["chicos"] if data["settings"].get("match") else None
     lines.append(f"tanteador: A {score['A']} — B {score['B']}"
+                 + (f"; chicos: A {chicos['A']} — B {chicos['B']}" if chicos else "")
                  + (f"; ganó {winner}" if winner else "; la partida sigue"))
     return "\n".join(lines)
 

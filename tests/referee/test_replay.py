@@ -68,6 +68,33 @@ def test_replay_of_a_latin1_log(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "tanteador: A 1 — B 0" in capsys.readouterr().out
 
 
+def test_replay_reads_each_line_in_its_own_encoding(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """One line from an older editor (Latin-1) in a UTF-8 log: the others' «veintidós» stays."""
+    log = ("# partida del sábado\n".encode("latin-1")
+           + "hand\nA1: envido\nB1: quiero\nA1: veintidós\nB1: son buenas\n".encode())
+    code, out, _ = replay_cli(tmp_path, log, capsys)
+    assert code == 0 and "rechazada" not in out  # before: «veintidÃ³s» no es un canto
+    assert "tanteador: A 2 — B 0" in out
+
+
+def test_replay_drops_a_byte_order_mark_inside_the_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two logs pasted together: the second one's mark is not part of its first line."""
+    code, out, _ = replay_cli(tmp_path, b"hand\n" + BOM + b"A1: truco\nB1: no quiero\n", capsys)
+    assert code == 0 and "rechazada" not in out and "tanteador: A 1 — B 0" in out
+
+
+def test_replay_of_a_match_says_the_chicos(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = replay_cli(tmp_path, b"set match on\nset points 15\nhand\npoints A +15\n",
+                              capsys)
+    assert code == 0 and out.splitlines()[-1] == (
+        "tanteador: A 15 — B 0; chicos: A 1 — B 0; la partida sigue")
+    _, out, _ = replay_cli(tmp_path, TRUCO_HAND.encode(), capsys)  # a single game: no chicos
+    assert "chicos" not in out
+
+
 def test_replay_of_a_folder_is_a_clear_error(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(tmp_path)]) == 1
