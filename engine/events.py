@@ -186,3 +186,22 @@ class SetRule:
 Event = (Say | Declare | Play | Show | RoundResult | HandResult | EnvidoResult | EnvidoAside
          | NewHand | Adjust
          | SetRule)
+
+# ``str()`` writes the log in English words; the notation also reads Spanish ones
+# (``referee.logline``), and a refusal quotes its event in those, as the tablet teaches them.
+_SPANISH: dict[type, tuple[str, str]] = {
+    Play: (" plays ", " juega "),
+    Show: (" shows ", " muestra "),
+    RoundResult: ("round ", "vuelta "),
+    HandResult: ("hand ", "mano "),
+    NewHand: ("hand", "mano"),
+    Adjust: ("points ", "puntos "),
+    EnvidoAside: ("envido aside", "envido aparte"),
+}
+
+
+def in_spanish(event: Event) -> str:
+    """The event in the notation's Spanish words (``"A1 juega 7o"``, ``"vuelta parda"``,
+    ``"mano"``, ``"puntos A +2"``, ``"envido aparte"``): how a refusal quotes it."""
+    english, spanish = _SPANISH.get(type(event), ("", ""))
+    return str(event).replace(english, spanish, 1) if english else str(event)

@@ -25,6 +25,7 @@ from engine.events import (
     SetRule,
     Show,
     Team,
+    in_spanish,
 )
 from engine.hand import Hand
 from engine.settings import Settings
@@ -168,7 +169,7 @@ class Game:
     # -- handlers ------------------------------------------------------------------------------------
     def _seat_hand(self, seat: str, event: Event) -> Hand:
         if seat not in self.settings.seats:
-            raise InvalidEvent(f"{event}: no hay asiento {seat} en una mesa de "
+            raise InvalidEvent(f"{in_spanish(event)}: no hay asiento {seat} en una mesa de "
                                f"{self.settings.players} ({' '.join(self.settings.seats)})")
         self._require_playing(event)
         deal = self.deals[-1]
@@ -176,11 +177,12 @@ class Game:
 
     def _require_playing(self, event: Event) -> None:
         if self.over:
-            raise IllegalEvent(f"{event}: la partida terminó")
+            raise IllegalEvent(f"{in_spanish(event)}: la partida terminó")
         if not self.deals:
-            raise IllegalEvent(f"{event}: todavía no se repartió la mano")
+            raise IllegalEvent(f"{in_spanish(event)}: todavía no se repartió la mano")
         if self.settings.match and self.chico_winner() is not None:
-            raise IllegalEvent(f"{event}: el chico terminó; falta repartir la mano del próximo")
+            raise IllegalEvent(f"{in_spanish(event)}: el chico terminó; "
+                               "falta repartir la mano del próximo")
 
     def _say(self, event: Say, commit: bool) -> None:
         hand = self._seat_hand(event.seat, event)
@@ -206,7 +208,7 @@ class Game:
 
     def _show(self, event: Show, commit: bool) -> None:
         if event.seat not in self.settings.seats or not self.deals:
-            raise IllegalEvent(f"{event}: no hay mano para mostrar")
+            raise IllegalEvent(f"{in_spanish(event)}: no hay mano para mostrar")
         next(h for h in self.deal if event.seat in h.seats).show(event.seat, event.cards, commit)
 
     def _reported_hand(self, seat: str | None, event: Event,
@@ -216,7 +218,8 @@ class Game:
             return self._seat_hand(seat, event)
         candidates = [h for h in self.deal if wanted(h)]
         if len(self.deal) > 1 and len(candidates) > 1:
-            raise IllegalEvent(f"{event}: decí de qué duelo (un asiento, p. ej. «{event} A1»)")
+            said = in_spanish(event)
+            raise IllegalEvent(f"{said}: decí de qué duelo (un asiento, p. ej. «{said} A1»)")
         return candidates[0] if candidates else self.deal[-1]
 
     def _round(self, event: RoundResult, commit: bool) -> None:
@@ -246,10 +249,10 @@ class Game:
 
     def _new_hand(self, event: NewHand, commit: bool) -> None:
         if self.over:
-            raise IllegalEvent("hand: la partida terminó")
+            raise IllegalEvent(f"{in_spanish(event)}: la partida terminó")
         chico_over = self.settings.match and self.chico_winner() is not None
         if self.deals and not self.deal_over and not chico_over:
-            raise IllegalEvent("hand: la mano anterior no terminó")
+            raise IllegalEvent(f"{in_spanish(event)}: la mano anterior no terminó")
         if not commit:
             return
         chico = self.chico_winner()
@@ -280,21 +283,22 @@ class Game:
 
     def _adjust(self, event: Adjust, commit: bool) -> None:
         if event.delta == 0 or abs(event.delta) > self.settings.points:
-            raise InvalidEvent(f"{event}: corregí entre -{self.settings.points} y "
+            raise InvalidEvent(f"{in_spanish(event)}: corregí entre -{self.settings.points} y "
                                f"+{self.settings.points}, sin cero")
         if self._score[event.team] + event.delta < 0:
-            raise IllegalEvent(f"{event}: el puntaje no puede quedar negativo")
+            raise IllegalEvent(f"{in_spanish(event)}: el puntaje no puede quedar negativo")
         if commit:
             self.credit(event.team, event.delta)
 
     def _set_rule(self, event: SetRule, commit: bool) -> None:
         settings = self._with_rule(event)
         if self.over:
-            raise IllegalEvent(f"{event}: la partida terminó")
+            raise IllegalEvent(f"{in_spanish(event)}: la partida terminó")
         if self.deals and not self.deal_over:
-            raise IllegalEvent(f"{event}: las reglas se cambian entre manos")
+            raise IllegalEvent(f"{in_spanish(event)}: las reglas se cambian entre manos")
         if self.deals and settings.players != self.settings.players:
-            raise IllegalEvent(f"{event}: la cantidad de jugadores se elige antes de empezar")
+            raise IllegalEvent(f"{in_spanish(event)}: "
+                               "la cantidad de jugadores se elige antes de empezar")
         if commit:
             self.settings = settings
             self._winner = self._find_winner()
@@ -305,7 +309,7 @@ class Game:
         try:
             return self.settings.with_rule(event.name, event.value)
         except InvalidEvent as err:
-            raise InvalidEvent(f"{event}: {err.reason}") from None
+            raise InvalidEvent(f"{in_spanish(event)}: {err.reason}") from None
 
 
 _HANDLERS: dict[type, Callable[[Game, Any, bool], None]] = {

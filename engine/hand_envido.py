@@ -130,7 +130,7 @@ class EnvidoRules(HandState):
         stops holding the hand up and waits for the table to say who won it
         (``report_envido``)."""
         self.require(self.flor_declaring() or self.envido_declaring(),
-                     "envido aside: no hay tantos por decir")
+                     "envido aparte: no hay tantos por decir")
         if not commit:
             return
         if self.flor_declaring():

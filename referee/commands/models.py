@@ -19,8 +19,10 @@ from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.cli import INTERRUPTED
 
-MODELS_DIR_HELP = ("dónde guardar los modelos (si no, $TRUCO_REFEREE_MODELS o la carpeta del "
+MODELS_DIR_HELP = ("dónde {} los modelos (si no, $TRUCO_REFEREE_MODELS o la carpeta del "
                    "usuario)")
+# where the folder's models are read (list, check) or written (fetch)
+MODELS_DIR_VERB = {"fetch": "guardar", "list": "están", "check": "están"}
 ACTIONS: dict[str, tuple[str, str]] = {
     "fetch": ("bajar modelos (por defecto, todos)",
               ("Baja los modelos que faltan, con una barra de progreso. Una descarga cortada se "
@@ -45,13 +47,14 @@ def model_name(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--models-dir", metavar="CARPETA", help=MODELS_DIR_HELP)
+    parser.add_argument("--models-dir", metavar="CARPETA",
+                        help=MODELS_DIR_HELP.format("están (o, con fetch, se guardan)"))
     sub = parser.add_subparsers(dest="action", metavar="ACCIÓN")
     for action, (help_text, description) in ACTIONS.items():
         p = sub.add_parser(action, help=help_text, description=description)
         # Also after the action; SUPPRESS keeps a value given before it.
         p.add_argument("--models-dir", metavar="CARPETA", default=argparse.SUPPRESS,
-                       help=MODELS_DIR_HELP)
+                       help=MODELS_DIR_HELP.format(MODELS_DIR_VERB[action]))
         if action == "fetch":
             p.add_argument("names", nargs="*", metavar="MODELO", type=model_name,
                            help=f"cuáles: {', '.join(catalog.CATALOG)}")

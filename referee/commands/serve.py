@@ -51,15 +51,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", type=Path, default=None, metavar="CARPETA",
                         help=f"carpeta de la base de datos (por defecto {user_data_dir()})")
     rules = parser.add_argument_group("reglas de una partida nueva (si difieren de la partida "
-                                      "en curso, empieza una nueva)")
+                                      "en curso, empieza una nueva; las que no des quedan como "
+                                      "en ella)")
     rules.add_argument("--players", type=int, choices=(2, 4, 6), help="jugadores: 2, 4 o 6")
     rules.add_argument("--points", type=int, choices=(15, 30), help="a cuántos puntos: 15 o 30")
     rules.add_argument("--flor", action=argparse.BooleanOptionalAction, default=None,
-                       help="se juega con flor (o --no-flor)")
+                       help="jugar con flor, o sin flor con --no-flor (por defecto, sin flor)")
     rules.add_argument("--falta", choices=FALTA_CHOICES,
-                       help="cuánto vale la falta envido: leader = lo que le falta al que va "
-                       "ganando; malas = en malas, el partido; dos-faltas; winner = lo que le "
-                       "falta al que gana el envido")
+                       help="cuánto vale la falta envido (por defecto leader): leader = lo que "
+                       "le falta al que va ganando; malas = en malas, el partido; dos-faltas = "
+                       "en malas, lo que le falta al que va ganando para entrar en buenas, y en "
+                       "buenas, para ganar; winner = lo que le falta al que gana el envido")
 
 
 ORIGINS = {"voice": "voz", "camera": "cámara", "page": "tablet", "manual": "tablet", "confirm": "tablet"}

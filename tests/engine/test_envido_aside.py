@@ -83,12 +83,13 @@ def test_a_chico_over_takes_the_envidos_it_set_aside_with_it() -> None:
 def test_in_pica_pica_each_duel_sets_its_own_envido_aside_and_a_seat_of_it_settles_it() -> None:
     game = new_game(hand=False, players=6, pica_pica=True)
     steps(game, "points A 5", "hand", "A1: envido", "B2: quiero", "B1: envido", "A3: quiero")
-    refused(game, "envido aside", "decí de qué duelo")
+    refused(game, "envido aside",
+            "envido aparte: decí de qué duelo (un asiento, p. ej. «envido aparte A1»)")
     step(game, "envido aside A3")  # the duel B1–A3; the duel A1–B2 still awaits its numbers
     assert [h.envido_status for h in game.deal] == ["accepted", "aside", "none"]
     refused(game, "A1: truco", "faltan los tantos del envido")
     step(game, "A3: truco")
-    refused(game, "envido A", "decí de qué duelo")
+    refused(game, "envido A", "envido A: decí de qué duelo (un asiento, p. ej. «envido A A1»)")
     steps(game, "A1: 30", "B2: son buenas", expect=(7, 0))
     steps(game, "B1: no quiero", "hand A A1", "hand A A2", "hand", expect=(10, 0))
     assert snapshot(game)["set_aside"] == [{"hand": 1, "contest": "envido", "seats": ["B1", "A3"]}]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from engine_steps import new_game, refused, steps
+from engine_steps import ev, new_game, refused, steps
 
 from engine import Adjust, Game, IllegalEvent, InvalidEvent, SetRule, Settings, snapshot
+from engine.events import in_spanish
 
 # (events before, the refused event, part of the reason)
 ILLEGAL: list[tuple[tuple[str, ...], str, str]] = [
@@ -88,3 +89,41 @@ def test_an_unknown_rule_is_named_whatever_the_moment(before: tuple[str, ...]) -
     steps(game, *before)
     reason = refused(game, SetRule("nonsense", "7"), "no conozco la regla 'nonsense'")
     assert reason.startswith("set nonsense 7: ")  # before, in a hand: «se cambian entre manos»
+
+
+# (events before, the refused event, the whole reason): a refusal quotes its event in the
+# notation's Spanish words, as the tablet teaches them (before: «points A +0: …», «hand: …»,
+# «envido aside: …», «A1 shows 7o 6o: …»)
+SPANISH_QUOTES: list[tuple[tuple[str, ...], str, str]] = [
+    (("hand",), "points A +0", "puntos A +0: corregí entre -30 y +30, sin cero"),
+    (("hand",), "points B -3", "puntos B -3: el puntaje no puede quedar negativo"),
+    (("hand",), "hand", "mano: la mano anterior no terminó"),
+    (("points A 29", "hand", "hand A"), "hand", "mano: la partida terminó"),
+    (("hand",), "envido aside", "envido aparte: no hay tantos por decir"),
+    ((), "round parda", "vuelta parda: todavía no se repartió la mano"),
+    ((), "hand B", "mano B: todavía no se repartió la mano"),
+    ((), "A1 plays 4c", "A1 juega 4c: todavía no se repartió la mano"),
+    ((), "A1 shows 7o 6o", "A1 muestra 7o 6o: no hay mano para mostrar"),
+    (("points A 29", "hand", "hand A"), "round A", "vuelta A: la partida terminó"),
+]
+
+
+@pytest.mark.parametrize(("before", "event", "reason"), SPANISH_QUOTES)
+def test_a_refusal_quotes_its_event_in_spanish(before: tuple[str, ...], event: str,
+                                               reason: str) -> None:
+    game = new_game(hand=False)
+    steps(game, *before)
+    assert refused(game, event, reason) == reason
+
+
+@pytest.mark.parametrize(("english", "spanish"), [
+    ("A1 plays 4c", "A1 juega 4c"), ("B2 shows 7o 6o", "B2 muestra 7o 6o"),
+    ("round parda", "vuelta parda"), ("round A B1", "vuelta A B1"), ("hand", "mano"),
+    ("hand B A2", "mano B A2"), ("points A -2", "puntos A -2"), ("envido aside", "envido aparte"),
+    ("envido aside A3", "envido aparte A3"), ("envido B", "envido B"), ("A1: truco", "A1: truco"),
+    ("B1: 28", "B1: 28"),
+])
+def test_the_spanish_words_leave_the_log_notation_as_it_was(english: str, spanish: str) -> None:
+    event = ev(english)
+    assert (str(event), in_spanish(event)) == (english, spanish)
+    assert in_spanish(SetRule("points", "15")) == str(SetRule("points", "15")) == "set points 15"

@@ -198,3 +198,33 @@ def test_listen_tells_the_recognizer_what_its_table_expects(
     assert code == 0 and [line["call"] for line in lines] == ["truco"]
     assert {"truco", "envido"} <= asked[0] and "quiero" not in asked[0]
     assert made[0].expecting is not None and "quiero" in made[0].expecting()
+
+
+def _help(argv: list[str], capsys: pytest.CaptureFixture[str],
+          monkeypatch: pytest.MonkeyPatch) -> str:
+    """A command's help on one line per option (wide enough that argparse wraps nothing)."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    code, text = _out([*argv, "--help"], capsys)
+    assert code == 0
+    return text
+
+
+def test_serve_help_explains_every_falta_and_the_flor_default(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _help(["serve"], capsys, monkeypatch)
+    # before: «…; dos-faltas; winner = …» and «se juega con flor (o --no-flor)»
+    assert ("dos-faltas = en malas, lo que le falta al que va ganando para entrar en buenas, y "
+            "en buenas, para ganar;") in text
+    assert "--no-flor (por defecto, sin flor)" in text
+    assert "las que no des quedan como en ella" in text  # a rule not given: as the game in play
+
+
+@pytest.mark.parametrize("action, said", [("check", "dónde están los modelos"),
+                                          ("list", "dónde están los modelos"),
+                                          ("fetch", "dónde guardar los modelos")])
+def test_models_dir_help_says_whether_the_action_saves_there(
+        action: str, said: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _help(["models", action], capsys, monkeypatch)
+    assert f"--models-dir CARPETA  {said} (si no, $TRUCO_REFEREE_MODELS" in text
+    assert ("guardar" in text) == (action == "fetch")  # before: «dónde guardar» for all three
