@@ -139,6 +139,9 @@ def _number_words() -> dict[str, int]:
 # engine's question (8-19 never are); the parser only reads it.
 NUMBER_WORDS: dict[str, int] = _number_words()
 MAX_NUMBER = 38
+# A number typed in digits (a log, the tablet's «Evento» box) is read up to here, so that the engine
+# refuses «40» as a number, as it refuses «treinta y nueve», not as words it does not know.
+MAX_DIGITS = 99
 # A number past any envido or flor that still starts like one: read whole, so that the engine
 # refuses it as a whole instead of taking «treinta» and leaving «nueve».  Read only: no
 # recognizer's grammar holds it.
@@ -151,6 +154,7 @@ def normalize(text: str) -> str:
     """Lowercase, drop accents and punctuation, collapse spaces: the form phrases are matched in."""
     decomposed = unicodedata.normalize("NFD", text.lower())
     plain = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
+    plain = re.sub(r"(?<![a-z0-9])[-−](?=\d)", "menos", plain)  # «-1» is no number of tantos
     return " ".join(re.sub(r"[^a-z0-9ñ\[\]]+", " ", plain).split())
 
 
@@ -203,7 +207,7 @@ def _match_at(tokens: list[str], i: int) -> tuple[int, Kind, object] | None:
         if hit:
             return length, hit[0], hit[1]
     token = tokens[i]
-    if token.isdigit() and int(token) <= MAX_NUMBER:
+    if token.isdigit() and int(token) <= MAX_DIGITS:
         return 1, "points", int(token)
     return None
 

@@ -82,6 +82,17 @@ def test_envido_numbers_in_words(text: str, points: int) -> None:
     assert heard.points == points
 
 
+@pytest.mark.parametrize("text, points", [("39", 39), ("40", 40), ("99", 99)])
+def test_a_number_typed_past_any_envido_is_read_for_the_engine_to_refuse(text: str,
+                                                                          points: int) -> None:
+    assert [(h.kind, h.points) for h in parse(text)] == [("points", points)]
+
+
+@pytest.mark.parametrize("text", ["-1", "−28", "tengo -3"])
+def test_a_number_with_a_minus_is_no_number_of_tantos(text: str) -> None:
+    assert [h for h in parse(text) if h.kind == "points"] == []
+
+
 def test_every_number_from_0_to_38_has_words() -> None:
     assert sorted(set(NUMBER_WORDS.values())) == list(range(39))
 

@@ -95,6 +95,14 @@ def test_replay_of_a_match_says_the_chicos(tmp_path: Path,
     assert "chicos" not in out
 
 
+def test_replay_refuses_a_number_typed_past_any_envido_or_with_a_minus(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = replay_cli(tmp_path, b"hand\nA1: envido\nB1: quiero\nA1: -1\nA1: 40\n", capsys)
+    assert code == 0
+    assert "«A1: -1» — «-1» no es un canto" in out  # before: a declaration of 1
+    assert "40 no es un envido posible" in out  # as «treinta y nueve» is; before: «40» no es un canto
+
+
 def test_replay_of_a_folder_is_a_clear_error(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(tmp_path)]) == 1
