@@ -8,12 +8,14 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from engine.settings import Settings
 from models.paths import models_dir, user_data_dir
 from referee.asr.base import RecognizerError, expect
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError
 from referee.commands import values
 from referee.commands.listen_printer import Printer
+from referee.commands.rules import add_rule_arguments, rule_options
 from referee.device_status import print_status
 from referee.evidence import EvidenceError, EvidenceStore
 from referee.listener import Listener
@@ -49,6 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unsure-below", type=values.share, default=UNSURE_BELOW, metavar="CONF",
                         help=f"con menos confianza que esto, un canto queda 'dudoso' "
                              f"y no se anota (por defecto {UNSURE_BELOW}; {BARS_SAID})")
+    add_rule_arguments(parser, "reglas de la partida que se escucha (las que no des, como "
+                       "empieza una partida: 2 jugadores, a 30, sin flor, falta leader)")
 
 
 def choose_model(args: argparse.Namespace) -> ModelChoice:
@@ -93,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
         print("Atención: modo de baja precisión. Bajá el modelo en español con "
               "'truco-referee models fetch'.", file=sys.stderr)
     line_statuses(args, recognizer, source)  # a narrow microphone the voices were calibrated through
-    printer = Printer(sys.stdout, args.json, args.unsure_below, evidence)
+    printer = Printer(sys.stdout, args.json, args.unsure_below, evidence,
+                      Settings(**rule_options(args)))
     expect(recognizer, printer.table.expected)
     listener = Listener(recognizer, printer, channel_teams=channel_teams(args.mic, args.channels),
                         on_revisions=printer.revise)

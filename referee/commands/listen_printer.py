@@ -8,6 +8,7 @@ import sys
 from typing import Any, TextIO
 
 from engine.events import Team, team_of
+from engine.settings import Settings
 from referee.doubt import (
     DECLARATIONS,
     Earlier,
@@ -42,10 +43,10 @@ class Printer:
     order, which the held one left unsettled."""
 
     def __init__(self, out: TextIO, as_json: bool, unsure_below: float,
-                 evidence: EvidenceStore | None) -> None:
+                 evidence: EvidenceStore | None, settings: Settings | None = None) -> None:
         from referee.table import Table
 
-        self.table = Table()
+        self.table = Table(settings)
         self.out = out
         self.as_json = as_json
         self.unsure_below = unsure_below

@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from models.paths import user_data_dir
 from referee.commands import values
+from referee.commands.rules import add_rule_arguments, rule_options
 from web_scoreboard.store import StoreError, said
 
 if TYPE_CHECKING:
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
     from web_scoreboard.store import Store
 
-FALTA_CHOICES = ("leader", "malas", "dos-faltas", "winner")
 LOCK_NAME = "serve.lock"
 
 
@@ -50,18 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "vez y se guarda)")
     parser.add_argument("--data-dir", type=Path, default=None, metavar="CARPETA",
                         help=f"carpeta de la base de datos (por defecto {user_data_dir()})")
-    rules = parser.add_argument_group("reglas de una partida nueva (si difieren de la partida "
-                                      "en curso, empieza una nueva; las que no des quedan como "
-                                      "en ella)")
-    rules.add_argument("--players", type=int, choices=(2, 4, 6), help="jugadores: 2, 4 o 6")
-    rules.add_argument("--points", type=int, choices=(15, 30), help="a cuántos puntos: 15 o 30")
-    rules.add_argument("--flor", action=argparse.BooleanOptionalAction, default=None,
-                       help="jugar con flor, o sin flor con --no-flor (por defecto, sin flor)")
-    rules.add_argument("--falta", choices=FALTA_CHOICES,
-                       help="cuánto vale la falta envido (por defecto leader): leader = lo que "
-                       "le falta al que va ganando; malas = en malas, el partido; dos-faltas = "
-                       "en malas, lo que le falta al que va ganando para entrar en buenas, y en "
-                       "buenas, para ganar; winner = lo que le falta al que gana el envido")
+    add_rule_arguments(parser, "reglas de una partida nueva (si difieren de la partida en "
+                       "curso, empieza una nueva; las que no des quedan como en ella)")
 
 
 ORIGINS = {"voice": "voz", "camera": "cámara", "page": "tablet", "manual": "tablet", "confirm": "tablet"}
@@ -87,12 +77,6 @@ def demo_arguments(**values: Any) -> argparse.Namespace:
     for name, value in values.items():
         setattr(args, name, value)
     return args
-
-
-def rule_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The rule settings written on the command line (the others are left to the game)."""
-    names = ("players", "points", "flor", "falta")
-    return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
 
 
 def lan_address() -> str:

@@ -219,6 +219,22 @@ def test_listen_json_on_real_recordings(shared_dir: Path, tmp_path: Path,
 
 
 @pytest.mark.shared
+def test_listen_plays_by_the_rules_it_is_given(shared_dir: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A flor heard is refused in a game without flor, the default, and not with ``--flor``."""
+    flor = shared_dir / "speech" / "real" / "truco-uruguayo" / "flor.wav"
+    heard = {}
+    for rules in ([], ["--flor"]):
+        code = main(["listen", "--wav", str(flor), "--json", "--recognizer", "sphinx",
+                     "--no-evidence", "--models-dir", str(shared_dir / "models"), *rules])
+        [line] = [json.loads(out) for out in capsys.readouterr().out.splitlines() if out.strip()]
+        assert code == 0 and line["call"] == "flor"
+        heard[bool(rules)] = line
+    assert not heard[False]["accepted"] and heard[False]["reason"].endswith("se juega sin flor")
+    assert "sin flor" not in heard[True]["reason"]  # before: no such option
+
+
+@pytest.mark.shared
 def test_listen_says_a_recording_that_sounds_like_a_telephone(
         shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     digits = shared_dir / "speech" / "real" / "asterisk-es-mx-allison"  # 8 kHz telephone sound
