@@ -80,7 +80,7 @@ class LearningWorker:
     def _start(self) -> Connection:
         self.close()
         ours, theirs = _SPAWN.Pipe()
-        self._process = _SPAWN.Process(target=serve, args=(theirs, *self._args),
+        self._process = _SPAWN.Process(target=work, args=(theirs, *self._args),
                                        name="voice-learning", daemon=True)
         self._process.start()
         theirs.close()
@@ -88,8 +88,8 @@ class LearningWorker:
         return ours
 
 
-def serve(conn: Connection, db_path: Path, models_dir: Path, model_dir: Path,
-          min_conf: float) -> None:
+def work(conn: Connection, db_path: Path, models_dir: Path, model_dir: Path,
+         min_conf: float) -> None:
     """The worker: a relearning for each request, until the other end closes."""
     from referee.asr.adapt import Alignments
     from referee.learning import learn_from
