@@ -269,7 +269,8 @@ class Evening:
             "snapshots": self.page.count if self.page else 0,
             "snapshot_kb": (self.page.last_size if self.page else 0) / 1000,
             "learning_s": s.learning_cpu_s / s.learned if s.learned else float("nan"),
-            "learning_mb": _rss_mb(self.learner.pid) if self.learner else float("nan"),
+            "learning_mb": (_rss_mb(self.learner.pid) if self.learner and self.learner.pid
+                            else float("nan")),
         }
         self.rows.append(row)
         print(f"  {row['minutes']:>5.0f} min {row['won']:>5.0f} {row['learned']:>7.0f} "
@@ -298,12 +299,12 @@ def _share(part: float, whole: float) -> float:
     return 100 * part / max(whole, 1)
 
 
-def _rss_mb(pid: int | None = 0) -> float:
-    """A process's resident memory (MB), from /proc: this one's (0), or none (None)."""
+def _rss_mb(pid: int | str = "self") -> float:
+    """A process's resident memory (MB), from /proc: this one's unless told."""
     try:
-        status = Path(f"/proc/{pid or 'self'}/status").read_text() if pid is not None else ""
+        status = Path(f"/proc/{pid}/status").read_text()
     except OSError:  # it ended meanwhile
-        status = ""
+        return float("nan")
     for line in status.splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024

@@ -8,6 +8,7 @@ from typing import Any
 from engine.errors import InvalidEvent
 
 FALTA_FORMULAS = ("leader", "malas", "dos-faltas", "winner")
+TARGETS = (15, 30)  # the points a game is played to
 ENVIDO_CREDIT = ("settled", "hand-end")
 RESTO_FORMULAS = ("falta+flores", "falta")
 CONTRAFLOR_POINTS = range(1, 31)  # no more than a whole game
@@ -38,7 +39,7 @@ class Settings:
     def __post_init__(self) -> None:
         checks = (
             (self.players in SEATS, "players va 2, 4 o 6"),
-            (self.points in (15, 30), "points va 15 o 30"),
+            (self.points in TARGETS, "points va 15 o 30"),
             (self.falta in FALTA_FORMULAS, f"falta va {', '.join(FALTA_FORMULAS)}"),
             (self.envido_credit in ENVIDO_CREDIT, f"envido_credit va {' o '.join(ENVIDO_CREDIT)}"),
             (self.resto in RESTO_FORMULAS, f"resto va {' o '.join(RESTO_FORMULAS)}"),

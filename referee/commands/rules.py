@@ -6,18 +6,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-FALTA_CHOICES = ("leader", "malas", "dos-faltas", "winner")
+from engine.settings import FALTA_FORMULAS, SEATS, TARGETS
+
 NAMES = ("players", "points", "flor", "falta")
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser, title: str) -> None:
     """``--players``, ``--points``, ``--flor``/``--no-flor`` and ``--falta``, in a group."""
     rules = parser.add_argument_group(title)
-    rules.add_argument("--players", type=int, choices=(2, 4, 6), help="jugadores: 2, 4 o 6")
-    rules.add_argument("--points", type=int, choices=(15, 30), help="a cuántos puntos: 15 o 30")
+    rules.add_argument("--players", type=int, choices=tuple(SEATS), help="jugadores: 2, 4 o 6")
+    rules.add_argument("--points", type=int, choices=TARGETS, help="a cuántos puntos: 15 o 30")
     rules.add_argument("--flor", action=argparse.BooleanOptionalAction, default=None,
                        help="jugar con flor, o sin flor con --no-flor (por defecto, sin flor)")
-    rules.add_argument("--falta", choices=FALTA_CHOICES,
+    rules.add_argument("--falta", choices=FALTA_FORMULAS,
                        help="cuánto vale la falta envido (por defecto leader): leader = lo que "
                        "le falta al que va ganando; malas = en malas, el partido; dos-faltas = "
                        "en malas, lo que le falta al que va ganando para entrar en buenas, y en "
