@@ -43,6 +43,9 @@ over; with --calibrate, the prompts too (a table calibrates with the microphone 
 --narrowband prompts (with --calibrate): only the prompts, the files heard full band (a table
 that calibrated with a headset and plays with another microphone); --narrowband files: only the
 files (one that calibrated with a full microphone and plays with a headset).
+--clipped DB: every file (its room and its noise too) turned up until its loudest sample stands DB
+dB above full scale and cut flat there (``speech_corpus.clipped``), as a microphone turned up too
+far hands it over; the calibration's prompts are not.
 --calibrate-together [all|others|pairs] (with --calibrate): one calibration for every voice tested,
 on all their prompts, as a table calibrates its players one after another ('voices calibrate');
 with "others", each voice is heard with the calibration of the other voices, as a player who sat
@@ -192,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="hand every file over through an 8 kHz line, as a Bluetooth headset "
                              f"or a telephone does: nothing above {LINE_HZ:g} Hz (noise and room "
                              "too); 'prompts' or 'files': only those through it")
+    parser.add_argument("--clipped", type=float, metavar="DB",
+                        help="every file (its noise too) turned up until its loudest sample stands "
+                             "DB dB above full scale and cut flat there, as a microphone turned up "
+                             "too far hands it over")
     parser.add_argument("--table-talk", action="store_true",
                         help="each file starts from the mean settled on the talk of every synthetic "
                              "voice and the caller's, not the caller's alone")
@@ -226,8 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (SPEECH / "manifest.csv").is_file():
         print(f"no speech corpus at {SPEECH.resolve()}", file=sys.stderr)
         return 2
-    for given, name in ((args.room, "--room"), (args.narrowband, "--narrowband")):
-        if given and args.learn:
+    for given, name in ((args.room, "--room"), (args.narrowband, "--narrowband"),
+                        (args.clipped, "--clipped")):
+        if given is not None and args.learn:
             parser.error(f"{name}: learning from play hears the files as they are; leave --learn out")
     files_line = args.narrowband in ("both", "files")
     prompts_line = args.narrowband in ("both", "prompts")
@@ -277,11 +285,13 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             label = ("clean" if cond == "clean" else f"{cond} dB SNR") + how
             frames = None
-            if room or files_line:
+            if room or files_line or args.clipped is not None:
                 frames = partial(heard, snr=cond, room=room, line=files_line,
-                                 tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S)
+                                 tail_s=NOISE_TAIL_S, lead_s=NOISE_LEAD_S, clip=args.clipped)
             if room:
                 label += f" · room RT60 {room[0]:g} s, DRR {room[1]:g} dB"
+            if args.clipped is not None:
+                label += f" · clipped {args.clipped:g} dB over full scale"
             if files_line:
                 label += " · through an 8 kHz line"
             if args.table_talk:

@@ -143,12 +143,21 @@ def through_line(frames: np.ndarray) -> np.ndarray:
     return np.clip(np.fft.irfft(spectrum, len(frames)), -1.0, 1.0)[:, None]
 
 
+def clipped(frames: np.ndarray, over_db: float) -> np.ndarray:
+    """A recording as a microphone turned up too far hands it over: louder until its loudest
+    sample stands ``over_db`` dB above full scale, and cut flat there."""
+    peak = float(np.abs(frames).max()) or 1.0
+    return np.clip(frames * (10 ** (over_db / 20) / peak), -1.0, 1.0)
+
+
 def heard(file: str, seed: int, snr: str, room: tuple[float, float] | None = None,
-          line: bool = False, tail_s: float = 0.0, lead_s: float = 0.0) -> np.ndarray:
+          line: bool = False, tail_s: float = 0.0, lead_s: float = 0.0,
+          clip: float | None = None) -> np.ndarray:
     """A corpus file as a microphone hears it: said in a ``room`` (RT60, DRR: ``in_room``) if
     one is given, with the corpus's noise mixed in at ``snr`` (or "clean") from ``lead_s``
-    seconds before it to ``tail_s`` after it, and handed over through an 8 kHz ``line``
-    (``through_line``) if asked: the line carries the table's noise too."""
+    seconds before it to ``tail_s`` after it, cut flat ``clip`` dB above full scale if asked
+    (``clipped``: the noise too), and handed over through an 8 kHz ``line`` (``through_line``)
+    if asked: the line carries the table's noise too."""
     from referee.wav import read_wav
 
     frames = read_wav(SPEECH / file)
@@ -156,6 +165,8 @@ def heard(file: str, seed: int, snr: str, room: tuple[float, float] | None = Non
         frames = in_room(frames, room[0], room[1], seed)
     if snr != "clean":
         frames = noisy(frames, float(snr), seed, tail_s, lead_s)
+    if clip is not None:
+        frames = clipped(frames, clip)
     return through_line(frames) if line else frames
 
 

@@ -44,6 +44,19 @@ _HIGH = (_FREQS >= HIGH_HZ[0]) & (_FREQS < HIGH_HZ[1])
 _WINDOW_SHAPE = np.hanning(_SIZE)
 
 
+class VoiceGate:
+    """Which chunks someone talks in: those whose power stands ``VOICE_DB`` or more above the
+    quietest of the last ``FLOOR_CHUNKS``."""
+
+    def __init__(self) -> None:
+        self._floor: deque[float] = deque(maxlen=FLOOR_CHUNKS)
+
+    def voiced(self, power: float) -> bool:
+        """Take a chunk's power; whether someone talks in it."""
+        self._floor.append(power)
+        return power >= min(self._floor) * 10 ** (VOICE_DB / 10)
+
+
 def narrow_rate(rate: float) -> bool:
     """Whether a device recording at ``rate`` Hz can hand over nothing above 4 kHz."""
     return rate <= 2 * HIGH_HZ[0]
@@ -59,7 +72,7 @@ class Band:
         # None until FIRST chunks with a voice were heard
         self.narrow: bool | None = True if self.known else None
         self.above: float | None = None  # dB: the high band's power against the voice band's
-        self._floor: deque[float] = deque(maxlen=FLOOR_CHUNKS)  # each chunk's voice-band power
+        self._talk = VoiceGate()  # on each chunk's voice-band power
         self._heard: deque[tuple[float, float]] = deque(maxlen=WINDOW)  # (voice band, high)
 
     def hear(self, pcm: bytes) -> bool:
@@ -73,8 +86,7 @@ class Band:
         voice, high = float(power[_VOICE].sum()), float(power[_HIGH].sum())
         if voice <= 0.0:  # digital silence: a device that has not started sending
             return False
-        self._floor.append(voice)
-        if voice < min(self._floor) * 10 ** (VOICE_DB / 10):
+        if not self._talk.voiced(voice):
             return False
         self._heard.append((voice, high))
         if len(self._heard) < FIRST:

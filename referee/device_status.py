@@ -1,5 +1,5 @@
 """How a microphone or a camera tells how it is doing: looking for its lost device again,
-hearing through a narrow line, and each message said once."""
+hearing through a narrow line or clipped, and each message said once."""
 
 from __future__ import annotations
 
@@ -26,6 +26,12 @@ NARROW_RECORDING = ("suena como un teléfono (no trae nada por encima de 4 kHz, 
                     "y las palabras parecidas se oyen peor); si la grabó el micrófono de la mesa, "
                     "calibrá las voces con él")
 FULL_RECORDING = "vuelve a sonar completa"
+# How a microphone turned up so far that the words come cut flat says so (``referee.clipping``),
+# and a recording that sounds so, and no longer does (``sound_check.SoundCheck.recorded``).
+CLIPPED_LINE = ("satura: las palabras llegan cortadas de tan fuerte, y así se oyen peor; bajale "
+                "el volumen al micrófono o alejalo un poco")
+CLIPPED_RECORDING = "satura (las palabras llegan cortadas de tan fuerte, y así se oyen peor)"
+UNCLIPPED_RECORDING = "deja de saturar"
 
 
 def retrying(trouble: str, retry_s: float) -> str:
@@ -40,10 +46,11 @@ def is_retrying(status: str) -> bool:
 
 def shown_state(status: str) -> str:
     """How the pages show a source with this status: "trouble" while it looks for its device
-    again, "poor" while it hears through a narrow line (a microphone's, or a recording's from
-    where it began to sound so), else "ok"."""
-    narrow = status == NARROW_LINE or status.endswith(NARROW_RECORDING)
-    return "trouble" if is_retrying(status) else "poor" if narrow else "ok"
+    again, "poor" while it hears through a narrow line or clipped (a microphone's, or a
+    recording's from where it began to sound so), else "ok"."""
+    poor = status in (NARROW_LINE, CLIPPED_LINE) or status.endswith((NARROW_RECORDING,
+                                                                      CLIPPED_RECORDING))
+    return "trouble" if is_retrying(status) else "poor" if poor else "ok"
 
 
 def said_once(say: Callable[[str], None]) -> Callable[[str], None]:

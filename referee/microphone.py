@@ -2,7 +2,8 @@
 it from; one that is missing or unplugged is looked for again until it is back.  A device that
 does not record at 16 kHz (a sound card's own input, named directly, often takes only 44.1 or
 48 kHz) is opened at its own rate and resampled as it is heard.  One that sounds like a telephone
-(``referee.band``: a Bluetooth headset on its 8 kHz link) says so, as its status."""
+(``referee.band``: a Bluetooth headset on its 8 kHz link) or clipped (``referee.clipping``:
+turned up too far) says so, as its status (``sound_check``)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels, to_chunk
-from referee.band import Band
-from referee.device_status import NARROW_LINE, retrying
+from referee.device_status import retrying
 from referee.resampling import Resampler
+from referee.sound_check import SoundCheck
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,9 @@ class MicSource:
             )
         except (sd.PortAudioError, ValueError) as err:
             raise AudioError("mic-unavailable", f"no puedo abrir el micrófono: {err}") from err
-        band = Band(rate)  # a narrow line, as a Bluetooth headset's, is said to the table
+        sound = SoundCheck(rate)  # a clipped sound or a narrow line is said to the table
         with stream:
-            self.on_status(_listening(band))
+            self.on_status(sound.live())
             lost = False  # sound lost since the last chunk
             while not self._stopped:
                 try:
@@ -176,13 +177,8 @@ class MicSource:
                     yield replace(chunk, lost=True) if lost else chunk
                     self._samples += len(frames)
                     lost = False
-                    if band.hear(chunk.pcm):
-                        self.on_status(_listening(band))
-
-
-def _listening(band: Band) -> str:
-    """A microphone's status while it hears: fine, or through a narrow line (``referee.band``)."""
-    return NARROW_LINE if band.narrow else "escuchando"
+                    if sound.hear(chunk.pcm):
+                        self.on_status(sound.live())
 
 
 def _floats(block: np.ndarray) -> np.ndarray:

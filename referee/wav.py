@@ -13,9 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels, to_chunk, to_pcm
-from referee.band import Band
-from referee.device_status import FULL_RECORDING, NARROW_RECORDING
 from referee.resampling import resample, resample_span, resampled_length
+from referee.sound_check import SoundCheck
 
 MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz), and a margin
 # WAV format tags: read (what ``wave`` refuses, by hand) and named when refused.
@@ -166,8 +165,9 @@ class WavSource:
     """A WAV file as a stream of chunks, as fast as possible or paced like a microphone; one
     without a single sample is refused (an AudioError), not listened to as silence.  It is
     resampled a stretch at a time as it is listened to: a whole game's recording fits in memory.
-    ``on_status``, if given, is told when the recording sounds like a telephone (``referee.band``),
-    and when it no longer does, with the moment."""
+    ``on_status``, if given, is told when the recording sounds like a telephone (``referee.band``)
+    or clipped (``referee.clipping``), and when it no longer does, with the moment
+    (``sound_check``)."""
 
     STRETCH_S = 30.0  # how much is resampled at a time
 
@@ -195,9 +195,9 @@ class WavSource:
         stretch = step * max(1, round(self.STRETCH_S / self.chunk_s))  # whole chunks
         started = time.monotonic()
         channels = Channels(self.chunk_s)
-        say, band = self.on_status, Band(self.rate)
-        if say and band.narrow:  # recorded at 8 kHz or less
-            say(_line(band, 0.0))
+        say, sound = self.on_status, SoundCheck(self.rate)
+        if say and sound.band.narrow:  # recorded at 8 kHz or less
+            say(sound.recorded(0.0))
         for begin in range(0, self.length, stretch):
             frames = resample_span(self.stored.floats, len(self.stored), self.rate, begin,
                                    min(begin + stretch, self.length))
@@ -209,11 +209,7 @@ class WavSource:
                         time.sleep(delay)
                 chunk = to_chunk(frames[i : i + step], t, channels)
                 yield chunk
-                if say and band.hear(chunk.pcm):
-                    say(_line(band, t + chunk.duration))
+                if say and sound.hear(chunk.pcm):
+                    say(sound.recorded(t + chunk.duration))
 
-
-def _line(band: Band, t: float) -> str:
-    """What a recording sounds like from ``t`` seconds on (``referee.band``)."""
-    return f"a los {t:.1f} s {NARROW_RECORDING if band.narrow else FULL_RECORDING}"
 

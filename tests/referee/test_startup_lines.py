@@ -220,6 +220,23 @@ def test_a_microphone_through_a_narrow_line_shows_it_hears_poorly_until_its_soun
     assert said == ["micrófono: escuchando", f"micrófono: {NARROW_LINE}", "micrófono: escuchando"]
 
 
+def test_a_microphone_turned_up_too_far_shows_it_hears_poorly_until_it_is_turned_down(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.speech_corpus import clipped
+    from referee.device_status import CLIPPED_LINE
+    from tests.referee.talk import talk
+
+    monkeypatch.setitem(sys.modules, "sounddevice",
+                        Headset(np.concatenate([clipped(talk(5), 6.0), talk(15, seed=2)])))
+    pages, said = Pages(), list[str]()
+    source, _ = startup._audio_source(demo_arguments(mic=None, channels=1), said.append, pages)
+    heard = list(itertools.islice(iter(source), 200))
+    source.stop()
+    assert len(heard) == 200
+    assert pages.shown == [("mic", "ok", "escuchando"), ("mic", "poor", CLIPPED_LINE),
+                           ("mic", "ok", "escuchando")]
+    assert said == ["micrófono: escuchando", f"micrófono: {CLIPPED_LINE}", "micrófono: escuchando"]
+
 
 def test_a_recording_through_a_narrow_line_shows_it_is_heard_poorly_from_where_it_sounds_so(
         tmp_path: Path) -> None:
