@@ -101,7 +101,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         return None
 
     def report_round(self, winner: Team | None, commit: bool) -> None:
-        what = f"vuelta para {winner or 'parda'}"
+        what = f"vuelta {winner or 'parda'}"  # as the notation says it
         self.require_open(what)
         self.require_unblocked(what)
         if not commit:
@@ -124,7 +124,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
             self.rounds.append(Round(next_leader))
 
     def report_hand(self, winner: Team, commit: bool) -> None:
-        what = f"mano para {winner}"
+        what = f"mano {winner}"
         self.require_open(what)
         self.require_unblocked(what)
         if commit:

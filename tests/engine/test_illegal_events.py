@@ -105,6 +105,9 @@ SPANISH_QUOTES: list[tuple[tuple[str, ...], str, str]] = [
     ((), "A1 plays 4c", "A1 juega 4c: todavía no se repartió la mano"),
     ((), "A1 shows 7o 6o", "A1 muestra 7o 6o: no hay mano para mostrar"),
     (("points A 29", "hand", "hand A"), "round A", "vuelta A: la partida terminó"),
+    (("hand", "hand A"), "round B", "vuelta B: la mano ya terminó"),  # the hand's own refusals
+    (("hand", "hand A"), "round parda", "vuelta parda: la mano ya terminó"),
+    (("hand", "hand A"), "hand B", "mano B: la mano ya terminó"),
 ]
 
 
