@@ -102,6 +102,14 @@ def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF, after
     return [item for item in items if voice_learning.learnable(item, min_conf)]
 
 
+def phrases_to_learn(store: Any, models_dir: Path, min_conf: float = voice_learning.LEARN_CONF,
+                     ) -> list[voice_learning.HeardPhrase]:
+    """What ``learn_from`` learns from: the learnable phrases heard since the calibration was
+    last forgotten or a player taken out of it (``forgotten_at`` in its note)."""
+    forgotten = float(voice_learning.note(models_dir).get("forgotten_at", 0.0))
+    return heard_phrases(store, min_conf, after=forgotten)
+
+
 def stored_clip(store: Any) -> Callable[[voice_learning.HeardPhrase], bytes | None]:
     """How ``voice_learning.samples`` reads a heard item's clip from the store."""
     def clip(item: voice_learning.HeardPhrase) -> bytes | None:
@@ -117,8 +125,7 @@ def learn_from(store: Any, models_dir: Path, model_dir: Path,
     """Adapt on everything learnable in the store (since the last ``voices forget``) and the
     calibration's recordings; also the time of the newest phrase used.  ``alignments``: those of
     the last relearning, kept."""
-    forgotten = float(voice_learning.note(models_dir).get("forgotten_at", 0.0))
-    phrases = heard_phrases(store, min_conf, after=forgotten)
+    phrases = phrases_to_learn(store, models_dir, min_conf)
     heard = voice_learning.samples(phrases, min_conf, clip=stored_clip(store))
     learned = voice_learning.learn(model_dir, models_dir, heard, alignments)
     return learned, max((p.at for p in phrases), default=0.0)

@@ -57,6 +57,10 @@ REFUSED = {
 }
 
 
+class Dropped(Exception):
+    """A fit that left the table with no calibration (said why, in its message)."""
+
+
 class TableCalibration:
     """Records the prompts from the table's stream, player by player, and calibrates."""
 
@@ -119,7 +123,10 @@ class TableCalibration:
             elif action == "skip":
                 self._answered(None, "lo salteaste")
             elif action == "name":
-                self._names[self._player()] = voice_learning.player_name(name)
+                player = self._player()
+                others = [*(self._kept if self._adding else ()),
+                          *(given for p, given in self._names.items() if p != player)]
+                self._names[player] = voice_learning.player_name(name, others)
             elif action in ("remove", "rename"):
                 if kept not in (None, len(self._kept)):
                     raise ValueError("la lista de voces cambió: ahora hay "
@@ -226,7 +233,17 @@ class TableCalibration:
                                  "fijate en la lista y probá de nuevo")
             del voices[player - 1], names[player - 1]
             voice_learning.forget_play(self.models_dir)  # first: no relearning on it meanwhile
-            seconds = self._refit(voices, names)
+            try:
+                seconds = self._refit(voices, names)
+            except RecognizerError as err:
+                if err.code != "calibration-short":
+                    raise
+                voice_learning.forget(self.models_dir)  # theirs are too little to calibrate on
+                self.recognizer.use_means(None)
+                raise Dropped(f"Saqué {voice}, pero con las grabaciones de los demás no alcanza "
+                              f"para calibrar: {err.message}. Así que borré la calibración: "
+                              "escucho sin ella, y «Calibrar las voces» hace una nueva. "
+                              f"{PLAY_FORGOTTEN}") from err
             return (f"Listo: saqué {voice}; quedan {_players(len(voices))} calibrados, "
                     f"{seconds:.0f} s de voz. {PLAY_FORGOTTEN}")
 
@@ -262,6 +279,8 @@ class TableCalibration:
         """Run a fit (``fitted``, which says what it did) and show how it ended."""
         try:
             message = fitted()
+        except Dropped as dropped:
+            self._finished("done", str(dropped), calibrated=False)
         except RecognizerError as err:
             self._finished("failed", f"No pude calibrar: {err.message}")
         except OSError as err:
@@ -289,10 +308,12 @@ class TableCalibration:
         self._state, self._message, self._calibrated, self._kept = "idle", "", False, []
         self._log("escucha: olvidé la calibración de las voces; escucho sin ella")
 
-    def _finished(self, state: str, message: str) -> None:
+    def _finished(self, state: str, message: str, calibrated: bool | None = None) -> None:
+        """How a fit ended: ``state``, said in ``message``; ``calibrated``, whether a calibration
+        is left (by default: there was one, or the fit made one)."""
         with self._lock:
             self._state, self._message, self._voices, self._adding = state, message, [], False
-            self._calibrated = self._calibrated or state == "done"
+            self._calibrated = (self._calibrated or state == "done") if calibrated is None else calibrated
             self._kept = voice_learning.player_names(self.models_dir)  # as the fit left them
             self._log(f"escucha: {message}")
             self._publish()

@@ -19,10 +19,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
-from models.validate import S3_BYTE_ORDER
+from models.validate import S3_BYTE_ORDER, broken_message
 from referee.asr.base import RecognizerError
 from referee.asr.lexicon import dictionary_file, dictionary_lines, normalize_word
 
@@ -37,6 +38,7 @@ MIN_CLASS_FRAMES = 300  # a regression class with less speech takes the global t
 VOWELS = frozenset("aeiou")  # the other regression class is the consonants; silence stays global
 MAP_TAU = 5.0  # prior weight of the transformed mean, in frames (chosen on the tuning voices)
 MIXW_LOG_UNIT = 1024 * np.log(1.0001)  # sendump values are -log(weight) in units of 1.0001**1024
+_T = TypeVar("_T")
 
 
 # -- features -------------------------------------------------------------------------------------
@@ -151,15 +153,38 @@ class PtmModel:
 
     @classmethod
     def load(cls, model_dir: Path) -> PtmModel:
-        dims, means = _read_s3(model_dir / "means")
-        _, variances = _read_s3(model_dir / "variances")
-        n_mgau, n_feat, n_density, *veclen = dims
-        if n_feat != 3 or any(v != NCEP for v in veclen):
-            raise RecognizerError("model-unsupported", f"{model_dir}: expected 3 streams of 13")
-        shape = (n_mgau, n_feat, n_density, NCEP)
-        return cls(means.reshape(shape).astype(np.float64),
-                   np.maximum(variances.reshape(shape).astype(np.float64), 1e-4),
-                   _read_sendump(model_dir / "sendump"), _ci_phones(model_dir / "mdef"))
+        """The model's parts; a file missing, cut short or damaged (a model copied by hand) is a
+        RecognizerError that names it."""
+        means = _model_file(model_dir / "means", _read_gaussians)
+        variances = _model_file(model_dir / "variances", _read_gaussians)
+        if variances.shape != means.shape:
+            raise _broken(model_dir / "variances")
+        return cls(means, np.maximum(variances, 1e-4), _model_file(model_dir / "sendump", _read_sendump),
+                   _model_file(model_dir / "mdef", _ci_phones))
+
+
+def _read_gaussians(path: Path) -> np.ndarray:
+    """A means or variances file as codebook × stream × density × 13."""
+    dims, data = _read_s3(path)
+    n_mgau, n_feat, n_density, *veclen = dims
+    if n_feat != 3 or any(v != NCEP for v in veclen):
+        raise RecognizerError("model-unsupported", f"{path}: expected 3 streams of 13")
+    return data.reshape(n_mgau, n_feat, n_density, NCEP).astype(np.float64)
+
+
+def _model_file(path: Path, read: Callable[[Path], _T]) -> _T:
+    """``read(path)``, a file of the acoustic model; one missing, cut short or not what it should
+    be is a RecognizerError (``_broken``)."""
+    try:
+        return read(path)
+    except (OSError, ValueError, struct.error, IndexError, StopIteration) as err:
+        raise _broken(path) from err
+
+
+def _broken(path: Path) -> RecognizerError:
+    """A file of the acoustic model that cannot be read: which, and how to mend the model."""
+    problem = f"no puedo leer {path.name}: está cortado o dañado"
+    return RecognizerError("model-broken", broken_message("sphinx", path.parent, [problem]))
 
 
 # -- statistics -----------------------------------------------------------------------------------

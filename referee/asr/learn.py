@@ -162,15 +162,25 @@ def save_prompts(models_dir: Path, voices: Sequence[Sequence[tuple[bytes, str]]]
 
 
 def prompt_text(path: Path) -> str:
-    """What a recording says, from its name: ``vale_cuatro-2.wav`` → ``vale cuatro``."""
-    return path.stem.split("-")[0].replace("_", " ").strip()
+    """What a recording says, from its name: its words, joined by ``_`` (as ``save_prompts``
+    names them), ``-`` or spaces, and after a last ``-`` the take's number, if any
+    (``_numbered``): ``vale_cuatro-2.wav``, ``vale-cuatro.wav``, ``vale cuatro.wav`` → ``vale
+    cuatro``.  In the case written; whether it is a phrase is the reader's question."""
+    words = _numbered(path.stem)[0]
+    return " ".join(words.replace("_", " ").replace("-", " ").split())
+
+
+def _numbered(stem: str) -> tuple[str, int]:
+    """A name and the number it ends with after a ``-`` (0 for none): ``jugador-3`` → (jugador,
+    3), ``treinta-y-tres-2`` → (treinta-y-tres, 2), ``son-buenas`` → (son-buenas, 0)."""
+    head, dash, number = stem.rpartition("-")
+    return (head, int(number)) if dash and number.isdecimal() else (stem, 0)
 
 
 def _number(path: Path) -> int:
     """The number a kept player's folder or recording ends with: where it came among them
     (``jugador-3`` → 3, ``vale_cuatro-2.wav`` → 2)."""
-    number = path.stem.rpartition("-")[2]
-    return int(number) if number.isdigit() else 0
+    return _numbered(path.stem)[1]
 
 
 def _players_recordings(models_dir: Path) -> list[list[Path]]:
@@ -185,12 +195,19 @@ def _players_recordings(models_dir: Path) -> list[list[Path]]:
     return out
 
 
-def player_name(name: str) -> str:
+def player_name(name: str, others: Iterable[str] = ()) -> str:
     """A name as it is kept: one line, spaces collapsed; ValueError in words for one longer than
-    ``NAME_MAX`` characters."""
+    ``NAME_MAX`` characters, one made only of digits (``voices forget --player 2`` is the second
+    player), or the name of one of the ``others`` (in any case: neither could be picked by it)."""
     said = _one_line(name)
     if len(said) > NAME_MAX:
         raise ValueError(f"el nombre es muy largo: hasta {NAME_MAX} letras")
+    if said.isdecimal():
+        raise ValueError(f"«{said}» es un número y se confunde con el jugador {int(said)}: poné "
+                         "un nombre con letras")
+    if said and said.casefold() in {other.casefold() for other in others}:
+        raise ValueError(f"ya hay un jugador que se llama {said}: poné otro nombre (con la "
+                         "inicial del apellido, por ejemplo)")
     return said
 
 
@@ -221,12 +238,13 @@ def player_names(models_dir: Path) -> list[str]:
 
 def name_player(models_dir: Path, player: int, name: str) -> str:
     """Give the kept ``player`` (1 = the first) a name, or with "" take theirs away; the name
-    as kept.  ValueError in words for no such player or a name too long; OSError when the disk
-    will not keep it."""
-    said = player_name(name)
+    as kept.  ValueError in words for no such player or a name ``player_name`` refuses (another
+    kept player's among them); OSError when the disk will not keep it."""
     voices = _players_recordings(models_dir)
     if not 1 <= player <= len(voices):
         raise ValueError(f"no hay un jugador {player} entre las voces calibradas guardadas")
+    others = [_read_name(files[0].parent) for k, files in enumerate(voices, 1) if k != player]
+    said = player_name(name, others)
     _write_name(voices[player - 1][0].parent, said)
     return said
 

@@ -1,6 +1,6 @@
 """Calibrá el reconocedor a las voces de tu mesa: el programa te pide que digas cada canto y unos
 números (un minuto, más o menos), y con eso ajusta el modelo acústico de Sphinx a cómo suenan
-ustedes. 'listen' y 'serve' la usan solas cuando escuchan con Sphinx (si bajaste el modelo de Vosk,
+ustedes. 'listen' y 'serve' la usan solos cuando escuchan con Sphinx (si bajaste el modelo de Vosk,
 usan Vosk: arrancalos con --recognizer sphinx para usar la calibración). Mientras juegan, 'serve' la
 sigue ajustando con lo que oyó seguro y lo que confirmaron en la tablet; 'voices learn' hace lo
 mismo con las partidas ya jugadas, y 'voices forget' la borra ('voices forget --player N' saca
@@ -14,7 +14,7 @@ import contextlib
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from models.paths import models_dir, user_data_dir
@@ -31,10 +31,11 @@ from referee.calibration_prompts import (
     PROMPTS,
     PhraseCapture,
 )
+from referee.cli import INTERRUPTED
 from referee.commands import values
 from referee.device_status import NARROW_CALIBRATION
 from referee.mics import table_mics
-from referee.phrases import normalize, vocabulary
+from referee.phrases import grammar_phrases, normalize
 from referee.wav import read_pcm
 
 VOSK_FIRST = ("Ojo: la calibración es para el reconocedor Sphinx, y como tenés el modelo de Vosk, "
@@ -55,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--channels", type=int, default=1, choices=(1, 2),
                         help="2 = un micrófono (canal) por equipo, como en 'serve'")
     parser.add_argument("--players", type=values.at_least_one, metavar="N",
-                        help="cuántos de la mesa se calibran, uno después del otro (por defecto 1)")
+                        help="cuántos de la mesa se calibran, uno después del otro (por defecto "
+                             "1; con --wav-dir, uno por carpeta)")
     parser.add_argument("--add", action="store_true",
                         help="con calibrate: sumar jugadores nuevos a los ya calibrados (sólo ellos "
                              "dicen los cantos; se calibra con sus voces y las guardadas), en vez "
@@ -79,29 +81,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
-    """(pcm, text) for every WAV of the folder (``.wav`` or ``.WAV``), each named after what it
-    says; a name that is not words the referee knows is refused, naming the files."""
+    """(pcm, text) for every WAV of the folder (``.wav`` or ``.WAV``), each named after the
+    phrase it says (``said_in_name``); a name that is not a whole phrase the referee knows is
+    refused, naming the files.  Hidden files (a Mac's ``._truco.wav``) are not recordings, and
+    a recording without a sound is left out, saying so."""
     if not folder.is_dir():
         raise AudioError("wav-missing", f"no encuentro la carpeta {folder}")
-    files = sorted(f for f in folder.iterdir() if f.suffix.lower() == ".wav" and f.is_file())
+    files = sorted(f for f in folder.iterdir()
+                   if f.suffix.lower() == ".wav" and not f.name.startswith(".") and f.is_file())
     if not files:
         raise AudioError("wav-missing", f"no hay archivos .wav en {folder}")
-    unknown = [f.name for f in files if not _said_in_name(f)]
+    said = {f: said_in_name(f) for f in files}
+    unknown = [f.name for f, text in said.items() if text is None]
     if unknown:
-        shown = ", ".join(unknown[:3]) + (f" y {len(unknown) - 3} más" if len(unknown) > 3 else "")
-        raise AudioError("wav-names", f"en {folder}, {shown} no se llaman como lo que dicen: cada "
-                         "archivo se llama con la frase que dice (truco.wav, vale_cuatro.wav, "
+        named = ("no se llama como lo que dice" if len(unknown) == 1
+                 else "no se llaman como lo que dicen")
+        raise AudioError("wav-names", f"en {folder}, {_some(unknown)} {named}: cada archivo se "
+                         "llama con la frase que dice (truco.wav, vale_cuatro.wav, "
                          "treinta_y_tres-2.wav)")
-    return [(read_pcm(f), voice_learning.prompt_text(f).lower()) for f in files]
+    read = [(f.name, read_pcm(f), text) for f, text in said.items() if text]
+    silent = [name for name, pcm, _ in read if not pcm]
+    if silent:
+        empty = "no tiene sonido (dura" if len(silent) == 1 else "no tienen sonido (duran"
+        print(f"En {folder} salteo {_some(silent)}: {empty} 0 segundos).", flush=True)
+    if len(silent) == len(read):
+        raise AudioError("wav-empty", f"en {folder} ningún .wav tiene sonido")
+    return [(pcm, text) for _, pcm, text in read if pcm]
 
 
-def _said_in_name(path: Path) -> bool:
-    """The file's name is words of the referee's phrases (``vale_cuatro-2.wav``)."""
-    words = normalize(voice_learning.prompt_text(path)).split()
-    return bool(words) and all(w in _KNOWN_WORDS for w in words)
+def said_in_name(path: Path) -> str | None:
+    """The phrase a WAV's name says (``learn.prompt_text``: ``vale_cuatro-2.wav``,
+    ``son-buenas.wav``, ``Veintidos.WAV``), spelled as the phrase table spells it; None for a
+    name that is not one whole phrase of it («son», «grabación 0»)."""
+    return _PHRASES.get(normalize(voice_learning.prompt_text(path)))
 
 
-_KNOWN_WORDS = {normalize(w) for w in vocabulary()}
+_PHRASES = {normalize(phrase): phrase for phrase in grammar_phrases()}
+
+
+def _some(names: list[str]) -> str:
+    """«a.wav, b.wav, c.wav y 2 más»."""
+    return ", ".join(names[:3]) + (f" y {len(names) - 3} más" if len(names) > 3 else "")
 
 
 def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S,
@@ -181,18 +201,39 @@ def not_saved(err: OSError) -> str:
             "eso, o usá otra carpeta de modelos con --models-dir")
 
 
+# Each option, the actions it goes with, and how it is used: given with another action it is
+# refused, not ignored (a «forget --players 3» does not forget everyone).
+TAKE_ONE_OUT = "para sacar la voz de un jugador, 'voices forget --player N'"
+OPTION_ACTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "player": (("forget", "name"), "'voices forget --player N'"),
+    "name": (("calibrate", "name"), "'voices name --player N --name Juan'"),
+    "players": (("calibrate",), f"'voices calibrate --players 4'; {TAKE_ONE_OUT}"),
+    "add": (("calibrate",), f"'voices calibrate --add' suma a los ya calibrados; {TAKE_ONE_OUT}"),
+    "wav_dir": (("calibrate",), "'voices calibrate --wav-dir CARPETA'"),
+    "mic": (("calibrate",), "'voices calibrate --mic N'"),
+}
+
+
+def refused_option(args: argparse.Namespace) -> str | None:
+    """Why the options given do not go together (``OPTION_ACTIONS``, an empty --player,
+    --players against the folders of --wav-dir); None when they do."""
+    for option, (actions, use) in OPTION_ACTIONS.items():
+        if getattr(args, option) not in (None, False) and args.action not in actions:
+            return f"--{option.replace('_', '-')} va con {' o '.join(actions)}: {use}."
+    if args.player is not None and not args.player.strip():  # not «forget» of everyone
+        return ("--player vacío: decí qué jugador, con su número o su nombre ('voices list' "
+                "los muestra).")
+    if args.wav_dir and args.players and args.players != len(args.wav_dir):
+        return (f"--players {args.players} con {len(args.wav_dir)} --wav-dir: con WAVs, cada "
+                "jugador es una carpeta; un --wav-dir por jugador.")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     root = models_dir(args.models_dir)
-    if args.player and args.action not in ("forget", "name"):
-        print("--player va con forget o name: 'voices forget --player N'.", file=sys.stderr)
-        return 2
-    if args.name is not None and args.action not in ("calibrate", "name"):
-        print("--name va con name o calibrate: 'voices name --player N --name Juan'.",
-              file=sys.stderr)
-        return 2
-    if args.players and args.action != "calibrate":  # not a «forget» of everyone by a slip
-        print("--players va con calibrate; para sacar la voz de un jugador: "
-              "'voices forget --player N'.", file=sys.stderr)
+    refused = refused_option(args)
+    if refused:
+        print(refused, file=sys.stderr)
         return 2
     if args.action == "list":
         return list_voices(root)
@@ -240,17 +281,18 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
         print("No hay grabaciones de una calibración a las que sumar jugadores: calibrá sin --add.",
               file=sys.stderr)
         return 2
-    try:
-        names = [voice_learning.player_name(n) for n in args.name or ()]
-    except ValueError as err:
-        print(f"--name: {err}", file=sys.stderr)
+    names = players_named(args.name or (), kept_names)
+    if names is None:
         return 2
     heard = len(args.wav_dir) if args.wav_dir else args.players or len(names) or 1
     if len(names) > heard:
-        print(f"Hay {len(names)} nombres para {heard} "
-              f"{'jugador' if heard == 1 else 'jugadores'}: un --name por jugador.",
+        print(f"Hay {len(names)} nombres para {_players(heard)}: un --name por jugador.",
               file=sys.stderr)
         return 2
+    replaced = 0 if args.add else voice_learning.kept_voices(root)
+    if replaced:  # said before a minute of recording
+        print(f"Ojo: esto reemplaza la calibración de {_players(replaced)}; con --add, los que "
+              "se calibran ahora se suman a ellos.", flush=True)
 
     def recorded() -> list[list[tuple[bytes, str]]]:
         voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
@@ -264,9 +306,33 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
               f"{'voz' if len(voices) == 1 else 'voces'}{before}…", flush=True)
         return [*kept, *voices]
 
+    instead = f" en lugar de la de {_players(replaced)}" if replaced else ""
     return fit_and_keep(root, model_dir, recorded, [*kept_names, *names],
                         lambda path, seconds: f"Listo: {seconds:.0f} s de voz. Guardé la "
-                        f"calibración en {path}; {users} la usan solas ('voices forget' la borra).")
+                        f"calibración en {path}{instead}; {users} la usan solos ('voices forget' "
+                        "la borra).")
+
+
+def players_named(given: Iterable[str], kept: list[str]) -> list[str] | None:
+    """The names of the players calibrated now (``--name``, in order), as kept; None, said why,
+    for an empty one or one ``learn.player_name`` refuses (another's, ``kept`` among them)."""
+    names: list[str] = []
+    for name in given:
+        try:
+            said = voice_learning.player_name(name, [*kept, *names])
+        except ValueError as err:
+            print(f"--name: {err}", file=sys.stderr)
+            return None
+        if not said:
+            print("--name vacío: decí el nombre de cada jugador ('--name Juan'), o ninguno y "
+                  "después 'voices name --player N --name Juan'.", file=sys.stderr)
+            return None
+        names.append(said)
+    return names
+
+
+def _players(n: int) -> str:
+    return f"{n} {'jugador' if n == 1 else 'jugadores'}"
 
 
 def list_voices(root: Path) -> int:
@@ -290,7 +356,7 @@ def list_voices(root: Path) -> int:
           "'voices name --player N --name Juan' le pone nombre):")
     for n, player in enumerate(players, 1):
         name = f"{player.name}: " if player.name else ""
-        print(f"  {n}. {name}{player.phrases} frases, {player.seconds:.0f} s de voz: "
+        print(f"  {n}. {name}{player.phrases} frases, {player.seconds:.0f} s de grabación: "
               f"{player.folder}")
     return 0
 
@@ -299,7 +365,7 @@ def kept_player(root: Path, said: str | None) -> int | None:
     """The kept player ``said`` names (their number, as 'voices list' gives it, or their name,
     in any case); None, said why, for none."""
     names = voice_learning.player_names(root)
-    if said and said.strip().isdigit() and 1 <= int(said) <= len(names):
+    if said and said.strip().isdecimal() and 1 <= int(said) <= len(names):
         return int(said)
     found = [n for n, name in enumerate(names, 1)
              if said and name and name.casefold() == " ".join(said.split()).casefold()]
@@ -307,7 +373,7 @@ def kept_player(root: Path, said: str | None) -> int | None:
         return found[0]
     have = (f"hay {len(names)}: 'voices list' los muestra" if names
             else "no hay ninguna")
-    who = (f"un jugador {said}" if not said or said.strip().isdigit()
+    who = (f"un jugador {said}" if not said or said.strip().isdecimal()
            else f"un solo jugador que se llame «{said}»")
     print(f"No hay {who} entre las voces calibradas guardadas ({have}); --player N o --player "
           "NOMBRE.", file=sys.stderr)
@@ -336,8 +402,9 @@ def name_player(root: Path, said: str | None, names: list[str] | None) -> int:
 
 
 def remove_player(player: int, root: Path, model_dir: Path) -> int:
-    """Delete one kept player's recordings and calibrate again on the others' (with nobody
-    left, forget the calibration)."""
+    """Delete one kept player's recordings and calibrate again on the others'; with nobody left,
+    or too little of the others' speech to calibrate on, forget the calibration (theirs too:
+    a calibration is its recordings and what was fitted on them)."""
     kept, names = voice_learning.saved_players(root)
     voice = voice_learning.voice_of(player, names[player - 1])
     del kept[player - 1], names[player - 1]
@@ -348,11 +415,18 @@ def remove_player(player: int, root: Path, model_dir: Path) -> int:
     except OSError as err:
         print(f"No pude sacar {voice}: {not_saved(err)}", file=sys.stderr)
         return 1
-    print(f"Calibrando de nuevo con las voces de {len(kept)} "
-          f"{'jugador' if len(kept) == 1 else 'jugadores'}…", flush=True)
+    print(f"Calibrando de nuevo con las voces de {_players(len(kept))}…", flush=True)
+
+    def too_little(why: str) -> int:
+        return forget(root, lambda _: f"Saqué {voice}, pero con las grabaciones de los demás "
+                      f"no alcanza para calibrar: {why}. Así que borré la calibración (y esas "
+                      "grabaciones): el árbitro escucha sin calibración, y 'voices calibrate' hace "
+                      f"una nueva. {PLAY_FORGOTTEN}")
+
     return fit_and_keep(root, model_dir, lambda: kept, names,
                         lambda path, seconds: f"Listo: saqué {voice}; {seconds:.0f} s de voz de "
-                        f"los demás. Guardé la calibración en {path}. {PLAY_FORGOTTEN}")
+                        f"los demás. Guardé la calibración en {path}. {PLAY_FORGOTTEN}",
+                        too_little)
 
 
 def forget(root: Path, done: Callable[[bool], str]) -> int:
@@ -370,18 +444,22 @@ def forget(root: Path, done: Callable[[bool], str]) -> int:
 
 def fit_and_keep(root: Path, model_dir: Path,
                  voices: Callable[[], list[list[tuple[bytes, str]]]], names: list[str],
-                 done: Callable[[Path, float], str]) -> int:
+                 done: Callable[[Path, float], str],
+                 too_little: Callable[[str], int] | None = None) -> int:
     """Calibrate on ``voices()`` (recorded, read or kept: one list of (pcm, text) per player)
     and keep it with them and the players' ``names``; say what was done (``done``, given where
-    it was saved and the seconds of speech) or why not."""
+    it was saved and the seconds of speech) or why not.  ``too_little``, if given, is what
+    becomes of too little speech to calibrate on (given why), nothing being kept."""
     try:
         path, stats = voice_learning.calibrate_prompts(root, model_dir, voices(), names)
     except (AudioError, RecognizerError) as err:
+        if too_little is not None and err.code == "calibration-short":
+            return too_little(err.message)
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("Calibración cancelada; no guardé nada.", file=sys.stderr)
-        return 1
+        return INTERRUPTED
     except OSError as err:
         print(f"No pude calibrar: {not_saved(err)}", file=sys.stderr)
         return 1
@@ -392,7 +470,7 @@ def fit_and_keep(root: Path, model_dir: Path,
 
 def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, users: str) -> int:
     """Adapt to the table's voices from the games 'serve' kept (and the calibration's recordings)."""
-    from referee.learning import describe, learn_from
+    from referee.learning import describe, learn_from, phrases_to_learn
     from web_scoreboard.app import DB_NAME
     from web_scoreboard.store import Store, StoreError
 
@@ -405,20 +483,27 @@ def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, user
     except StoreError as err:
         print(f"No pude aprender: {err}", file=sys.stderr)
         return 2
-    try:
-        learned, until = learn_from(store, root, model_dir)
+    try:  # with no play to learn from, not a minute's refit on the recordings alone
+        played = phrases_to_learn(store, root)
+        learned, until = learn_from(store, root, model_dir) if played else (None, 0.0)
     except RecognizerError as err:
         print(f"No pude aprender: {err.message}", file=sys.stderr)
         return 2
     finally:
         store.close()
+    if learned is None or not learned.heard:
+        print(f"No hay frases del juego de las que aprender en {db.parent}: se aprende de los "
+              "cantos que 'serve' oyó seguro o que confirmaron en la tablet (desde la última vez "
+              "que se borró la calibración o se sacó un jugador). No cambié nada.",
+              file=sys.stderr)
+        return 1
     try:
         path = voice_learning.save(root, model_dir, learned, learned_until=until)
     except OSError as err:
         print(f"No pude aprender: {not_saved(err)}", file=sys.stderr)
         return 1
     print(f"Listo: aprendí de {describe(learned)}. Guardé la calibración en {path}; "
-          f"{users} la usan solas.")
+          f"{users} la usan solos.")
     _say_narrow(root)
     return 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import shutil
+import time
 import wave
 from pathlib import Path
 
@@ -25,11 +26,13 @@ from referee.asr.adapt import (
     voice_mean,
     write_means,
 )
+from referee.asr.base import RecognizerError
 from referee.asr.find import classify, find_model
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
 from referee.audio import AudioError
 from referee.cli import main
+from referee.commands import voices
 from referee.commands.voices import from_wav_dir
 from referee.device_status import NARROW_CALIBRATION
 from referee.phrases import parse
@@ -168,6 +171,9 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert "Hay 3 nombres para 2 jugadores" in capsys.readouterr().err
     assert main(["voices", "calibrate", "--wav-dir", str(wavs), "--wav-dir", str(second),
                  "--name", "Ana", "--name", "Beto", "--models-dir", str(models)]) == 0
+    said = capsys.readouterr().out  # the one kept before is replaced, and it says so
+    assert said.startswith("Ojo: esto reemplaza la calibración de 1 jugador; con --add, ")
+    assert " en lugar de la de 1 jugador; 'listen' y 'serve' la usan solos " in said
     assert (models / "voice-calibration" / "means").read_bytes() != one_voice
     two_voices = (models / "voice-calibration" / "means").read_bytes()
     # One who sits down later is added: only they say the prompts, fitted with the two kept.
@@ -191,7 +197,7 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     prompts = models / "voice-calibration" / "prompts"
     assert [line.split(": ")[-1] for line in listed[-3:]] == [
         str(prompts / f"jugador-{k}") for k in (1, 2, 3)]
-    assert all(line.startswith(f"  {k}. {name}: ") and " frases, " in line
+    assert all(line.startswith(f"  {k}. {name}: ") and " s de grabación: " in line
                for k, name, line in zip((1, 2, 3), ("Ana", "Beto", "Caro"), listed[-3:]))
     # One who leaves is removed: fitted again on the others, as before they sat down.
     assert main(["voices", "forget", "--player", "4", "--models-dir", str(models)]) == 2
@@ -257,13 +263,62 @@ def test_wavs_not_named_after_what_they_say_are_refused_by_name(tmp_path: Path) 
     silence("Vale_Cuatro.WAV")  # as a phone names it: found, and read as what it says
     assert [text for _, text in from_wav_dir(folder)] == ["vale cuatro"]
     silence("grabacion 0.wav")
-    with pytest.raises(AudioError, match="grabacion 0.wav no se llaman como lo que dicen"):
+    with pytest.raises(AudioError, match="grabacion 0.wav no se llama como lo que dice: "):
+        from_wav_dir(folder)
+    silence("truco (copia).wav")
+    with pytest.raises(AudioError, match=r"grabacion 0.wav, truco \(copia\).wav no se llaman como "
+                       "lo que dicen: "):
+        from_wav_dir(folder)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("truco.wav", "truco"),
+    ("vale_cuatro-2.wav", "vale cuatro"),
+    ("me_voy_al_mazo-9.wav", "me voy al mazo"),  # as a calibration keeps its recordings
+    ("veintidós-3.wav", "veintidós"),
+    ("son-buenas.wav", "son buenas"),  # before: «son»
+    ("vale-cuatro.wav", "vale cuatro"),  # before: «vale», a look-alike
+    ("me-voy-al-mazo.wav", "me voy al mazo"),  # before: «me»
+    ("treinta-y-tres.wav", "treinta y tres"),  # before: «treinta», another number
+    ("treinta-y-tres-12.wav", "treinta y tres"),
+    ("Son Buenas.WAV", "Son Buenas"),  # as written: whether it is a phrase is asked after
+    ("jugador-3", "jugador"),
+])
+def test_a_recording_says_its_whole_name_but_the_take(name: str, text: str) -> None:
+    assert voice_learning.prompt_text(Path(name)) == text
+
+
+def test_a_wav_folder_is_read_by_whole_phrases_and_skips_what_is_no_recording(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "grabaciones"
+    folder.mkdir()
+
+    def recording(name: str, seconds: float = 0.5) -> None:
+        with wave.open(str(folder / name), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(16000)
+            w.writeframes(b"\1\0" * int(seconds * 16000))
+
+    for name in ("son-buenas.wav", "Veintidos-2.wav", "me_voy_al_mazo-3.wav"):
+        recording(name)
+    (folder / "._son-buenas.wav").write_bytes(b"\0\5\26\7" + bytes(60))  # a Mac's, beside it
+    recording("quiero.wav", seconds=0)  # nothing recorded
+    got = from_wav_dir(folder)
+    assert sorted(text for _, text in got) == ["me voy al mazo", "son buenas", "veintidós"]
+    assert capsys.readouterr().out == f"En {folder} salteo quiero.wav: no tiene sonido (dura 0 segundos).\n"
+    for name in ("me.wav", "voy-al.wav", "son-buenas-copia.wav", "truco 2.wav"):
+        recording(name)  # not a whole phrase: refused by name, as before a calibration on «me»
+        with pytest.raises(AudioError, match=f"{name} no se llama como lo que dice"):
+            from_wav_dir(folder)
+        (folder / name).unlink()
+    for name in ("son-buenas.wav", "Veintidos-2.wav", "me_voy_al_mazo-3.wav"):
+        recording(name, seconds=0)
+    with pytest.raises(AudioError, match="ningún .wav tiene sonido"):
         from_wav_dir(folder)
 
 
 def test_too_little_speech_is_a_plain_error(model: Path) -> None:
-    from referee.asr.base import RecognizerError
-
     silence = b"\0\0" * 16000
     with pytest.raises(RecognizerError, match="muy poca voz"):
         calibrate(model, [[(silence, "truco")]])
@@ -273,3 +328,58 @@ def test_saved_calibration_names_its_model(tmp_path: Path, model: Path) -> None:
     ptm = PtmModel.load(model)
     path = save_calibration(tmp_path, model, ptm.means, Stats.empty(ptm))
     assert find_calibration(tmp_path, model) == path
+
+
+@pytest.mark.parametrize("cut", ["means", "variances", "sendump"])
+def test_a_model_file_cut_short_is_said_by_name_not_a_traceback(
+        cut: str, model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A model copied by hand, one of its files cut short: calibrating says which, and how to
+    mend it, instead of numpy's «buffer is smaller than requested size»."""
+    copy = tmp_path / "acoustic_model"
+    copy.mkdir()
+    for path in model.iterdir():
+        if path.name == cut:
+            (copy / cut).write_bytes(path.read_bytes()[:path.stat().st_size // 2])
+        else:
+            (copy / path.name).symlink_to(path)
+    with pytest.raises(RecognizerError) as err:
+        PtmModel.load(copy)
+    assert err.value.code == "model-broken"
+    assert f"no puedo leer {cut}: está cortado o dañado" in err.value.message
+    assert str(copy) in err.value.message and "models fetch" in err.value.message
+    # 'voices calibrate' (and the tablet's calibration, and 'voices learn') says it and goes on
+    said = [[(b"\0\0" * 16000, "truco")]]
+    assert voices.fit_and_keep(tmp_path / "models", copy, lambda: said, [], lambda *_: "") == 2
+    err_said = capsys.readouterr().err
+    assert err_said.startswith("No pude calibrar: ") and f"no puedo leer {cut}: " in err_said
+    assert not (tmp_path / "models").exists()
+
+
+def test_a_player_taken_out_leaving_too_little_to_calibrate_on_takes_the_calibration_along(
+        shared_dir: Path, model: Path, rows: list[dict[str, str]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Juan calibrated with all the prompts, Pepe with three: Juan taken out, Pepe's three are
+    too little to calibrate on.  Juan's recordings go all the same, and the calibration with
+    them: the referee hears without one, and says so."""
+    models = tmp_path / "models"
+    (models / "sphinx").mkdir(parents=True)
+    (models / "sphinx" / "acoustic_model").symlink_to(model)
+    said = [(pcm(shared_dir, r), r["text"]) for r in rows
+            if (r["speed"], r["pitch"]) == CALIBRATION_RENDER]
+    voice_learning.save_prompts(models, [said, said[:3]], ["Juan", "Pepe"])
+    ptm = PtmModel.load(model)
+    save_calibration(models, models / "sphinx" / "acoustic_model", ptm.means, Stats.empty(ptm),
+                     prompts=len(said) + 3, heard=0, learned_until=0.0)
+    assert find_model(models, "sphinx").calibration is not None
+    before = time.time()
+    # before: «No pude calibrar: muy poca voz…», exit 2, Juan's recordings kept
+    assert main(["voices", "forget", "--player", "Juan", "--models-dir", str(models)]) == 0
+    out = capsys.readouterr().out
+    assert ("Saqué la voz de Juan, pero con las grabaciones de los demás no alcanza para "
+            "calibrar: muy poca voz para calibrar") in out
+    assert "el árbitro escucha sin calibración, y 'voices calibrate' hace una nueva" in out
+    assert voice_learning.kept_voices(models) == 0
+    assert find_model(models, "sphinx").calibration is None
+    assert voice_learning.note(models)["forgotten_at"] >= before  # play holds his voice
+    assert main(["voices", "list", "--models-dir", str(models)]) == 0
+    assert capsys.readouterr().out.startswith("No hay calibración de las voces en ")

@@ -180,7 +180,8 @@ def test_a_calibration_that_cannot_be_saved_is_said_before_anyone_speaks(
     sphinx_model(shared_dir, models)
     (models / "voice-calibration").write_text("no soy una carpeta")
     # no recordings and no games: the calibration's folder is what is wrong, said first
-    argv = ["voices", action, "--models-dir", str(models), "--wav-dir", str(tmp_path / "nada"),
+    recordings = ["--wav-dir", str(tmp_path / "nada")] if action == "calibrate" else []
+    argv = ["voices", action, "--models-dir", str(models), *recordings,
             "--data-dir", str(tmp_path / "nada")]
     assert main(argv) == 2  # before: "no encuentro la carpeta" / "No hay partidas guardadas"
     err = capsys.readouterr().err

@@ -228,5 +228,33 @@ def test_a_table_that_plays_is_heard_better(shared_dir: Path, model: Path,
     assert find_model(models, "sphinx").calibration is None
     store = Store(tmp_path / DB_NAME)
     assert not TableLearner(store, models, rec, said.append, min_new=1).step()
-    assert main(["voices", "learn", "--data-dir", str(tmp_path), "--models-dir", str(models)]) == 2
+    assert main(["voices", "learn", "--data-dir", str(tmp_path), "--models-dir", str(models)]) == 1
+    assert find_model(models, "sphinx").calibration is None  # nothing to learn from: none made
     store.close()
+
+
+def test_voices_learn_with_no_play_to_learn_from_says_so_and_changes_nothing(
+        shared_dir: Path, model: Path, rows: list[dict[str, str]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A table calibrated that has not played since: before, «Listo: aprendí de 0 frases del
+    juego…», and the calibration fitted again on its own recordings."""
+    from referee.asr.adapt import PtmModel, Stats, save_calibration
+
+    models = tmp_path / "models"
+    (models / "sphinx").mkdir(parents=True)
+    (models / "sphinx" / "acoustic_model").symlink_to(model)
+    said = [(read_pcm(shared_dir / "speech" / r["file"]), r["text"]) for r in rows
+            if (r["speed"], r["pitch"]) == PLAYED[0]]
+    voice_learning.save_prompts(models, [said])
+    ptm = PtmModel.load(model)
+    means = save_calibration(models, models / "sphinx" / "acoustic_model", ptm.means,
+                             Stats.empty(ptm), prompts=len(said), heard=0, learned_until=0.0)
+    kept = means.read_bytes(), voice_learning.note(models)
+    Store(tmp_path / DB_NAME).close()  # 'serve' ran, and nobody played
+    argv = ["voices", "learn", "--data-dir", str(tmp_path), "--models-dir", str(models)]
+    assert main(argv) == 1
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.startswith(
+        f"No hay frases del juego de las que aprender en {tmp_path}: ")
+    assert out.err.rstrip().endswith("No cambié nada.")
+    assert (means.read_bytes(), voice_learning.note(models)) == kept

@@ -391,3 +391,60 @@ def test_what_the_disk_refuses_is_said(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="^no pude borrar la calibración en .*voice-calibration"):
         calibration.act("forget")
     assert recognizer.used == [] and calibration.state()["calibrated"]
+
+
+def short_fit(models_dir: Path, model_dir: Path, voices: Any, names: Any) -> tuple[Path, Any]:
+    """``keeping_fit`` that, as ``calibrate_prompts``, refuses too little speech: here, fewer
+    than three phrases in all."""
+    from referee.asr.base import RecognizerError
+
+    if sum(len(v) for v in voices) < 3:
+        raise RecognizerError("calibration-short", "muy poca voz para calibrar")
+    return keeping_fit(models_dir, model_dir, voices, names)
+
+
+def test_a_player_taken_out_leaving_too_little_to_calibrate_on_takes_the_calibration_along(
+        tmp_path: Path) -> None:
+    """Their recordings go whatever is left: with too little of the others' to fit on, the
+    calibration is forgotten, and the table told so (not «No pude calibrar», their voice kept)."""
+    from referee.asr import learn
+
+    recognizer = Recognizer(tmp_path / "model")
+    calibration = TableCalibration(lambda _: None, tmp_path, recognizer, lambda _: None,
+                                   prompts=("truco", "quiero"), fit=short_fit)
+    calibration.act("start", 2)
+    spoken(calibration, 2)
+    calibration.act("next")
+    spoken(calibration, 1)
+    calibration.act("skip")
+    wait_for(calibration, "done")
+    calibration.act("close")
+    assert learn.kept_voices(tmp_path) == 2
+    calibration.act("remove", index=1, kept=2)  # the one who said both: one phrase is left
+    state = wait_for(calibration, "done")
+    assert state["message"].startswith("Saqué la voz del jugador 1, pero con las grabaciones de "
+                                       "los demás no alcanza para calibrar: muy poca voz")
+    assert "Ya escucho con la calibración" not in state["message"]
+    assert state["calibrated"] is False and state["kept"] == 0 == learn.kept_voices(tmp_path)
+    assert recognizer.used[-1] is None and "means" not in learn.note(tmp_path)
+
+
+def test_a_name_another_player_has_is_refused_as_they_are_recorded(tmp_path: Path) -> None:
+    recognizer = Recognizer(tmp_path / "model")
+    calibration = TableCalibration(lambda _: None, tmp_path, recognizer, lambda _: None,
+                                   prompts=("truco",), fit=keeping_fit)
+    calibration.act("start", 2)
+    calibration.act("name", name="Ana")
+    spoken(calibration, 1)
+    with pytest.raises(ValueError, match="ya hay un jugador que se llama ana"):
+        calibration.act("name", name="ana")
+    calibration.act("name", name="Beto")
+    calibration.act("next")
+    spoken(calibration, 1)
+    assert wait_for(calibration, "done")["names"] == ["Ana", "Beto"]
+    calibration.act("close")
+    calibration.act("add", 1)  # one who sat down later, among those kept
+    with pytest.raises(ValueError, match="ya hay un jugador que se llama BETO"):
+        calibration.act("name", name="BETO")
+    with pytest.raises(ValueError, match="es un número"):
+        calibration.act("name", name="2")

@@ -1,6 +1,8 @@
 """`voices calibrate` and `voices learn` at their edges: a damaged Sphinx model is said in words, a
 missing microphone is said before anyone is asked to speak, steady noise does not hold a prompt,
-and with the Vosk model there the player learns that the calibration is for Sphinx only."""
+and with the Vosk model there the player learns that the calibration is for Sphinx only.  Options
+that do not go together, and names that would not pick one player, are refused before anything
+is done; Ctrl-C ends a calibration as it ends any command."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ import pytest
 
 from models.catalog import SPHINX_ES
 from referee import mics
+from referee.asr import learn as voice_learning
 from referee.audio import AudioChunk, to_chunk
-from referee.cli import main
+from referee.cli import INTERRUPTED, main
 from referee.commands import voices
 from tests.referee.test_models_check import _vosk as vosk_folder  # passes the file checks
 
@@ -168,3 +171,99 @@ def test_with_vosk_there_calibrate_says_before_recording_that_it_is_for_sphinx(
     out = capsys.readouterr()
     assert "es para el reconocedor Sphinx" in out.out and "--recognizer sphinx" in out.out
     assert "no encuentro la carpeta" in out.err
+
+
+def keep_players(models: Path, names: list[str]) -> None:
+    """A calibration's recordings kept for these players (a short tone each, as «truco»), as
+    'voices calibrate' keeps them."""
+    tone = (3000 * np.sin(np.arange(8000) * 0.3)).astype("<i2").tobytes()
+    voice_learning.save_prompts(models, [[(tone, "truco")] for _ in names], names)
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["forget", "--player", ""], "--player vacío: decí qué jugador"),
+    (["forget", "--player", "  "], "--player vacío: decí qué jugador"),
+    (["name", "--player", "", "--name", "Caro"], "--player vacío: decí qué jugador"),
+    (["forget", "--add"], "--add va con calibrate: "),
+    (["forget", "--wav-dir", "grabaciones"], "--wav-dir va con calibrate: "),
+    (["forget", "--mic", "1"], "--mic va con calibrate: "),
+    (["learn", "--add"], "--add va con calibrate: "),
+    (["list", "--mic", "1"], "--mic va con calibrate: "),
+    (["forget", "--players", "3"], "'voices forget --player N'"),
+    (["calibrate", "--players", "3", "--wav-dir", "grabaciones"],
+     "--players 3 con 1 --wav-dir: con WAVs, cada jugador es una carpeta"),
+], ids=["empty player", "blank player", "empty player to name", "forget --add",
+        "forget --wav-dir", "forget --mic", "learn --add", "list --mic", "forget --players",
+        "players but one folder"])
+def test_options_that_do_not_go_with_the_action_are_refused_and_nobody_is_forgotten(
+        argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "models"
+    keep_players(models, ["Ana", "Beto"])
+    assert main(["voices", *argv, "--models-dir", str(models)]) == 2  # before: both forgotten
+    assert said in capsys.readouterr().err
+    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+
+
+@pytest.mark.parametrize("argv", [["forget", "--player", "²"],
+                                  ["name", "--player", "²", "--name", "Caro"]])
+def test_a_digit_that_is_no_number_is_taken_for_a_name(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "models"
+    keep_players(models, ["Ana", "Beto"])
+    assert main(["voices", *argv, "--models-dir", str(models)]) == 2  # before: a traceback
+    assert "No hay un solo jugador que se llame «²»" in capsys.readouterr().err
+    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+
+
+@pytest.mark.parametrize(("player", "name", "said"), [
+    ("1", "2", "«2» es un número y se confunde con el jugador 2"),
+    ("2", " ANA ", "ya hay un jugador que se llama ANA"),
+])
+def test_a_name_that_would_pick_another_player_is_refused(
+        player: str, name: str, said: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "models"
+    keep_players(models, ["Ana", "Beto"])
+    argv = ["voices", "name", "--player", player, "--name", name, "--models-dir", str(models)]
+    assert main(argv) == 2
+    assert said in capsys.readouterr().err
+    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+    # a player's own name, in another case, is theirs
+    assert main(["voices", "name", "--player", "ana", "--name", "ANA", "--models-dir",
+                 str(models)]) == 0
+    assert voice_learning.player_names(models) == ["ANA", "Beto"]
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--name", "Ana", "--name", "ana"], "--name: ya hay un jugador que se llama ana"),
+    (["--add", "--name", "BETO"], "--name: ya hay un jugador que se llama BETO"),
+    (["--name", "3"], "--name: «3» es un número"),
+    (["--name", ""], "--name vacío"),
+], ids=["twice", "one kept", "a number", "empty"])
+def test_calibrate_refuses_names_that_would_not_pick_one_player_before_recording(
+        argv: list[str], said: str, shared_dir: Path, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "models"
+    sphinx_model(shared_dir, models)
+    keep_players(models, ["Ana", "Beto"])
+    wavs = ["--wav-dir", str(tmp_path / "a"), "--wav-dir", str(tmp_path / "b")]
+    assert main(["voices", "calibrate", *argv, *wavs, "--models-dir", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "no encuentro la carpeta" not in err
+    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+
+
+class CtrlCMic(NoisyMic):
+    """A microphone being recorded when the person presses Ctrl-C."""
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        raise KeyboardInterrupt
+
+
+def test_a_calibration_stopped_with_ctrl_c_exits_as_every_command_does(
+        shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    sphinx_model(shared_dir, tmp_path / "models")
+    monkeypatch.setattr(mics, "MicSource", CtrlCMic)
+    assert main(["voices", "calibrate", "--models-dir", str(tmp_path / "models")]) == INTERRUPTED
+    assert "Calibración cancelada; no guardé nada." in capsys.readouterr().err
