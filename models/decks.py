@@ -68,25 +68,28 @@ TRUCO_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 
 
 class SheetError(ValueError):
-    """A deck sheet that is not laid out as expected."""
+    """A deck sheet that is not laid out as expected; the message goes after the sheet's name."""
 
 
 def split_sheet(sheet: Path, dest: Path) -> int:
-    """Cut the 40 Truco faces out of a deck sheet into ``dest`` as ``RR-suit.png``; returns 40."""
+    """Cut the 40 Truco faces out of a deck sheet into ``dest`` as ``RR-suit.png``; returns 40.
+    A face that cannot be written raises the system's ``OSError`` (a full disk, no permission)."""
     import cv2
 
     image = cv2.imread(str(sheet), cv2.IMREAD_UNCHANGED)
     if image is None:
-        raise SheetError(f"{sheet.name} is not an image")
+        raise SheetError("no es una imagen (¿una página web en vez del archivo?)")
     height, width = image.shape[:2]
     if (width, height) != SHEET_SIZE:
-        raise SheetError(f"{sheet.name} is {width}x{height}, expected the "
-                         f"{SHEET_SIZE[0]}x{SHEET_SIZE[1]} sheet of 12 x 5 cards")
+        raise SheetError(f"mide {width}x{height}, y la hoja del mazo mide "
+                         f"{SHEET_SIZE[0]}x{SHEET_SIZE[1]} (12 × 5 cartas)")
     dest.mkdir(parents=True, exist_ok=True)
     w, h = SHEET_CELL
     for row, suit in enumerate(SHEET_SUITS):
         for rank in TRUCO_RANKS:
             cell = image[row * h:(row + 1) * h, (rank - 1) * w:rank * w]
-            if not cv2.imwrite(str(dest / f"{rank:02d}-{suit}.png"), cell):
-                raise OSError(f"cannot write {dest / f'{rank:02d}-{suit}.png'}")
+            done, png = cv2.imencode(".png", cell)
+            if not done:
+                raise SheetError(f"no se deja guardar como PNG (el {rank} de {suit})")
+            (dest / f"{rank:02d}-{suit}.png").write_bytes(png.tobytes())
     return len(SHEET_SUITS) * len(TRUCO_RANKS)

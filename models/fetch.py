@@ -23,6 +23,7 @@ from models.catalog import ModelSpec
 from models.download import FetchError, Progress, Tell, brief, download
 from models.folders import replace_folder
 from models.lock import Busy, held
+from models.paths import fetch_command
 from models.syserrors import SPACE_ERRORS, said
 from models.validate import MANIFEST, check, file_sizes, inspect
 
@@ -56,14 +57,15 @@ ARCHIVE_ERRORS = (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gz
 def unpack(archive: Path, dest: Path) -> None:
     """Unpack a zip or tar.gz into ``dest``, checking every member's CRC on the way; the
     unpacking folder never stays behind."""
+    name = archive_name(archive)
     staging = dest.with_name(dest.name + ".unpacking")
     shutil.rmtree(staging, ignore_errors=True)
     try:
         if not (zipfile.is_zipfile(archive) or tarfile.is_tarfile(archive)):
             if _starts_like_an_archive(archive):
-                raise FetchError("incomplete-download", f"{archive.name} llegó incompleto "
+                raise FetchError("incomplete-download", f"{name} llegó incompleto "
                                  f"({archive.stat().st_size} bytes: le falta el final)")
-            raise FetchError("not-an-archive", f"{archive.name} no es un .zip ni un .tar.gz "
+            raise FetchError("not-an-archive", f"{name} no es un .zip ni un .tar.gz "
                              "(¿una página web en vez del archivo?)")
         staging.mkdir(parents=True)
         _extract(archive, staging)
@@ -72,11 +74,11 @@ def unpack(archive: Path, dest: Path) -> None:
         replace_folder(root, dest)
     except (EOFError, tarfile.ReadError) as err:
         if isinstance(err, EOFError) or "unexpected end" in str(err):
-            raise FetchError("incomplete-download", f"{archive.name} llegó incompleto "
+            raise FetchError("incomplete-download", f"{name} llegó incompleto "
                              f"({archive.stat().st_size} bytes: se corta antes del final)") from err
-        raise FetchError("corrupt-archive", f"{archive.name} está dañado ({brief(err)})") from err
+        raise FetchError("corrupt-archive", f"{name} está dañado ({brief(err)})") from err
     except ARCHIVE_ERRORS as err:
-        raise FetchError("corrupt-archive", f"{archive.name} está dañado ({brief(err)})") from err
+        raise FetchError("corrupt-archive", f"{name} está dañado ({brief(err)})") from err
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -112,7 +114,7 @@ def cut_faces(sheet: Path, dest: Path) -> None:
         split_sheet(sheet, staging)
         replace_folder(staging, dest)
     except SheetError as err:
-        raise FetchError("bad-sheet", f"{sheet.name}: {err}") from err
+        raise FetchError("bad-sheet", f"{archive_name(sheet)} {err}") from err
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -152,8 +154,8 @@ def _fetch_locked(spec: ModelSpec, partial: Path, target: Path, progress: Progre
     blocked = blocking_path(target, partial.parent)
     if blocked:
         raise FetchError("target-blocked", f"no puedo poner el modelo en {target}: {blocked}; "
-                         f"movelo o borralo y volvé a correr 'truco-referee models fetch "
-                         f"{spec.name}'")
+                         f"movelo o borralo y volvé a correr "
+                         f"'{fetch_command(partial.parent, spec.name)}'")
     try:
         if force:
             partial.unlink(missing_ok=True)
@@ -173,9 +175,17 @@ def _fetch_locked(spec: ModelSpec, partial: Path, target: Path, progress: Progre
                          f"lo bajado quedó guardado en {partial} y no se baja de nuevo") from err
 
 
+PART = ".part"  # the end of a download's name until it is whole
+
+
 def partial_path(spec: ModelSpec, models_dir: Path) -> Path:
     """Where a model's download grows until it is whole."""
-    return models_dir / (spec.archive + ".part")
+    return models_dir / (spec.archive + PART)
+
+
+def archive_name(path: Path) -> str:
+    """The name of the file a download is, as the person knows it (not its ``.part``)."""
+    return path.name.removesuffix(PART)
 
 
 def lock_path(spec: ModelSpec, models_dir: Path) -> Path:
@@ -201,7 +211,7 @@ def system_error(spec: ModelSpec, err: OSError, models_dir: Path, doing: str,
                kept: str = "") -> FetchError:
     """A system error while fetching, in words; free space is asked for only when it is short."""
     where = err.filename2 or err.filename or models_dir  # a rename names its target second
-    then = f"volvé a correr 'truco-referee models fetch {spec.name}'"
+    then = f"volvé a correr '{fetch_command(models_dir, spec.name)}'"
     if err.errno in SPACE_ERRORS:
         advice = (f"hacen falta unos {3 * spec.approx_mb} MB libres: liberá lugar o elegí otra "
                   f"carpeta con --models-dir y {then}")
@@ -214,17 +224,18 @@ def system_error(spec: ModelSpec, err: OSError, models_dir: Path, doing: str,
 def install(spec: ModelSpec, partial: Path, target: Path, grew: bool = True) -> None:
     """Check the downloaded file, unpack it into ``target`` and record what was fetched.  One
     that arrived incomplete is kept to be resumed, unless this run added nothing to it."""
+    again = fetch_command(partial.parent, spec.name)
     try:
         digest = verify(spec, partial)
         (cut_faces if spec.kind == "deck" else unpack)(partial, target)
         require_whole(spec, target)
     except FetchError as err:
         if err.code == "incomplete-download" and grew:
-            raise FetchError(err.code, f"{err.message}; lo guardé: volvé a correr "
-                             f"'truco-referee models fetch {spec.name}' y sigue desde ahí") from err
+            raise FetchError(err.code, f"{err.message}; lo guardé: volvé a correr '{again}' y "
+                             "sigue desde ahí") from err
         _discard(partial)
-        raise FetchError(err.code, f"{err.message}; lo borré: volvé a correr 'truco-referee "
-                         f"models fetch {spec.name}' y empieza de cero") from err
+        raise FetchError(err.code, f"{err.message}; lo borré: volvé a correr '{again}' y "
+                         "empieza de cero") from err
     record = {"name": spec.name, "url": spec.url, "sha256": digest,
               "size": partial.stat().st_size,
               "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

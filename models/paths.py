@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 ENV_VAR = "TRUCO_REFEREE_MODELS"
@@ -10,8 +11,11 @@ ENV_VAR = "TRUCO_REFEREE_MODELS"
 
 def user_data_dir() -> Path:
     """The per-user folder of truco-referee (``$XDG_DATA_HOME/truco-referee``): the scoreboard's
-    store, evidence, and the models folder by default."""
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    store, evidence, and the models folder by default.  A relative ``$XDG_DATA_HOME`` is ignored,
+    as the XDG spec says (it would move with the folder the command runs in)."""
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(data_home):
+        data_home = str(Path.home() / ".local" / "share")
     return Path(data_home) / "truco-referee"
 
 
@@ -28,6 +32,15 @@ def models_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     if env:
         return Path(env).expanduser()
     return default_models_dir()
+
+
+def fetch_command(models: Path | None, *words: str) -> str:
+    """``truco-referee models fetch`` into ``models``, as the person types it: with
+    ``--models-dir`` (quoted for the shell) unless ``models`` is the folder the command takes
+    without it."""
+    where = ([] if models is None or models == models_dir()
+             else ["--models-dir", shlex.quote(str(models))])
+    return " ".join(["truco-referee models fetch", *words, *where])
 
 
 def models_dir_problem(explicit: str | os.PathLike[str] | None = None) -> str | None:

@@ -1,7 +1,9 @@
 """Is a model folder whole?  One answer for the recognizer finder, the recognizers themselves and
 ``truco-referee models check``: the files each kind needs, present and not empty, and for Sphinx the
 files that pocketsphinx would otherwise die on (it exits the process from C on a broken ``mdef``
-or a short ``transition_matrices``, before Python can catch anything).  A fetched model is also
+or a short ``transition_matrices``, before Python can catch anything); for those and the other
+large files (``means``, ``variances``, ``sendump``) the counts in their headers say how long they
+are, so that one cut short is told even when it was copied by hand.  A fetched model is also
 held to the sizes its fetch recorded (``fetched.json``): a file cut to half is still there and not
 empty, but it is not the model that was fetched.
 """
@@ -11,12 +13,14 @@ from __future__ import annotations
 import functools
 import json
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from models.catalog import CATALOG, ModelSpec
 from models.decks import DECK_SIZE, face_count
+from models.paths import fetch_command
 
 # Files a model needs, each a tuple of alternatives (any one of them will do).
 VOSK_FILES: tuple[tuple[str, ...], ...] = (
@@ -30,6 +34,15 @@ SPHINX_FILES: tuple[tuple[str, ...], ...] = (
 # The header of a text mdef, in order, after its version line "0.3".
 MDEF_HEADER = ("n_base", "n_tri", "n_state_map", "n_tied_state", "n_tied_ci_state", "n_tied_tmat")
 S3_BYTE_ORDER = 0x11223344
+# The counts of an s3 file before its number of values: how many, and which one of them (if any)
+# adds as many more (a file of Gaussians has a vector length per feature stream after its three).
+S3_COUNTS: dict[str, tuple[int, int | None]] = {
+    "transition_matrices": (3, None),  # matrices, states, states + 1
+    "mixture_weights": (3, None),  # senones, streams, densities
+    "means": (3, 1),  # codebooks, streams, densities
+    "variances": (3, 1),
+}
+HEAD_BYTES = 1 << 16  # enough for the header of any of them
 
 
 def missing_files(folder: Path, needed: tuple[tuple[str, ...], ...]) -> list[str]:
@@ -56,7 +69,9 @@ def sphinx_problems(folder: Path) -> list[str]:
     problems = missing_files(folder, SPHINX_FILES)
     if problems:
         return problems
-    stamps = tuple((name, *_stamp(folder / name)) for name in ("mdef", "transition_matrices"))
+    read = [name for name in SPHINX_CHECKS if (folder / name).is_file()
+            and not (name in READ_INSTEAD and (folder / READ_INSTEAD[name]).is_file())]
+    stamps = tuple((name, *_stamp(folder / name)) for name in read)
     return list(_file_problems(folder.resolve(), stamps))
 
 
@@ -67,9 +82,9 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=8)
 def _file_problems(folder: Path, stamps: tuple[tuple[object, ...], ...]) -> tuple[str, ...]:
-    """The checks of ``mdef`` and ``transition_matrices``, for files as ``stamps`` saw them."""
-    return tuple(p for p in (mdef_problem(folder / "mdef"),
-                             tmat_problem(folder / "transition_matrices")) if p)
+    """The checks of ``SPHINX_CHECKS``, for files as ``stamps`` saw them."""
+    checked = (SPHINX_CHECKS[str(name)](folder / str(name)) for name, *_ in stamps)
+    return tuple(p for p in checked if p)
 
 
 def mdef_problem(path: Path) -> str | None:
@@ -104,22 +119,80 @@ def _mdef_counts(lines: list[list[str]]) -> dict[str, int] | None:
     return {name: int(row[0]) for row, name in zip(header, MDEF_HEADER)}
 
 
-def tmat_problem(path: Path) -> str | None:
-    """Why ``transition_matrices`` is short, or None: an s3 file (a text header up to
-    ``endhdr``, a byte-order word, four counts, the values, maybe a checksum)."""
-    data = path.read_bytes()
-    end = data.find(b"endhdr\n")
-    if not data.startswith(b"s3\n") or end < 0:
-        return "transition_matrices no es un archivo de Sphinx"
-    body = data[end + len(b"endhdr\n"):]
-    order = "<" if body[:4] == struct.pack("<I", S3_BYTE_ORDER) else ">"
-    if len(body) < 20:
-        return "transition_matrices está cortado"
-    total = struct.unpack(f"{order}I", body[16:20])[0]
-    checksum = 4 if b"chksum0 yes" in data[:end] else 0
-    if len(body) < 20 + 4 * total + checksum:
-        return "transition_matrices está cortado"
+def s3_problem(path: Path) -> str | None:
+    """Why an s3 file of the model (``S3_COUNTS``) is short, or None: a text header up to
+    ``endhdr``, a byte-order word, the counts, the number of values, the values (4 bytes each),
+    maybe a checksum."""
+    name = path.name
+    with path.open("rb") as fh:
+        head = fh.read(HEAD_BYTES)
+    end = head.find(b"endhdr\n")
+    if not head.startswith(b"s3\n") or end < 0:
+        return f"{name} no es un archivo de Sphinx"
+    start = end + len(b"endhdr\n")
+    order = "<" if head[start:start + 4] == struct.pack("<I", S3_BYTE_ORDER) else ">"
+    words = head[start + 4:]
+    counts, more_at = S3_COUNTS[name]
+    if more_at is not None and len(words) >= 4 * (more_at + 1):
+        counts += struct.unpack_from(f"{order}I", words, 4 * more_at)[0]
+    if len(words) < 4 * (counts + 1):
+        return f"{name} está cortado"
+    total = struct.unpack_from(f"{order}I", words, 4 * counts)[0]
+    checksum = 4 if b"chksum0 yes" in head[:end] else 0
+    if path.stat().st_size < start + 4 * (1 + counts + 1 + total) + checksum:
+        return f"{name} está cortado"
     return None
+
+
+def sendump_problem(path: Path) -> str | None:
+    """Why ``sendump`` (the mixture weights squeezed to a byte each) is short, or None: a header,
+    the numbers of codewords and of senones, then a byte for each of them in each feature stream
+    (``feature_count`` in the header).  One whose weights are clustered (``cluster_count`` above
+    0) is laid out otherwise, and not measured."""
+    with path.open("rb") as fh:
+        head = fh.read(HEAD_BYTES)
+    header = _sendump_header(head)
+    if header is None:
+        return "sendump no es un archivo de Sphinx"
+    order, end, settings = header
+    if settings.get("cluster_count", 0) or "feature_count" not in settings:
+        return None
+    if len(head) < end + 8:
+        return "sendump está cortado"
+    codewords, senones = struct.unpack_from(f"{order}ii", head, end)
+    if path.stat().st_size < end + 8 + settings["feature_count"] * codewords * senones:
+        return "sendump está cortado"
+    return None
+
+
+def _sendump_header(head: bytes) -> tuple[str, int, dict[str, int]] | None:
+    """A sendump's byte order, where its header ends and the settings it states
+    (``feature_count 3``): strings, each after its length, up to a length 0.  None when the
+    header does not end."""
+    if len(head) < 4:
+        return None
+    order = "<" if 0 < struct.unpack_from("<i", head)[0] < 1000 else ">"
+    at = 0
+    settings: dict[str, int] = {}
+    while at + 4 <= len(head):
+        length = struct.unpack_from(f"{order}i", head, at)[0]
+        if length == 0:
+            return order, at + 4, settings
+        if length < 0:
+            return None
+        words = head[at + 4:at + 4 + length].decode("latin-1").rstrip("\0").split()
+        if len(words) == 2 and words[1].isdigit():
+            settings[words[0]] = int(words[1])
+        at += 4 + length
+    return None
+
+
+# The files read to tell a whole Sphinx model from a damaged one, and how each is read.
+SPHINX_CHECKS: dict[str, Callable[[Path], str | None]] = {
+    "mdef": mdef_problem, "transition_matrices": s3_problem, "means": s3_problem,
+    "variances": s3_problem, "sendump": sendump_problem, "mixture_weights": s3_problem,
+}
+READ_INSTEAD = {"mixture_weights": "sendump"}  # pocketsphinx reads a sendump when there is one
 
 
 def acoustic_dir(root: Path, depth: int = 3) -> Path | None:
@@ -235,12 +308,12 @@ def check(spec: ModelSpec, models_dir: Path) -> Status:
     target = spec.target(models_dir)
     if not target.is_dir():
         optional = " (es opcional)" if spec.kind == "deck" else ""
-        return Status("missing", f"no está{optional}; bajalo con 'truco-referee models fetch "
-                      f"{spec.name}'")
+        return Status("missing", f"no está{optional}; bajalo con "
+                      f"'{fetch_command(models_dir, spec.name)}'")
     _, problems = judge(spec.kind, target)
     if problems:
         return Status("broken", f"está incompleto o dañado ({'; '.join(problems[:4])}); volvé a "
-                      f"bajarlo con 'truco-referee models fetch --force {spec.name}'")
+                      f"bajarlo con '{fetch_command(models_dir, '--force', spec.name)}'")
     record = read_manifest(target)
     if not record:
         return Status("ok", "está (copiado a mano: tiene los archivos que hacen falta)")
@@ -248,9 +321,11 @@ def check(spec: ModelSpec, models_dir: Path) -> Status:
                   f"{str(record.get('sha256'))[:12]}…), sin cambios desde entonces")
 
 
-def broken_message(kind: str, folder: Path, problems: list[str]) -> str:
-    """What the person reads about a damaged model: what is wrong and how to fix it."""
+def broken_message(kind: str, folder: Path, problems: list[str],
+                   models_dir: Path | None = None) -> str:
+    """What the person reads about a damaged model: what is wrong and how to fix it (fetching it
+    again into ``models_dir``, when it is known)."""
     name = next((spec.name for spec in CATALOG.values() if spec.kind == kind), kind)
     return (f"el modelo de {kind.capitalize()} en {folder} está incompleto o dañado "
             f"({'; '.join(problems[:4])}); volvé a bajarlo con "
-            f"'truco-referee models fetch --force {name}' o borrá esa carpeta")
+            f"'{fetch_command(models_dir, '--force', name)}' o borrá esa carpeta")

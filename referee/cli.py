@@ -77,9 +77,12 @@ def spanish_argparse() -> Iterator[None]:
 
 class SpanishParser(argparse.ArgumentParser):
     """An argument parser whose help, usage and errors are in Spanish; its subcommands' parsers
-    are of the same class (argparse makes them with the parent's class)."""
+    are of the same class (argparse makes them with the parent's class).  An option is taken
+    only as written: no abbreviations, so that a mistaken ``--model`` is refused instead of
+    being taken for ``--models-dir``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
         with spanish_argparse():
             super().__init__(*args, **kwargs)
 

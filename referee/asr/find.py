@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.catalog import SPHINX_ES, VOSK_ES
+from models.finding import model_folder
+from models.paths import fetch_command
 from models.validate import acoustic_dir, broken_message, judge
 from referee.asr.adapt import find_calibration
 from referee.asr.base import Recognizer, RecognizerError
@@ -33,37 +35,18 @@ class ModelChoice:
         return f"{self.kind}-es ({self.path}){calibrated}{skipped}"
 
 
-def _whole(kind: str, folder: Path) -> Path:
+def _whole(kind: str, folder: Path, models_dir: Path | None = None) -> Path:
     """The model in ``folder`` if it is whole (``models.validate.judge``, as 'models check' judges
     it: no file missing or empty, none changed size since the fetch); a damaged one is an error
-    that says what is wrong and what to fetch again, not a silent fallback."""
+    that says what is wrong and what to fetch again (into ``models_dir``), not a silent fallback."""
     path, problems = judge(kind, folder)
     if problems:
-        raise RecognizerError("model-broken", broken_message(kind, path, problems))
+        raise RecognizerError("model-broken", broken_message(kind, path, problems, models_dir))
     return path
 
 
 def _looks_vosk(path: Path) -> bool:
     return (path / "am").is_dir() or (path / "conf").is_dir()
-
-
-def _find_vosk(models_dir: Path) -> Path | None:
-    """The Spanish Vosk folder: the catalog's, else any ``vosk-model*-es*`` folder."""
-    preferred = VOSK_ES.target(models_dir)
-    if preferred.is_dir():
-        return preferred
-    if models_dir.is_dir():
-        for child in sorted(models_dir.iterdir()):
-            if (child.name.startswith("vosk-model") and "-es" in child.name
-                    and not child.name.endswith(".unpacking") and child.is_dir()):
-                return child
-    return None
-
-
-def _find_sphinx(models_dir: Path) -> Path | None:
-    """The catalog's Sphinx folder, else the first Sphinx acoustic model in the models folder."""
-    target = SPHINX_ES.target(models_dir)
-    return target if target.is_dir() else acoustic_dir(models_dir, depth=2)
 
 
 def classify(path: Path, models_dir: Path | None = None) -> ModelChoice:
@@ -74,10 +57,10 @@ def classify(path: Path, models_dir: Path | None = None) -> ModelChoice:
                else f"no existe la carpeta {path}")
         raise RecognizerError("model-missing", why)
     if _looks_vosk(path):
-        return ModelChoice("vosk", _whole("vosk", path))
+        return ModelChoice("vosk", _whole("vosk", path, models_dir))
     found = acoustic_dir(path, depth=2)
     if found:
-        whole = _whole("sphinx", found)
+        whole = _whole("sphinx", found, models_dir)
         calibration = find_calibration(models_dir, whole) if models_dir else None
         return ModelChoice("sphinx", whole, calibration=calibration)
     raise RecognizerError("model-unknown", f"{path} no parece un modelo de Vosk ni de Sphinx")
@@ -91,10 +74,10 @@ def find_model(models_dir: Path, recognizer: str | None = None) -> ModelChoice:
     voice referee, and the person learns what to fetch again."""
     passed: list[str] = []
     if recognizer in (None, "vosk"):
-        vosk_dir = _find_vosk(models_dir)
+        vosk_dir = model_folder(VOSK_ES, models_dir)
         if vosk_dir:
             try:
-                return ModelChoice("vosk", _whole("vosk", vosk_dir))
+                return ModelChoice("vosk", _whole("vosk", vosk_dir, models_dir))
             except RecognizerError as err:
                 if recognizer == "vosk":
                     raise
@@ -103,12 +86,12 @@ def find_model(models_dir: Path, recognizer: str | None = None) -> ModelChoice:
             raise RecognizerError(
                 "model-missing",
                 f"no está el modelo de Vosk en español en {models_dir}; "
-                "bajalo con 'truco-referee models fetch vosk-es'",
+                f"bajalo con '{fetch_command(models_dir, VOSK_ES.name)}'",
             )
-    sphinx_dir = _find_sphinx(models_dir)
+    sphinx_dir = model_folder(SPHINX_ES, models_dir)
     if sphinx_dir:
         try:
-            path = _whole("sphinx", sphinx_dir)
+            path = _whole("sphinx", sphinx_dir, models_dir)
             return ModelChoice("sphinx", path, calibration=find_calibration(models_dir, path),
                                passed_over=tuple(passed))
         except RecognizerError as err:

@@ -12,15 +12,16 @@ from models import catalog
 from models.catalog import ModelSpec
 from models.download import FetchError
 from models.fetch import fetch, lock_path, partial_path
+from models.finding import check_in_use
 from models.lock import busy
-from models.paths import models_dir
+from models.paths import fetch_command, models_dir
 from models.validate import check
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.cli import INTERRUPTED
 
 MODELS_DIR_HELP = ("dónde {} los modelos (si no, $TRUCO_REFEREE_MODELS o la carpeta del "
-                   "usuario)")
+                   "usuario; ahora: {})")
 # where the folder's models are read (list, check) or written (fetch)
 MODELS_DIR_VERB = {"fetch": "guardar", "list": "están", "check": "están"}
 ACTIONS: dict[str, tuple[str, str]] = {
@@ -33,7 +34,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
               "se va a usar.")),
     "check": ("revisar que los modelos bajados estén completos",
               ("Revisa que cada modelo bajado tenga todos sus archivos y que no hayan cambiado "
-               "desde la descarga. Sale con 1 solo si alguno está dañado o incompleto; un modelo "
+               "desde la descarga; si no se bajó pero hay uno copiado a mano que se usaría en su "
+               "lugar, revisa ese. Sale con 1 solo si alguno está dañado o incompleto; un modelo "
                "que nunca se bajó (como el mazo, que es opcional) no es un error.")),
 }
 
@@ -47,14 +49,15 @@ def model_name(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    default = str(models_dir()).replace("%", "%%")  # argparse formats help with %
     parser.add_argument("--models-dir", metavar="CARPETA",
-                        help=MODELS_DIR_HELP.format("están (o, con fetch, se guardan)"))
+                        help=MODELS_DIR_HELP.format("están (o, con fetch, se guardan)", default))
     sub = parser.add_subparsers(dest="action", metavar="ACCIÓN")
     for action, (help_text, description) in ACTIONS.items():
         p = sub.add_parser(action, help=help_text, description=description)
         # Also after the action; SUPPRESS keeps a value given before it.
         p.add_argument("--models-dir", metavar="CARPETA", default=argparse.SUPPRESS,
-                       help=MODELS_DIR_HELP.format(MODELS_DIR_VERB[action]))
+                       help=MODELS_DIR_HELP.format(MODELS_DIR_VERB[action], default))
         if action == "fetch":
             p.add_argument("names", nargs="*", metavar="MODELO", type=model_name,
                            help=f"cuáles: {', '.join(catalog.CATALOG)}")
@@ -78,9 +81,14 @@ def _bar(name: str) -> tuple[object, object]:
 
 
 def do_fetch(specs: list[ModelSpec], root: Path, force: bool) -> int:
-    """Fetch each model in turn; a failure is told and the next one is tried.  Ctrl-C stops."""
+    """Fetch each model in turn; one already there and whole is only said, a failure is told and
+    the next one is tried.  Ctrl-C stops, saying how to go on (without --force, which would
+    start over)."""
     failures = 0
-    for spec in specs:
+    for at, spec in enumerate(specs):
+        if not force and check(spec, root).ok:
+            print(f"{spec.name}: ya está en {spec.target(root)}")
+            continue
         try:
             path = _fetch_one(spec, root, force)
             print(f"{spec.name}: listo en {path}")
@@ -88,8 +96,10 @@ def do_fetch(specs: list[ModelSpec], root: Path, force: bool) -> int:
             failures += 1
             print(f"{spec.name}: no se pudo bajar. {err.message}", file=sys.stderr)
         except KeyboardInterrupt:
+            rest = [s.name for s in specs[at:]]
+            again = fetch_command(root, *([] if rest == list(catalog.CATALOG) else rest))
             print(f"\n{spec.name}: descarga interrumpida. Lo bajado quedó guardado: volvé a correr "
-                  "'truco-referee models fetch' y sigue desde donde quedó.", file=sys.stderr)
+                  f"'{again}' y sigue desde donde quedó.", file=sys.stderr)
             return INTERRUPTED
     return 1 if failures else 0
 
@@ -107,12 +117,18 @@ def _fetch_one(spec: ModelSpec, root: Path, force: bool) -> Path:
         return fetch(spec, root, show, force=force, tell=tell)
 
 
+def _folder_line(root: Path) -> str:
+    """The models folder looked at, and whether it is there (a mistyped --models-dir shows)."""
+    return f"Carpeta de modelos: {root}{'' if root.is_dir() else ' (no existe)'}"
+
+
 def do_list(root: Path) -> int:
-    print(f"Carpeta de modelos: {root}")
+    print(_folder_line(root))
     marks = {"ok": "✓", "missing": "·", "broken": "✗"}
+    width = max(len(name) for name in catalog.CATALOG)
     for spec in catalog.CATALOG.values():
         status = check(spec, root)
-        print(f"  {marks[status.state]} {spec.name:10s} {spec.description} "
+        print(f"  {marks[status.state]} {spec.name:{width}s} {spec.description} "
               f"(~{spec.approx_mb} MB, {spec.licence})")
         if status.state == "broken":
             print(f"      {status.message}")
@@ -122,7 +138,7 @@ def do_list(root: Path) -> int:
             print(f"      bajándose ahora, en otra 'models fetch' ({got:.1f} MB hasta acá)")
         elif not status.ok and partial.is_file():
             print(f"      a medio bajar ({partial.stat().st_size / 1e6:.1f} MB); "
-                  f"'truco-referee models fetch {spec.name}' sigue desde ahí")
+                  f"'{fetch_command(root, spec.name)}' sigue desde ahí")
     try:
         choice = find_model(root)
         fetched = any(choice.path.is_relative_to(spec.target(root))
@@ -135,10 +151,12 @@ def do_list(root: Path) -> int:
 
 
 def do_check(root: Path) -> int:
-    """Each model's state; 1 only when one is damaged (a model never fetched is not a problem)."""
+    """Each model's state, as the finder takes it (its catalog folder, else a copy by hand); 1
+    only when one is damaged (a model never fetched is not a problem)."""
+    print(_folder_line(root))
     broken = 0
     for spec in catalog.CATALOG.values():
-        status = check(spec, root)
+        status = check_in_use(spec, root)
         broken += status.state == "broken"
         print(f"{spec.name}: {status.message}")
     return 1 if broken else 0

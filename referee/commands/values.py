@@ -90,25 +90,25 @@ def _real(text: str) -> float:
         raise argparse.ArgumentTypeError(f"«{text}» no es un número") from None
 
 
-# The options that name a folder (one, or a list of them), by the name argparse stores them under.
+# The options that name a folder (one, or a list of them), by the name argparse stores them under
+# (--models-dir is checked by ``models_dir_problem``, given or not).
 FOLDER_OPTIONS: dict[str, str] = {
-    "models_dir": "--models-dir", "data_dir": "--data-dir", "evidence": "--evidence",
+    "data_dir": "--data-dir", "evidence": "--evidence",
     "frames_dir": "--frames-dir", "deck": "--deck", "wav_dir": "--wav-dir",
 }
 
 
 def not_folders(args: argparse.Namespace) -> list[str]:
-    """What is wrong with the folders given on the command line: each one that is a file.  A
-    command that takes --models-dir and was not given one has its folder from
-    $TRUCO_REFEREE_MODELS or the default, checked the same way."""
+    """What is wrong with the folders given on the command line: each one that is a file.  The
+    models folder of a command that takes --models-dir is checked whether it was given or comes
+    from $TRUCO_REFEREE_MODELS or the default, and a link to nothing is wrong there too."""
     found = []
     for name, option in FOLDER_OPTIONS.items():
         given = getattr(args, name, None)
         for path in given if isinstance(given, list) else [given]:
             if path is not None and Path(path).exists() and not Path(path).is_dir():
                 found.append(f"{option} {path}: es un archivo, no una carpeta")
-    unnamed = hasattr(args, "models_dir") and not args.models_dir
-    problem = models_dir_problem() if unnamed else None
+    problem = models_dir_problem(args.models_dir) if hasattr(args, "models_dir") else None
     if problem:
         found.append(problem)
     return found

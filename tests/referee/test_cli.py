@@ -228,3 +228,27 @@ def test_models_dir_help_says_whether_the_action_saves_there(
     text = _help(["models", action], capsys, monkeypatch)
     assert f"--models-dir CARPETA  {said} (si no, $TRUCO_REFEREE_MODELS" in text
     assert ("guardar" in text) == (action == "fetch")  # before: «dónde guardar» for all three
+
+
+@pytest.mark.parametrize("argv", [["models", "list", "--model", "m2"],
+                                  ["voices", "calibrate", "--model", "m2"]], ids=" ".join)
+def test_an_option_is_taken_only_as_written(argv: list[str], tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, text = _out(argv, capsys)  # before: «--model m2» was taken for «--models-dir m2»
+    assert code == 2 and "no entiendo estos argumentos: --model m2" in text
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("action", ["list", "check", "fetch"])
+def test_models_dir_help_shows_the_folder_used_without_it(
+        action: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TRUCO_REFEREE_MODELS", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    text = _help(["models", action], capsys, monkeypatch)
+    assert f"la carpeta del usuario; ahora: {tmp_path / 'truco-referee' / 'models'})" in text
+    monkeypatch.setenv("TRUCO_REFEREE_MODELS", str(tmp_path / "variable"))
+    text = _help(["models", action], capsys, monkeypatch)
+    assert f"ahora: {tmp_path / 'variable'})" in text

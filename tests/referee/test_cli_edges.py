@@ -23,6 +23,18 @@ def test_a_models_folder_that_is_a_file_is_refused_by_name(
     assert f"--models-dir {afile}: es un archivo, no una carpeta" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [["models", "list"], ["models", "check"], ["models", "fetch"],
+                                  ["voices", "forget"]], ids=" ".join)
+def test_a_models_folder_that_is_a_link_to_nothing_is_refused_by_name(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dangling = tmp_path / "modelos"
+    dangling.symlink_to(tmp_path / "ya-no-existe")
+    # before: listed as an empty folder, and fetch said «ya hay un archivo con ese nombre»
+    assert main([*argv, "--models-dir", str(dangling)]) == 2
+    said = capsys.readouterr().err
+    assert f"--models-dir {dangling}: es un enlace a algo que no existe, no una carpeta" in said
+
+
 def test_output_cut_by_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
     log = tmp_path / "long.log"
     log.write_text("hand\n" + "points A +0\n" * 20_000)

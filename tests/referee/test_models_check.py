@@ -59,7 +59,15 @@ def _cut_lines(name: str, lines: int) -> Callable[[Path], None]:
     return damage
 
 
-# Damage that makes pocketsphinx print FATAL and exit(1) from C, and what the check says instead.
+def _halve(name: str) -> Callable[[Path], None]:
+    def damage(folder: Path) -> None:
+        data = (folder / name).read_bytes()
+        (folder / name).write_bytes(data[:len(data) // 2])
+    return damage
+
+
+# Damage that makes pocketsphinx print FATAL and exit(1) from C (or load a model cut short), and
+# what the check says instead.
 DAMAGE = {
     "empty mdef": (_cut("mdef", 0), "mdef está vacío"),
     "mdef cut inside its header": (_cut("mdef", 60), "mdef no tiene el encabezado"),
@@ -68,6 +76,12 @@ DAMAGE = {
     "mdef cut mid-line": (_cut("mdef", 700_000), "mdef está cortado"),
     "short transition_matrices": (_cut("transition_matrices", 500), "transition_matrices está cortado"),
     "empty sendump": (_cut("sendump", 0), "sendump está vacío"),
+    # before: passed as whole («está (copiado a mano…)»), their headers' counts unread
+    "means cut in half": (_halve("means"), "means está cortado"),
+    "variances cut in half": (_halve("variances"), "variances está cortado"),
+    "sendump cut in half": (_halve("sendump"), "sendump está cortado"),
+    "sendump cut inside its header": (_cut("sendump", 300), "sendump no es un archivo de Sphinx"),
+    "means cut inside its counts": (_cut("means", 50), "means está cortado"),
 }
 
 
@@ -170,3 +184,62 @@ def test_list_says_when_the_model_used_is_not_one_fetched(shared_dir: Path, tmp_
     out = capsys.readouterr().out
     assert "· sphinx-es" in out
     assert out.rstrip().endswith("está en la carpeta, pero no lo bajó 'models fetch'")
+
+
+@pytest.mark.parametrize("name", ["means", "variances", "sendump"])
+def test_check_exits_1_for_a_hand_copied_model_with_a_file_cut_in_half(
+        sphinx: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    models = sphinx.parents[2]
+    assert main(["models", "check", "--models-dir", str(models)]) == 0
+    assert "sphinx-es: está (copiado a mano" in capsys.readouterr().out
+    _halve(name)(sphinx)
+    assert main(["models", "check", "--models-dir", str(models)]) == 1
+    out = capsys.readouterr().out
+    assert f"sphinx-es: está incompleto o dañado ({name} está cortado)" in out
+
+
+@pytest.fixture()
+def sphinx_copy(shared_dir: Path, tmp_path: Path) -> Path:
+    """A writable Sphinx model copied by hand two folders down, not where the catalog puts it."""
+    source = shared_dir / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    if not source.is_dir():
+        pytest.skip(f"Spanish Sphinx model not found at {source}")
+    folder = tmp_path / "m4" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
+    shutil.copytree(source, folder)
+    for path in folder.iterdir():
+        path.chmod(0o644)
+    return folder
+
+
+def test_check_judges_the_hand_copy_the_finder_uses(sphinx_copy: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    models = sphinx_copy.parents[1]
+    assert main(["models", "list", "--models-dir", str(models)]) == 0
+    assert f"Se va a usar: sphinx-es ({sphinx_copy})" in capsys.readouterr().out
+    assert main(["models", "check", "--models-dir", str(models)]) == 0
+    out = capsys.readouterr().out  # before: «sphinx-es: no está; bajalo»
+    assert f"sphinx-es: no lo bajó 'models fetch', pero se usa el que está en {sphinx_copy}" in out
+    (sphinx_copy / "mdef").write_bytes(b"")
+    assert main(["models", "check", "--models-dir", str(models)]) == 1  # before: 0
+    out = capsys.readouterr().out
+    assert f"el que se usaría, en {sphinx_copy}, está incompleto o dañado (mdef está vacío)" in out
+    assert f"'truco-referee models fetch sphinx-es --models-dir {models}'" in out
+
+
+@pytest.mark.parametrize("action", ["list", "check"])
+def test_list_and_check_name_the_folder_they_looked_in(
+        action: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = tmp_path / "modleos"
+    assert main(["models", action, "--models-dir", str(typo)]) == 0
+    assert capsys.readouterr().out.startswith(f"Carpeta de modelos: {typo} (no existe)\n")
+    typo.mkdir()
+    assert main(["models", action, "--models-dir", str(typo)]) == 0
+    assert capsys.readouterr().out.startswith(f"Carpeta de modelos: {typo}\n")
+
+
+def test_list_lines_up_every_model_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    lines = [next(line for line in out if spec.description in line) for spec in CATALOG.values()]
+    starts = {line.index(spec.description) for line, spec in zip(lines, CATALOG.values())}
+    assert len(starts) == 1  # before: «mazo-naipes-libres» pushed its description a column on

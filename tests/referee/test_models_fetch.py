@@ -338,6 +338,9 @@ def test_a_download_that_fails_to_unpack_is_deleted_and_the_next_run_starts_over
             fetch(spec, tmp_path)
         assert err.value.code == code
         assert "lo borré" in err.value.message and "empieza de cero" in err.value.message
+        assert (f"volvé a correr 'truco-referee models fetch vosk-es --models-dir {tmp_path}'"
+                in err.value.message)
+        assert ".part" not in err.value.message
         assert sorted(p.name for p in tmp_path.iterdir()) == []  # no .part, no .unpacking
     assert Handler.ranges == ["", ""]  # the second run did not resume the bad file (416 forever)
 
@@ -429,7 +432,10 @@ def test_ctrl_c_ends_the_fetch_cleanly_and_keeps_the_download(
         assert do_fetch([spec, _spec(server)], tmp_path, force=False) == 130
     finally:
         signal.signal(signal.SIGINT, previous)
-    assert "sigue desde donde quedó" in capsys.readouterr().err
+    err = " ".join(capsys.readouterr().err.split())
+    # before: «volvé a correr 'truco-referee models fetch'», which fetches into the default folder
+    assert (f"volvé a correr 'truco-referee models fetch vosk-es vosk-es --models-dir {tmp_path}' "
+            "y sigue desde donde quedó") in err
     assert (tmp_path / f"{spec.archive}.part").stat().st_size >= 20_000
     assert Handler.requests == {"interrupt": 1}  # it stopped: the next model was not tried
 
@@ -491,6 +497,7 @@ def test_something_where_the_model_goes_is_named_before_downloading(
         fetch(spec, tmp_path)
     assert err.value.code == "target-blocked" and str(target) in err.value.message
     assert "liberá lugar" not in err.value.message
+    assert f"'truco-referee models fetch vosk-es --models-dir {tmp_path}'" in err.value.message
     assert Handler.ranges == []  # nothing downloaded
 
 
@@ -528,6 +535,7 @@ def test_a_disk_error_that_is_not_about_space_is_told_in_spanish(
         fetch(spec, models)
     assert err.value.code == "disk-error" and said in err.value.message
     assert "liberá lugar" not in err.value.message and "MB libres" not in err.value.message
+    assert f"'truco-referee models fetch vosk-es --models-dir {models}'" in err.value.message
 
 
 # -- a download that arrived short, and a server that does not resume where asked ------------------
@@ -629,3 +637,13 @@ def test_an_unpacked_model_that_cannot_take_the_old_ones_place_leaves_the_old_on
     # before: the old folder was deleted first, and nothing took its place
     assert (dest / "am" / "final.mdl").read_bytes() == b"the model the table had"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.zip", dest.name]
+
+
+def test_fetch_of_a_model_already_there_says_so_without_a_bar(
+        server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = _spec(server)
+    fetch(spec, tmp_path)
+    assert do_fetch([spec], tmp_path, force=False) == 0
+    out = capsys.readouterr().out  # before: an empty «0/? bytes» bar, then «listo en …»
+    assert out == f"vosk-es: ya está en {tmp_path / spec.folder}\n"
+    assert Handler.ranges == [""]  # nothing asked of the server the second time

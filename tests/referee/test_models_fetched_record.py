@@ -58,12 +58,13 @@ def sphinx(shared_dir: Path, tmp_path: Path) -> Path:
 def test_the_finder_passes_over_a_sphinx_model_cut_since_its_fetch(sphinx: Path,
                                                                    tmp_path: Path) -> None:
     assert find_model(tmp_path).path == sphinx
-    _halve(sphinx / "sendump")  # still there, not empty: only the record knows
+    _halve(sphinx / "feat.params")  # still there, not empty: only the record knows
     status = check(SPHINX_ES, tmp_path)
-    assert status.state == "broken" and "cambió model_parameters/es.cd_ptm/sendump" in status.message
+    assert (status.state == "broken"
+            and "cambió model_parameters/es.cd_ptm/feat.params" in status.message)
     found = find_model(tmp_path)
     assert found.english
-    assert "sendump" in found.label and "models fetch --force sphinx-es" in found.label
+    assert "feat.params" in found.label and "models fetch --force sphinx-es" in found.label
     for asked in (lambda: find_model(tmp_path, "sphinx"), lambda: classify(sphinx, tmp_path)):
         with pytest.raises(RecognizerError) as err:
             asked()
@@ -92,7 +93,8 @@ def test_list_tells_a_half_finished_download(tmp_path: Path,
     (tmp_path / f"{VOSK_ES.archive}.part").write_bytes(b"\0" * 1_500_000)
     assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "a medio bajar (1.5 MB); 'truco-referee models fetch vosk-es' sigue desde ahí" in out
+    assert (f"a medio bajar (1.5 MB); 'truco-referee models fetch vosk-es --models-dir {tmp_path}' "
+            "sigue desde ahí") in out
     assert out.count("a medio bajar") == 1
 
 

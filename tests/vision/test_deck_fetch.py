@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import http.server
 import threading
@@ -27,6 +28,7 @@ def served(wikimedia_dir: Path, tmp_path: Path) -> Iterator[str]:
     (tmp_path / "www").mkdir()
     (tmp_path / "www" / SHEET).write_bytes((wikimedia_dir / SHEET).read_bytes())
     cv2.imwrite(str(tmp_path / "www" / "small.png"), np.zeros((100, 100, 3), np.uint8))
+    (tmp_path / "www" / "page.png").write_text("<html>portal cautivo</html>")
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path / "www"))
     handler.log_message = lambda *args: None  # type: ignore[attr-defined]
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -57,5 +59,37 @@ def test_a_sheet_of_another_layout_is_refused(served: str, tmp_path: Path) -> No
     spec = dataclasses.replace(DECK_NAIPES_LIBRES, url=f"{served}/small.png")
     with pytest.raises(FetchError) as err:
         fetch(spec, tmp_path / "models")
-    assert err.value.code == "bad-sheet" and "expected" in err.value.message
+    # before: «….png.part: Baraja_espanola_completa.png.part is 100x100, expected the …»
+    assert err.value.code == "bad-sheet"
+    assert err.value.message.startswith(
+        f"{DECK_NAIPES_LIBRES.archive} mide 100x100, y la hoja del mazo mide 2496x1595 (12 × 5 "
+        "cartas); lo borré")
+    assert err.value.message.count(DECK_NAIPES_LIBRES.archive) == 1
     assert installed_decks(tmp_path / "models") == []
+
+
+def test_a_sheet_that_is_no_image_is_said_in_spanish(served: str, tmp_path: Path) -> None:
+    spec = dataclasses.replace(DECK_NAIPES_LIBRES, url=f"{served}/page.png")
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path / "models")
+    # before: «Baraja_espanola_completa.png.part: Baraja_espanola_completa.png.part is not an image»
+    assert err.value.code == "bad-sheet"
+    assert err.value.message.startswith(f"{DECK_NAIPES_LIBRES.archive} no es una imagen")
+    assert ".part" not in err.value.message
+
+
+def test_a_face_that_cannot_be_written_is_a_disk_error_in_spanish(
+        served: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = dataclasses.replace(DECK_NAIPES_LIBRES, url=f"{served}/{SHEET}")
+    write_bytes = Path.write_bytes
+
+    def full_disk(path: Path, data: bytes) -> int:
+        if path.suffix == ".png" and path.parent.name.endswith(".unpacking"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return write_bytes(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full_disk)
+    with pytest.raises(FetchError) as err:  # before: «cannot write …/01-oros.png»
+        fetch(spec, tmp_path / "models")
+    assert err.value.code == "disk-error" and "no queda lugar en el disco" in err.value.message
+    assert "cannot write" not in err.value.message

@@ -1,0 +1,44 @@
+"""Where the models folder is, and how the advice to fetch a model names it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from models.paths import default_models_dir, fetch_command, user_data_dir
+
+
+@pytest.mark.parametrize("data_home", ["", "relative", "./relative", "~/datos"])
+def test_a_relative_xdg_data_home_is_ignored(data_home: str, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", data_home)
+    # before: relative/truco-referee/models, wherever the command was run
+    assert user_data_dir() == tmp_path / ".local" / "share" / "truco-referee"
+    assert default_models_dir().is_absolute()
+
+
+def test_an_absolute_xdg_data_home_is_followed(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_models_dir() == tmp_path / "truco-referee" / "models"
+
+
+# The models folder the advice is about -> how the command in it names that folder.
+FETCH_COMMANDS = [
+    (None, "truco-referee models fetch sphinx-es"),
+    ("VARIABLE", "truco-referee models fetch sphinx-es"),  # the folder it takes by itself
+    ("fc", "truco-referee models fetch sphinx-es --models-dir fc"),
+    ("mis modelos", "truco-referee models fetch sphinx-es --models-dir 'mis modelos'"),
+    ("l'árbitro", "truco-referee models fetch sphinx-es --models-dir 'l'\"'\"'árbitro'"),
+]
+
+
+@pytest.mark.parametrize(("models", "said"), FETCH_COMMANDS)
+def test_the_fetch_advice_repeats_the_models_folder(models: str | None, said: str,
+                                                    tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRUCO_REFEREE_MODELS", str(tmp_path / "VARIABLE"))
+    folder = None if models is None else tmp_path / "VARIABLE" if models == "VARIABLE" else Path(models)
+    assert fetch_command(folder, "sphinx-es") == said
