@@ -51,8 +51,7 @@ def add_listening_arguments(parser: argparse.ArgumentParser) -> None:
                        help="qué reconocedor usar (si no, el mejor que haya)")
     group.add_argument("--model", metavar="CARPETA",
                        help="carpeta de un modelo de Vosk o de un modelo acústico de Sphinx")
-    group.add_argument("--models-dir", metavar="CARPETA",
-                       help=f"dónde están los modelos bajados (por defecto {models_dir(None)})")
+    values.add_models_dir(group)
     group.add_argument("--wav", metavar="ARCHIVO",
                        help="hacer sonar una grabación como si fuera el micrófono (en tiempo real)")
     group.add_argument("--exit-when-done", action="store_true",

@@ -136,7 +136,7 @@ def check_model(hmm: Path | None) -> Path:
         raise RecognizerError(
             "model-missing",
             f"no encuentro el modelo acústico de Sphinx en {hmm}; "
-            "bajalo con 'truco-referee models fetch'",
+            "bajalo con 'truco-referee models fetch sphinx-es'",
         )
     problems = sphinx_problems(hmm)
     if problems:

@@ -34,7 +34,7 @@ class VoskRecognizer:
             raise RecognizerError(
                 "model-missing",
                 f"no encuentro un modelo de Vosk en {model_dir}; "
-                "bajalo con 'truco-referee models fetch'",
+                "bajalo con 'truco-referee models fetch vosk-es'",
             )
         vosk.SetLogLevel(-1)
         try:

@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="salida en JSON (card, confidence, named_by, corners)")
     parser.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
                         help="carpeta con las caras de un mazo (07-oros.png ...); se puede repetir")
-    parser.add_argument("--models-dir", metavar="CARPETA", help="carpeta de modelos y mazos")
+    values.add_models_dir(parser, "carpeta de modelos y mazos")
     parser.add_argument("--min-confidence", type=values.share, metavar="CONF",
                         default=RecognizerSettings.min_confidence,
                         help="confianza del banco de referencia para nombrar una carta, de 0 a 1 "

@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--recognizer", choices=("vosk", "sphinx"),
                         help="qué reconocedor usar (si no, el mejor que haya)")
     parser.add_argument("--model", metavar="CARPETA", help="carpeta de un modelo")
-    parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
+    values.add_models_dir(parser)
     parser.add_argument("--pin", type=values.pin, metavar="PIN", help="PIN de la mesa")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="terminar cuando se acaba el guion (si no, el tanteador sigue abierto)")

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine.settings import Settings
-from models.paths import models_dir, user_data_dir
+from models.paths import fetch_command, models_dir, user_data_dir
 from referee.asr.base import RecognizerError, expect
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="qué reconocedor usar (si no, el mejor que haya)")
     parser.add_argument("--model", metavar="CARPETA",
                         help="carpeta de un modelo de Vosk o de un modelo acústico de Sphinx")
-    parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
+    values.add_models_dir(parser)
     parser.add_argument("--data-dir", type=Path, metavar="CARPETA",
                         help="dónde guarda 'serve' sus datos: con dos micrófonos, cuánto tarda "
                              "cada uno (por defecto la de siempre)")
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Reconocedor: {choice.label}", file=sys.stderr)
     if recognizer.low_accuracy:
         print("Atención: modo de baja precisión. Bajá el modelo en español con "
-              "'truco-referee models fetch'.", file=sys.stderr)
+              f"'{fetch_command(models_dir(args.models_dir))}'.", file=sys.stderr)
     line_statuses(args, recognizer, source)  # a narrow microphone the voices were calibrated through
     printer = Printer(sys.stdout, args.json, args.unsure_below, evidence,
                       Settings(**rule_options(args)))

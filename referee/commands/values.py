@@ -8,11 +8,19 @@ from pathlib import Path
 
 from models import syserrors
 from models.decks import DECK_NAME
-from models.paths import models_dir_problem
+from models.paths import ENV_VAR, models_dir, models_dir_problem
 
 # System errors in words (by errno): one table with the models fetch, which tells them too.
 SYSTEM_ERRORS = syserrors.SYSTEM_ERRORS
 said = syserrors.said
+
+
+def add_models_dir(parser: argparse._ActionsContainer,
+                   what: str = "dónde están los modelos bajados") -> None:
+    """The --models-dir option, its help saying the folder taken without it."""
+    default = str(models_dir()).replace("%", "%%")  # argparse formats help with %
+    parser.add_argument("--models-dir", metavar="CARPETA",
+                        help=f"{what} (si no, ${ENV_VAR} o la carpeta del usuario; ahora: {default})")
 
 
 def port(text: str) -> int:

@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from models.paths import models_dir, user_data_dir
+from models.catalog import SPHINX_ES
+from models.paths import fetch_command, models_dir, user_data_dir
 from referee.asr import learn as voice_learning
 from referee.asr.adapt import calibration_dir
 from referee.asr.base import RecognizerError
@@ -74,7 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="usar WAVs ya grabados en vez del micrófono: cada archivo se llama como "
                              "lo que dice (truco.wav, vale_cuatro.wav, treinta_y_tres-2.wav); "
                              "una carpeta por jugador (se repite)")
-    parser.add_argument("--models-dir", metavar="CARPETA", help="dónde están los modelos bajados")
+    values.add_models_dir(parser)
     parser.add_argument("--data-dir", type=Path, metavar="CARPETA",
                         help="dónde guarda 'serve' sus datos: con learn, las partidas; con dos "
                              "micrófonos, cuánto tarda cada uno (por defecto la de siempre)")
@@ -252,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if choice.english:
         print("Para calibrar hace falta el modelo de Sphinx en español: "
-              "bajalo con 'truco-referee models fetch'.", file=sys.stderr)
+              f"bajalo con '{fetch_command(root, SPHINX_ES.name)}'.", file=sys.stderr)
         return 2
     problem = cannot_save(root)
     if problem:  # said before a minute of recording or learning, not after

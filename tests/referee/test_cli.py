@@ -241,6 +241,16 @@ def test_an_option_is_taken_only_as_written(argv: list[str], tmp_path: Path,
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", [["serve"], ["listen"], ["demo"], ["voices"], ["cards"],
+                                     ["models", "list"]], ids=" ".join)
+def test_every_models_dir_help_shows_the_folder_used_without_it(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRUCO_REFEREE_MODELS", str(tmp_path / "variable"))
+    text = " ".join(_help(command, capsys, monkeypatch).split())  # help lines wrapped anywhere
+    assert f"(si no, $TRUCO_REFEREE_MODELS o la carpeta del usuario; ahora: {tmp_path / 'variable'})" in text
+
+
 @pytest.mark.parametrize("action", ["list", "check", "fetch"])
 def test_models_dir_help_shows_the_folder_used_without_it(
         action: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -6,6 +6,7 @@ is done; Ctrl-C ends a calibration as it ends any command."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -267,3 +268,15 @@ def test_a_calibration_stopped_with_ctrl_c_exits_as_every_command_does(
     monkeypatch.setattr(mics, "MicSource", CtrlCMic)
     assert main(["voices", "calibrate", "--models-dir", str(tmp_path / "models")]) == INTERRUPTED
     assert "Calibración cancelada; no guardé nada." in capsys.readouterr().err
+
+
+def test_with_no_spanish_model_the_advice_fetches_sphinx_into_the_folder_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the Spanish Sphinx model is calibrated; fetched anywhere else, or with Vosk too, the
+    calibration would not be found or not be used."""
+    models = tmp_path / "mis modelos"
+    models.mkdir()
+    assert main(["voices", "calibrate", "--models-dir", str(models), "--wav-dir",
+                 str(tmp_path)]) == 2
+    said = f"bajalo con 'truco-referee models fetch sphinx-es --models-dir {shlex.quote(str(models))}'"
+    assert said in capsys.readouterr().err
