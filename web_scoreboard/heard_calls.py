@@ -27,7 +27,7 @@ from referee.doubt import (
 from referee.logline import Spoken, parse_line
 from referee.phrases import longer_calls
 from referee.table_audio import Replay
-from web_scoreboard.errors import ActionError
+from web_scoreboard.errors import ActionError, by_the_store
 from web_scoreboard.heard import Heard, HeardStatus
 from web_scoreboard.heard_strip import HeardStrip, may_be_confirmed
 from web_scoreboard.rebuild import TableLike
@@ -112,6 +112,8 @@ class HeardCalls:
                 try:
                     extra.update(self.applied_extra(*self._game.apply_call(item.line, "voice")))
                 except ActionError as err:
+                    if by_the_store(err):
+                        raise
                     status, reason = "rejected", err.message
             row = self._strip.add(self._game.game_id, status, item.text, line=item.line,
                                   reason=reason, team=item.team, clip=clip, mime=mime, extra=extra)

@@ -19,7 +19,7 @@ from referee.doubt import (
     taken_back_reason,
     waiting_reason,
 )
-from web_scoreboard.errors import ActionError, written
+from web_scoreboard.errors import ActionError, by_the_store, written
 from web_scoreboard.heard_calls import SAY_IT, Game, HeardCalls, heard_as, who_said
 from web_scoreboard.heard_strip import DISMISSED_REASON, HeardStrip
 from web_scoreboard.store import HeardRow
@@ -182,7 +182,9 @@ class HeardDecisions:
             try:
                 applied = self._heard.applied_extra(*self._game.apply_call(
                     str(row.line), "voice", self._heard.deals(row.extra)))
-            except ActionError:
+            except ActionError as err:
+                if by_the_store(err):
+                    raise
                 self._wait_for(taken, row.id, row.extra)
                 continue
             extra = {**row.extra, **applied}
@@ -217,7 +219,9 @@ class HeardDecisions:
             return
         try:
             applied = self._heard.applied_extra(*self._game.apply_call(item.line, "voice", deals))
-        except ActionError:
+        except ActionError as err:
+            if by_the_store(err):
+                raise
             return
         self._strip.set_status(row.id, "accepted", rejudged_reason(row.reason), line=item.line,
                                extra={**extra, **applied, **who_said(item)})

@@ -18,6 +18,7 @@ from web_scoreboard import record, schemas
 from web_scoreboard.access import PinGuard, RateLimiter, wait_text
 from web_scoreboard.hub import Hub
 from web_scoreboard.service import ActionError, TableService, store_failed
+from web_scoreboard.store import StoreError
 
 # Pages opened from these addresses are on the serving machine: they may read the PIN.
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -152,12 +153,14 @@ class MessageHandler:
 
     async def handle(self, raw: str | bytes, client: str, host: str,
                      header_pin: str | None = None, origin: str = "page") -> dict[str, Any]:
-        """``client`` is whom the rate limit counts (a connection), ``host`` its address."""
+        """``client`` is whom the rate limit counts (a connection), ``host`` its address.  A
+        refusal is answered, the store's own failures too (a page's connection stays open)."""
         try:
             cmd = self.check(raw, client, host, header_pin)
             snap = await run_in_threadpool(run_command, self.service, cmd, origin)
-        except ActionError as err:
-            return {**err.to_dict(), "id": _message_id(raw), "status": err.status}
+        except (ActionError, sqlite3.Error, StoreError) as err:
+            error = err if isinstance(err, ActionError) else store_failed(err)
+            return {**error.to_dict(), "id": _message_id(raw), "status": error.status}
         return {"ok": True, "id": cmd.id, "seq": snap.get("seq")}
 
     def check(self, raw: str | bytes, client: str, host: str, header_pin: str | None) -> Any:
@@ -241,8 +244,8 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
         return Response(service.current()[1], media_type="application/json")
 
     @router.get("/api/games")
-    def games() -> Any:
-        return {"games": service.list_games(), "current": service.game_id}
+    def games(before: Annotated[int | None, Query(ge=1, le=schemas.MAX_ROW)] = None) -> Any:
+        return service.list_games(before)
 
     @router.get("/api/games/{game_id}/log")
     def game_log(game_id: schemas.RowId) -> Any:

@@ -21,7 +21,14 @@ from typing import IO, Any, Protocol
 from models import syserrors
 from referee.doubt import Earlier, Said
 from referee.table_audio import Replay
-from web_scoreboard.errors import ActionError, store_failed, written
+from web_scoreboard.errors import (
+    STORE_REFUSED,
+    ActionError,
+    banner_words,
+    store_failed,
+    store_words,
+    written,
+)
 from web_scoreboard.game_in_play import DEFAULT_NAMES, GameInPlay
 from web_scoreboard.heard import Heard
 from web_scoreboard.heard_calls import HeardCalls
@@ -30,7 +37,7 @@ from web_scoreboard.heard_strip import HeardStrip, evidence_of_lines, voice_tall
 from web_scoreboard.hub import Hub
 from web_scoreboard.rebuild import SettingsLike, TableLike
 from web_scoreboard.record import evidence_zip
-from web_scoreboard.snapshots import Snapshots, source_state
+from web_scoreboard.snapshots import Snapshots, source_state, store_state
 from web_scoreboard.store import LogEntry, Store
 
 EVIDENCE_IN_MEMORY = 8 << 20  # bytes of a game's evidence zip held in memory before it spills to disk
@@ -79,6 +86,9 @@ class TableService:
         self._decisions = HeardDecisions(self, self._strip, self._heard)
         # What a change being made tells the pages and ``on_stored`` once it is on disk.
         self._told: list[Callable[[], None]] | None = None
+        # The game in play when a change the store refused could not be put back as stored (the
+        # store could not be read either): rebuilt before anything else (``_settle``).
+        self._unsettled: int | None = None
         # The voices' calibration from the tablet (``calibrate``), when the referee listens to a
         # microphone it can calibrate with.
         self.calibration: CalibrationControls | None = None
@@ -86,11 +96,16 @@ class TableService:
         self.table_audio: TableAudioLike | None = None
         # Told of every stored change (action, line, origin, score) once it is on disk.
         self.on_stored: Callable[[str, str, str, dict[str, int] | None], None] | None = None
+        # Told once when the store starts refusing changes ("trouble", why, in words for the
+        # terminal) and once when it takes them again ("ok", ...): ``store_state``.
+        self.on_store_state: Callable[[str, str], None] | None = None
 
     # -- reading ------------------------------------------------------------------------------
     @property
     def game_id(self) -> int:
-        return self._game.game_id
+        """The game in play, as stored."""
+        unsettled = self._unsettled
+        return self._game.game_id if unsettled is None else unsettled
 
     @property
     def table(self) -> TableLike:
@@ -116,27 +131,32 @@ class TableService:
         """What the table would take now as the first thing said (the Table's ``expected``;
         nothing from a table that cannot tell): what the recognizer listens for most."""
         with self._lock:
-            expected = getattr(self._game.table, "expected", None)
+            expected = getattr(self._settled_table(), "expected", None)
             return expected() if expected else frozenset()
 
     def _read(self, text: str, team: str | None, how: str) -> list[Any]:
         with self._lock:
-            read = getattr(self._game.table, how, None)
+            read = getattr(self._settled_table(), how, None)
             if read is None:
                 raise ActionError("no-interpreter", "esta mesa no interpreta lo que se dice", 501)
             return list(read(text, team))
 
     @contextmanager
-    def change(self) -> Iterator[None]:
+    def change(self, refused: str = STORE_REFUSED) -> Iterator[None]:
         """Hold the table for one change, stored whole or not at all.  Its writes (a line, the
         heard item's verdict, its clip…) are one batch of the store, and the pages are told
         only once it is on disk.  If a write fails after another went in, the store takes them
-        all back and the table is rebuilt from what is stored, so that a refusal («no se pudo
-        guardar») means nothing changed, and a second tap does not take back a second line."""
+        all back and the game that was in play when the change began is rebuilt from what is
+        stored (not a new game or one opened that the store did not take), so that a refusal
+        («no se pudo guardar», or what was not done: ``refused``) means nothing changed, and a
+        second tap does not take back a second line.  While the store refuses, every page says
+        so (``store_state``), until a change is stored again."""
         with self._lock:
             if self._told is not None:  # a change inside a change: one and the same
                 yield
                 return
+            self._settle()
+            in_play = self._game.game_id  # what the store holds as the game in play
             self._told, wrote = [], False
             try:
                 with self.store.batch() as batch:
@@ -147,22 +167,76 @@ class TableService:
             except BaseException as err:
                 told, self._told = self._told, None
                 if wrote or told:
-                    self._restore()
-                if isinstance(err, sqlite3.Error):
-                    raise store_failed(err) from err
-                raise
+                    self._restore(in_play)
+                cause = _store_cause(err)
+                if cause is None:
+                    raise
+                self._store_is("trouble", cause)
+                raise store_failed(cause, refused) from cause
             told, self._told = self._told, None
             for tell in told:
                 tell()
+            if wrote:
+                self._store_is("ok")
 
-    def _restore(self) -> None:
-        """After a change the store refused: the table, the heard strip and the pages as stored
-        (the pages get a new snapshot, so a tap on the old one is stale)."""
-        self._load(self._game.game_id)
+    def _restore(self, in_play: int) -> None:
+        """After a change the store refused: the game ``in_play`` when it began, its table and
+        heard strip as stored, and the pages shown them (a new snapshot, so a tap on the old one
+        is stale).  If the store cannot be read either, the table is rebuilt before anything
+        else is done with it (``_settle``); the pages go on showing the last snapshot, made
+        before the change, which is what is stored."""
+        if not in_play:  # the first game was being made: there is nothing to put back
+            return
+        try:
+            self._load(in_play)
+        except Exception:  # noqa: BLE001 - the change's own refusal is the one to answer
+            self._unsettled = in_play
+            return
         self.publish()
 
-    def list_games(self) -> list[dict[str, Any]]:
-        return [g.to_dict() for g in self.store.games()]
+    def _settle(self, refuse: bool = True) -> None:
+        """Rebuild the game in play from the store if a refused change could not put it back
+        (``_restore``).  While it cannot be, a change is refused (``refuse``): nothing made on
+        a table that is not the stored one may be stored."""
+        if self._unsettled is None:
+            return
+        try:
+            self._load(self._unsettled)
+        except Exception as err:
+            if not refuse:
+                return
+            self._store_is("trouble", err)
+            raise ActionError("store-failed", "no se puede leer la partida guardada: "
+                              f"{store_words(err)}; no se anota nada hasta que se pueda",
+                              503) from err
+        self._unsettled = None
+
+    def _settled_table(self) -> TableLike:
+        """The game's Table, rebuilt first if a refused change left it unsure (``_settle``),
+        when the store lets it."""
+        self._settle(refuse=False)
+        return self._game.table
+
+    def _store_is(self, state: str, err: BaseException | None = None) -> None:
+        """Every page says whether the store takes the changes (``store_state``; why not,
+        ``err``), and ``on_store_state`` is told, once each time it changes."""
+        message = "" if err is None else banner_words(err)
+        if not self._snapshots.set_store(store_state(state, message)):
+            return
+        self.publish(table=False)
+        on_store_state = self.on_store_state
+        if on_store_state is not None:
+            on_store_state(state, banner_words(err, english=True) if err is not None else
+                           "Se puede guardar de nuevo: lo que se oye y lo que se toca se anota.")
+
+    GAMES_LISTED = 100  # games listed at a time; the older ones page by page (``before``)
+
+    def list_games(self, before: int | None = None) -> dict[str, Any]:
+        """The newest games, or the ones older than game ``before``, and whether there are older
+        ones still (``more``), with the game in play."""
+        games = self.store.games(self.GAMES_LISTED + 1, before)
+        return {"games": [g.to_dict() for g in games[:self.GAMES_LISTED]],
+                "more": len(games) > self.GAMES_LISTED, "current": self.game_id}
 
     def game_log(self, game_id: int) -> list[dict[str, str]]:
         if self.store.game(game_id) is None:
@@ -175,8 +249,9 @@ class TableService:
         each line the voice or the camera applied, by the line's place in the log
         (``heard_strip.evidence_of_lines``), and how the voice did (``voice_tally``)."""
         with self._lock:
+            table = self._settled_table()
             rows = self.store.heard_of(self._game.game_id)
-            return {"lines": evidence_of_lines(rows, list(self._game.table.lines)),
+            return {"lines": evidence_of_lines(rows, list(table.lines)),
                     "tally": voice_tally(rows)}
 
     def game_record(self, game_id: int) -> str:
@@ -221,7 +296,7 @@ class TableService:
     def new_game(self, settings: dict[str, Any] | None = None,
                  names: dict[str, str] | None = None) -> dict[str, Any]:
         """Start a new game; settings not given are kept from the current game."""
-        with self.change():
+        with self.change("no se empezó la partida nueva"):
             merged = {**self._table_settings(), **(settings or {})}
             try:
                 rules = self._settings_from_dict(merged)
@@ -233,7 +308,7 @@ class TableService:
             return self.publish()
 
     def open_game(self, game_id: int) -> dict[str, Any]:
-        with self.change():
+        with self.change(f"no se abrió la partida {game_id}"):
             if self.store.game(game_id) is None:
                 raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
             written(lambda: self.store.set_current_game(game_id))
@@ -244,7 +319,7 @@ class TableService:
         """Delete a past game whole, with its clips and pictures (``Store.delete_game``), and
         give their room back to the disk; not the one in play.  How much they took (``freed``,
         bytes)."""
-        with self.change():
+        with self.change(f"no se borró la partida {game_id}"):
             if self.store.game(game_id) is None:
                 raise ActionError("no-such-game", f"no existe la partida {game_id}", 404)
             if game_id == self._game.game_id:
@@ -365,7 +440,7 @@ class TableService:
         are in), without changing the game: from the first the rules refuse, or that cannot be
         made (ActionError), the rest are left out."""
         with self._lock:
-            start = len(self._game.table.lines)
+            start = len(self._settled_table().lines)
             try:
                 for line in lines:
                     self._game.table.apply_line(line)
@@ -382,14 +457,14 @@ class TableService:
         changing the game (``Table.read_calls``); None (no telling: they wait) when the log lost
         lines since, or by a table that does not interpret."""
         with self._lock:
-            read = getattr(self._game.table, "read_calls", None)
+            read = getattr(self._settled_table(), "read_calls", None)
             found = None if read is None else read(calls, at)
             return None if found is None else list(found)
 
     def log_length(self) -> int:
         """How many lines the game's log has (where a phrase heard now begins)."""
         with self._lock:
-            return len(self._game.table.lines)
+            return len(self._settled_table().lines)
 
     # -- the referee's ears and eyes ----------------------------------------------------------
     def set_source(self, key: str, state: str, message: str = "") -> dict[str, Any] | None:
@@ -504,3 +579,12 @@ class TableService:
             tell()
         else:
             self._told.append(tell)
+
+
+def _store_cause(err: BaseException) -> BaseException | None:
+    """The disk's error behind a change refused for it (a write or the commit SQLite or the
+    system refused), or None for a refusal of the table's, or of what is stored (a game whose
+    rules cannot be read)."""
+    if isinstance(err, ActionError) and err.code == "store-failed":
+        err = err.__cause__ or err
+    return err if isinstance(err, (sqlite3.Error, OSError)) else None

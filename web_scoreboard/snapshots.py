@@ -41,6 +41,19 @@ def source_state(key: str, state: str, message: str = "") -> dict[str, str]:
     return {"key": key, "state": state, "message": message}
 
 
+# Whether what is heard and tapped is being stored (``TableService``: a change the disk refused
+# makes it "trouble", the next change stored makes it "ok" again).
+STORE_STATES = ("ok", "trouble")
+
+
+def store_state(state: str, message: str = "") -> dict[str, str]:
+    """Whether the store takes the changes, as a snapshot shows it; ValueError for a state not in
+    ``STORE_STATES``."""
+    if state not in STORE_STATES:
+        raise ValueError(f"store state {state!r}: one of {', '.join(STORE_STATES)}")
+    return {"state": state, "message": message}
+
+
 class Snapshots:
     """The snapshots of this running server: the latest one shown, and what the next shows."""
 
@@ -56,6 +69,7 @@ class Snapshots:
         self._table_seq = self._seq
         self._boot = secrets.token_hex(4)
         self._sources: dict[str, dict[str, str]] = {}
+        self._store = store_state("ok")
         # The voices' calibration from the tablet (``TableService.set_calibration``); None when
         # this server has no microphone to calibrate with.
         self._calibration: dict[str, Any] | None = None
@@ -87,6 +101,14 @@ class Snapshots:
         self._sources[source["key"]] = source
         return True
 
+    def set_store(self, state: dict[str, str]) -> bool:
+        """Keep whether the store takes the changes (``store_state``) for the snapshots to come;
+        False if it was so already."""
+        if self._store == state:
+            return False
+        self._store = dict(state)
+        return True
+
     def set_calibration(self, state: dict[str, Any] | None) -> bool:
         """Keep how the voices' calibration is going for the snapshots to come; False if it
         was going so already."""
@@ -99,11 +121,16 @@ class Snapshots:
              table: bool = True) -> tuple[int, str, dict[str, Any]]:
         """The next snapshot: its number, its JSON text and itself; ``doubts`` tells of a
         doubtful heard item (``_heard_item``); ``table`` False for one that changes only the
-        sources (``set_source``)."""
+        sources, the calibration or the store's state (``set_source``): the table as the last
+        snapshot showed it (after a change the store refused, the Table in memory may not be
+        put back yet: ``TableService._settle``)."""
+        last = self._current[2]
         self._seq += 1
-        if table:
+        if table or not last:
             self._table_seq = self._seq
-        snap = self._build(game, strip, doubts)
+            snap = self._build(game, strip, doubts)
+        else:
+            snap = {**last, **self._own(), "seq": self._seq}
         text = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
         return self._seq, text, snap
 
@@ -137,7 +164,15 @@ class Snapshots:
             swap_to=table.opposite_answer(), longer_than_last=table.longer_than_last(),
             partners=table.partners_of_last(),
             guess=strip.guess_of_last(table.lines),
-            sources=[dict(self._sources[key]) for key in SOURCE_KEYS if key in self._sources],
-            calibration=None if self._calibration is None else dict(self._calibration),
         )
+        snap.update(self._own())
         return snap
+
+    def _own(self) -> dict[str, Any]:
+        """What a snapshot says of this running server rather than of the table: how the
+        referee's ears and eyes are doing, the voices' calibration, whether the store writes."""
+        return {
+            "sources": [dict(self._sources[key]) for key in SOURCE_KEYS if key in self._sources],
+            "calibration": None if self._calibration is None else dict(self._calibration),
+            "store": dict(self._store),
+        }

@@ -7,43 +7,27 @@ stored: it is rebuilt by replaying the game's log.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import sqlite3
+import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import wraps
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from referee import clip_codec
+from web_scoreboard.store_trouble import DamagedGame, StoreError, StoreFailed, said, worded
 
 Action = Literal["apply", "undo"]
-
-# What SQLite's (English) complaints mean for the table, first match wins.
-TROUBLES = (
-    (("malformed", "not a database", "corrupt"), "el archivo está dañado"),
-    (("locked", "busy"), "otro programa lo tiene tomado"),
-    (("full",), "el disco está lleno"),
-    (("readonly", "read-only"), "no se puede escribir en él"),
-    (("unable to open",), "no se puede abrir"),
-    (("disk i/o",), "el disco falló al leerlo o escribirlo"),
-)
-
-
-def said(err: sqlite3.Error) -> str:
-    """A SQLite error in the table's words (the English text in parentheses, for whoever fixes
-    it)."""
-    text = str(err)
-    meaning = next((words for keys, words in TROUBLES if any(k in text.lower() for k in keys)),
-                   "la base de datos falló")
-    return f"{meaning} ({text})"
-
-
-class StoreError(Exception):
-    """The store cannot be opened: damaged, taken by another program, or unwritable."""
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 AUTO_VACUUM_INCREMENTAL = 2  # PRAGMA auto_vacuum's value for INCREMENTAL
@@ -103,13 +87,24 @@ class GameRow:
     names: dict[str, str]
     score: dict[str, int]
     winner: str | None
+    # The columns that could not be read (``settings``, ``names``), with why: shown as the
+    # defaults.
+    damaged: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "created_at": self.created_at, "updated_at": self.updated_at,
             "settings": self.settings, "names": self.names, "score": self.score,
-            "winner": self.winner,
+            "winner": self.winner, **({"damaged": self.note()} if self.damaged else {}),
         }
+
+    def note(self) -> str:
+        """What of the game could not be read, for the page."""
+        if "settings" in self.damaged and "names" in self.damaged:
+            return "sus reglas y sus nombres guardados están dañados: se muestran los de siempre"
+        if "settings" in self.damaged:
+            return "sus reglas guardadas están dañadas: se muestran las de siempre"
+        return "sus nombres guardados están dañados: se muestran los de siempre"
 
 
 @dataclass(frozen=True)
@@ -156,23 +151,46 @@ class Batch:
     writes: int = 0
 
 
+def _tell_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _said_if_failed(
+        method: Callable[Concatenate[Store, P], T]) -> Callable[Concatenate[Store, P], T]:
+    """A store method whose SQLite errors come out in the table's words (``StoreFailed``)."""
+    @wraps(method)
+    def worded_method(self: Store, *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except sqlite3.Error as err:
+            raise self._failed(err) from err
+    return worded_method
+
+
 class Store:
     """A thread-safe SQLite store; one connection, serialised by a lock."""
 
-    def __init__(self, path: Path | str, busy_s: float = 5.0) -> None:
+    def __init__(self, path: Path | str, busy_s: float = 5.0,
+                 on_damage: Callable[[str], None] = _tell_stderr) -> None:
         """Open (or make) the store at ``path``; a write another program holds is waited for
-        ``busy_s`` seconds before it is an error."""
+        ``busy_s`` seconds before it is an error.  ``on_damage`` is told, once each, of the rows
+        that cannot be read whole (a damaged value is read as empty)."""
         self.path = Path(path)
-        if str(path) != ":memory:":
+        self._on_disk = str(path) != ":memory:"
+        if self._on_disk:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._batch: Batch | None = None
+        self._on_damage = on_damage
+        self._damage_told: set[tuple[str, int]] = set()
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
                                        timeout=busy_s)
         except sqlite3.Error as err:
             raise StoreError(f"no puedo abrir los tanteadores guardados en {path}: "
-                             f"{said(err)}") from err
+                             f"{self._words(err)}") from err
         try:
             self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # takes only on a new store
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -185,10 +203,37 @@ class Store:
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
         except sqlite3.Error as err:
             self._db.close()
-            advice = ("; apartalo (cambiale el nombre) y arrancá de nuevo: empieza un tanteador "
-                      "vacío, y el viejo queda para rescatarlo" if _damaged(err) else "")
             raise StoreError(f"no puedo usar los tanteadores guardados en {path}: "
-                             f"{said(err)}{advice}") from err
+                             f"{self._words(err)}") from err
+        self._file_id = self._identity()
+
+    def _words(self, err: sqlite3.Error, open_: bool = False) -> str:
+        return worded(err, self.path, open_) if self._on_disk else said(err)
+
+    def _failed(self, err: sqlite3.Error) -> StoreFailed:
+        return StoreFailed(self._words(err, open_=True))
+
+    def _identity(self) -> tuple[int, int] | None:
+        """Which file the store is (its device and inode), to notice it deleted or replaced."""
+        if not self._on_disk:
+            return None
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return None
+        return stat.st_dev, stat.st_ino
+
+    def _check_still_there(self) -> None:
+        """Refuse a write to a file no longer in the data folder: the open connection would keep
+        writing to a deleted file, and the write would be lost when the program ends."""
+        if self._file_id is None or self._identity() == self._file_id:
+            return
+        folder = self.path.parent
+        if not folder.is_dir():
+            gone = f"la carpeta de datos desapareció ({folder})"
+        else:
+            gone = f"el archivo de los tanteadores ({self.path}) desapareció o lo cambiaron"
+        raise StoreFailed(f"{gone}: lo que se toque no se guarda; volvé a arrancar 'serve'")
 
     def _add_joined_column(self) -> None:
         """Give a store made before lines were kept whole its ``events.joined`` column."""
@@ -208,14 +253,21 @@ class Store:
             if self._batch is not None:
                 yield self._batch
                 return
-            self._db.execute("BEGIN IMMEDIATE")
+            self._check_still_there()
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as err:
+                raise self._failed(err) from err
             self._batch = Batch()
             try:
                 yield self._batch
                 self._db.execute("COMMIT")  # a full disk may refuse the change only here
-            except BaseException:
+            except BaseException as err:
                 if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                    with contextlib.suppress(sqlite3.Error):  # the first trouble is the one to say
+                        self._db.execute("ROLLBACK")
+                if isinstance(err, sqlite3.Error) and not isinstance(err, StoreError):
+                    raise self._failed(err) from err
                 raise
             finally:
                 self._batch = None
@@ -229,16 +281,19 @@ class Store:
             batch.writes += 1
 
     # -- meta ---------------------------------------------------------------------------------
+    @_said_if_failed
     def get_meta(self, key: str) -> str | None:
         with self._lock:
             row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
+    @_said_if_failed
     def set_meta(self, key: str, value: str) -> None:
         with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     # -- games --------------------------------------------------------------------------------
+    @_said_if_failed
     def create_game(self, settings: dict[str, Any], names: dict[str, str]) -> int:
         now = time.time()
         with self._transaction() as db:
@@ -251,17 +306,27 @@ class Store:
                        (str(game_id),))
         return game_id
 
+    @_said_if_failed
     def game(self, game_id: int) -> GameRow | None:
         with self._lock:
             row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else _game_row(row)
+        return None if row is None else self._game_row(row)
 
-    def games(self, limit: int = 100) -> list[GameRow]:
+    @_said_if_failed
+    def games(self, limit: int = 100, before: int | None = None) -> list[GameRow]:
+        """The newest ``limit`` games, or those older than game ``before``, newest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT * FROM games ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-        return [_game_row(r) for r in rows]
+                "SELECT * FROM games WHERE id < ? ORDER BY id DESC LIMIT ?",
+                (before if before is not None else 1 << 62, limit)).fetchall()
+        games = [self._game_row(r) for r in rows]
+        for game in games:
+            if game.damaged:
+                self._tell_damage("game", game.id, f"la partida #{game.id} guardada en "
+                                  f"{self.path} no se lee entera ({_why(game)}): {game.note()}")
+        return games
 
+    @_said_if_failed
     def delete_game(self, game_id: int) -> int:
         """Delete a game whole: its log, what was heard in it, and the clips and pictures no other
         game's items name.  The bytes of clips and pictures deleted (``give_back_room``, after
@@ -297,19 +362,44 @@ class Store:
                 return False
         return True
 
+    @_said_if_failed
     def current_game_id(self) -> int | None:
+        """The game in play; ``DamagedGame`` if its rules cannot be read (rebuilt with others,
+        its log would be rewritten to fit them)."""
         value = self.get_meta("current_game")
-        return int(value) if value is not None and self.game(int(value)) else None
+        row = self.game(int(value)) if value is not None else None
+        if row is not None and "settings" in row.damaged:
+            raise DamagedGame(f"{self._damaged_rules(row)}: no la abro, para no rehacerla con "
+                              "otras reglas", row.id)
+        return None if row is None else row.id
 
+    @_said_if_failed
     def set_current_game(self, game_id: int) -> None:
+        """Make a game the one in play; ``DamagedGame`` if its rules cannot be read."""
+        row = self.game(game_id)
+        if row is not None and "settings" in row.damaged:
+            raise DamagedGame(f"{self._damaged_rules(row)}: no se abre, para no rehacerla con "
+                              "otras reglas; se puede bajar o borrar", row.id)
         self.set_meta("current_game", str(game_id))
 
+    @_said_if_failed
+    def forget_current_game(self) -> None:
+        """No game in play: the next start begins a new one (the last one stays a past game)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM meta WHERE key = 'current_game'")
+
+    def _damaged_rules(self, row: GameRow) -> str:
+        return (f"las reglas de la partida #{row.id} están dañadas en {self.path} "
+                f"({row.damaged['settings']})")
+
+    @_said_if_failed
     def set_names(self, game_id: int, names: dict[str, str]) -> None:
         with self._transaction() as db:
             db.execute("UPDATE games SET names = ?, updated_at = ? WHERE id = ?",
                        (json.dumps(names), time.time(), game_id))
 
     # -- events -------------------------------------------------------------------------------
+    @_said_if_failed
     def append(self, game_id: int, entries: Iterable[LogEntry],
                score: dict[str, int], winner: str | None) -> None:
         """Store log rows and the game's resulting score in one committed transaction."""
@@ -325,6 +415,7 @@ class Store:
                 (score.get("A", 0), score.get("B", 0), winner, now, game_id),
             )
 
+    @_said_if_failed
     def log(self, game_id: int) -> list[LogEntry]:
         """The full record of a game, undos included."""
         with self._lock:
@@ -348,6 +439,7 @@ class Store:
         return [entry.line for entry in self.effective_log(game_id)]
 
     # -- heard and clips ----------------------------------------------------------------------
+    @_said_if_failed
     def add_heard(self, game_id: int, status: str, text: str, *, line: str | None = None,
                   reason: str | None = None, team: str | None = None,
                   clip_id: str | None = None, extra: dict[str, Any] | None = None) -> HeardRow:
@@ -363,35 +455,40 @@ class Store:
         return HeardRow(heard_id, game_id, now, status, text, line, reason, team, clip_id,
                         extra or {})
 
+    @_said_if_failed
     def heard_item(self, heard_id: int) -> HeardRow | None:
         with self._lock:
             row = self._db.execute("SELECT * FROM heard WHERE id = ?", (heard_id,)).fetchone()
-        return None if row is None else _heard_row(row)
+        return None if row is None else self._heard_row(row)
 
+    @_said_if_failed
     def heard(self, game_id: int, limit: int = 30) -> list[HeardRow]:
         """The latest heard items of a game, newest first."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT * FROM heard WHERE game_id = ? ORDER BY id DESC LIMIT ?",
                 (game_id, limit)).fetchall()
-        return [_heard_row(r) for r in rows]
+        return [self._heard_row(r) for r in rows]
 
+    @_said_if_failed
     def heard_of(self, game_id: int, status: str | None = None) -> list[HeardRow]:
         """Every heard item of one game with this status (any, by default), oldest first."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT * FROM heard WHERE game_id = ? AND (? IS NULL OR status = ?) ORDER BY id",
                 (game_id, status, status)).fetchall()
-        return [_heard_row(r) for r in rows]
+        return [self._heard_row(r) for r in rows]
 
+    @_said_if_failed
     def heard_with(self, status: str, after: float = 0.0) -> list[HeardRow]:
         """Every heard item of every game with this status heard after ``after`` (UNIX time),
         oldest first."""
         with self._lock:
             rows = self._db.execute("SELECT * FROM heard WHERE status = ? AND at > ? ORDER BY id",
                                     (status, after)).fetchall()
-        return [_heard_row(r) for r in rows]
+        return [self._heard_row(r) for r in rows]
 
+    @_said_if_failed
     def set_heard_status(self, heard_id: int, status: str, reason: str | None = None,
                          line: str | None = None) -> None:
         """A heard item's new verdict (and its line, if given: a refused call judged again)."""
@@ -399,10 +496,12 @@ class Store:
             db.execute("UPDATE heard SET status = ?, reason = ?, line = COALESCE(?, line)"
                        " WHERE id = ?", (status, reason, line, heard_id))
 
+    @_said_if_failed
     def set_heard_extra(self, heard_id: int, extra: dict[str, Any]) -> None:
         with self._transaction() as db:
             db.execute("UPDATE heard SET extra = ? WHERE id = ?", (json.dumps(extra), heard_id))
 
+    @_said_if_failed
     def put_clip(self, data: bytes, mime: str = clip_codec.WAV) -> str:
         """Keep a clip or picture; its id, made from its bytes, so that the same sound is kept
         once (the calls and look-alikes of one phrase share its clip)."""
@@ -412,6 +511,7 @@ class Store:
                        (clip_id, mime, data, time.time()))
         return clip_id
 
+    @_said_if_failed
     def clip(self, clip_id: str) -> tuple[bytes, str] | None:
         with self._lock:
             row = self._db.execute("SELECT data, mime FROM clips WHERE id = ?",
@@ -419,17 +519,44 @@ class Store:
         return None if row is None else (bytes(row[0]), str(row[1]))
 
 
-def _damaged(err: sqlite3.Error) -> bool:
-    return any(k in str(err).lower() for k in TROUBLES[0][0])
+    # -- rows, read even when a value in them is damaged -------------------------------------
+    def _game_row(self, row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
+        gid, created, updated, settings, names, score_a, score_b, winner = row
+        damaged: dict[str, str] = {}
+        return GameRow(int(gid), float(created), float(updated),
+                       _read_json(settings, "settings", damaged),
+                       _read_json(names, "names", damaged),
+                       {"A": int(score_a), "B": int(score_b)}, winner, damaged)
+
+    def _heard_row(self, row: sqlite3.Row | tuple[Any, ...]) -> HeardRow:
+        hid, game_id, at, status, text, line, reason, team, clip_id, extra = row
+        damaged: dict[str, str] = {}
+        read = _read_json(extra or "{}", "extra", damaged)
+        if damaged:
+            self._tell_damage("heard", int(hid), f"lo oído n.º {hid} (partida #{game_id}, "
+                              f"«{text}») guardado en {self.path} tiene sus datos de más "
+                              f"dañados ({damaged['extra']}): se muestra sin ellos")
+        return HeardRow(int(hid), int(game_id), float(at), status, text, line, reason, team,
+                        clip_id, read)
+
+    def _tell_damage(self, what: str, row_id: int, text: str) -> None:
+        if (what, row_id) not in self._damage_told:
+            self._damage_told.add((what, row_id))
+            self._on_damage(text)
 
 
-def _game_row(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
-    gid, created, updated, settings, names, score_a, score_b, winner = row
-    return GameRow(int(gid), float(created), float(updated), json.loads(settings),
-                   json.loads(names), {"A": int(score_a), "B": int(score_b)}, winner)
+def _read_json(text: str, column: str, damaged: dict[str, str]) -> dict[str, Any]:
+    """A stored JSON object; ``{}``, with why in ``damaged[column]``, when it cannot be read."""
+    try:
+        value = json.loads(text)
+    except (ValueError, TypeError) as err:
+        damaged[column] = str(err)
+        return {}
+    if not isinstance(value, dict):
+        damaged[column] = f"no es un objeto JSON: {str(text)[:40]!r}"
+        return {}
+    return value
 
 
-def _heard_row(row: sqlite3.Row | tuple[Any, ...]) -> HeardRow:
-    hid, game_id, at, status, text, line, reason, team, clip_id, extra = row
-    return HeardRow(int(hid), int(game_id), float(at), status, text, line, reason, team,
-                    clip_id, json.loads(extra or "{}"))
+def _why(game: GameRow) -> str:
+    return "; ".join(f"{column}: {why}" for column, why in game.damaged.items())

@@ -12,21 +12,27 @@ from __future__ import annotations
 import argparse
 import errno
 import fcntl
+import signal
 import socket
 import sqlite3
 import sys
-from contextlib import ExitStack
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import IO, TYPE_CHECKING, Any
 
 from models.paths import user_data_dir
 from referee.commands import values
 from referee.commands.rules import add_rule_arguments, rule_options
-from web_scoreboard.store import StoreError, said
+from web_scoreboard.store import DamagedGame, StoreError, said
 
 if TYPE_CHECKING:
+    import uvicorn
     from fastapi import FastAPI
 
+    from engine.settings import Settings
     from web_scoreboard.store import Store
 
 LOCK_NAME = "serve.lock"
@@ -34,6 +40,51 @@ LOCK_NAME = "serve.lock"
 
 class ServeError(Exception):
     """Why serve cannot start, in words for the person who started it."""
+
+
+class Stopped(BaseException):
+    """The system asked serve to end (SIGTERM: systemd, a shutdown; SIGHUP: its terminal
+    closed)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Ending:
+    """Ends serve on SIGTERM or SIGHUP as Ctrl+C does: the page's server stops first (uvicorn
+    takes SIGTERM itself while it runs, and sends it on once it stopped), then ``Stopped``
+    unwinds the program, so that the store is closed (its ``-wal`` copied into the file) before
+    the process ends by the signal."""
+
+    def __init__(self) -> None:
+        self.server: uvicorn.Server | None = None
+        self.signum = 0
+
+    def __call__(self, signum: int, _: FrameType | None) -> None:
+        if self.server is not None and not self.server.should_exit:
+            self.server.should_exit = True  # it ends its connections, then _serve raises
+            self.signum = signum
+            return
+        raise Stopped(signum)
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """Handle the signals that would end the process with the store open (an ignored one,
+        as under ``nohup``, stays ignored)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        kept = {sig: signal.signal(sig, self) for sig in ENDING_SIGNALS
+                if signal.getsignal(sig) is signal.SIG_DFL}
+        try:
+            yield
+        finally:
+            for sig, handler in kept.items():
+                signal.signal(sig, handler)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -169,11 +220,11 @@ def _print_qr(url: str) -> None:
 def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
     """The scoreboard app on the store in the data folder, with the game to show.
 
-    The game in progress is resumed, unless rule options were given that differ from its rules:
-    then a new game starts with them.
+    The game in progress is resumed, unless rule options were given that differ from its rules
+    (or its stored rules cannot be read): then a new game starts with them.
     """
     from engine.settings import Settings
-    from web_scoreboard.app import DB_NAME, create_app
+    from web_scoreboard.app import DB_NAME
     from web_scoreboard.store import Store
 
     data_dir: Path = args.data_dir or user_data_dir()
@@ -181,7 +232,7 @@ def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
     settings = Settings.from_dict(wanted)
     store = Store(data_dir / DB_NAME)
     try:
-        app = create_app(settings, store, pin=args.pin, host_addresses=own_addresses(args))
+        app = _app(args, settings, store, wanted)
     except BaseException:
         store.close()
         raise
@@ -195,6 +246,37 @@ def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
     return app, store
 
 
+def _app(args: argparse.Namespace, settings: Settings, store: Store,
+         wanted: dict[str, Any]) -> FastAPI:
+    """The app on the game in progress; if its rules cannot be read, a new game with the rules
+    given, or ``StoreError`` saying to give them."""
+    from web_scoreboard.app import create_app
+
+    def made() -> FastAPI:
+        return create_app(settings, store, pin=args.pin, host_addresses=own_addresses(args))
+
+    try:
+        return made()
+    except DamagedGame as err:
+        if not wanted:
+            raise StoreError(f"no puedo seguir la partida en curso: {err}. Arrancá dando las "
+                             "reglas (por ejemplo --players 2 --points 30): empieza una nueva "
+                             f"con ellas, y la #{err.game_id} queda entre las anteriores, para "
+                             "bajarla o borrarla") from err
+        store.forget_current_game()
+        print(f"{err}. Empieza una nueva con las reglas pedidas; la #{err.game_id} quedó entre "
+              "las anteriores, para bajarla o borrarla desde la tablet.")
+        return made()
+
+
+def store_line(state: str, words: str) -> str:
+    """The terminal's line when the store starts refusing changes («trouble») or takes them
+    again («ok»): said once each (``TableService.on_store_state``)."""
+    from rich.markup import escape
+
+    return f"[{'bold red' if state == 'trouble' else 'green'}]{escape(words)}[/]"
+
+
 def kept_game(game: dict[str, Any]) -> str:
     """The notice that a game in progress was put aside for one with other rules, not lost."""
     score = game.get("score") or {}
@@ -205,24 +287,38 @@ def kept_game(game: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    data_dir = args.data_dir or user_data_dir()
     me = f"truco-referee {getattr(args, 'command', 'serve')}"  # demo runs it too
     if args.exit_when_done and not args.wav:  # there is no recording to end
         print(f"{me}: --exit-when-done es con --wav: termina cuando se acaba la grabación",
               file=sys.stderr)
         return 2
+    ending = Ending()
+    try:
+        with ending.installed():
+            return _run(args, me, ending)
+    except Stopped as stop:  # the store is closed: now end as the signal ends a process
+        print(f"{me}: terminado por la señal {signal.Signals(stop.signum).name}", file=sys.stderr,
+              flush=True)
+        sys.stdout.flush()
+        signal.signal(stop.signum, signal.SIG_DFL)
+        signal.raise_signal(stop.signum)
+        return 128 + stop.signum  # not reached
+
+
+def _run(args: argparse.Namespace, me: str, ending: Ending) -> int:
+    data_dir = args.data_dir or user_data_dir()
     with ExitStack() as held:
         try:
             # the folder and the port first: a server that cannot start must not touch the store
             held.enter_context(lock_data_dir(data_dir))
             sock = held.enter_context(bind(args.host, args.port))
             app, store = build(args)
-        except (ServeError, StoreError) as err:
-            print(f"{me}: {err}", file=sys.stderr)
-            return 1
         except sqlite3.Error as err:  # the store opened, then failed as the game was read
             print(f"{me}: no puedo usar los tanteadores guardados en {data_dir}: {said(err)}",
                   file=sys.stderr)
+            return 1
+        except (ServeError, StoreError) as err:
+            print(f"{me}: {err}", file=sys.stderr)
             return 1
         except ValueError as err:
             print(f"{me}: {err}", file=sys.stderr)
@@ -233,10 +329,10 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
         held.callback(store.close)
-        return _serve(args, app, sock)
+        return _serve(args, app, sock, ending)
 
 
-def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket) -> int:
+def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: Ending) -> int:
     import uvicorn
     from rich.console import Console
 
@@ -256,6 +352,7 @@ def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket) -> int:
 
     service.on_stored = lambda action, line, origin, score: log(event_line(action, line, origin,
                                                                            score))
+    service.on_store_state = lambda state, words: log(store_line(state, words))
     on_end = stop if args.exit_when_done else None
     listening = start_listening(args, service, log, on_end)
     print_parts(listening + start_camera(args, service, log), log)
@@ -263,5 +360,11 @@ def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket) -> int:
         log("  la grabación no se puede escuchar: termino (--exit-when-done)")
         return 1
     log("  (Ctrl+C para terminar; la partida queda guardada)")
-    server.run(sockets=[sock])
+    ending.server = server
+    try:
+        server.run(sockets=[sock])
+    finally:
+        ending.server = None
+    if ending.signum:
+        raise Stopped(ending.signum)
     return 0

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from engine import Settings
-from referee.commands.serve import event_line
+from referee.commands.serve import event_line, store_line
 from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
 from web_scoreboard.store import Store
@@ -361,6 +361,18 @@ def test_the_terminal_shows_the_score_once_a_swap_is_made(app: FastAPI, client: 
     assert "—" not in event_line("undo", "B1: quiero", "page", None)
 
 
+def test_the_terminal_says_in_red_when_the_store_refuses_and_in_green_when_it_takes_again() -> None:
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), force_terminal=True, color_system="standard")
+    console.print(store_line("trouble", "No se puede guardar: el disco [lleno]."))
+    console.print(store_line("ok", "Se puede guardar de nuevo."))
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert re.sub(r"\x1b\[[0-9;]*m", "", shown) == ("No se puede guardar: el disco [lleno].\n"
+                                                  "Se puede guardar de nuevo.\n")  # brackets kept
+    assert "\x1b[1;31mNo se puede" in shown and "\x1b[32mSe puede" in shown
+
+
 def test_manual_points_and_a_finished_game(client: TestClient, post: Post) -> None:
     assert post(client, "points A +29").json()["score"] == {"A": 29, "B": 0}
     assert post(client, "points B +3").json()["score"] == {"A": 29, "B": 3}
@@ -368,6 +380,20 @@ def test_manual_points_and_a_finished_game(client: TestClient, post: Post) -> No
     assert snap["winner"] == "A"
     games = client.get("/api/games").json()["games"]
     assert games[0]["score"] == {"A": 30, "B": 3} and games[0]["winner"] == "A"
+
+
+def test_past_games_are_listed_a_hundred_at_a_time_newest_first(app: FastAPI,
+                                                                 client: TestClient) -> None:
+    store = app.state.service.store
+    for _ in range(102):  # the game in play is the first of 103
+        store.create_game({}, {})
+    first = client.get("/api/games").json()
+    ids = [g["id"] for g in first["games"]]
+    assert len(ids) == 100 and ids == sorted(ids, reverse=True) and first["more"] is True
+    rest = client.get(f"/api/games?before={ids[-1]}").json()
+    assert [g["id"] for g in rest["games"]] == [3, 2, 1] and rest["more"] is False
+    assert rest["current"] == first["current"]  # before: the three oldest could not be reached
+    assert client.get("/api/games?before=0").status_code == 422
 
 
 def test_names_new_game_and_reopening_a_past_game(client: TestClient, post: Post) -> None:
@@ -980,9 +1006,16 @@ def test_a_change_the_disk_refuses_is_not_applied(tmp_path: Path, post: Post) ->
                          client.post("/api/flip", headers=AUTH)):
             assert response.status_code == 503
             assert response.json()["error"]["code"] == "store-failed"
-            assert state(client) == before
+            assert the_table(state(client)) == the_table(before)
+        assert state(client)["store"]["state"] == "trouble"  # and every page says so
         store.full = False
         assert post(client, "B1: quiero").json()["log"] == ["hand", "A1: truco", "B1: quiero"]
+        assert state(client)["store"] == {"state": "ok", "message": ""}
+
+
+def the_table(snap: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot but for its number and whether the store writes (a refusal shows both)."""
+    return {key: value for key, value in snap.items() if key not in ("seq", "store")}
 
 
 def test_the_service_interprets_a_transcript_without_applying_it(app: FastAPI,

@@ -10,6 +10,7 @@ import os
 import random
 import re
 import signal
+import sqlite3
 import statistics
 import threading
 import time
@@ -376,6 +377,19 @@ def test_the_past_games_say_who_won_them(server: LiveServer, page: Any) -> None:
     wait_seq(page, service.snapshot()["seq"])
     page.click("#btn-settings")
     page.locator("#games-list li").nth(4).wait_for()
+    assert text(page, "#games-wins") == "Ganadas: Las Chicas 2 · Los Pibes 1 (de 3 terminadas)"
+
+    page.click("#dlg-settings [data-close]")
+    service.GAMES_LISTED = 2  # past games come a page at a time, the older ones on asking
+    page.click("#btn-settings")
+    page.locator("#games-list [data-more-games]").wait_for()
+    assert page.locator("#games-list li").count() == 3  # two games and the button
+    assert text(page, "#games-wins") == "Ganadas: Los Pibes 1 (de 1 terminada)"
+    page.click("#games-list [data-more-games]")
+    page.wait_for_function("document.querySelectorAll('#games-list li').length === 5")
+    page.click("#games-list [data-more-games]")
+    page.wait_for_function("document.querySelectorAll('#games-list li').length === 5 && "
+                           "!document.querySelector('#games-list [data-more-games]')")
     assert text(page, "#games-wins") == "Ganadas: Las Chicas 2 · Los Pibes 1 (de 3 terminadas)"
 
 
@@ -1175,6 +1189,31 @@ def test_a_deaf_or_blind_referee_is_shown_until_it_hears_and_sees_again(
         assert got["pageWider"] <= 0 and got["top"] < 120, (name, got)
         shot(page, f"{name}-microphone-narrow-line")
         context.close()
+
+
+def test_a_store_that_refuses_to_write_is_said_on_the_page_until_it_writes_again(
+        server: LiveServer, page: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    open_board(page, server.url)
+    server.post("hand")
+    banner = page.locator("#store-trouble")
+    assert banner.is_hidden() and banner.get_attribute("role") == "alert"
+
+    def full(*_: Any, **__: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(server.store, "append", full)
+    assert server.api.post("/api/events", json={"line": "points A +1"}).status_code == 503
+    monkeypatch.undo()
+    wait_seq(page, server.service.snapshot()["seq"])
+    said = text(page, "#store-trouble")
+    assert said.startswith("⚠ No se puede guardar: el disco está lleno"), said
+    assert said.endswith("no se anota hasta que haya lugar."), said
+    assert text(page, '[data-score="A"]') == "0"
+    assert page.evaluate(SOURCES_LAYOUT)["pageWider"] <= 0
+    shot(page, "tablet-store-full")
+    server.post("points A +1")
+    wait_seq(page, server.service.snapshot()["seq"])  # the next change stored clears it
+    assert banner.is_hidden() and text(page, '[data-score="A"]') == "1"
 
 
 PROMPTS = ("truco", "vale cuatro")  # what each player says, in turn

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import signal
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -51,6 +54,23 @@ def test_kill_9_and_restart_shows_the_same_score(serve: Any) -> None:
     client = serve.start()
     after = client.get("/api/state").json()
     assert lasting(after) == lasting(before)
+
+
+def test_sigterm_closes_the_store_before_serve_ends(serve: Any) -> None:
+    client = serve.start()
+    for line in ("hand", "points A +3"):
+        assert client.post("/api/events", json={"line": line}, headers=AUTH).status_code == 200
+    serve.proc.send_signal(signal.SIGTERM)  # systemd stopping it, or a shutdown
+    assert serve.proc.wait(timeout=20) == -signal.SIGTERM  # still ended by the signal
+    # closed, not cut: the -wal copied into the file, which alone holds the game
+    assert not (serve.data_dir / "scoreboard.sqlite3-wal").exists()
+    store = Store(serve.data_dir / "scoreboard.sqlite3")
+    try:
+        game = store.current_game_id()
+        assert game is not None and store.effective_lines(game) == ["hand", "points A +3"]
+    finally:
+        store.close()
+    assert "terminado por la señal SIGTERM" in serve.proc.stdout.read().decode()
 
 
 def post_until_stopped(client: httpx.Client, stop: threading.Event,
@@ -132,4 +152,43 @@ def test_stored_rules_that_no_longer_exist_fall_back_to_the_defaults(tmp_path: P
     with TestClient(create_app(Settings(), store, pin=PIN)) as client:
         snap = client.get("/api/state").json()
         assert snap["seats"] == ["A1", "B1"] and "reglas guardadas" in snap["warnings"][0]
+    store.close()
+
+
+def test_a_tap_after_the_data_folder_was_deleted_is_refused_not_acknowledged(
+        tmp_path: Path) -> None:
+    store = Store(tmp_path / "data" / "scoreboard.sqlite3")
+    with TestClient(create_app(Settings(), store, pin=PIN)) as client:
+        assert client.post("/api/events", json={"line": "hand"}, headers=AUTH).status_code == 200
+        shutil.rmtree(tmp_path / "data")  # `rm -rf` of the data folder while serving
+        refused = client.post("/api/events", json={"line": "points A +2"}, headers=AUTH)
+        assert refused.status_code == 503
+        assert refused.json()["error"]["message"].startswith(
+            "no se pudo guardar: la carpeta de datos desapareció")
+        assert client.get("/api/state").json()["score"] == {"A": 0, "B": 0}
+    store.close()
+
+
+def test_a_past_game_whose_rules_cannot_be_read_is_listed_downloaded_and_deleted(
+        tmp_path: Path) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    store = Store(path)
+    with TestClient(create_app(Settings(), store, pin=PIN)) as client:
+        client.post("/api/events", json={"line": "points B +7"}, headers=AUTH)
+        past = client.get("/api/state").json()["game_id"]
+        client.post("/api/games", json={}, headers=AUTH)
+    store.close()
+    db = sqlite3.connect(str(path), isolation_level=None)
+    db.execute("UPDATE games SET settings = ? WHERE id = ?", ('{"points": 3\x01', past))
+    db.close()
+    store = Store(path, on_damage=lambda _: None)
+    with TestClient(create_app(Settings(), store, pin=PIN)) as client:
+        games = client.get("/api/games").json()["games"]
+        assert [g.get("damaged", "")[:28] for g in games if g["id"] == past] == [
+            "sus reglas guardadas están d"]
+        assert client.get(f"/api/games/{past}/replay").status_code == 200
+        opened = client.post(f"/api/games/{past}/open", headers=AUTH)
+        assert opened.status_code == 503 and "no se abre" in opened.json()["error"]["message"]
+        assert client.delete(f"/api/games/{past}", headers=AUTH).status_code == 200
+        assert past not in [g["id"] for g in client.get("/api/games").json()["games"]]
     store.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -140,4 +141,29 @@ def test_a_damaged_store_stops_serve_with_what_to_do(tmp_path: Path,
     assert run(parse("--data-dir", str(data), "--port", str(free_port()),
                      "--host", "127.0.0.1")) == 1
     said = capsys.readouterr().err
-    assert "el archivo está dañado" in said and "apartalo" in said and "Traceback" not in said
+    assert "el archivo está dañado" in said and "apartá" in said and "Traceback" not in said
+
+
+def test_a_game_in_play_whose_rules_cannot_be_read_says_what_to_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    app, store = build(parse("--data-dir", str(tmp_path), "--players", "4"))
+    app.state.service.submit_line("points A +3")
+    damaged = app.state.service.game_id
+    store.close()
+    db = sqlite3.connect(str(tmp_path / DB_NAME), isolation_level=None)
+    db.execute("UPDATE games SET settings = ? WHERE id = ?", ('{"players": 4\x01', damaged))
+    db.close()
+    assert run(parse("--data-dir", str(tmp_path), "--port", str(free_port()),
+                     "--host", "127.0.0.1")) == 1
+    said = capsys.readouterr().err
+    assert (f"las reglas de la partida #{damaged} están dañadas en {tmp_path / DB_NAME} "
+            "(Expecting") in said and "Arrancá dando las reglas" in said
+    app, store = build(parse("--data-dir", str(tmp_path), "--players", "4"))  # as it says
+    try:
+        fresh = app.state.service.snapshot()
+        assert fresh["game_id"] != damaged and fresh["seats"] == ["A1", "B1", "A2", "B2"]
+        assert f"la #{damaged} quedó entre las anteriores" in capsys.readouterr().out
+        past = {g["id"]: g for g in app.state.service.list_games()["games"]}[damaged]
+        assert past["score"] == {"A": 3, "B": 0} and "reglas guardadas" in past["damaged"]
+    finally:
+        store.close()

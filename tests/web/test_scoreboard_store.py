@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from web_scoreboard.hub import Hub
-from web_scoreboard.store import LogEntry, Store, StoreError
+from web_scoreboard.store import DamagedGame, LogEntry, Store, StoreError
+from web_scoreboard.store_trouble import StoreFailed, set_aside
 
 
 def test_the_store_is_write_ahead_and_fully_synchronous(store: Store) -> None:
@@ -201,12 +203,129 @@ def test_a_damaged_store_is_said_in_words_with_what_to_do(tmp_path: Path) -> Non
     path = tmp_path / "scoreboard.sqlite3"
     _stored_game(path)
     os.truncate(path, path.stat().st_size * 3 // 4)
-    with pytest.raises(StoreError, match="el archivo está dañado .*apartalo"):
+    with pytest.raises(StoreError, match="el archivo está dañado .*apartá scoreboard.sqlite3 "):
         Store(path)
     junk = tmp_path / "junk.sqlite3"
     junk.write_bytes(b"no soy una base de datos" * 200)
     with pytest.raises(StoreError, match="dañado \\(file is not a database\\)"):
         Store(junk)
+
+
+def test_a_damaged_store_left_by_a_kill_names_its_files_to_move_together(
+        tmp_path: Path) -> None:
+    # kill -9 while the table played: the newest changes are in the -wal, not yet in the file
+    played, rescue, damaged = tmp_path / "played", tmp_path / "rescue", tmp_path / "damaged"
+    store = Store(played / "scoreboard.sqlite3")
+    game = store.create_game({}, {})
+    with store.batch():  # pages enough in the file for half of it to be missed
+        for _ in range(500):
+            store.append(game, [LogEntry("apply", "hand", "page")], {"A": 0, "B": 0}, None)
+    store.close()
+    store = Store(played / "scoreboard.sqlite3")
+    store.append(game, [LogEntry("apply", "points A +3", "page")], {"A": 3, "B": 0}, None)
+    for folder in (rescue, damaged):  # the three files as the kill left them
+        folder.mkdir()
+        for name in ("scoreboard.sqlite3", "scoreboard.sqlite3-wal", "scoreboard.sqlite3-shm"):
+            shutil.copy(played / name, folder / name)
+    store.close()
+    moved = Store(rescue / "scoreboard.sqlite3")  # moved together, nothing is lost
+    assert moved.effective_lines(game)[-1] == "points A +3"
+    moved.close()
+    assert set_aside(damaged / "scoreboard.sqlite3") == (
+        "apartá juntos scoreboard.sqlite3, scoreboard.sqlite3-wal y scoreboard.sqlite3-shm de "
+        f"{damaged} (movelos a otra carpeta sin cambiarles el nombre: lo último anotado puede "
+        "estar en el -wal)")
+    os.truncate(damaged / "scoreboard.sqlite3", (played / "scoreboard.sqlite3").stat().st_size // 2)
+    with pytest.raises(StoreError, match="el archivo está dañado") as refused:
+        Store(damaged / "scoreboard.sqlite3")
+    # the files named are those there once it is refused (SQLite may have emptied the -wal
+    # into the file as it let it go)
+    assert set_aside(damaged / "scoreboard.sqlite3") in str(refused.value)
+
+
+def test_a_write_after_the_data_folder_was_deleted_is_refused_not_lost(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = Store(folder / "scoreboard.sqlite3")
+    game = store.create_game({}, {})
+    shutil.rmtree(folder)  # the open file is deleted: what is written to it is lost at exit
+    with pytest.raises(StoreFailed, match=f"la carpeta de datos desapareció \\({folder}\\): lo "
+                       "que se toque no se guarda; volvé a arrancar 'serve'"):
+        store.append(game, [LogEntry("apply", "hand", "page")], {"A": 0, "B": 0}, None)
+    assert store.log(game) == []  # what it held can still be read
+    store.close()
+
+
+def test_a_write_after_the_store_file_was_replaced_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    store = Store(path)
+    game = store.create_game({}, {})
+    path.unlink()
+    path.write_bytes(b"")
+    with pytest.raises(StoreFailed, match="desapareció o lo cambiaron"):
+        store.set_names(game, {"A": "x", "B": "y"})
+    store.close()
+
+
+def _damage(path: Path, sql: str, *args: object) -> None:
+    """Change the stored file behind the store's back, as a failing disk or a hand might."""
+    db = sqlite3.connect(str(path), isolation_level=None)
+    db.execute(sql, args)
+    db.close()
+
+
+def test_a_damaged_value_in_a_heard_row_is_read_as_empty_and_told_once(tmp_path: Path) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    store = Store(path)
+    game = store.create_game({}, {})
+    heard = store.add_heard(game, "accepted", "envido", line="A1: envido", extra={"hand": 30})
+    store.close()
+    _damage(path, "UPDATE heard SET extra = ? WHERE id = ?", '{"hand": 3\x01}', heard.id)
+    told: list[str] = []
+    store = Store(path, on_damage=told.append)
+    again = store.heard_item(heard.id)
+    assert store.heard(game)[0].extra == {} and again is not None and again.extra == {}
+    assert len(told) == 1 and f"lo oído n.º {heard.id}" in told[0] and str(path) in told[0]
+    store.close()
+
+
+def test_a_past_game_with_damaged_rules_is_listed_with_a_note_and_can_be_deleted(
+        tmp_path: Path) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    store = Store(path)
+    past = store.create_game({"players": 4}, {"A": "Pibes", "B": "Chicas"})
+    store.create_game({}, {})
+    store.close()
+    _damage(path, "UPDATE games SET settings = ?, names = ? WHERE id = ?",
+            '{"players": 4\x01', "[]", past)
+    told: list[str] = []
+    store = Store(path, on_damage=told.append)
+    listed = {g.id: g.to_dict() for g in store.games()}
+    store.games()
+    assert listed[past]["settings"] == {} and listed[past]["names"] == {}
+    assert listed[past]["damaged"].startswith("sus reglas y sus nombres guardados están dañados")
+    assert "damaged" not in listed[store.current_game_id() or 0]
+    assert len(told) == 1 and f"la partida #{past}" in told[0]
+    with pytest.raises(DamagedGame, match=f"las reglas de la partida #{past} están dañadas en "
+                       f"{path} .*no se abre"):
+        store.set_current_game(past)  # rebuilt with other rules, its log would be rewritten
+    store.delete_game(past)
+    assert [g.id for g in store.games()] == [store.current_game_id()]
+    store.close()
+
+
+def test_the_game_in_play_with_damaged_rules_is_not_rebuilt_with_others(tmp_path: Path) -> None:
+    path = tmp_path / "scoreboard.sqlite3"
+    store = Store(path)
+    game = store.create_game({"players": 4}, {})
+    store.close()
+    _damage(path, "UPDATE games SET settings = ? WHERE id = ?", '{"players": 4\x01', game)
+    store = Store(path)
+    with pytest.raises(DamagedGame, match=f"partida #{game} están dañadas en {path} "
+                       "\\(Expecting"):
+        store.current_game_id()
+    store.forget_current_game()
+    assert store.current_game_id() is None and store.game(game) is not None
+    store.close()
 
 
 def test_a_store_another_program_holds_is_said_in_words(tmp_path: Path) -> None:

@@ -93,6 +93,7 @@ function render(snap) {
   Render.heard(snap);
   Chime.heard(snap);
   Render.sources(snap);
+  Render.store(snap);
   renderUnsure(snap);
   renderGuess(snap);
   renderControls(snap);
@@ -401,25 +402,34 @@ async function openSettings() {
   await listGames();
 }
 
-async function listGames() {
+/* The past games, newest first, a hundred at a time: «Ver partidas más viejas» brings the next
+   hundred.  A game whose rules cannot be read is listed with why, to download or delete, not to open. */
+let listedGames = [];
+
+async function listGames(before) {
   let data;
   try {
-    data = await (await fetch("/api/games")).json();
+    data = await (await fetch(before ? `/api/games?before=${before}` : "/api/games")).json();
   } catch {
     $("#games-list").innerHTML = `<li class="muted">Sin conexión con el árbitro: no se pudo traer la lista.</li>`;
     return;
   }
-  $("#games-wins").innerHTML = Render.wins(data.games || []);
-  $("#games-list").innerHTML = (data.games || []).map((g) => {
+  listedGames = [...(before ? listedGames : []), ...(data.games || [])];
+  $("#games-wins").innerHTML = Render.wins(listedGames);
+  const more = data.more && listedGames.length
+    ? `<li><button class="btn" type="button" data-more-games="${listedGames[listedGames.length - 1].id}">Ver partidas más viejas</button></li>`
+    : "";
+  $("#games-list").innerHTML = listedGames.map((g) => {
     const when = new Date(g.created_at * 1000).toLocaleString("es-AR", { dateStyle: "short", timeStyle: "short" });
     const names = g.names || {};
     const inPlay = g.id === data.current;
-    const current = inPlay ? " (en curso)" : ` <button class="btn" type="button" data-open-game="${g.id}">Abrir</button>`;
+    const current = inPlay ? " (en curso)" : g.damaged ? "" : ` <button class="btn" type="button" data-open-game="${g.id}">Abrir</button>`;
+    const damaged = g.damaged ? ` · ⚠ ${Render.esc(g.damaged)}` : "";
     const keep = ` <a class="btn" href="/api/games/${g.id}/replay" download aria-label="Descargar la partida ${g.id}">Descargar</a>` +
       ` <a class="btn" href="/api/games/${g.id}/evidence" download aria-label="Descargar la partida ${g.id} con audios y fotos">Con audios</a>`;
     const drop = inPlay ? "" : ` <button class="btn danger" type="button" data-delete-game="${g.id}" aria-label="Borrar la partida ${g.id}">Borrar</button>`;
-    return `<li>#${g.id} · ${when} · ${Render.esc(names.A || "A")} ${g.score.A} — ${g.score.B} ${Render.esc(names.B || "B")}${g.winner ? " · terminada" : ""}${current}${keep}${drop}</li>`;
-  }).join("");
+    return `<li>#${g.id} · ${when} · ${Render.esc(names.A || "A")} ${g.score.A} — ${g.score.B} ${Render.esc(names.B || "B")}${g.winner ? " · terminada" : ""}${damaged}${current}${keep}${drop}</li>`;
+  }).join("") + more;
 }
 
 /* A past game deleted whole, once the table says so: its log, its audios and its pictures. */
@@ -531,6 +541,7 @@ function onClick(event) {
   else if (d.calibration) Calibration.act(d.calibration, d.player);
   else if (d.openGame) send("POST", `/api/games/${d.openGame}/open`).then((ok) => ok && $("#dlg-settings").close());
   else if (d.deleteGame) deleteGame(Number(d.deleteGame));
+  else if (d.moreGames) listGames(Number(d.moreGames));
   else if ("close" in d) target.closest("dialog").close();
 }
 

@@ -380,6 +380,22 @@ const Render = (() => {
       `<b>${esc(label)}</b>${detail}</span>`;
   }
 
+  /* -- the store ------------------------------------------------------------------------- */
+  let storeShown = null;
+
+  /* While the referee cannot write down what is heard and tapped (a full disk), every page says
+     so in a red banner, with why and until when, and not before a change is stored again:
+     nothing heard or tapped meanwhile counts.  Redrawn only when it changes. */
+  function store(snap) {
+    const s = snap.store || {};
+    const said = s.state === "trouble" ? (s.message || "No se puede guardar: lo que se oye y lo que se toca no se anota.") : "";
+    if (said === storeShown) return;
+    storeShown = said;
+    const el = $("#store-trouble");
+    el.textContent = said ? `⚠ ${said}` : "";
+    el.hidden = !said;
+  }
+
   /* -- history ---------------------------------------------------------------------------- */
   const HIST_COLUMNS = ["#", "Mano", "Envido", "Flor", "Truco", "A mano", "Por qué"];
   const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
@@ -490,5 +506,5 @@ const Render = (() => {
       `(de ${over.length} terminada${over.length === 1 ? "" : "s"})` : "";
   }
 
-  return { teams, hand, heard, heardStatus, sources, history, teamName, seatName, esc, teamOf, named, wins };
+  return { teams, hand, heard, heardStatus, sources, store, history, teamName, seatName, esc, teamOf, named, wins };
 })();
