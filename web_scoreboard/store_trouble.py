@@ -103,9 +103,9 @@ def diagnosed(err: sqlite3.Error, path: Path, open_: bool = False) -> tuple[str,
         first = "cerrá el programa (Ctrl+C), " if open_ else ""
         return kind, f"{first}{set_aside(path)} y arrancá de nuevo: {FRESH}"
     if kind in ("full", "unopenable", "failing"):
-        free = _free_room(path.parent)
+        free = free_room(path.parent)
         if free is not None and free < LOW_DISK:
-            return "full", f"liberá espacio: quedan {_size(free)} libres en {path.parent}"
+            return "full", f"liberá espacio: quedan {size_words(free)} libres en {path.parent}"
     if kind in ("unwritable", "unopenable", "failing") and not _writable(path):
         return "unwritable", (f"fijate los permisos de {path.parent} y de sus archivos, o si el "
                               "disco quedó de solo lectura")
@@ -119,7 +119,7 @@ def worded(err: sqlite3.Error, path: Path, open_: bool = False) -> str:
     return f"{WORDS.get(kind, ELSE)} ({err})" + (f"; {advice}" if advice else "")
 
 
-def _free_room(folder: Path) -> int | None:
+def free_room(folder: Path) -> int | None:
     try:
         return shutil.disk_usage(folder).free
     except OSError:
@@ -137,7 +137,10 @@ def _writable(path: Path) -> bool:
     return all(os.access(p, os.W_OK) for p in (path.parent, *files_of(path)))
 
 
-def _size(n: int) -> str:
+def size_words(n: int) -> str:
+    """«512 bytes», «37 KB», «1.5 MB», «12.3 GB»."""
     if n < 1024:
         return f"{n} bytes"
-    return f"{n // 1024} KB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MB"
+    if n < 1 << 20:
+        return f"{n // 1024} KB"
+    return f"{n / (1 << 20):.1f} MB" if n < 1 << 30 else f"{n / (1 << 30):.1f} GB"

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from engine.settings import Settings
+    from referee.startup import Part
     from web_scoreboard.store import Store
 
 LOCK_NAME = "serve.lock"
@@ -269,6 +270,30 @@ def _app(args: argparse.Namespace, settings: Settings, store: Store,
         return made()
 
 
+# How fast a lively table fills the data folder (the store with its clips: about 32 MB an hour,
+# ``python -m benchmarks.evening``, README), and how many hours of room are too few to start on.
+STORE_BYTES_PER_HOUR = 32 << 20
+FEW_HOURS = 8
+
+
+def room_part(data_dir: Path) -> Part:
+    """The start-up line of the room left in the data folder: fine for ``FEW_HOURS`` of play or
+    more, else a warning to make room before the disk fills in the middle of a game."""
+    from referee.startup import Part
+    from web_scoreboard.store_trouble import free_room, size_words
+
+    free = free_room(data_dir)
+    if free is None:
+        return Part("datos", True, str(data_dir))
+    hours = free / STORE_BYTES_PER_HOUR
+    room = (f"{data_dir}: quedan {size_words(free)} libres (unas {hours:.0f} horas de juego con "
+            "sus audios)")
+    if hours >= FEW_HOURS:
+        return Part("datos", True, room)
+    return Part("datos", False, f"{room}: liberá espacio (o borrá partidas viejas en Ajustes) "
+                "antes de que se llene a mitad de una partida")
+
+
 def store_line(state: str, words: str) -> str:
     """The terminal's line when the store starts refusing changes («trouble») or takes them
     again («ok»): said once each (``TableService.on_store_state``)."""
@@ -355,7 +380,8 @@ def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: 
     service.on_store_state = lambda state, words: log(store_line(state, words))
     on_end = stop if args.exit_when_done else None
     listening = start_listening(args, service, log, on_end)
-    print_parts(listening + start_camera(args, service, log), log)
+    data_dir: Path = args.data_dir or user_data_dir()
+    print_parts([room_part(data_dir), *listening, *start_camera(args, service, log)], log)
     if on_end is not None and not all(part.running for part in listening):
         log("  la grabación no se puede escuchar: termino (--exit-when-done)")
         return 1

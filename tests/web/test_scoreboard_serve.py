@@ -167,3 +167,26 @@ def test_a_game_in_play_whose_rules_cannot_be_read_says_what_to_do(
         assert past["score"] == {"A": 3, "B": 0} and "reglas guardadas" in past["damaged"]
     finally:
         store.close()
+
+
+def test_the_room_left_for_the_evening_is_said_at_start(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills in the middle of a game stops the referee writing down (the banner): at
+    start the table is told how many hours of play the data folder has room for, and warned
+    under ``FEW_HOURS``."""
+    import shutil
+    from collections import namedtuple
+
+    from referee.commands.serve import FEW_HOURS, STORE_BYTES_PER_HOUR, room_part
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage(0, 0, 50 * STORE_BYTES_PER_HOUR))
+    part = room_part(tmp_path)
+    assert part.running and part.detail == (f"{tmp_path}: quedan 1.6 GB libres (unas 50 horas "
+                                            "de juego con sus audios)")
+    monkeypatch.setattr(shutil, "disk_usage",
+                        lambda _: usage(0, 0, (FEW_HOURS - 5) * STORE_BYTES_PER_HOUR))
+    part = room_part(tmp_path)
+    assert not part.running and "quedan 96.0 MB libres (unas 3 horas" in part.detail
+    assert part.detail.endswith("liberá espacio (o borrá partidas viejas en Ajustes) antes de "
+                                "que se llene a mitad de una partida")
