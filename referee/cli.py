@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import importlib
+import io
 import os
 import sys
 from collections.abc import Iterator
@@ -129,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     from referee.commands.values import not_folders
 
+    _say_crashes()
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
@@ -147,6 +151,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C where the command does not handle it: no traceback
         print(f"\ntruco-referee {args.command}: interrumpido", file=sys.stderr)
         return INTERRUPTED
+
+
+def _say_crashes() -> None:
+    """A crash Python cannot catch (the disk under SQLite's memory map gone, a fault in a C
+    library) says so on standard error, with where each thread was, instead of ending the
+    process without a word (``faulthandler``); where a caller already does, as pytest, or
+    standard error is no file, nothing changes."""
+    if faulthandler.is_enabled():
+        return
+    with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+        faulthandler.enable()
 
 
 if __name__ == "__main__":

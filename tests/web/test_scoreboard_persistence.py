@@ -192,3 +192,12 @@ def test_a_past_game_whose_rules_cannot_be_read_is_listed_downloaded_and_deleted
         assert client.delete(f"/api/games/{past}", headers=AUTH).status_code == 200
         assert past not in [g["id"] for g in client.get("/api/games").json()["games"]]
     store.close()
+
+
+def test_a_crash_python_cannot_catch_is_said_not_silent(serve: Any) -> None:
+    """SQLite's memory-mapped -shm on a disk gone bad ends the process with SIGBUS: it says so
+    (``cli._say_crashes``), where it ended with no word before."""
+    serve.start()
+    serve.proc.send_signal(signal.SIGBUS)
+    assert serve.proc.wait(timeout=20) == -signal.SIGBUS
+    assert "Fatal Python error: Bus error" in serve.proc.stdout.read().decode()
