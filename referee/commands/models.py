@@ -19,9 +19,8 @@ from models.validate import check
 from referee.asr.base import RecognizerError
 from referee.asr.find import find_model
 from referee.cli import INTERRUPTED
+from referee.commands import values
 
-MODELS_DIR_HELP = ("dónde {} los modelos (si no, $TRUCO_REFEREE_MODELS o la carpeta del "
-                   "usuario; ahora: {})")
 # where the folder's models are read (list, check) or written (fetch)
 MODELS_DIR_VERB = {"fetch": "guardar", "list": "están", "check": "están"}
 ACTIONS: dict[str, tuple[str, str]] = {
@@ -49,15 +48,13 @@ def model_name(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    default = str(models_dir()).replace("%", "%%")  # argparse formats help with %
-    parser.add_argument("--models-dir", metavar="CARPETA",
-                        help=MODELS_DIR_HELP.format("están (o, con fetch, se guardan)", default))
+    values.add_models_dir(parser, "dónde están (o, con fetch, se guardan) los modelos")
     sub = parser.add_subparsers(dest="action", metavar="ACCIÓN")
     for action, (help_text, description) in ACTIONS.items():
         p = sub.add_parser(action, help=help_text, description=description)
         # Also after the action; SUPPRESS keeps a value given before it.
-        p.add_argument("--models-dir", metavar="CARPETA", default=argparse.SUPPRESS,
-                       help=MODELS_DIR_HELP.format(MODELS_DIR_VERB[action], default))
+        values.add_models_dir(p, f"dónde {MODELS_DIR_VERB[action]} los modelos",
+                              default=argparse.SUPPRESS)
         if action == "fetch":
             p.add_argument("names", nargs="*", metavar="MODELO", type=model_name,
                            help=f"cuáles: {', '.join(catalog.CATALOG)}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
+from typing import Any
 
 from models import syserrors
 from models.decks import DECK_NAME
@@ -16,10 +17,11 @@ said = syserrors.said
 
 
 def add_models_dir(parser: argparse._ActionsContainer,
-                   what: str = "dónde están los modelos bajados") -> None:
-    """The --models-dir option, its help saying the folder taken without it."""
+                   what: str = "dónde están los modelos bajados", **options: Any) -> None:
+    """The --models-dir option, its help saying the folder taken without it (``options``: more
+    of ``add_argument``'s)."""
     default = str(models_dir()).replace("%", "%%")  # argparse formats help with %
-    parser.add_argument("--models-dir", metavar="CARPETA",
+    parser.add_argument("--models-dir", metavar="CARPETA", **options,
                         help=f"{what} (si no, ${ENV_VAR} o la carpeta del usuario; ahora: {default})")
 
 
