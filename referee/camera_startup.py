@@ -58,7 +58,7 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
     camera, shown on the pages too.  A camera missing at the start, or unplugged later, is looked
     for again and again (``CameraSource``): the game goes on without it meanwhile, and the pages
     show it in trouble until it is back."""
-    from models.paths import models_dir, user_data_dir
+    from models.paths import models_dir
     from referee.startup import Part, said_once, show_part, shown, source_status
     from referee.vision.camera import CameraSource
     from referee.vision.errors import VisionError
@@ -74,10 +74,9 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
     status = source_status(service, "camera", said_once(log, "cámara"))
     source = CameraSource(args.camera, 640, 480, on_status=status)
     trouble = source.open()
-    evidence = (args.data_dir or user_data_dir()) / "evidencia-camara"
     regions = dict(getattr(args, "seat_region", None) or [])
     settings = RecognizerSettings(learn=getattr(args, "learn_deck", False))
-    camera = TableCamera(service, CardRecognizer(bank, settings), log, evidence, regions)
+    camera = TableCamera(service, CardRecognizer(bank, settings), log, regions)
     if trouble:
         part = Part("cámara", False, f"{trouble}; se anota sin cámara y se la sigue buscando")
     else:

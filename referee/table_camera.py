@@ -9,7 +9,6 @@ The camera looks down on the table; each seat has a region of the image
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -30,7 +29,7 @@ from referee.game_snapshot import (
 )
 from referee.seat_regions import Box, default_regions
 from referee.vision.camera import bgr_frame
-from referee.vision.draw import save_annotated
+from referee.vision.draw import jpeg
 from referee.vision.envido_check import EnvidoChecker, ShowCheck
 from referee.vision.recognize import Recognizer
 from referee.vision.tracker import PlayTracker
@@ -53,14 +52,13 @@ class TableCamera:
     """One frame at a time: follows the hand in the service and feeds it what the camera saw."""
 
     def __init__(self, service: GameService, recognizer: Recognizer, log: Log,
-                 evidence_dir: Path | None = None,
                  regions: Mapping[str, Box] | None = None) -> None:
         self.service = service
         self.log = log
         self.regions = dict(regions or {})
         self._strangers = ""
         self.tracker = PlayTracker(recognizer, [])
-        self.checker = EnvidoChecker(recognizer, evidence_dir)
+        self.checker = EnvidoChecker(recognizer)
         self._hand: int | None = None
         self._shown: set[Card] = set()  # cards read in front of a seat that had to show them
         self._waiting: dict[Play, Any] = {}  # plays refused, with the table as it was then
@@ -154,7 +152,7 @@ class TableCamera:
         refused = {cards for seat, cards in self._refused if seat == due.seat}
         crop = _crop(frame, region.box)
         check = self.checker.check(due.seat, crop, due.declared, elsewhere, due.kind, refused,
-                                   stray=self._earlier & self.tracker.lying, keep=False)
+                                   stray=self._earlier & self.tracker.lying)
         self._shown |= {r.card for r in check.readings if r.card is not None}
         event = check.event
         if not self._steady(check):
@@ -162,9 +160,7 @@ class TableCamera:
         if event is None:
             self._doubt(check, crop)
             return False
-        check = self.checker.kept(check, crop)
-        self.log(escape(f"cámara: {check.message}"
-                        + (f" (imagen guardada: {check.evidence})" if check.evidence else "")))
+        self.log(escape(f"cámara: {check.message}"))
         line = str(event)
         if not self._submit(line):
             self._refused.add((due.seat, frozenset(event.cards)))
@@ -173,8 +169,7 @@ class TableCamera:
         # the hand may go on (a lie reopened the game): the cards shown are no plays until
         # they have been picked up
         self.tracker.lying |= self._shown
-        if check.evidence:
-            self._show(check.message, check.evidence, line)
+        self._show(check.message, jpeg(crop, check.readings, check.message), line)
         return True
 
     def _steady(self, check: ShowCheck) -> bool:
@@ -195,9 +190,8 @@ class TableCamera:
             return
         self._doubts.add(check.seat)
         self.log(escape(f"cámara: {check.seat} muestra, pero {check.message}; que lo diga la mesa"))
-        kept = self.checker.kept(check, crop)  # the picture, if there is a folder for it
-        self._show(f"{check.seat} muestra sus cartas", kept.evidence, None,
-                   doubt=f"{check.message}; que lo diga la mesa")
+        self._show(f"{check.seat} muestra sus cartas", jpeg(crop, check.readings, check.message),
+                   None, doubt=f"{check.message}; que lo diga la mesa")
 
     def _play(self, plays: list[Play], frame: np.ndarray) -> None:
         """Submit the plays seen.  Two cards seen at once (one read late, a hand over the table)
@@ -243,28 +237,21 @@ class TableCamera:
 
     def _played(self, play: Play, frame: np.ndarray) -> None:
         """Say a play accepted; the frame it was seen on, with the cards read drawn on it, is kept
-        as evidence and shown on the pages (a full disk costs the picture, never the play)."""
-        line, note = str(play), ""
-        if self.checker.evidence_dir is not None:
-            try:
-                path = save_annotated(self.checker.evidence_dir, "jugada", line.replace(" ", "-"),
-                                      frame, self.tracker.readings, line)
-            except OSError as err:
-                note = f" (no pude guardar la imagen: {err})"
-            else:
-                note = f" (imagen guardada: {path})"
-                self._show(f"{play.seat} jugó el {play.card.nombre}", path, line)
-        self.log(escape(f"cámara: ✓ {line}{note}"))
+        with the game and shown on the pages (``_show``)."""
+        line = str(play)
+        self.log(escape(f"cámara: ✓ {line}"))
+        self._show(f"{play.seat} jugó el {play.card.nombre}",
+                   jpeg(frame, self.tracker.readings, line), line)
 
-    def _show(self, text: str, picture: Path | None, line: str | None,
+    def _show(self, text: str, picture: bytes, line: str | None,
               doubt: str | None = None) -> None:
-        """What the camera saw, with its picture, on the pages beside what was heard, or why it
-        leaves it to the table (``doubt``); a store that refuses the picture costs the picture,
-        never the camera."""
+        """What the camera saw, with its picture (JPEG), kept with the game and shown on the
+        pages beside what was heard, or why it leaves it to the table (``doubt``); a store
+        that refuses it costs the picture, never the play nor the camera."""
         try:
-            self.service.record_seen(text, picture.read_bytes() if picture else b"", line, doubt)
+            self.service.record_seen(text, picture, line, doubt)
         except Exception as err:  # noqa: BLE001 - the disk, the store: the play already stands
-            self.log(escape(f"cámara: no pude mostrar la foto en la tablet: {err}"))
+            self.log(escape(f"cámara: no pude guardar la foto con la partida: {err}"))
 
 
 def _crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:

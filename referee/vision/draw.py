@@ -1,12 +1,10 @@
-"""Draw readings on a frame: each card's outline and its name, or "no la veo"; and keep such a
-frame as evidence."""
+"""Draw readings on a frame: each card's outline and its name, or "no la veo"; and such a frame
+as the JPEG kept with the game as evidence."""
 
 from __future__ import annotations
 
-import time
 import unicodedata
 from collections.abc import Sequence
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -47,17 +45,8 @@ def annotate(frame: np.ndarray, readings: Sequence[Reading], title: str = "") ->
     return out
 
 
-def save_annotated(folder: Path, kind: str, label: str, frame: np.ndarray,
-                   readings: Sequence[Reading], title: str = "", at: float | None = None) -> Path:
-    """Save the annotated frame as ``folder/<kind>-<UTC time>-<label>.jpg`` (``…-2.jpg``, … if
-    taken; ``at`` the time, now by default); its path."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() if at is None else at))
-    name = f"{kind}-{stamp}-{label}"
-    folder.mkdir(parents=True, exist_ok=True)
-    path, n = folder / f"{name}.jpg", 1
-    while path.exists():
-        n += 1
-        path = folder / f"{name}-{n}.jpg"
-    if not cv2.imwrite(str(path), annotate(frame, readings, title)):
-        raise OSError(f"cannot write evidence frame {str(path)!r}")
-    return path
+def jpeg(frame: np.ndarray, readings: Sequence[Reading], title: str = "") -> bytes:
+    """The annotated frame (``annotate``) as a JPEG, the picture kept with the game as evidence;
+    b"" in the rare case OpenCV cannot encode it (the play or the verdict stands without it)."""
+    ok, data = cv2.imencode(".jpg", annotate(frame, readings, title))
+    return data.tobytes() if ok else b""

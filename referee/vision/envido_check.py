@@ -1,4 +1,4 @@
-"""Check a shown envido from the camera: frame → cards read → ``Show`` event, with the frame kept.
+"""Check a shown envido from the camera: frame → cards read → ``Show`` event.
 
 The checker only produces a ``Show`` when every card in view is read with confidence, or when
 the cards read settle the claim whatever the others are: they make the declared number (two of one
@@ -13,22 +13,18 @@ envidos as the real one, and ``ShowCheck.stand_ins`` says which cards are stand-
 A flor is checked the same way, with its three cards read (``verdict_flor``): the engine says if
 they make a flor, and the number sung.  A card another seat played is not one of the cards shown:
 read in view, it counts as a card not read.  A card known to lie on the table from an earlier deal
-(``stray``) is not shown either: it is left out (``set_aside``).  The frame is kept as evidence
-only with a verdict, and a folder that cannot take it costs the picture, never the verdict.
+(``stray``) is not shown either: it is left out (``set_aside``).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from engine.cards import DECK, FIGURES, Card, Suit, envido_values_made
 from engine.events import Show
-from referee.vision.draw import save_annotated
 from referee.vision.reading import Reading
 from referee.vision.recognize import Recognizer
 
@@ -41,7 +37,6 @@ class ShowCheck:
     readings: tuple[Reading, ...]
     event: Show | None
     message: str
-    evidence: Path | None = None
     stand_ins: tuple[Card, ...] = ()  # cards of the event standing for a figure of unread rank
 
     @property
@@ -55,18 +50,14 @@ class EnvidoChecker:
     """Turns a frame of shown cards into a ``Show`` event for the engine, or abstains."""
 
     recognizer: Recognizer
-    evidence_dir: Path | None = None
-    clock: Callable[[], float] = field(default=time.time)
 
     def check(self, seat: str, frame: np.ndarray, declared: int | None = None,
               seen_elsewhere: Collection[Card] = (), kind: str = "envido",
-              refused: Collection[frozenset[Card]] = (), stray: Collection[Card] = (),
-              keep: bool = True) -> ShowCheck:
+              refused: Collection[frozenset[Card]] = (), stray: Collection[Card] = ()) -> ShowCheck:
         """Read the shown cards (``verdict_hand``, or ``verdict_flor`` for a "flor").  ``declared``: the
         number the seat sang.  ``seen_elsewhere``: cards other seats played, which no card shown
         may be.  ``refused``: card sets the table refused already, not offered again.  ``stray``:
-        cards left on the table from an earlier deal (``set_aside``).  Without ``keep``, the
-        frame of a verdict is not kept yet (``kept``)."""
+        cards left on the table from an earlier deal (``set_aside``)."""
         readings = tuple(self.recognizer.read(frame))
         shown = set_aside(readings, stray)
         cards, stand_ins, message = (verdict_flor(shown, seen_elsewhere) if kind == "flor"
@@ -76,26 +67,7 @@ class EnvidoChecker:
             return ShowCheck(seat, readings, None, message)
         if not cards:
             return ShowCheck(seat, readings, None, message)
-        check = ShowCheck(seat, readings, Show(seat, cards), f"{seat} muestra {message}",
-                          None, stand_ins)
-        return self.kept(check, frame) if keep else check
-
-    def kept(self, check: ShowCheck, frame: np.ndarray) -> ShowCheck:
-        """The verdict with its frame kept as evidence (the frame it was read on)."""
-        evidence, message = self._keep(check.seat, frame, check.readings, check.message)
-        return replace(check, evidence=evidence, message=message)
-
-    def _keep(self, seat: str, frame: np.ndarray, readings: tuple[Reading, ...],
-              message: str) -> tuple[Path | None, str]:
-        """Save the annotated frame as evidence: its path and the message (which says so when the
-        folder cannot take it: the verdict stands without its picture)."""
-        if self.evidence_dir is None:
-            return None, message
-        try:
-            return save_annotated(self.evidence_dir, "envido", seat, frame, readings, message,
-                                  at=self.clock()), message
-        except OSError as err:
-            return None, f"{message} (no pude guardar la imagen: {err})"
+        return ShowCheck(seat, readings, Show(seat, cards), f"{seat} muestra {message}", stand_ins)
 
 
 def stand_in(suit: Suit, guess: Card | None, taken: Collection[Card]) -> Card | None:

@@ -4,8 +4,6 @@ the camera gave, the camera does not give it again in that hand."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from engine.cards import Card
@@ -112,15 +110,15 @@ def test_a_doubt_is_said_once_in_the_hand(
     assert not service.submitted
     assert lines == [("cámara: A1 muestra, pero no la veo: hay 4 carta(s) a la vista, se "
                       "muestran dos o tres; que lo diga la mesa")]
-    # and on the tablet, once (with no evidence folder, without a picture)
+    # and on the tablet, once
     why = "no la veo: hay 4 carta(s) a la vista, se muestran dos o tres; que lo diga la mesa"
-    assert service.doubts == [("A1 muestra sus cartas", b"", why)]
+    assert [(text, said) for text, _, said in service.doubts] == [("A1 muestra sus cartas", why)]
 
 
 def test_a_doubt_is_shown_on_the_tablet_with_the_frame_it_was_read_on(
-        wikimedia: dict[Card, Face], recognizer: Recognizer, tmp_path: Path) -> None:
+        wikimedia: dict[Card, Face], recognizer: Recognizer) -> None:
     service = TableOnly(*ENVIDO_28_WON_BY_A1)
-    camera = TableCamera(service, recognizer, log=lambda _: None, evidence_dir=tmp_path)
+    camera = TableCamera(service, recognizer, log=lambda _: None)
     feed(camera, frame(wikimedia, {"A1": ["7o", "1o", "12b", "4c"]}), 4 * VERDICT)
     [(text, picture, why)] = service.doubts
     assert text == "A1 muestra sus cartas" and why.startswith("no la veo: hay 4 carta(s)")
