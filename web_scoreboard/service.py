@@ -481,6 +481,14 @@ class TableService:
                 return None
             return self.publish(table=False)
 
+    def set_room(self, low: bool, message: str = "") -> dict[str, Any] | None:
+        """Show on the pages whether the data folder runs low on room (``room.RoomWatch``); the
+        new snapshot, or None when nothing changed."""
+        with self._lock:
+            if not self._snapshots.set_room(low, message):
+                return None
+            return self.publish(table=False)
+
     def set_calibration(self, state: dict[str, Any] | None) -> dict[str, Any] | None:
         """Show on the pages how the voices' calibration is going (``CalibrationControls``'s
         state); like ``set_source``, not a game event.  The new snapshot, or None when nothing

@@ -70,6 +70,8 @@ class Snapshots:
         self._boot = secrets.token_hex(4)
         self._sources: dict[str, dict[str, str]] = {}
         self._store = store_state("ok")
+        # Whether the data folder runs low on room (``room.RoomWatch``), and what to say of it.
+        self._room = {"low": False, "message": ""}
         # The voices' calibration from the tablet (``TableService.set_calibration``); None when
         # this server has no microphone to calibrate with.
         self._calibration: dict[str, Any] | None = None
@@ -107,6 +109,15 @@ class Snapshots:
         if self._store == state:
             return False
         self._store = dict(state)
+        return True
+
+    def set_room(self, low: bool, message: str) -> bool:
+        """Keep whether the data folder runs low on room for the snapshots to come; False if
+        it was so already."""
+        room = {"low": low, "message": message}
+        if self._room == room:
+            return False
+        self._room = room
         return True
 
     def set_calibration(self, state: dict[str, Any] | None) -> bool:
@@ -170,9 +181,11 @@ class Snapshots:
 
     def _own(self) -> dict[str, Any]:
         """What a snapshot says of this running server rather than of the table: how the
-        referee's ears and eyes are doing, the voices' calibration, whether the store writes."""
+        referee's ears and eyes are doing, the voices' calibration, whether the store writes
+        and has room."""
         return {
             "sources": [dict(self._sources[key]) for key in SOURCE_KEYS if key in self._sources],
             "calibration": None if self._calibration is None else dict(self._calibration),
             "store": dict(self._store),
+            "room": dict(self._room),
         }

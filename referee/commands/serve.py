@@ -270,28 +270,20 @@ def _app(args: argparse.Namespace, settings: Settings, store: Store,
         return made()
 
 
-# How fast a lively table fills the data folder (the store with its clips: about 32 MB an hour,
-# ``python -m benchmarks.evening``, README), and how many hours of room are too few to start on.
-STORE_BYTES_PER_HOUR = 32 << 20
-FEW_HOURS = 8
-
-
 def room_part(data_dir: Path) -> Part:
-    """The start-up line of the room left in the data folder: fine for ``FEW_HOURS`` of play or
-    more, else a warning to make room before the disk fills in the middle of a game."""
+    """The start-up line of the room left in the data folder: fine for ``room.FEW_HOURS`` of
+    play or more, else a warning to make room before the disk fills in the middle of a game."""
     from referee.startup import Part
-    from web_scoreboard.store_trouble import free_room, size_words
+    from web_scoreboard.room import FEW_HOURS, STORE_BYTES_PER_HOUR, room_words
+    from web_scoreboard.store_trouble import free_room
 
     free = free_room(data_dir)
     if free is None:
         return Part("datos", True, str(data_dir))
-    hours = free / STORE_BYTES_PER_HOUR
-    room = (f"{data_dir}: quedan {size_words(free)} libres (unas {hours:.0f} horas de juego con "
-            "sus audios)")
-    if hours >= FEW_HOURS:
-        return Part("datos", True, room)
-    return Part("datos", False, f"{room}: liberá espacio (o borrá partidas viejas en Ajustes) "
-                "antes de que se llene a mitad de una partida")
+    if free >= FEW_HOURS * STORE_BYTES_PER_HOUR:
+        return Part("datos", True, room_words(data_dir, free))
+    return Part("datos", False, f"{room_words(data_dir, free)}: liberá espacio (o borrá partidas "
+                "viejas en Ajustes) antes de que se llene a mitad de una partida")
 
 
 def store_line(state: str, words: str) -> str:
@@ -360,8 +352,10 @@ def _run(args: argparse.Namespace, me: str, ending: Ending) -> int:
 def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: Ending) -> int:
     import uvicorn
     from rich.console import Console
+    from rich.markup import escape
 
     from referee.startup import print_parts, start_camera, start_listening
+    from web_scoreboard.room import RoomWatch
 
     console = Console(highlight=False, soft_wrap=True)
     log = console.print
@@ -382,6 +376,7 @@ def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: 
     listening = start_listening(args, service, log, on_end)
     data_dir: Path = args.data_dir or user_data_dir()
     print_parts([room_part(data_dir), *listening, *start_camera(args, service, log)], log)
+    RoomWatch(data_dir, service.set_room, lambda line: log(escape(line))).start()
     if on_end is not None and not all(part.running for part in listening):
         log("  la grabación no se puede escuchar: termino (--exit-when-done)")
         return 1

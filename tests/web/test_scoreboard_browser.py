@@ -1216,6 +1216,36 @@ def test_a_store_that_refuses_to_write_is_said_on_the_page_until_it_writes_again
     assert banner.is_hidden() and text(page, '[data-score="A"]') == "1"
 
 
+def test_a_data_folder_low_on_room_is_warned_of_until_there_is_room_again(
+        server: LiveServer, page: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from web_scoreboard.room import low_message
+
+    open_board(page, server.url)
+    banner = page.locator("#store-trouble")
+    server.service.set_room(True, low_message(20 << 20))  # room for some 40 minutes of play
+    wait_seq(page, server.service.snapshot()["seq"])
+    assert text(page, "#store-trouble").startswith(
+        "⚠ Queda poco lugar en el disco: alcanza para unos 40 minutos de juego con sus audios.")
+    assert "low" in (banner.get_attribute("class") or "")
+    shot(page, "tablet-room-low")
+
+    def full(*_: Any, **__: Any) -> None:  # then the disk fills: the refusal is what is said
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(server.store, "append", full)
+    assert server.api.post("/api/events", json={"line": "hand"}).status_code == 503
+    monkeypatch.undo()
+    wait_seq(page, server.service.snapshot()["seq"])
+    assert text(page, "#store-trouble").startswith("⚠ No se puede guardar: el disco está lleno")
+    assert "low" not in (banner.get_attribute("class") or "")
+    server.post("hand")  # stored: back to the warning, while the room is still low
+    wait_seq(page, server.service.snapshot()["seq"])
+    assert text(page, "#store-trouble").startswith("⚠ Queda poco lugar en el disco")
+    server.service.set_room(False, "")  # old games deleted
+    wait_seq(page, server.service.snapshot()["seq"])
+    assert banner.is_hidden()
+
+
 PROMPTS = ("truco", "vale cuatro")  # what each player says, in turn
 CALIBRATION_IDLE: dict[str, Any] = {
     "state": "idle", "player": 0, "players": 0, "index": 0,

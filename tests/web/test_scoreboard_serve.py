@@ -177,7 +177,8 @@ def test_the_room_left_for_the_evening_is_said_at_start(tmp_path: Path,
     import shutil
     from collections import namedtuple
 
-    from referee.commands.serve import FEW_HOURS, STORE_BYTES_PER_HOUR, room_part
+    from referee.commands.serve import room_part
+    from web_scoreboard.room import FEW_HOURS, STORE_BYTES_PER_HOUR
 
     usage = namedtuple("usage", "total used free")
     monkeypatch.setattr(shutil, "disk_usage", lambda _: usage(0, 0, 50 * STORE_BYTES_PER_HOUR))

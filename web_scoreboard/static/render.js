@@ -385,14 +385,21 @@ const Render = (() => {
 
   /* While the referee cannot write down what is heard and tapped (a full disk), every page says
      so in a red banner, with why and until when, and not before a change is stored again:
-     nothing heard or tapped meanwhile counts.  Redrawn only when it changes. */
+     nothing heard or tapped meanwhile counts.  Before that, while the data folder runs low on
+     room, the same banner warns in amber, so that the table makes room in time.  Redrawn only
+     when it changes. */
   function store(snap) {
     const s = snap.store || {};
-    const said = s.state === "trouble" ? (s.message || "No se puede guardar: lo que se oye y lo que se toca no se anota.") : "";
-    if (said === storeShown) return;
-    storeShown = said;
+    const room = snap.room || {};
+    const trouble = s.state === "trouble";
+    const said = trouble ? (s.message || "No se puede guardar: lo que se oye y lo que se toca no se anota.")
+      : room.low ? room.message : "";
+    const shown = `${trouble}|${said}`;
+    if (shown === storeShown) return;
+    storeShown = shown;
     const el = $("#store-trouble");
     el.textContent = said ? `⚠ ${said}` : "";
+    el.classList.toggle("low", !trouble && !!said);
     el.hidden = !said;
   }
 
