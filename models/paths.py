@@ -39,8 +39,17 @@ def fetch_command(models: Path | None, *words: str) -> str:
     ``--models-dir`` (quoted for the shell) unless ``models`` is the folder the command takes
     without it."""
     where = ([] if models is None or models == models_dir()
-             else ["--models-dir", shlex.quote(str(models))])
+             else ["--models-dir", shell_word(str(models))])
     return " ".join(["truco-referee models fetch", *words, *where])
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word for the shell, quoted only if it must be; in double quotes where they
+    do, since the advice it goes in is itself in single quotes ('… --models-dir "mis modelos"')."""
+    quoted = shlex.quote(text)
+    if quoted == text or any(c in text for c in '"$`\\!'):
+        return quoted
+    return f'"{text}"'
 
 
 def models_dir_problem(explicit: str | os.PathLike[str] | None = None) -> str | None:

@@ -30,8 +30,10 @@ FETCH_COMMANDS = [
     (None, "truco-referee models fetch sphinx-es"),
     ("VARIABLE", "truco-referee models fetch sphinx-es"),  # the folder it takes by itself
     ("fc", "truco-referee models fetch sphinx-es --models-dir fc"),
-    ("mis modelos", "truco-referee models fetch sphinx-es --models-dir 'mis modelos'"),
-    ("l'árbitro", "truco-referee models fetch sphinx-es --models-dir 'l'\"'\"'árbitro'"),
+    # in double quotes: the advice is in single quotes (before: '… --models-dir 'mis modelos'')
+    ("mis modelos", 'truco-referee models fetch sphinx-es --models-dir "mis modelos"'),
+    ("l'árbitro", 'truco-referee models fetch sphinx-es --models-dir "l\'árbitro"'),
+    ('$HOME "x"', "truco-referee models fetch sphinx-es --models-dir '$HOME \"x\"'"),
 ]
 
 
