@@ -155,8 +155,8 @@ def test_a_hand_scored_through_the_api_shows_on_the_page(server: LiveServer, pag
     assert page.locator("#banner").is_hidden()
     assert text(page, '[data-score="A"]') == "4" and strokes(page, "A") == 4
     assert text(page, '[data-score="B"]') == "16" and strokes(page, "B") == 16
-    assert text(page, '[data-zone="B"]').lower() == "buenas"
-    assert text(page, '[data-zone="A"]').lower() == "malas"
+    assert text(page, '[data-zone="B"]').lower() == "1 buena"  # 16: as the table says it
+    assert text(page, '[data-zone="A"]').lower() == "4 malas"
     assert "truco querido" in text(page, '[data-fact="truco"]')
     shot(page, "tablet-scored")
 
@@ -808,7 +808,7 @@ def test_text_is_readable_and_long_names_fit_at_every_size(server: LiveServer,
         context = browser.new_context(viewport=viewport)
         page = context.new_page()
         open_board(page, server.url)
-        assert text(page, '[data-zone="A"]').lower() == "buenas"
+        assert text(page, '[data-zone="A"]').lower() == "14 buenas"
         got = page.evaluate(READABLE)
         smallest = 14 if name == "phone" else 16
         assert len(got["texts"]) == 1 + 3 + 4 and min(got["texts"]) >= smallest, (name, got)

@@ -90,6 +90,13 @@ const Render = (() => {
   }
 
   /* -- team panels ------------------------------------------------------------------------ */
+  /* Where a team stands in a game to 30, as the table says it: the points within its half,
+     «7 malas», «14 buenas» (29: buenas begin at 15), «malas» at 0 and «buenas» at 15. */
+  function zoneWords(points) {
+    const [n, half] = points < 15 ? [points, ["mala", "malas"]] : [points - 15, ["buena", "buenas"]];
+    return n ? `${n} ${half[n === 1 ? 0 : 1]}` : half[1];
+  }
+
   function teams(snap) {
     const score = snap.score || {};
     const target = Number(snap.target || (snap.settings || {}).points || 30);
@@ -100,7 +107,7 @@ const Render = (() => {
       Tally.draw($(`[data-tally="${team}"]`), points, target);
       const zone = $(`[data-zone="${team}"]`);
       const buenas = target === 30 && points >= 15;
-      zone.textContent = target === 30 ? (buenas ? "buenas" : "malas") : "";
+      zone.textContent = target === 30 ? zoneWords(points) : "";
       zone.classList.toggle("buenas", buenas);
       $(`section.team-${team}`).setAttribute("aria-label", teamName(snap, team));
       $(`[data-team-label="${team}"]`).textContent = teamName(snap, team);  // in «Ajustes»
