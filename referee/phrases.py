@@ -58,6 +58,17 @@ DECOYS: dict[str, Call] = {
     "mazo": Call.MAZO,
 }
 
+# Calls a player undoes by saying them after a «no» (or «ni», «nunca»…) with at most a few words
+# between: «no te la quiero» and «ni en pedo quiero» refuse, «no me voy al mazo» stays.  Read as
+# the call they would reverse, such a phrase would give the other answer than the one meant, the
+# worst mistake a referee makes; read as a refusal, it would take words the rules do not count
+# («no quiero» is the call).  So they are look-alikes: shown with the reason, never applied, and
+# the table taps what was meant.  A question still counts («¿no querés?» is no call anyway, and
+# «¿no tenés envido?» is an envido): only these two calls are undone by a «no».
+NEGATED: frozenset[Call] = frozenset({Call.QUIERO, Call.MAZO})
+NEGATIONS: frozenset[str] = frozenset({"no", "ni", "nunca", "jamas", "tampoco"})
+NEGATION_REACH = 3  # words at most between the «no» and the call
+
 # What a player says to make a call, never a call itself: "te canto truco", "envido, te digo".
 # The recognizers hear these as themselves, so their sounds are not forced onto a call or a
 # number ("te canto truco" was heard as "siete retruco").  The parser ignores them.
@@ -146,6 +157,9 @@ MAX_DIGITS = 99
 # refuses it as a whole instead of taking «treinta» and leaving «nueve».  Read only: no
 # recognizer's grammar holds it.
 BEYOND_WORDS: dict[str, int] = {"treinta y nueve": 39}
+# A number as some write it in a log, read alike: «veinte y ocho» is 28 (no recognizer's grammar
+# holds it: one says «veintiocho»).
+WRITTEN_WORDS: dict[str, int] = {f"veinte y {UNITS[n]}": 20 + n for n in range(1, 10)}
 # What an envido number is said with right after it: «treinta y tres son mejores».
 NUMBER_TAILS: tuple[str, ...] = ("son mejores",)
 
@@ -192,8 +206,9 @@ def _build_matcher() -> dict[tuple[str, ...], tuple[Kind, object]]:
         table[tuple(normalize(phrase).split())] = ("call", calls)
     for phrase, call in DECOYS.items():
         table[tuple(normalize(phrase).split())] = ("decoy", call)
-    for phrase, number in (*NUMBER_WORDS.items(), *BEYOND_WORDS.items()):
+    for phrase, number in (*NUMBER_WORDS.items(), *BEYOND_WORDS.items(), *WRITTEN_WORDS.items()):
         table[tuple(normalize(phrase).split())] = ("points", number)
+    table["vale", "4"] = ("call", (Call.VALE_CUATRO,))  # as a log writes it
     return table
 
 
@@ -240,7 +255,26 @@ def parse(text: str) -> list[Heard]:
         else:
             found.append(Heard("points", words, i, i + length, points=value))  # type: ignore[arg-type]
         i += length
-    return found
+    return _negated(tokens, found)
+
+
+def _negated(tokens: list[str], found: list[Heard]) -> list[Heard]:
+    """The calls in ``NEGATED`` said after a negation (``NEGATION_REACH`` words before at most,
+    none of them part of another thing found) made look-alikes of their own words, from the
+    negation on: «no te la quiero» is no «quiero»."""
+    covered = {t for h in found for t in range(h.start, h.end)}
+    out = []
+    for heard in found:
+        if heard.kind == "call" and heard.call in NEGATED:
+            for j in range(heard.start - 1, max(heard.start - 2 - NEGATION_REACH, -1), -1):
+                if j in covered:
+                    break
+                if tokens[j] in NEGATIONS:
+                    heard = Heard("decoy", " ".join(tokens[j:heard.end]), j, heard.end,
+                                  call=heard.call)
+                    break
+        out.append(heard)
+    return out
 
 
 def grammar_phrases() -> list[str]:

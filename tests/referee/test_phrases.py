@@ -72,6 +72,47 @@ def test_a_lookalike_is_heard_as_itself_with_the_call_it_resembles(word: str, ca
     assert decoy_reason(heard) == f"«{word}» no es {call.value}"
 
 
+@pytest.mark.parametrize("text, call, words", [
+    ("no te la quiero", Call.QUIERO, "no te la quiero"),
+    ("no, no lo quiero", Call.QUIERO, "no lo quiero"),
+    ("ni en pedo quiero", Call.QUIERO, "ni en pedo quiero"),
+    ("yo no me voy al mazo", Call.MAZO, "no me voy al mazo"),
+    ("nunca me voy al mazo, yo", Call.MAZO, "nunca me voy al mazo"),
+])
+def test_a_quiero_or_a_mazo_said_after_a_no_is_no_call(text: str, call: Call, words: str) -> None:
+    # before: «no te la quiero» was read «quiero», the answer the player did not give
+    [heard] = parse(text)
+    assert (heard.kind, heard.call, heard.text) == ("decoy", call, words)
+    assert decoy_reason(heard) == f"«{words}» no es {call.value}"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("no quiero", ["no quiero"]),
+    ("no quiero, me voy al mazo", ["no quiero", "me voy al mazo"]),  # the «no» is the call's
+    ("quiero no quiero", ["quiero", "no quiero"]),
+    ("¿no tenés envido?", ["envido"]),  # a question still counts: only quiero and mazo undone
+    ("no sé qué hacer, la verdad, quiero", ["quiero"]),  # the «no» too far back
+    ("no, quiero retruco", ["no quiero", "retruco"]),
+])
+def test_a_no_undoes_only_the_call_it_is_said_right_before(text: str,
+                                                           expected: list[str]) -> None:
+    assert labels(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("vale 4", ["vale cuatro"]), ("quiero vale 4", ["quiero", "vale cuatro"]),
+])
+def test_vale_cuatro_written_with_a_digit_is_the_call(text: str, expected: list[str]) -> None:
+    assert labels(text) == expected
+
+
+@pytest.mark.parametrize("text, points", [
+    ("veinte y ocho", 28), ("veinte y uno", 21), ("veinte y nueve", 29),
+])
+def test_a_twenty_written_in_three_words_is_one_number(text: str, points: int) -> None:
+    assert [(h.kind, h.points) for h in parse(text)] == [("points", points)]
+
+
 @pytest.mark.parametrize("text, points", [
     ("cero", 0), ("siete", 7), ("veinte", 20), ("veintiuno", 21), ("veintidós", 22),
     ("veintisiete", 27), ("treinta", 30), ("treinta y tres", 33), ("tengo veintiocho", 28),
