@@ -132,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     from referee.commands.values import not_folders
 
     _say_crashes()
+    _print_what_it_can()
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -151,6 +152,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C where the command does not handle it: no traceback
         print(f"\ntruco-referee {args.command}: interrumpido", file=sys.stderr)
         return INTERRUPTED
+
+
+def _print_what_it_can() -> None:
+    """Standard output and error print what the terminal's encoding can show and «?» for the
+    rest (a «—» or an accent on a Latin-1 or ASCII terminal, a file name Python could not
+    decode) instead of ending in a ``UnicodeEncodeError``."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(ValueError, io.UnsupportedOperation):
+                stream.reconfigure(errors="replace")
 
 
 def _say_crashes() -> None:

@@ -1,8 +1,10 @@
 """The table-log notation: one event per line, as ``truco-referee replay`` reads it.
 
-    set players 4          hand               round A | round parda      hand A
-    A1: envido             A1 plays 7o        A1 shows 7o 1o             envido B
-    points A +2            envido aside       # comments
+    set players 4          mano               vuelta A | vuelta parda    mano A
+    A1: envido             A1 juega 7o        A1 muestra 7o 1o           envido B
+    puntos A +2            envido aparte      # comments
+
+(the English words are read the same: hand, round, plays, shows, points, aside).
 
 Spoken lines (``SEAT: words``) are not turned into events here: their words go through the
 phrase interpretation (``referee.interpret``) like anything the microphone hears.
@@ -11,7 +13,7 @@ phrase interpretation (``referee.interpret``) like anything the microphone hears
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from engine import (
     Adjust,
@@ -25,12 +27,15 @@ from engine import (
     Play,
     RoundResult,
     SetRule,
+    Settings,
     Show,
     parse_cards,
 )
 from engine.cards import InvalidCard
 
-SEAT_RE = r"[AB][1-3]"
+# A seat as written: a team and a number.  Any number is read as a seat, so that «A4: truco» is
+# refused by the game for the table it is at («no hay asiento A4 en una mesa de 2»).
+SEAT_RE = r"[AB]\d+"
 _TEAM = {"a": "A", "b": "B"}
 
 
@@ -57,13 +62,13 @@ def parse_line(line: str) -> Event | Spoken | None:
     if not text:
         return None
     spoken = re.fullmatch(rf"({SEAT_RE})\s*:\s*(.*)", text, re.IGNORECASE)
-    if spoken:
-        return Spoken(spoken.group(1).upper(), spoken.group(2).strip())
     words = text.split()
     head = words[0].lower()
     try:
-        if re.fullmatch(SEAT_RE, words[0], re.IGNORECASE) and len(words) >= 3:
-            return _seat_action(words[0].upper(), words[1].lower(), words[2:])
+        if spoken:
+            return _spoken(spoken.group(1).upper(), spoken.group(2).strip())
+        if re.fullmatch(SEAT_RE, words[0], re.IGNORECASE):
+            return _seat_action(words[0].upper(), words[1:])
         parser = _TABLE_ACTIONS.get(head)
         if parser:
             return parser(words[1:])
@@ -73,12 +78,43 @@ def parse_line(line: str) -> Event | Spoken | None:
                        "«vuelta parda», «mano B» o «puntos A +2» (docs/replay.md)")
 
 
-def _seat_action(seat: str, verb: str, rest: list[str]) -> Event:
-    if verb in ("plays", "juega") and len(rest) == 1:
+def _spoken(seat: str, said: str) -> Spoken:
+    if not said:
+        raise InvalidEvent(f"falta lo que dijo: se escribe «{seat}: truco»")
+    return Spoken(seat, said)
+
+
+PLAYS = ("juega", "plays")
+SHOWS = ("muestra", "shows")
+# Words written between a seat and what it said, for the colon: «A1 dice truco», «A1 - truco».
+SAYS = ("dice", "canta", "says", "-", "–", "—")
+
+
+def _seat_action(seat: str, words: list[str]) -> Event:
+    """A seat's card on the table or shown («A1 juega 7o», «A1 muestra 7o 1o»); anything else
+    after a seat is refused with how it is written («A1 truco»: the colon is missing)."""
+    verb, rest = (words[0].lower(), words[1:]) if words else ("", [])
+    if verb in PLAYS and len(rest) == 1:
         return Play(seat, Card.parse(rest[0]))
-    if verb in ("shows", "muestra") and 2 <= len(rest) <= 3:
+    if verb in SHOWS and 2 <= len(rest) <= 3:
         return Show(seat, parse_cards(rest))
-    raise InvalidEvent(f"se escribe «{seat} juega 7o» o «{seat} muestra 7o 1o»")
+    cards = f"«{seat} juega 7o» o «{seat} muestra 7o 1o»"
+    if verb in PLAYS + SHOWS or (rest and all(_is_card(w) for w in rest)):
+        raise InvalidEvent(f"se escribe {cards}")
+    if not words:
+        raise InvalidEvent(f"falta lo que dijo o jugó: se escribe «{seat}: truco» o {cards}")
+    said = f"«{seat}: {' '.join(rest if verb in SAYS and rest else words)}»"
+    if len(words) == 1:  # «A1 truco»
+        raise InvalidEvent(f"falta «:» después del asiento: se escribe {said}")
+    raise InvalidEvent(f"falta «:» después del asiento: se escribe {said}; una carta, {cards}")
+
+
+def _is_card(word: str) -> bool:
+    try:
+        Card.parse(word)
+    except InvalidCard:
+        return False
+    return True
 
 
 def _team(word: str) -> str:
@@ -104,10 +140,14 @@ def _hand(args: list[str]) -> Event:
 
 
 def _round(args: list[str]) -> Event:
+    how = "se escribe «vuelta A», «vuelta B» o «vuelta parda»"
     if not args:
-        raise InvalidEvent("se escribe «vuelta A», «vuelta B» o «vuelta parda»")
-    winner = None if args[0].lower() == "parda" else _team(args[0])
-    return RoundResult(winner, _seat(args[1:]))  # type: ignore[arg-type]
+        raise InvalidEvent(how)
+    if args[0].lower() == "parda":
+        return RoundResult(None, _seat(args[1:]))
+    if args[0].lower() not in _TEAM:
+        raise InvalidEvent(f"«{args[0]}» no es un equipo ni «parda»: {how}")
+    return RoundResult(_team(args[0]), _seat(args[1:]))  # type: ignore[arg-type]
 
 
 def _envido(args: list[str]) -> Event:
@@ -125,12 +165,32 @@ def _points(args: list[str]) -> Event:
     return Adjust(_team(args[0]), int(args[1]))  # type: ignore[arg-type]
 
 
+# The rules a ``set`` line names (docs/rules.md), as the log writes them; «pica-pica» is read too.
+RULES = tuple(f.name for f in fields(Settings))
+# A yes-or-no rule's value as it is read -> as the log writes it.
+ON_OFF = {"on": "on", "sí": "on", "si": "on", "yes": "on", "true": "on", "1": "on",
+          "off": "off", "no": "off", "false": "off", "0": "off"}
+
+
 def _set(args: list[str]) -> Event:
+    """A rule setting, in the log's words: «set flor sí» is ``set flor on``."""
     if len(args) != 2:
         raise InvalidEvent("se escribe «set NOMBRE VALOR», p. ej. «set flor on»")
-    return SetRule(args[0].lower(), args[1])
+    name, value = args[0].lower().replace("-", "_"), args[1]
+    if name not in RULES:
+        names = ", ".join(f"«{n}»" for n in RULES[:-1]) + f" o «{RULES[-1]}»"
+        raise InvalidEvent(f"no hay una regla «{args[0]}»: las reglas son {names} (docs/rules.md)")
+    if isinstance(getattr(Settings(), name), bool):
+        value = ON_OFF.get(value.lower(), value)
+    return SetRule(name, value)
+
+
+def _undo(args: list[str]) -> Event:
+    """A log is what stands: what was taken back is not in it."""
+    raise InvalidEvent("un registro no tiene línea de deshacer: para deshacer algo, borrá su línea")
 
 
 ASIDE = ("aside", "aparte")
 _TABLE_ACTIONS = {"hand": _hand, "mano": _hand, "round": _round, "vuelta": _round,
-                  "envido": _envido, "points": _points, "puntos": _points, "set": _set}
+                  "envido": _envido, "points": _points, "puntos": _points, "set": _set,
+                  "undo": _undo, "deshacer": _undo, "deshacé": _undo}

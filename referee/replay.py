@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Settings
+from engine import Adjust, NewHand, Settings, Team
 from referee.logline import strip_comment
 from referee.table import LineRejected, Table
+
+TEAMS: tuple[Team, Team] = ("A", "B")
 
 
 @dataclass
@@ -35,6 +37,23 @@ class ReplayResult:
             "rejected": [vars(r) for r in self.rejected],
             "log": snap["log"],
         }
+
+    def corrections(self) -> list[tuple[int, Adjust]]:
+        """Each manual correction (``puntos A +2``) with the number of hands dealt before it."""
+        dealt, found = 0, []
+        for event in self.table.game.events:
+            if isinstance(event, NewHand):
+                dealt += 1
+            elif isinstance(event, Adjust):
+                found.append((dealt, event))
+        return found
+
+    def mazo_extra(self) -> list[dict[Team, int]]:
+        """Each hand's extra point for leaving in the first round with nothing called
+        (``set mazo_extra on``): the game counts it with the envido's points, though no envido
+        was called."""
+        return [{team: sum(h.points["envido"][team] for h in deal if h.envido_status == "none")
+                 for team in TEAMS} for deal in self.table.game.deals]
 
 
 def replay(lines: Iterable[str], settings: Settings | None = None) -> ReplayResult:

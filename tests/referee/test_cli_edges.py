@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -88,3 +89,21 @@ def test_demo_with_its_port_taken_stops_before_saying_its_script(
     said = capsys.readouterr().err
     assert said.startswith(f"truco-referee demo: no se puede abrir el puerto {port}")
     assert "espeak" not in said and not (tmp_path / "datos").exists()
+
+
+@pytest.mark.parametrize(("encoding", "argv"), [
+    ("latin-1", ["replay", "examples/dos-jugadores.log"]),
+    ("ascii", ["replay", "examples/dos-jugadores.log"]),
+    ("ascii", ["replay", "--help"]),
+    ("ascii", ["--help"]),
+])
+def test_a_terminal_that_cannot_show_every_letter_gets_what_it_can(encoding: str,
+                                                                   argv: list[str]) -> None:
+    """«—», ««» and the accents on a Latin-1 or ASCII terminal: «?» in their place."""
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, "-m", "referee.cli", *argv], cwd=root,
+                         capture_output=True, check=False,
+                         env={**os.environ, "PYTHONIOENCODING": encoding})
+    said = run.stderr.decode(encoding, "replace")
+    assert run.returncode == 0 and "Traceback" not in said, said  # before: UnicodeEncodeError
+    assert run.stdout.decode(encoding).strip()
