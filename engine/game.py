@@ -272,8 +272,8 @@ class Game:
         self.deals.append(deal)
 
     def _pica_pica_now(self) -> bool:
-        """Pica-pica hands alternate with full-table hands while the leader is between 5 and 25
-        (in a 30-point game; 2 and 13 in a 15-point game)."""
+        """Pica-pica hands alternate with full-table hands while the leader has from 5 to 24
+        points (in a 30-point game; 2 to 12 in a 15-point game), as rules.md §10 says."""
         if not self.settings.pica_pica:
             return False
         low = self.settings.points // 6

@@ -37,6 +37,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         self.points = {c: {"A": 0, "B": 0} for c in CATEGORIES}
         self.notes = []
         self.deferred = []
+        self.unscored = []
         self.init_truco()
         self.init_envido()
         self.init_flor()
@@ -87,7 +88,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         """Why the seat may not play this card now, or None.  (The hottest check of the engine:
         the reason text is built only for a refusal.)"""
         if self.over:
-            return "la mano ya terminó"
+            return self.over_reason()
         blocked = self.blocking()
         if blocked is not None:
             return blocked
@@ -141,9 +142,9 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         if not commit:
             return
         winner = other(team)
+        extra = self.settings.mazo_extra and self.bets_untouched() and self.envido_callable()
         self.refuse_pending_bets(winner)
-        envido_still_possible = self.in_first_round and self.truco_level == 1
-        if self.settings.mazo_extra and envido_still_possible and self.bets_untouched():
+        if extra:
             self.score_points("envido", winner, 1, "mazo sin envido en primera")
         self.finish(winner, self.truco_value(), f"{seat} se fue al mazo")
 
@@ -157,7 +158,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         for category, team, points in self.deferred:
             if self.target_reached():
                 self.points[category][team] -= points
-                self.note_unscored(category, team)
+                self.note_unscored(category, team, points, category)
             else:
                 self.ledger.credit(team, points)
         self.deferred = []
@@ -170,8 +171,11 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         self.require_open(what)
         if self.envido_status == "pending":
             return self.answer_envido(seat, call, commit)
-        self.require(self.flor_status != "pending",
-                     f"{what}: a la contraflor se contesta con flor quiero o con flor me achico")
+        # with a flor sung, quiero answers only a truco of the other team left waiting (rules.md §7)
+        truco_to_answer = self.truco_pending is not None and self.truco_pending[1] != team_of(seat)
+        flor_waits = self.flor_status == "pending" or (
+            self.flor_status == "open" and not truco_to_answer)
+        self.require(not flor_waits, f"{what}: {self.flor_answers(call.value)}")
         self.require(not self.declaring(), f"{what}: primero se dicen los tantos")
         return self.answer_truco(seat, call, commit)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.betting import ENVIDO_CHAINS, falta_points
 from engine.cards import Card, envido_values_made, is_possible_envido
 from engine.declarations import Declarations
+from engine.errors import IllegalEvent
 from engine.events import Call, Team, other, team_of
 from engine.hand_state import HandState
 
@@ -63,6 +64,17 @@ class EnvidoRules(HandState):
             return self.truco_level == 1
         level, caller, _ = self.truco_pending
         return level == 2 and caller != team
+
+    def envido_callable(self) -> bool:
+        """Whether some seat could call envido now, asked of ``call_envido`` itself so that the
+        extra point of ``mazo_extra`` (rules.md §9) follows the same rule as the call."""
+        for seat in self.seats:
+            try:
+                self.call_envido(seat, Call.ENVIDO, commit=False)
+            except IllegalEvent:
+                continue
+            return True
+        return False
 
     def envido_too_late(self, team: Team) -> str:
         """Why envido (or flor) is no longer in time for this team."""

@@ -12,6 +12,14 @@ from engine.hand_state import HandState
 # accepted: declaring; aside: its numbers were not heard (as the envido's); decided: settled.
 FLOR_STATUSES = ("none", "open", "pending", "accepted", "aside", "decided")
 
+# What answers the flor at each step of its chain (rules.md §7) [IT].
+FLOR_ANSWERS: dict[tuple[Call, ...], tuple[Call, ...]] = {
+    (): (Call.FLOR, Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO),
+    (Call.CONTRAFLOR,): (Call.CON_FLOR_QUIERO, Call.CON_FLOR_ME_ACHICO, Call.CONTRAFLOR_AL_RESTO),
+    (Call.CONTRAFLOR_AL_RESTO,): (Call.CON_FLOR_QUIERO, Call.CON_FLOR_ME_ACHICO),
+    (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO): (Call.CON_FLOR_QUIERO, Call.CON_FLOR_ME_ACHICO),
+}
+
 
 class FlorRules(HandState):
     """Mixed into ``Hand``: the flor."""
@@ -36,6 +44,14 @@ class FlorRules(HandState):
         if self.flor_status == "accepted":
             return "faltan los tantos de la flor"
         return None
+
+    def flor_answers(self, said: str | None = None) -> str:
+        """What answers the flor in play, as a player reads it (after what was ``said`` instead):
+        «a la flor no se le contesta quiero: se contesta flor, contraflor, …»."""
+        name = self.flor_chain[-1].value if self.flor_chain else "flor"
+        *first, last = (c.value for c in FLOR_ANSWERS[self.flor_chain])
+        answers = f"se contesta {', '.join(first)} o {last}"
+        return f"a la {name} no se le contesta {said}: {answers}" if said else f"a la {name} {answers}"
 
     def bets_untouched(self) -> bool:
         return self.envido_status == "none" and self.flor_status == "none"
@@ -99,9 +115,7 @@ class FlorRules(HandState):
         self.require(self.flor_status in ("open", "pending") and self.flor_by != team,
                      f"{what}: se contesta a una flor del otro equipo")
         if self.flor_status == "pending":
-            self.require(self.flor_chain == (Call.CONTRAFLOR,) and call is Call.CONTRAFLOR_AL_RESTO,
-                         f"{what}: a la {self.flor_chain[-1].value} se contesta con flor quiero"
-                         " o con flor me achico")
+            self.require(call in FLOR_ANSWERS[self.flor_chain], f"{what}: {self.flor_answers()}")
         if seat not in self.flor_sung:  # a raise says the seat has a flor: in time to sing it
             self._require_can_sing(seat, what)
         if not commit:

@@ -19,6 +19,9 @@ from engine.events import TEAMS, Call, Team, other, team_of
 from engine.rounds import RoundWinner
 from engine.settings import Settings
 
+# The order a hand's points are scored in when it ends [IT] (rules.md §11).
+SCORING_ORDER = ("flor", "envido", "truco")
+
 
 class Ledger(Protocol):
     """What a hand needs from its game: the rules, the score, and a way to credit points."""
@@ -29,6 +32,9 @@ class Ledger(Protocol):
     def score(self) -> dict[Team, int]: ...
 
     def credit(self, team: Team, points: int) -> None: ...
+
+    @property
+    def deal_over(self) -> bool: ...
 
 
 class Round:
@@ -57,6 +63,7 @@ class HandState(abc.ABC):
     points: dict[str, dict[Team, int]]       # category -> team -> points won in this hand
     notes: list[str]
     deferred: list[tuple[str, Team, int]]    # (category, team, points) credited at hand end
+    unscored: list[tuple[str, Team, int, str]]   # (category, team, points, why) past the target
 
     # -- the truco (set by TrucoRules.init_truco) ---------------------------------------------
     truco_level: int
@@ -101,7 +108,14 @@ class HandState(abc.ABC):
             raise IllegalEvent(reason)
 
     def require_open(self, what: str) -> None:
-        self.require(not self.over, f"{what}: la mano ya terminó")
+        self.require(not self.over, f"{what}: {self.over_reason()}")
+
+    def over_reason(self) -> str:
+        """Why nothing more goes in this hand, with what the table does next when every hand of
+        the deal is over (in pica-pica the other duels may still be playing)."""
+        if self.ledger.deal_over:
+            return "la mano ya terminó: falta repartir la siguiente («mano»)"
+        return "la mano ya terminó"
 
     def target_reached(self) -> bool:
         """A team has reached the game's target: the game (or the chico) ended right there, and
@@ -109,16 +123,32 @@ class HandState(abc.ABC):
         that got there."""
         return max(self.ledger.score.values()) >= self.settings.points
 
-    def note_unscored(self, what: str, team: Team) -> None:
-        """Points the hand would have given after the target was reached, noted as not given."""
-        self.notes.append(f"{what}: sin puntos para {team}, la partida ya terminó")
+    def note_unscored(self, category: str, team: Team, points: int, why: str) -> None:
+        """Points the hand would have given after the target was reached, noted as not given and
+        kept: a false declaration shown later can take the target back (``score_unscored``)."""
+        self.unscored.append((category, team, points, why))
+        self.notes.append(f"{why}: sin puntos para {team}, la partida ya terminó")
+
+    def score_unscored(self) -> None:
+        """Score the points noted as not given once the target no longer stands (a false
+        declaration shown after the hand ended), in the order of the end of a hand (flor, envido,
+        truco, rules.md §11), stopping again when one of them reaches the target."""
+        waiting = sorted(self.unscored, key=lambda u: SCORING_ORDER.index(u[0]))
+        self.unscored = []
+        for category, team, points, why in waiting:
+            if self.target_reached():
+                self.unscored.append((category, team, points, why))
+                continue
+            self.points[category][team] += points
+            self.notes.append(f"{why}: {team} +{points}, la partida sigue")
+            self.ledger.credit(team, points)
 
     def score_points(self, category: str, team: Team, points: int, note: str,
                      deferred: bool = False) -> None:
         """Record points for a team in this hand and credit them now or at the end of the hand;
         none once a team has reached the target."""
         if self.target_reached():
-            self.note_unscored(note, team)
+            self.note_unscored(category, team, points, note)
             return
         self.points[category][team] += points
         self.notes.append(f"{note}: {team} +{points}")
@@ -158,6 +188,7 @@ class HandState(abc.ABC):
             self.envido_winner = gainer
         else:
             self.flor_winner = gainer
+        self.score_unscored()
 
     # -- what one part of the rules asks another ----------------------------------------------
     @abc.abstractmethod

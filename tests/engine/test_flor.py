@@ -48,9 +48,21 @@ def test_flor_cancels_a_pending_envido() -> None:
     step(game, "A1: envido")
     step(game, "B1: flor")
     assert game.hand is not None and game.hand.envido_status == "cancelled"
-    refused(game, "B1: quiero", "no hay nada cantado")
+    refused(game, "B1: quiero", "a la flor no se le contesta quiero")  # not the envido
     refused(game, "A1: envido", "con flor no hay envido")
     steps(game, "A1 plays 4c", expect=(0, 3))       # every rival (A1) has played
+
+
+def test_quiero_to_a_flor_says_what_answers_a_flor() -> None:
+    game = new_game(flor=True)
+    step(game, "A1: flor")
+    assert refused(game, "B1: quiero", "a la flor") == (
+        "B1: quiero: a la flor no se le contesta quiero: "
+        "se contesta flor, contraflor, contraflor al resto o con flor me achico")
+    refused(game, "B1: no quiero", "a la flor no se le contesta no quiero: se contesta flor,")
+    game = new_game(flor=True)
+    steps(game, "B1: truco", "A1: flor")
+    step(game, "A1: quiero")          # a truco left waiting is still answered while the flor is open
 
 
 @pytest.mark.parametrize("answer,then,points", [
@@ -99,7 +111,8 @@ def test_two_flors_of_one_team_are_three_each() -> None:
 def test_contraflor_accepted_is_worth_contraflor_points() -> None:
     game = new_game(flor=True)
     steps(game, "A1: flor", "B1: contraflor")
-    refused(game, "A1: quiero", "se contesta con flor quiero o con flor me achico")
+    refused(game, "A1: quiero", "a la contraflor no se le contesta quiero: "
+            "se contesta con flor quiero, con flor me achico o contraflor al resto")
     refused(game, "A1: contraflor", "a la contraflor se contesta con flor quiero")
     step(game, "A1: con flor quiero")
     steps(game, "A1: 30", "B1: 32", expect=(0, 6))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_steps import new_game, refused, score, step, steps
+from engine_steps import hand_points, new_game, refused, score, step, steps
 
 from engine import Game, SetRule, snapshot
 
@@ -154,3 +154,37 @@ def test_a_chico_won_in_the_middle_of_a_hand_stops_that_hand() -> None:
     refused(game, "B1: truco", "el chico terminó")
     step(game, "hand", expect=(0, 0))
     assert game.chicos == {"A": 1, "B": 0}
+
+
+def test_a_false_envido_shown_after_the_hand_gives_back_the_truco_the_target_kept_out() -> None:
+    """Credited at hand end, the envido took A to 30 and B's truco went unscored; shown false,
+    the envido is B's and the game is open again, so B's truco counts after it (§5, §11)."""
+    game = game_at(28, 20, envido_credit="hand-end")
+    steps(game, "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", "B1: truco", "A1: quiero")
+    steps(game, "A1 plays 4c", "B1 plays 1e", "B1 plays 1b", "A1 plays 4o", expect=(30, 20))
+    assert game.winner == "A" and hand_points(game, "truco") == (0, 0)
+    step(game, "A1 shows 7o 5o", expect=(28, 24))
+    assert not game.over
+    assert hand_points(game, "envido") == (0, 2) and hand_points(game, "truco") == (0, 2)
+    step(game, "hand")
+
+
+def test_the_envido_given_away_that_reaches_the_target_keeps_the_truco_out() -> None:
+    """In the order of the end of a hand the envido comes before the truco: given to B, it takes
+    B to 30, and the truco (A's or B's) is still not scored."""
+    game = game_at(28, 28, envido_credit="hand-end")
+    steps(game, "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", "B1: truco", "A1: quiero")
+    step(game, "hand B", expect=(30, 28))
+    step(game, "A1 shows 7o 5o", expect=(28, 30))
+    assert game.winner == "B" and hand_points(game, "truco") == (0, 0)
+
+
+def test_a_false_flor_shown_after_the_hand_gives_back_the_truco_the_target_kept_out() -> None:
+    """The same with the flor credited as soon as it is settled: the flor closed as A left and
+    took A to 30; shown false it is B's, and B's truco counts after it."""
+    game = game_at(27, 20, flor=True)
+    steps(game, "A1: flor", "B1: truco")
+    step(game, "A1: me voy al mazo", expect=(30, 20))
+    assert game.winner == "A"
+    step(game, "A1 shows 7o 5o 4c", expect=(27, 24))
+    assert not game.over and hand_points(game, "truco") == (0, 1)

@@ -8,6 +8,8 @@ from engine_steps import ev, new_game, refused, steps
 from engine import Adjust, Game, IllegalEvent, InvalidEvent, SetRule, Settings, snapshot
 from engine.events import in_spanish
 
+NEXT_HAND = "la mano ya terminó: falta repartir la siguiente («mano»)"
+
 # (events before, the refused event, part of the reason)
 ILLEGAL: list[tuple[tuple[str, ...], str, str]] = [
     ((), "A1: truco", "todavía no se repartió"),
@@ -35,6 +37,8 @@ ILLEGAL: list[tuple[tuple[str, ...], str, str]] = [
     (("hand", "hand A"), "B1: truco", "la mano ya terminó"),
     (("hand", "hand A"), "round A", "la mano ya terminó"),
     (("hand", "hand A"), "A1: me voy al mazo", "la mano ya terminó"),
+    (("hand", "hand A"), "B1 plays 4c", f"B1 juega 4c: {NEXT_HAND}"),
+    (("hand", "A1: truco", "B1: no quiero"), "B1: quiero", f"B1: quiero: {NEXT_HAND}"),
     (("hand", "A1: envido", "B1: no quiero"), "A1: envido", "el envido ya se jugó"),
     (("hand",), "A1: vale cuatro", "primero va el truco"),
     (("points A 29", "hand", "hand A"), "hand", "la partida terminó"),
@@ -105,9 +109,9 @@ SPANISH_QUOTES: list[tuple[tuple[str, ...], str, str]] = [
     ((), "A1 plays 4c", "A1 juega 4c: todavía no se repartió la mano"),
     ((), "A1 shows 7o 6o", "A1 muestra 7o 6o: no hay mano para mostrar"),
     (("points A 29", "hand", "hand A"), "round A", "vuelta A: la partida terminó"),
-    (("hand", "hand A"), "round B", "vuelta B: la mano ya terminó"),  # the hand's own refusals
-    (("hand", "hand A"), "round parda", "vuelta parda: la mano ya terminó"),
-    (("hand", "hand A"), "hand B", "mano B: la mano ya terminó"),
+    (("hand", "hand A"), "round B", f"vuelta B: {NEXT_HAND}"),  # the hand's own refusals
+    (("hand", "hand A"), "round parda", f"vuelta parda: {NEXT_HAND}"),
+    (("hand", "hand A"), "hand B", f"mano B: {NEXT_HAND}"),
 ]
 
 

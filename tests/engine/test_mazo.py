@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_steps import hand_points, new_game, refused, step, steps
+from engine_steps import ev, hand_points, new_game, refused, step, steps
 
 
 def test_mazo_before_anything_gives_one() -> None:
@@ -115,3 +115,40 @@ def test_mazo_extra_not_after_a_truco_was_wanted() -> None:
     steps(game, "A1: truco", "B1: quiero")            # the envido can no longer be called
     step(game, "B1: me voy al mazo", expect=(2, 0))
     assert hand_points(game, "envido") == (0, 0)
+
+
+# (players, the lines before the mazo, the seat that leaves, score after, whether envido could
+# still be called by some seat then)
+MAZO_EXTRA_CASES = [
+    (2, ("A1 plays 4c", "B1: truco"), "A1", (0, 1), False),   # A1 played, B1 called the truco
+    (2, ("B1: truco",), "A1", (0, 2), True),                  # A1 may still: the envido is first
+    (4, ("A1 plays 4c", "B1 plays 5c", "A2 plays 6c", "B2: truco"), "A2", (0, 1), False),
+    (4, ("A1 plays 4c", "B1: truco"), "A1", (0, 2), True),    # A2 has not played yet
+    (6, ("A1 plays 4c", "B1 plays 5c", "A2 plays 6c", "B2 plays 7c", "A3 plays 4o", "B3: truco"),
+     "A1", (0, 1), False),
+    (6, ("A1 plays 4c", "B1 plays 5c", "A2 plays 6c", "B2 plays 7c", "B3: truco"),
+     "A1", (0, 2), True),                                     # A3 has not played yet
+]
+
+
+@pytest.mark.parametrize(("players", "before", "leaver", "after", "envido_open"),
+                         MAZO_EXTRA_CASES)
+def test_mazo_extra_only_while_some_seat_could_still_call_envido(
+        players: int, before: tuple[str, ...], leaver: str, after: tuple[int, int],
+        envido_open: bool) -> None:
+    """The extra point follows the envido's own rule (§3, §9): given exactly when some seat
+    could call envido at that moment."""
+    game = new_game(players=players, mazo_extra=True)
+    steps(game, *before)
+    seats = game.settings.seats
+    assert any(game.is_legal(ev(f"{seat}: envido")) for seat in seats) == envido_open
+    step(game, f"{leaver}: me voy al mazo", expect=after)
+    assert hand_points(game, "envido") == (0, 1 if envido_open else 0)
+
+
+def test_mazo_extra_in_a_pica_pica_duel_asks_the_duels_seats() -> None:
+    game = new_game(hand=False, players=6, pica_pica=True, mazo_extra=True)
+    steps(game, "points A 5", "hand", "A1 plays 4c", "B2: truco")   # duel A1-B2: neither may
+    step(game, "A1: me voy al mazo", expect=(5, 1))
+    steps(game, "B1: truco")                                        # duel B1-A3: A3 may
+    step(game, "A3: me voy al mazo", expect=(5, 3))

@@ -78,7 +78,8 @@ def test_pica_pica_results_name_their_duel() -> None:
     game = pica_pica_game()
     refused(game, "hand A", "mano A: decí de qué duelo (un asiento, p. ej. «mano A A1»)")
     steps(game, "hand A A1", "hand B B1", expect=(6, 1))
-    refused(game, "hand A A1", "la mano ya terminó")
+    # the other duels are still being played: nothing to deal yet
+    assert refused(game, "hand A A1", "la mano ya terminó") == "mano A: la mano ya terminó"
     refused(game, "hand", "mano: la mano anterior no terminó")
     step(game, "hand A A2", expect=(7, 1))
     hands = snapshot(game)["hands"]

@@ -130,22 +130,26 @@ class Referee:
         while not game.over:
             before = snapshot(game) if rng.random() < UNDO_PROBES else None
             score, chicos = dict(game.score), dict(game.chicos)
+            kept_out = sum(points for hand in game.deal for _, _, points, _ in hand.unscored)
             event = sim.pick_and_apply()
-            self.check_score(event, score, chicos)
+            self.check_score(event, score, chicos, kept_out)
             if before is not None:
                 self.check_undo(event, before)
             if rng.random() < ILLEGAL_PROBES:
                 self.check_refusal(random_event(rng))
         self.check_end()
 
-    def check_score(self, event: Event, score: dict[str, int], chicos: dict[str, int]) -> None:
+    def check_score(self, event: Event, score: dict[str, int], chicos: dict[str, int],
+                    kept_out: int) -> None:
         now = self.game.score
         if isinstance(event, NewHand) and chicos != self.game.chicos:
             assert now == {"A": 0, "B": 0}, f"new chico starts at {now}"
             self.chico_start = len(self.game.deals) - 1
             self.chico_ends.add(self.chico_start - 1)
-        elif isinstance(event, Show):   # a false declaration moves points, never makes them
-            assert sum(now.values()) == sum(score.values()), f"{event}: {score} -> {now}"
+        elif isinstance(event, Show):
+            # a false declaration moves points; it makes none but those the target kept out (§5)
+            made = sum(now.values()) - sum(score.values())
+            assert 0 <= made <= kept_out, f"{event}: {score} -> {now}"
         else:
             assert all(now[t] >= score[t] for t in now), f"{event}: {score} -> {now}"  # type: ignore[index]
 
