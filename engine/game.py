@@ -287,6 +287,11 @@ class Game:
                                f"+{self.settings.points}, sin cero")
         if self._score[event.team] + event.delta < 0:
             raise IllegalEvent(f"{in_spanish(event)}: el puntaje no puede quedar negativo")
+        if event.delta > 0 and max(self._score.values()) >= self.settings.points:
+            # after the end a correction fixes a mistake: it takes points away (which may reopen
+            # the game), never piles them over the target (a «+1» tapped on a finished game)
+            raise IllegalEvent(f"{in_spanish(event)}: la partida ya terminó; una corrección solo "
+                               "puede restar (si ganó quien no era, restale primero al ganador)")
         if commit:
             self.credit(event.team, event.delta)
 

@@ -188,3 +188,15 @@ def test_a_false_flor_shown_after_the_hand_gives_back_the_truco_the_target_kept_
     assert game.winner == "A"
     step(game, "A1 shows 7o 5o 4c", expect=(27, 24))
     assert not game.over and hand_points(game, "truco") == (0, 1)
+
+
+@pytest.mark.parametrize("team", ["A", "B"])
+def test_a_finished_game_takes_corrections_that_subtract_only(team: str) -> None:
+    game = game_at(28, 10)
+    steps(game, "B1: truco", "A1: quiero", "hand A")
+    assert game.over and score(game) == (30, 10)
+    # before: a «+1» tapped on the finished game scored 31 (or 11) and the past game said so
+    refused(game, f"points {team} +1", "la partida ya terminó; una corrección solo puede restar")
+    step(game, "points A -2", expect=(28, 10))  # a mistake fixed: the game reopens
+    assert not game.over
+    step(game, "points B +1", expect=(28, 11))
