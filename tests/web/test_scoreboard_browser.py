@@ -42,6 +42,7 @@ SIZES = {"landscape": TABLET, "portrait": {"width": 800, "height": 1280},
 LONG_NAMES = {"A": "Losmuchachosdelaesquinaa", "B": "Laschicasdelclubatletico"}  # 24, the cap
 PIN = "2468"
 AUTH = {"X-Table-PIN": PIN}
+ONE_TAP_MS = 600  # app.js: the same tap again within this is a double tap, done once
 
 pytestmark = [
     pytest.mark.browser,
@@ -185,6 +186,8 @@ def play_as_guest(server: LiveServer, page: Any) -> None:
         page.click(f'[data-seat="{seat}"]')
         page.click(f'#call-buttons [data-call="{call.lower()}"]')
     page.click('[data-line="round B"]')
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'round B'")
+    page.wait_for_timeout(ONE_TAP_MS)  # a second round, not a double tap
     page.click('[data-line="round B"]')
     page.wait_for_function("window.scoreboard.snapshot.score.B === 3")
     shot(page, "tablet-controls")
@@ -237,6 +240,8 @@ def test_heard_calls_confirm_and_the_game_over_screen(server: LiveServer, page: 
     chips = page.locator(".chip")
     assert chips.count() == 3
     assert "«turco» no es truco" in text(page, ".chip.rejected")
+    # a doubtful call is not written down until a tap confirms it: it asks
+    assert text(page, f'[data-heard="{unsure["id"]}"] .why') == "¿anotar?: Ellos dice quiero"
     assert page.locator(".chip.accepted [data-clip]").count() == 1
     shot(page, "tablet-heard")
     with page.expect_response(lambda r: "/api/clips/" in r.url) as clip:
@@ -334,12 +339,13 @@ def test_settings_start_a_new_game_and_a_past_game_can_be_reopened(server: LiveS
     page.check('input[name="flor"]')
     page.check('input[name="match"]')
     page.fill('input[name="nameB"]', "Los Otros")
+    page.check('input[name="falta"][value="winner"]')
     shot(page, "tablet-settings")
     page.click("#btn-apply-rules")
     page.wait_for_function(f"window.scoreboard.snapshot.game_id !== {first}")
     snap = server.api.get("/api/state").json()
     assert snap["settings"]["players"] == 4 and snap["target"] == 15 and snap["settings"]["flor"]
-    assert snap["names"]["B"] == "Los Otros"
+    assert snap["names"]["B"] == "Los Otros" and snap["settings"]["falta"] == "winner"
     assert page.locator('svg[data-tally="A"] rect.guide').count() == 3  # 15 points: 3 squares
     assert text(page, '[data-chicos="A"]') == "chicos: 0"
     page.click("#btn-controls")
@@ -521,8 +527,7 @@ def test_seats_are_named_as_the_table_named_the_teams(server: LiveServer, page: 
     page.click('[data-seat="A3"]')
     assert text(page, "#result-round") == "Ronda (duelo de Los Pibes 3)"
     # what a message quotes stays as it is typed
-    hint = ("«A1 baila»: no entiendo la línea; se escribe como «A1: truco», «A1 juega 7o», "
-            "«vuelta parda», «mano B» o «puntos A +2» (docs/replay.md)")
+    hint = "«A1 baila»: falta «:» después del asiento: se escribe «A1: baila»"
     for line, refused in [("A1: quiero", "Los Pibes 1: quiero: la mano ya terminó"), ("A1 baila", hint)]:
         page.fill("#line-input", line)
         page.press("#line-input", "Enter")
@@ -566,6 +571,8 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     page.click("#btn-swap")
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: no quiero'")
     page.click("#btn-undo2")
+    page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: truco'")
+    page.wait_for_timeout(ONE_TAP_MS)  # a second undo, not a double tap
     page.click("#btn-undo2")
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'hand'")
     page.fill("#line-input", "A1: turco")
@@ -821,17 +828,19 @@ def test_text_is_readable_and_long_names_fit_at_every_size(server: LiveServer,
 def test_the_history_and_the_event_field_speak_spanish(server: LiveServer, page: Any) -> None:
     open_board(page, server.url)
     snap = server.post("points A +2", "hand", "A1 plays 7o", "B1 plays 4c", "hand B",
-                       "set flor on", "hand", "B1: envido", "A1: quiero", "envido A",
+                       "set flor on", "hand", "B1: envido", "A1: real envido", "B1: quiero", "envido A",
                        "round parda", "A1: truco", "B1: quiero", "round B", "points B -1")
     wait_seq(page, snap["seq"])
     page.click("#btn-history")
     shown = [str(line).strip() for line in page.locator(".log > div").all_inner_texts()]
     assert shown == ["Nosotros +2", "mano nueva", "Nosotros juega el 7 de oros",
                      "Ellos juega el 4 de copas", "mano para Ellos", "regla: flor sí", "mano nueva",
-                     "Ellos dice envido", "Nosotros dice quiero", "envido para Nosotros",
+                     "Ellos dice envido", "Nosotros dice real envido", "Ellos dice quiero",
+                     "envido para Nosotros",
                      "vuelta parda", "Nosotros dice truco", "Ellos dice quiero", "vuelta para Ellos",
                      "Ellos −1"]
     assert "truco querido por Ellos" in text(page, ".hist")
+    assert "envido + real envido querido por Ellos" in text(page, ".hist")  # as the board writes it
     shot(page, "tablet-history-in-spanish")
     with page.expect_download() as got:  # the game's log, to keep or to replay
         page.click("#history-download")
@@ -925,6 +934,18 @@ def test_enter_in_the_pin_dialog_means_entrar(tmp_path: Path, page: Any) -> None
         page.fill("#pin-input", PIN)
         page.click("#pin-cancel")
         assert page.locator("#dlg-pin").is_hidden() and text(page, "#btn-pin") == "Ingresar PIN"
+        # another tablet changes the PIN: the next tap here asks for the new one, as such
+        page.click("#btn-pin")
+        page.fill("#pin-input", PIN)
+        page.press("#pin-input", "Enter")
+        page.wait_for_selector("#btn-pin.unlocked")
+        server.api.put("/api/pin", json={"pin": "1357"}).raise_for_status()
+        page.click('.team-A [data-line="points A +1"]')
+        page.wait_for_selector("#dlg-pin[open]")
+        assert text(page, "#pin-msg") == "El PIN de la mesa cambió: ingresá el nuevo"
+        page.fill("#pin-input", "1357")
+        page.press("#pin-input", "Enter")
+        page.wait_for_function("window.scoreboard.snapshot.score.A === 1")  # the tap, once
     finally:
         server.stop()
 
@@ -978,6 +999,10 @@ HISTORY_LAYOUT = """() => {
 }"""
 
 
+LINES = """(e) => { const range = document.createRange(); range.selectNodeContents(e);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; }"""  # lines of text
+
+
 def test_the_history_is_readable_at_every_size(server: LiveServer, browser: Any) -> None:
     server.api.put("/api/names", json=SPACED_NAMES).raise_for_status()
     server.post("points A +2", "hand", "A1: envido", "B1: quiero", "A1: 27", "B1: son buenas",
@@ -996,6 +1021,8 @@ def test_the_history_is_readable_at_every_size(server: LiveServer, browser: Any)
         assert text(page, ".hist tbody tr:nth-child(2) td:nth-child(6)") == \
             "Las Chicas del Barrio +1 (+1 +1 −1) · Los Pibes de Ñuñoa −1", name
         assert by_hand.locator("br").count() == 0
+        close = page.locator("#dlg-history [data-close]")  # «Cerrar ✕» on one line, a phone's too
+        assert close.evaluate(LINES) == 1, name
         shot(page, f"{name}-history")
         # names with no space to break at: the table scrolls inside the dialog, the page does not
         server.api.put("/api/names", json=LONG_NAMES).raise_for_status()
@@ -1023,10 +1050,18 @@ def test_the_game_over_screen_is_a_modal_and_comes_back_when_won_again(server: L
     assert page.locator("#gameover").is_hidden()
     assert text(page, "#banner") == "Partida terminada: ganó Nosotros"
     assert "le toca jugar" not in text(page, "#hand-head")
+    plus, minus = '[data-line="points {} +1"]', '[data-line="points {} -1"]'
+    for team in "AB":  # a game won takes no more points; a slip is still taken back
+        assert page.locator(plus.format(team)).is_disabled() and page.locator(minus.format(team)).is_enabled()
     shot(page, "tablet-game-over-dismissed")
+    page.click("#btn-settings")
+    page.locator("#games-list li").first.wait_for()
+    assert "Nosotros 30 — 0 Ellos · terminada · abierta " in text(page, "#games-list li")  # the one in play
+    page.click("#dlg-settings [data-close]")
     snap = server.api.post("/api/undo").json()  # the winning point taken back ...
     wait_seq(page, snap["seq"])
     assert page.locator("#gameover").is_hidden() and page.locator("#banner").is_hidden()
+    assert page.locator(plus.format("A")).is_enabled() and page.locator(plus.format("B")).is_enabled()
     assert "le toca jugar" in text(page, "#hand-head")
     snap = server.post("points A +30")  # ... and won again
     wait_seq(page, snap["seq"])
@@ -1083,6 +1118,25 @@ def test_screen_readers_hear_the_names_and_what_each_button_is_for(server: LiveS
     page.click("#btn-settings")
     labels = page.locator("#settings-form fieldset:first-child label").all_inner_texts()
     assert [str(label).strip() for label in labels] == ["Los Pibes", "Las Chicas"]
+    assert page.get_by_role("dialog", name="Ajustes").is_visible()
+    page.click("#dlg-settings [data-close]")
+    page.click("#btn-history")
+    assert page.get_by_role("dialog", name="Historial de la partida").is_visible()
+    page.click("#dlg-history [data-close]")
+    unnamed = page.evaluate("""[...document.querySelectorAll('dialog')].map((d) => [d.id,
+      (document.getElementById(d.getAttribute('aria-labelledby')) || {}).tagName])
+      .filter(([, tag]) => tag !== 'H2')""")
+    assert unnamed == [], unnamed  # each dialog is named by its title
+    # the score is said when it changes, and only then
+    said = page.locator("#score-said")
+    assert said.get_attribute("aria-live") == "polite" and said.inner_text() == "Los Pibes 1, Las Chicas 0"
+    page.evaluate("""() => { window.scoreSaid = 0; new MutationObserver(() => window.scoreSaid++)
+      .observe(document.querySelector('#score-said'), { childList: true, characterData: true, subtree: true }); }""")
+    server.service.record_heard(Heard("turco", "rejected", reason="«turco» no es truco"))
+    wait_seq(page, server.service.snapshot()["seq"])
+    assert page.evaluate("window.scoreSaid") == 0
+    wait_seq(page, server.post("points B +1")["seq"])
+    assert page.evaluate("window.scoreSaid") == 1 and said.inner_text() == "Los Pibes 1, Las Chicas 1"
 
 
 def test_a_server_gone_silent_is_shown_as_gone_and_the_page_connects_again(
@@ -1126,6 +1180,94 @@ def test_a_point_tapped_twice_at_once_scores_two(server: LiveServer, page: Any) 
     }""")
     page.wait_for_function("window.scoreboard.snapshot.score.A === 2")
     assert page.locator("#toast:not([hidden])").count() == 0  # nothing refused
+
+
+DOUBLE_TAP = """async (selector) => {  // the second tap once the first one's answer is drawn
+  const seq = document.body.dataset.seq, start = performance.now();
+  document.querySelector(selector).click();
+  while (document.body.dataset.seq === seq && performance.now() - start < 2000) {
+    await new Promise((done) => setTimeout(done, 5));
+  }
+  document.querySelector(selector).click();
+  return performance.now() - start;
+}"""
+
+
+def test_a_double_tap_does_once_what_a_tap_does(server: LiveServer, page: Any) -> None:
+    """A finger's double tap on «Deshacer» or a result takes effect once, even when the first
+    tap's answer came before the second (which then carries the snapshot it left); «+1» counts
+    each tap, and a tap of its own after the double tap's time is one more."""
+    snap = server.post("points A +1", "points A +1", "hand")
+    open_board(page, server.url)
+    wait_seq(page, snap["seq"])
+    took = page.evaluate(DOUBLE_TAP, "#btn-undo")
+    assert took < ONE_TAP_MS, took
+    page.wait_for_timeout(ONE_TAP_MS)
+    assert server.api.get("/api/state").json()["log"] == ["points A +1", "points A +1"]
+    assert page.locator("#toast:not([hidden])").count() == 0  # ignored, not refused
+    page.click("#btn-undo")  # later, a tap of its own
+    page.wait_for_function("window.scoreboard.snapshot.score.A === 1")
+    page.click(".empty-hand [data-line='hand']")
+    page.wait_for_function("window.scoreboard.snapshot.last_line === 'hand'")
+    page.click("#btn-controls")
+    assert page.evaluate(DOUBLE_TAP, '[data-line="round A"]') < ONE_TAP_MS
+    page.wait_for_timeout(ONE_TAP_MS)
+    assert server.api.get("/api/state").json()["log"][-2:] == ["hand", "round A"]  # one round
+    page.evaluate(DOUBLE_TAP, '.team-B [data-line="points B +1"]')
+    page.wait_for_function("window.scoreboard.snapshot.score.B === 2")  # a point a tap
+
+
+def test_a_tap_refused_as_stale_shows_the_table_as_it_stands(server: LiveServer, page: Any) -> None:
+    """A tap on a table that changed since the page drew it is refused, «fijate cómo quedó»: the
+    page then shows how it stands, even when the live updates stopped reaching it."""
+    silent = {"now": False}
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        ws.on_message(upstream.send)
+        upstream.on_message(lambda message: None if silent["now"] else ws.send(message))
+
+    page.route_web_socket("**/ws", route)
+    open_board(page, server.url)
+    wait_seq(page, server.post("points A +1")["seq"])
+    silent["now"] = True
+    server.post("points B +2")  # another tablet's, not seen here
+    page.click("#btn-undo")
+    page.wait_for_selector("#toast:has-text('la mesa cambió')", timeout=5000)
+    page.wait_for_function("window.scoreboard.snapshot.score.B === 2", timeout=5000)
+    assert text(page, '[data-score="B"]') == "2" and text(page, '[data-score="A"]') == "1"
+    assert server.api.get("/api/state").json()["log"] == ["points A +1", "points B +2"]  # nothing undone
+
+
+def test_a_team_name_is_never_left_empty_nor_cut_before_the_server_would(server: LiveServer,
+                                                                        page: Any) -> None:
+    """An emptied name box says a name cannot be empty and shows the name again, on the board
+    and in «Ajustes»; Escape leaves the box as it was; a name is 24 characters as the server
+    counts them, emoji and all."""
+    open_board(page, server.url)
+    name = '.name[data-team="A"]'
+    page.fill(name, "")
+    page.press(name, "Enter")
+    page.wait_for_selector("#toast:has-text('El nombre no puede quedar vacío')", timeout=5000)
+    assert page.locator(name).input_value() == "Nosotros"
+    page.click(name)
+    page.keyboard.press("End")
+    page.keyboard.type(" de acá")
+    page.keyboard.press("Escape")
+    assert page.locator(name).input_value() == "Nosotros"
+    assert not page.evaluate("document.activeElement.matches('.name')")  # out of the box
+    page.click(name)
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text("🧉" * 25)  # 25 characters, 50 for ``maxlength``
+    assert page.locator(name).input_value() == "🧉" * 24
+    page.press(name, "Enter")
+    page.wait_for_function("window.scoreboard.snapshot.names.A === '🧉'.repeat(24)")
+    page.click("#btn-settings")
+    page.fill('input[name="nameB"]', " ")
+    page.click("#btn-save-names")
+    page.wait_for_selector("#dlg-settings #toast:has-text('El nombre no puede quedar vacío')", timeout=5000)
+    assert page.locator('input[name="nameB"]').input_value() == "Ellos"
+    assert server.api.get("/api/state").json()["names"] == {"A": "🧉" * 24, "B": "Ellos"}
 
 
 def test_a_tap_as_the_host_page_opens_waits_for_its_pin_instead_of_asking(
@@ -1794,16 +1936,25 @@ def test_on_a_phone_the_heard_strip_keeps_its_width_beside_the_table_audio_butto
 
 
 TAP_TARGETS = """(roots) => roots.flatMap((root) => [...document.querySelectorAll(
-    ["button", "a.btn", "input:not([type=checkbox])", "select", "label:has(> input[type=checkbox])"].map((t) => `${root} ${t}`).join(", "))])
+    ["button", "a.btn", "input:not([type=checkbox], [type=radio])", "select",
+     "label:has(> input[type=checkbox], > input[type=radio])"].map((t) => `${root} ${t}`).join(", "))])
   .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
   .map((e) => [e.id || e.getAttribute("name") || e.dataset.team || e.textContent.trim().slice(0, 20),
                Math.round(e.getBoundingClientRect().height * 10) / 10])
   .filter(([, height]) => height < 44)"""
 
 
+CUT_CHOICES = """() => [...document.querySelectorAll('#dlg-settings input[name="falta"]')].map((i) => i.closest("label"))
+  .filter((label) => { const box = label.closest("fieldset:not(.choice)").getBoundingClientRect();
+    const range = document.createRange(); range.selectNodeContents(label);
+    return label.scrollWidth > label.clientWidth || [...range.getClientRects()].some((r) => r.right > box.right); })
+  .map((label) => label.textContent.trim())"""  # the falta envido's choices not read whole
+
+
 def test_every_tap_target_is_44_px_high_at_every_size(server: LiveServer, browser: Any) -> None:
-    """Buttons, links that are buttons, fields and the labels of checkboxes: a finger's width high
-    on the board (the heard strip too), in the settings (past games), the history (its ▶)."""
+    """Buttons, links that are buttons, fields and the labels of checkboxes and radio buttons: a
+    finger's width high on the board (the heard strip too), in the settings (past games, the
+    falta envido's choices, whole), the history (its ▶)."""
     service = server.service
     service.new_game(None, None)
     server.post("points A +3")  # a past game, with Abrir, Descargar, Con audios and Borrar
@@ -1823,6 +1974,8 @@ def test_every_tap_target_is_44_px_high_at_every_size(server: LiveServer, browse
         page.locator("#games-list [data-open-game]").first.wait_for()
         small = page.evaluate(TAP_TARGETS, ["#dlg-settings"])
         assert small == [], (name, "settings", small)
+        assert page.locator('#dlg-settings input[name="falta"]').count() == 4, name
+        assert page.evaluate(CUT_CHOICES) == [], name
         checkbox = page.locator('#dlg-settings label:has(> input[name="flor"])')
         box = checkbox.bounding_box()
         page.mouse.click(box["x"] + box["width"] - 4, box["y"] + box["height"] - 3)  # its far corner
@@ -1967,17 +2120,26 @@ def test_a_portrait_tablet_gives_the_scores_the_room(server: LiveServer, browser
             context.close()
 
 
+# the bar at the top in one row (a second one would be 44 px more), with the board under it
+ONE_ROW = "() => document.querySelector('header.top').getBoundingClientRect().height < 44 * 2"
+
+
 def test_the_board_fades_while_the_page_is_not_connected(tmp_path: Path, page: Any) -> None:
     """A score that may be old must not look live: offline, the board and the heard strip go
-    grey and dim behind the «sin conexión» pill, and come back when the page connects again."""
+    grey and dim behind the «sin conexión» pill, and come back when the page connects again.
+    On a landscape tablet the pill, «? 1 dudoso» and the microphone's badge keep the bar at the
+    top in one row: the board is not pushed down."""
     first = LiveServer(tmp_path)
     port = first.port
-    first.post("points A +7")
+    first.post("points A +7", "hand", "A1: truco")
+    first.service.record_heard(Heard("quiero", "unsure", line="B1: quiero", team="B"))
     open_board(page, first.url)
     dim = "(sel) => parseFloat(getComputedStyle(document.querySelector(sel)).opacity)"
     assert page.evaluate(dim, ".board") == 1 and page.evaluate(dim, ".heard") == 1
+    assert page.locator("#unsure-notice").is_visible() and page.evaluate(ONE_ROW)
     first.stop()
     page.wait_for_selector("#conn.off")
+    assert page.evaluate(ONE_ROW), "«sin conexión» pushes the board down"
     page.wait_for_function(f"({dim})('.board') <= 0.4 && ({dim})('.heard') <= 0.4")
     assert "grayscale" in page.evaluate("getComputedStyle(document.querySelector('.board')).filter")
     assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('#conn')).fontSize)") >= 20
@@ -1987,6 +2149,9 @@ def test_the_board_fades_while_the_page_is_not_connected(tmp_path: Path, page: A
         page.wait_for_selector("#conn.on", timeout=10_000)
         page.wait_for_function(f"({dim})('.board') === 1 && ({dim})('.heard') === 1")
         assert page.evaluate("getComputedStyle(document.querySelector('.board')).filter") == "none"
+        wait_seq(page, second.service.set_source("mic", "ok", "escuchando")["seq"])
+        assert page.locator("#sources").is_visible() and page.locator("#unsure-notice").is_visible()
+        assert page.evaluate(ONE_ROW), "the microphone's badge pushes the board down"
     finally:
         second.stop()
 
@@ -2051,6 +2216,11 @@ def test_a_doubtful_call_whose_hand_is_over_is_no_longer_offered_to_confirm(
         context.close()
     page = browser.new_page(viewport=SIZES["landscape"])
     open_board(page, server.url)
+    page.click("#btn-history")  # the history counts them as the notice does
+    page.wait_for_selector(".tally-voice")
+    assert text(page, ".tally-voice") == ("Lo que oyó el árbitro: 1 dudoso que ya no se puede confirmar · "
+                                          "1 esperando un toque")
+    page.click("#dlg-history [data-close]")
     page.click(f'[data-heard="{live["id"]}"] [data-dismiss]')
     page.wait_for_selector("#unsure-notice", state="hidden")  # the one of the ended hand waits for no tap
     page.click(f'[data-heard="{old["id"]}"] [data-dismiss]')

@@ -15,6 +15,9 @@ const OFFLINE = "Sin conexión con el árbitro: no se anotó. Probá de nuevo.";
 const ANSWER_MS = 5000;
 const UNANSWERED = "unanswered";  // what ``request`` gives for such a tap
 const NO_ANSWER = "El árbitro no contestó: puede que no se haya anotado. Mirá el tanteador antes de volver a tocar.";
+// A PIN this page had (it was right once) refused: another tablet changed it, nobody typed wrong.
+const PIN_CHANGED = "El PIN de la mesa cambió: ingresá el nuevo";
+const EMPTY_NAME = "El nombre no puede quedar vacío";
 // What goes inert behind the game-over screen; the dialogs open above it, the toast stays readable.
 const BEHIND_GAMEOVER = "body > header, body > main, body > section";
 const RESULT_GROUPS = [  // the result buttons, one labelled group each
@@ -80,7 +83,7 @@ function setConnected(on) {
   const el = $("#conn");
   el.classList.toggle("on", on);
   el.classList.toggle("off", !on);
-  el.textContent = on ? "en vivo" : "sin conexión — reconectando…";
+  el.innerHTML = on ? "en vivo" : `sin conexión<span class="conn-more"> — reconectando…</span>`;
 }
 
 function render(snap) {
@@ -102,7 +105,7 @@ function render(snap) {
   Calibration.render(snap);
   if ($("#dlg-history").open) renderHistory(snap);
   const settings = snap.settings || {};
-  $("#game-label").textContent = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
+  $("#game-label").textContent = $(".game-label").title = `Partida #${snap.game_id ?? "?"} · ${settings.players || 2} jugadores · a ${snap.target || settings.points || 30}` +
     `${settings.flor ? " · con flor" : ""}`;
   $("#btn-undo").disabled = snap.can_undo === false;
   $("#btn-swap").hidden = !snap.swap_to;  // the last answer heard the wrong way round, one tap
@@ -124,14 +127,39 @@ async function send(method, path, body, wait = ANSWER_MS) {
   if (response.ok && !(response.headers.get("content-type") || "").includes("json")) return response;  // a sound
   let data = {};
   try { data = await response.json(); } catch { /* empty answer */ }
-  if (response.status === 401 || response.status === 403) {
-    setPin("");
-    if (await askPin((data.error || {}).message)) return send(method, path, body);
+  const error = data.error || {};
+  if (response.status === 401 || response.status === 403) return sendAgain(method, path, body, wait, error);
+  if (!response.ok) {
+    toast(Render.named(state.snap, error.message) || `error ${response.status}`);
+    if (error.code === "stale") fetchState();  // «fijate cómo quedó»: even if the socket missed it
     return null;
   }
-  if (!response.ok) { toast(Render.named(state.snap, (data.error || {}).message) || `error ${response.status}`); return null; }
   if (data && typeof data.seq === "number") render(data);
   return data;
+}
+
+/* A change refused for its PIN: the host's page fetches the new one, any other asks for it; a
+   PIN that was right before and is refused now was changed on another tablet, and is asked for
+   as such, not as one typed wrong. */
+async function sendAgain(method, path, body, wait, error) {
+  const had = state.pin;
+  const changed = Boolean(had) && error.code === "wrong-pin";
+  setPin("");
+  if (changed && state.hostPin) {
+    await fetchHostPin();
+    if (state.pin && state.pin !== had) return send(method, path, body, wait);
+    setPin("");
+  }
+  if (await askPin(changed ? PIN_CHANGED : error.message)) return send(method, path, body, wait);
+  return null;
+}
+
+/* The table as it stands now, when the socket may have missed a change. */
+async function fetchState() {
+  try {
+    const response = await fetch("/api/state");
+    if (response.ok) render(await response.json());
+  } catch { /* the socket brings it when the referee answers again */ }
 }
 
 /* fetch with the PIN; null when the server cannot be reached, UNANSWERED when it took the
@@ -164,6 +192,31 @@ function applyLine(line) {
   const run = lining.then(() => (state.unanswered > unanswered ? null : send("POST", seen("/api/events"), { line })));
   lining = run.catch(() => null);
   return run;
+}
+
+/* One tap, one change: a finger's double tap (100–200 ms apart) on «Deshacer», a result, a call
+   or a confirmation does it once.  The snapshot check above does not stop it when the first
+   answer comes back before the second tap, which then carries the new snapshot: so a repeat of
+   the same tap (``key``) is let go only once the first one's answer is in and ONE_TAP_MS have
+   gone since it was tapped.  «+1» and «−1» are not held: each tap is a point. */
+const ONE_TAP_MS = 600;
+const tapping = new Set();
+async function oneTap(key, run) {
+  if (tapping.has(key)) return null;
+  tapping.add(key);
+  const until = Date.now() + ONE_TAP_MS;
+  try {
+    return await run();
+  } finally {
+    setTimeout(() => tapping.delete(key), Math.max(0, until - Date.now()));
+  }
+}
+
+/* A log line tapped on a button: once per tap, but for the points, each one counts.  The same
+   line on another box (``where``: «envido B» settles this hand's envido, then an earlier one's)
+   is another tap. */
+function tapLine(line, where = "") {
+  return /^points [AB] [+-]1$/.test(line) ? applyLine(line) : oneTap(`${line} ${where}`, () => applyLine(line));
 }
 
 function setPin(pin) {
@@ -357,7 +410,7 @@ function renderWarnings(snap) {
 
 /* What was heard in the game (each line's clip or picture, how the voice did), fetched again
    for each snapshot the open history shows. */
-const heardHistory = { seq: null, lines: {}, tally: {} };
+const heardHistory = { seq: null, lines: {}, tally: {}, heard: [] };
 
 /* The game's hands, and its log to keep (a file ``truco-referee replay`` plays again), alone or
    with all the referee heard and saw. */
@@ -371,9 +424,10 @@ function renderHistory(snap) {
 
 async function fetchHeardHistory(seq) {
   heardHistory.seq = seq;
+  const heard = state.snap.heard || [];  // what the tally counts as waiting is told apart by these
   try {
     const got = await (await fetch("/api/heard/history")).json();
-    Object.assign(heardHistory, { lines: got.lines || {}, tally: got.tally || {} });
+    Object.assign(heardHistory, { lines: got.lines || {}, tally: got.tally || {}, heard });
   } catch {
     return;  // no buttons to play until the referee answers again
   }
@@ -423,12 +477,14 @@ async function listGames(before) {
     const when = new Date(g.created_at * 1000).toLocaleString("es-AR", { dateStyle: "short", timeStyle: "short" });
     const names = g.names || {};
     const inPlay = g.id === data.current;
-    const current = inPlay ? " (en curso)" : g.damaged ? "" : ` <button class="btn" type="button" data-open-game="${g.id}">Abrir</button>`;
+    // the game in play is open on the board: «en curso», or «terminada · abierta» once won
+    const how = g.winner ? ` · terminada${inPlay ? " · abierta" : ""}` : inPlay ? " · en curso" : "";
+    const current = inPlay || g.damaged ? "" : ` <button class="btn" type="button" data-open-game="${g.id}">Abrir</button>`;
     const damaged = g.damaged ? ` · ⚠ ${Render.esc(g.damaged)}` : "";
     const keep = ` <a class="btn" href="/api/games/${g.id}/replay" download aria-label="Descargar la partida ${g.id}">Descargar</a>` +
       ` <a class="btn" href="/api/games/${g.id}/evidence" download aria-label="Descargar la partida ${g.id} con audios y fotos">Con audios</a>`;
     const drop = inPlay ? "" : ` <button class="btn danger" type="button" data-delete-game="${g.id}" aria-label="Borrar la partida ${g.id}">Borrar</button>`;
-    return `<li>#${g.id} · ${when} · ${Render.esc(names.A || "A")} ${g.score.A} — ${g.score.B} ${Render.esc(names.B || "B")}${g.winner ? " · terminada" : ""}${damaged}${current}${keep}${drop}</li>`;
+    return `<li>#${g.id} · ${when} · ${Render.esc(names.A || "A")} ${g.score.A} — ${g.score.B} ${Render.esc(names.B || "B")}${how}${damaged}${current}${keep}${drop}</li>`;
   }).join("") + more;
 }
 
@@ -456,7 +512,6 @@ function settingsFromForm() {
       players: Number(form.players.value), points: Number(form.points.value),
       flor: form.flor.checked, match: form.match.checked, falta: form.falta.value,
     },
-    names: { A: form.nameA.value.trim() || "Nosotros", B: form.nameB.value.trim() || "Ellos" },
   };
 }
 
@@ -525,15 +580,15 @@ function onClick(event) {
   const target = event.target.closest("button");
   if (!target) return;
   const d = target.dataset;
-  if (d.line) applyLine(d.line);
-  else if (d.call) applyLine(`${state.seat}: ${d.call}`);
+  if (d.line) tapLine(d.line, (target.closest("[data-fact]") || { dataset: {} }).dataset.fact);
+  else if (d.call) tapLine(`${state.seat}: ${d.call}`);
   else if (d.seat) { state.seat = d.seat; renderControls(state.snap); $(`[data-seat="${d.seat}"]`).focus(); }
-  else if (d.partner) send("POST", seen("/api/seat"), { seat: d.partner });
-  else if ("flip" in d) send("POST", seen("/api/flip"));
-  else if (d.confirm) send("POST", `/api/heard/${d.confirm}/confirm`);
-  else if (d.confirmAs) send("POST", `/api/heard/${d.heardId}/confirm`, { instead: d.confirmAs });
-  else if (d.swapTo) send("POST", seen("/api/swap"), { to: d.swapTo });
-  else if (d.dismiss) send("POST", `/api/heard/${d.dismiss}/dismiss`);
+  else if (d.partner) oneTap("seat", () => send("POST", seen("/api/seat"), { seat: d.partner }));
+  else if ("flip" in d) oneTap("flip", () => send("POST", seen("/api/flip")));
+  else if (d.confirm) oneTap(`heard ${d.confirm}`, () => send("POST", `/api/heard/${d.confirm}/confirm`));
+  else if (d.confirmAs) oneTap(`heard ${d.heardId}`, () => send("POST", `/api/heard/${d.heardId}/confirm`, { instead: d.confirmAs }));
+  else if (d.swapTo) oneTap("swap", () => send("POST", seen("/api/swap"), { to: d.swapTo }));
+  else if (d.dismiss) oneTap(`heard ${d.dismiss}`, () => send("POST", `/api/heard/${d.dismiss}/dismiss`));
   else if (d.clip) play(`/api/clips/${encodeURIComponent(d.clip)}`);
   else if (d.voice) play(`/api/calibration/voices/${encodeURIComponent(d.voice)}`);
   else if (d.picture) showPicture(d.picture);
@@ -546,10 +601,10 @@ function onClick(event) {
 }
 
 const BUTTONS = {
-  "#btn-undo": () => send("POST", seen("/api/undo")),
-  "#btn-undo2": () => send("POST", seen("/api/undo")),
-  "#btn-flip": () => send("POST", seen("/api/flip")),
-  "#btn-swap": () => send("POST", seen("/api/swap")),
+  "#btn-undo": undo,
+  "#btn-undo2": undo,
+  "#btn-flip": () => oneTap("flip", () => send("POST", seen("/api/flip"))),
+  "#btn-swap": () => oneTap("swap", () => send("POST", seen("/api/swap"))),
   "#btn-controls": () => toggleControls($("#controls").hidden),
   "#unsure-notice": showUnsure,
   "#btn-controls-close": () => toggleControls(false),
@@ -564,17 +619,56 @@ const BUTTONS = {
   "#pin-cancel": () => $("#dlg-pin").close("cancel"),
   "#btn-go-history": openHistory,
   "#btn-go-again": () => newGame({ names: state.snap.names }),
-  "#btn-save-names": () => send("PUT", "/api/names", settingsFromForm().names).then((ok) => ok && toast("Nombres guardados", true)),
-  "#btn-apply-rules": () => newGame(settingsFromForm()).then((ok) => ok && $("#dlg-settings").close()),
+  "#btn-save-names": saveNames,
+  "#btn-apply-rules": applyRules,
   "#btn-change-pin": changePin,
   "#btn-warnings-close": () => { state.dismissedWarnings = `${state.snap.boot}:${state.snap.game_id}`; renderWarnings(state.snap); },
 };
+
+/* «Deshacer», at the top or among the controls: one tap takes back one line. */
+function undo() {
+  return oneTap("undo", () => send("POST", seen("/api/undo")));
+}
+
+/* A name box takes up to ``data-chars`` characters as the server counts them (``maxlength``
+   would count an emoji as two): what is typed or pasted past that is cut, the caret kept. */
+function capChars(input, composing) {
+  const max = Number((input.dataset || {}).chars);
+  const chars = Array.from(input.value || "");
+  if (!max || composing || chars.length <= max) return;
+  const caret = input.selectionStart;  // in the old text, whose start is kept whole
+  input.value = chars.slice(0, max).join("");
+  const at = Math.min(caret ?? input.value.length, input.value.length);
+  input.setSelectionRange(at, at);
+}
+
+/* The names typed in «Ajustes»; null, with the empty box put back as it was and said why, when
+   one was left empty. */
+function namesFromForm() {
+  const form = $("#settings-form");
+  const names = { A: form.nameA.value.trim(), B: form.nameB.value.trim() };
+  if (names.A && names.B) return names;
+  if (!names.A) form.nameA.value = Render.teamName(state.snap, "A");
+  if (!names.B) form.nameB.value = Render.teamName(state.snap, "B");
+  toast(EMPTY_NAME);
+  return null;
+}
+
+async function saveNames() {
+  const names = namesFromForm();
+  if (names && await send("PUT", "/api/names", names)) toast("Nombres guardados", true);
+}
+
+async function applyRules() {
+  const names = namesFromForm();
+  if (names && await newGame({ ...settingsFromForm(), names })) $("#dlg-settings").close();
+}
 
 /* The points the selected seat says, typed: none typed is no declaration. */
 function declarePoints() {
   const input = $("#declare-points");
   if (input.value.trim() === "") { toast("Escribí los tantos"); input.focus(); return; }
-  applyLine(`${state.seat}: ${Number(input.value)}`);
+  oneTap("declare", () => applyLine(`${state.seat}: ${Number(input.value)}`));
 }
 
 async function changePin() {
@@ -599,16 +693,18 @@ function wire() {
   });
   for (const input of $$(".name")) {
     input.addEventListener("change", () => {
-      const names = { ...(state.snap.names || { A: "Nosotros", B: "Ellos" }) };
-      names[input.dataset.team] = input.value.trim() || names[input.dataset.team];
-      send("PUT", "/api/names", names);
+      const team = input.dataset.team;
+      if (!input.value.trim()) { input.value = Render.teamName(state.snap, team); toast(EMPTY_NAME); return; }
+      send("PUT", "/api/names", { A: Render.teamName(state.snap, "A"), B: Render.teamName(state.snap, "B"), [team]: input.value.trim() });
     });
     input.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter") return;
+      if (event.key === "Escape") input.value = Render.teamName(state.snap, input.dataset.team);  // as it was
+      else if (event.key !== "Enter") return;
       event.preventDefault();  // else the same Enter lands in the PIN dialog the change may open
       input.blur();
     });
   }
+  document.addEventListener("input", (event) => capChars(event.target, event.isComposing));
   $("#pin-form").addEventListener("submit", onPinSubmit);
   document.addEventListener("keydown", (event) => {  // Escape on the game-over screen: «Seguir mirando»
     if (event.key === "Escape" && !$("#gameover").hidden && !$("dialog[open]")) dismissGameOver();

@@ -91,7 +91,8 @@ const Calibration = (() => {
   function keptPlayer(player) {
     const row = document.createElement("li");
     const name = document.createElement("input");
-    Object.assign(name, { type: "text", maxLength: 30, placeholder: `Jugador ${player}`, autocomplete: "off" });
+    Object.assign(name, { type: "text", placeholder: `Jugador ${player}`, autocomplete: "off" });
+    name.dataset.chars = "30";  // characters, as the server counts them (app.js ``capChars``)
     name.dataset.player = String(player);
     name.setAttribute("aria-label", `Nombre del jugador ${player}`);
     const listen = button("▶");

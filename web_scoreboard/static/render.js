@@ -117,19 +117,33 @@ const Render = (() => {
       for (const button of document.querySelectorAll(`.team-${team} .adj`)) {
         const minus = button.dataset.line.endsWith("-1");
         button.setAttribute("aria-label", `${minus ? "Restar" : "Sumar"} un punto a ${teamName(snap, team)}`);
+        button.disabled = !minus && Boolean(snap.winner);  // a game won takes no more; «−1» fixes a slip
       }
       const chicos = $(`[data-chicos="${team}"]`);
       chicos.hidden = !settings.match;
       chicos.textContent = `chicos: ${(snap.chicos || {})[team] || 0}`;
     }
+    scoreSaid(snap);
+  }
+
+  /* The score in words for a screen reader (a polite live region), changed only when the score
+     or a name does: the other redraws of the board say nothing. */
+  function scoreSaid(snap) {
+    const score = snap.score || {};
+    const said = `${teamName(snap, "A")} ${Number(score.A || 0)}, ${teamName(snap, "B")} ${Number(score.B || 0)}`;
+    const el = $("#score-said");
+    if (el.textContent !== said) el.textContent = said;
   }
 
   /* The seat (``A2``) and team (``A``) codes of a text from the server (a note or refusal of the
      engine, what the camera saw) as the players' names, each drawn by ``draw(team, name)``; what
      it quotes («A1: truco», words said or to be typed) stays as written. */
-  const CODES = /«[^»]*»|\b[AB][1-3]?\b/g;
+  const CALL = "(?:real envido|falta envido|envido)";
+  const CODES = new RegExp(`«[^»]*»|\\b${CALL}(?: ${CALL})+\\b|\\b[AB][1-3]?\\b`, "g");
   const nameCodes = (snap, text, draw) => text.replace(CODES, (code) => (code[0] === "«" ? code :
-    draw(teamOf(code), code.length > 1 ? seatName(snap, code) : teamName(snap, code))));
+    code.length > 2 ? chain(code) : draw(teamOf(code), code.length > 1 ? seatName(snap, code) : teamName(snap, code))));
+  /* An envido chain as the board writes it: «envido real envido» is «envido + real envido». */
+  const chain = (calls) => calls.match(new RegExp(CALL, "g")).join(" + ");
 
   /* A note or refusal from the engine with its seats and teams named, in their colours. */
   const note = (snap, text) => nameCodes(snap, esc(text), (team, name) => tag(snap, team, name));
@@ -311,6 +325,10 @@ const Render = (() => {
   }
 
   /* -- heard strip ------------------------------------------------------------------------ */
+  // What became of a heard item's line, when the server gave no reason: «anotado» only once it
+  // was written down; a doubtful one asks, beside its «Confirmar».
+  const LINE_WORDS = { accepted: "anotado", unsure: "¿anotar?", undone: "deshecho" };
+
   function heard(snap) {
     const items = snap.heard || [];
     const icons = { accepted: "✔", unsure: "?", late: "?", rejected: "✖", undone: "↶", kept: "🔊" };
@@ -323,7 +341,7 @@ const Render = (() => {
       const kept = status === "kept";  // the table's sound a tablet heard again and kept
       // one whose hand (or game) is over says so instead of «tocá para confirmar»
       const why = status === "late" ? note(snap, h.late) : h.reason ? note(snap, h.reason) :
-        line ? esc(`anotado: ${line}${changed}`) : kept ? "guardado a mano con la partida" : "";
+        line ? esc(`${LINE_WORDS[status] || "no anotado"}: ${line}${changed}`) : kept ? "guardado a mano con la partida" : "";
       const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
       const said = seen ? named(snap, h.text) : kept ? h.text ?? "" : `«${h.text ?? ""}»`;
       const play = !h.clip_id ? "" : seen ?
@@ -476,10 +494,18 @@ const Render = (() => {
     ["undone", "deshecho", "deshechos"],
     ["dismissed", "descartado a mano", "descartados a mano"],
     ["refused", "rechazado (parecido o fuera de regla)", "rechazados (parecidos o fuera de regla)"],
+    ["late", "dudoso que ya no se puede confirmar", "dudosos que ya no se pueden confirmar"],
     ["waiting", "esperando un toque", "esperando un toque"],
   ];
 
-  function voiceTally(tally) {
+  /* The server's tally counts every doubtful item as ``waiting``; those of a hand (or a game)
+     that is over can no longer be confirmed (``late``, as the notice at the top counts them):
+     they wait for no tap.  Those still waiting are among the latest heard (``heard``, the
+     snapshot's when the tally was asked for). */
+  function voiceTally(heard, counted) {
+    const live = heard.filter((h) => heardStatus(h) === "unsure").length;
+    const waiting = Math.min(counted.waiting || 0, live);
+    const tally = { ...counted, waiting, late: (counted.waiting || 0) - waiting };
     const parts = TALLY_WORDS.filter(([key]) => tally[key]).map(([key, one, many]) =>
       `${esc(tally[key])} ${tally[key] === 1 ? one : many}`);
     return parts.length ? `<p class="tally-voice"><strong>Lo que oyó el árbitro:</strong> ${parts.join(" · ")}</p>` : "";
@@ -487,8 +513,8 @@ const Render = (() => {
 
   /* The game's hands, how the voice did, then its log, each line applied by the voice or the
      camera with what it was applied from (``heard.lines``, by the line's place in the whole log;
-     ``heard.tally``: ``GET /api/heard/history``). */
-  function history(snap, heard = { lines: {}, tally: {} }) {
+     ``heard.tally``: ``GET /api/heard/history``; ``heard.heard``: the heard items shown then). */
+  function history(snap, heard = { lines: {}, tally: {}, heard: [] }) {
     const shown = snap.log || [];  // the last lines of the log, of ``total``
     const total = snap.log_total ?? shown.length;
     const fixes = total === shown.length ? corrections(shown) : {};  // hand numbers need the log from its start
@@ -503,7 +529,7 @@ const Render = (() => {
     const from = total - shown.length;  // the first shown line's place in the log
     const log = shown.map((l, i) => `<div>${esc(logText(snap, l))}${lineEvidence(snap, heard.lines[from + i])}</div>`).join("");
     const more = total > shown.length ? `<p class="muted">(últimos ${shown.length} de ${total})</p>` : "";
-    return `${table}${voiceTally(heard.tally)}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
+    return `${table}${voiceTally(heard.heard || [], heard.tally)}<h3>Registro de eventos</h3>${more}<div class="log">${log || "—"}</div>`;
   }
 
   /* Who won the finished games listed, by the name their team had: «Ganadas: Los Pibes 5 ·
