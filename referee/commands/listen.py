@@ -13,6 +13,7 @@ from models.paths import fetch_command, models_dir, user_data_dir
 from referee.asr.base import RecognizerError, expect
 from referee.asr.find import ModelChoice, classify, find_model, make_recognizer
 from referee.audio import AudioChunk, AudioError
+from referee.cli import INTERRUPTED
 from referee.commands import values
 from referee.commands.listen_printer import Printer
 from referee.commands.rules import add_rule_arguments, rule_options
@@ -72,9 +73,9 @@ def default_evidence_dir() -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.realtime and not args.wav:  # the microphone is always at the pace of the table
-        print("truco-referee listen: --realtime es con --wav: escucha el archivo a su ritmo",
-              file=sys.stderr)
+    clash = clashing_options(args)
+    if clash:
+        print(f"truco-referee listen: {clash}", file=sys.stderr)
         return 2
     try:
         source = open_source(args)
@@ -102,18 +103,33 @@ def run(args: argparse.Namespace) -> int:
     expect(recognizer, printer.table.expected)
     listener = Listener(recognizer, printer, channel_teams=channel_teams(args.mic, args.channels),
                         on_revisions=printer.revise)
+    stopped = 0
     try:
         listener.run(source)
     except AudioError as err:
         print(f"Problema con el audio: {err.message}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # the end of listening to the table; a recording left unheard
         listener.close()
+        if args.wav:
+            print("interrumpido: la grabación no se escuchó entera", file=sys.stderr)
+            stopped = INTERRUPTED
     if not printer.printed:
         print("no se oyó ningún canto ni palabra parecida", file=sys.stderr)
     score = printer.table.snapshot()["score"]
     print(f"tanteador: A {score['A']} — B {score['B']}", file=sys.stderr)
-    return 0
+    return stopped
+
+
+def clashing_options(args: argparse.Namespace) -> str | None:
+    """What the options given ask for that cannot be done together, or None."""
+    if args.realtime and not args.wav:  # the microphone is always at the pace of the table
+        return "--realtime es con --wav: escucha el archivo a su ritmo"
+    if args.wav and args.mic:
+        return "--mic y --wav no van juntos: se escucha un micrófono o una grabación"
+    if args.evidence and args.no_evidence:
+        return "--evidence y --no-evidence no van juntos: elegí una"
+    return None
 
 
 def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:

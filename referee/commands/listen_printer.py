@@ -175,14 +175,16 @@ class Printer:
             return None
         return self._open[1]
 
-    def _keep(self, record: dict[str, Any], clip: bytes) -> str | None:
-        """Store a heard item as evidence; its id, or None without an evidence folder."""
+    def _keep(self, record: dict[str, Any], clip: bytes = b"") -> str | None:
+        """Store a heard item as evidence, with the team printed; its id, or None without an
+        evidence folder.  A call judged again is stored again, without a clip (its line points to
+        the first one's), so the evidence says what the game holds."""
         if self.evidence is None:
             return None
         return self.evidence.record(
             t=record["t"], text=record["text"], call=record["call"], points=record["points"],
             accepted=record["accepted"], reason=record["reason"],
-            confidence=record["confidence"], team=record["team"], clip_pcm=clip,
+            confidence=record["confidence"], team=seat_team(record), clip_pcm=clip,
         ).id
 
     def revise(self, revisions: list[tuple[Utterance, Utterance]]) -> None:
@@ -274,6 +276,7 @@ class Printer:
         retracted = {**record, "accepted": False, "confidence": round(conf, 3),
                      "unsure": True, "reason": reason, **({"retracted": True} if applied else {})}
         retracted.pop("heard")
+        self._keep(retracted)
         self._print(retracted, str(record.get("call")))
 
     def _rejudge(self, revised: Utterance, refused: list[Refused], waits: dict[int, str],
@@ -299,6 +302,7 @@ class Printer:
                      "seat": items[0].seat, "guess": list(items[0].guess), "rejudged": True,
                      "reason": rejudged_reason(record["reason"])}
             again.pop("heard")
+            self._keep(again)
             self._print(again, str(record.get("call")))
 
     def _print(self, record: dict[str, Any], label: str) -> None:
