@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -46,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", type=values.deck_name, default="mi-mazo", metavar="NOMBRE",
                         help="nombre del mazo al calibrar (mi-mazo)")
     parser.add_argument("--json", action="store_true",
-                        help="salida en JSON (card, confidence, named_by, corners)")
+                        help="salida en JSON (card, figure_of, confidence, named_by, corners, "
+                        "guess)")
     parser.add_argument("--deck", type=Path, action="append", metavar="CARPETA",
                         help="carpeta con las caras de un mazo (07-oros.png ...); se puede repetir")
     values.add_models_dir(parser, "carpeta de modelos y mazos")
@@ -85,13 +87,14 @@ def _recognizer(args: argparse.Namespace) -> Recognizer:
 def _print(readings: list[Reading], as_json: bool) -> None:
     if as_json:
         print(json.dumps([r.as_json() for r in readings], ensure_ascii=False))
-        return
-    if not readings:
+    elif not readings:
         print("No veo ninguna carta.")
-    for r in readings:
-        name = r.card.nombre if r.card else "no la veo"
-        x, y = r.outline.mean(axis=0)
-        print(f"{label(r):>14}  {name:<20} en ({x:.0f}, {y:.0f})")
+    else:
+        for r in readings:
+            name = r.card.nombre if r.card else "no la veo"
+            x, y = r.outline.mean(axis=0)
+            print(f"{label(r):>14}  {name:<20} en ({x:.0f}, {y:.0f})")
+    sys.stdout.flush()  # a reader gone or a full disk is said here, not ignored at exit
 
 
 def _image(args: argparse.Namespace) -> int:
@@ -99,7 +102,11 @@ def _image(args: argparse.Namespace) -> int:
         raise VisionError("bad-image", f"{args.image} es una carpeta, no una foto")
     if not Path(args.image).is_file():
         raise VisionError("bad-image", f"no encuentro la foto {args.image}")
-    frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
+    try:
+        frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
+    except cv2.error as err:  # more pixels than OpenCV reads (a giant scan, a decompression bomb)
+        raise VisionError("bad-image", f"no puedo leer la foto {args.image}: es demasiado grande; "
+                          "probá con una más chica") from err
     if frame is None:
         raise VisionError("bad-image", f"no puedo leer la foto {args.image}")
     photo, corner = framed(frame)
@@ -158,7 +165,7 @@ def preview(recognizer: Recognizer, frames: Iterable[np.ndarray], out_dir: Path 
         readings = recognizer.read(frame)
         seen = " ".join(label(r) for r in readings)
         if seen != last:
-            print(seen or "(ninguna carta)")
+            print(seen or "(ninguna carta)", flush=True)  # read as it comes, piped too
             last = seen
         shown = annotate(frame, readings)
         if page is not None:
@@ -218,12 +225,21 @@ def run(args: argparse.Namespace) -> int:
                 print("--learn-deck es con --camera: aprende el mazo de lo que mira durante la "
                       "partida, no de una foto", file=sys.stderr)
                 return 2
+            if args.frames:
+                print("--frames es con --camera: una foto se lee una sola vez", file=sys.stderr)
+                return 2
             return _image(args)
         return _camera(args)
     except VisionError as err:
         print(f"Cartas: {err.message}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader went away (``| head``): the CLI stops quietly
+        raise
     except OSError as err:  # the frames' folder, or the models' one (the deck's reference)
+        if err.filename is None:  # no file of ours: the output (``> archivo`` on a full disk)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no retry at exit
+            print(f"Cartas: no puedo escribir lo que leí: {values.said(err)}", file=sys.stderr)
+            return 1
         option = _option_for(err.filename, args)
         print(f"Cartas: no puedo guardar en {err.filename}: {values.said(err)}"
               + (f"; elegí otra carpeta con {option}" if option else ""), file=sys.stderr)

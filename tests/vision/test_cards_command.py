@@ -250,6 +250,7 @@ def test_a_photo_cropped_to_the_card_is_read_as_that_card(
 
 def test_a_photo_of_a_table_is_read_as_it_is(photo: Path) -> None:
     image = cv2.imread(str(photo))
+    assert image is not None
     assert framed(image)[1] == (0, 0) and framed(image)[0] is image
 
 
