@@ -73,9 +73,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _progress(done: int, total: int) -> None:
-    print(f"\rArmando la referencia del mazo: {done}/{total} cartas", end="", file=sys.stderr)
-    if done == total:
-        print(file=sys.stderr)
+    """The reference's progress, redrawn on one line on a terminal; to a file or a pipe (a log),
+    once, when it is done."""
+    if sys.stderr.isatty():
+        print(f"\rArmando la referencia del mazo: {done}/{total} cartas", end="", file=sys.stderr)
+        if done == total:
+            print(file=sys.stderr)
+    elif done == total:
+        print(f"Armé la referencia del mazo: {total} cartas", file=sys.stderr)
 
 
 def _recognizer(args: argparse.Namespace) -> Recognizer:

@@ -79,3 +79,12 @@ def test_frames_goes_with_a_camera_not_a_photo(
     assert main(["cards", "--image", str(photo), "--frames", "5", "--deck", str(wikimedia_dir),
                  "--models-dir", str(models)]) == 2
     assert capsys.readouterr().err == "--frames es con --camera: una foto se lee una sola vez\n"
+
+
+def test_the_reference_progress_goes_to_a_log_once(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.commands import cards
+
+    for done in range(41):  # standard error is no terminal here: a file, a pipe
+        cards._progress(done, 40)
+    # before: 41 copies of the line joined by carriage returns
+    assert capsys.readouterr().err == "Armé la referencia del mazo: 40 cartas\n"
