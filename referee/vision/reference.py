@@ -12,7 +12,13 @@ from models.decks import banks_root, installed_decks
 from models.syserrors import said
 from referee.vision.bank import Bank, bank_for
 from referee.vision.errors import VisionError
-from referee.vision.faces import DeckError, face_name, missing_faces, unnamed_images
+from referee.vision.faces import (
+    DeckError,
+    face_files,
+    face_name,
+    missing_faces,
+    unnamed_images,
+)
 
 
 def reference_bank(decks: Sequence[Path] | None, models: Path,
@@ -28,6 +34,8 @@ def reference_bank(decks: Sequence[Path] | None, models: Path,
                           "con --deck CARPETA (archivos como 07-oros.png), o bajá un mazo libre "
                           "con 'truco-referee models fetch mazo-naipes-libres'")
     try:
+        for folder in folders:
+            _require_faces(folder)
         missing = missing_faces(folders)
         if missing:
             raise DeckError(_missing_text(missing, unnamed_images(folders)))
@@ -36,6 +44,19 @@ def reference_bank(decks: Sequence[Path] | None, models: Path,
                         unsaved=partial(_unsaved, say or _to_stderr, cache))
     except DeckError as err:
         raise VisionError("bad-deck", str(err)) from err
+
+
+def _require_faces(folder: Path) -> None:
+    """A deck folder with no face at all is refused as such, naming the decks inside it when it
+    holds some (``--deck`` given the folder of decks), not as a deck missing its 40 faces."""
+    if face_files(folder):
+        return
+    inside = sorted(sub for sub in Path(folder).iterdir() if sub.is_dir() and face_files(sub))
+    hint = (f"; adentro hay mazos: {', '.join(str(sub) for sub in inside[:3])}"
+            + (f" y {len(inside) - 3} más" if len(inside) > 3 else "")
+            + " (pasá uno con --deck CARPETA)" if inside else
+            ": nombralas como 07-oros.png, 12-bastos.webp")
+    raise DeckError(f"no hay caras de cartas en {folder}{hint}")
 
 
 def _unsaved(say: Callable[[str], None], cache: Path, err: OSError) -> None:

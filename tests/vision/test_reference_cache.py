@@ -82,3 +82,19 @@ def test_what_cannot_be_cached_is_said_where_the_caller_says_things(
     said: list[str] = []
     reference.reference_bank([wikimedia_dir], tmp_path, say=said.append)
     assert len(said) == 1 and capsys.readouterr().err == ""
+
+
+def test_a_folder_of_decks_given_as_a_deck_names_the_decks_inside(wikimedia_dir: Path,
+                                                                    tmp_path: Path) -> None:
+    from referee.vision.errors import VisionError
+
+    decks = wikimedia_dir.parent  # the folder the decks are in, not a deck
+    with pytest.raises(VisionError) as err:
+        reference.reference_bank([decks], tmp_path)
+    # before: «al mazo le faltan caras: 1 de espadas (01-espadas.png), … y 34 más»
+    assert err.value.message.startswith(f"no hay caras de cartas en {decks}; adentro hay mazos: ")
+    assert str(wikimedia_dir) in err.value.message
+    empty = tmp_path / "vacía"
+    empty.mkdir()
+    with pytest.raises(VisionError, match="no hay caras de cartas en .*vacía: nombralas como"):
+        reference.reference_bank([empty], tmp_path)
