@@ -476,25 +476,24 @@ class TableService:
         describes this running process and stays across games.  The new snapshot, or None when
         nothing changed (nothing is published then)."""
         source = source_state(key, state, message)
-        with self._lock:
-            if not self._snapshots.set_source(source):
-                return None
-            return self.publish(table=False)
+        return self._show_own(lambda: self._snapshots.set_source(source))
 
     def set_room(self, low: bool, message: str = "") -> dict[str, Any] | None:
         """Show on the pages whether the data folder runs low on room (``room.RoomWatch``); the
         new snapshot, or None when nothing changed."""
-        with self._lock:
-            if not self._snapshots.set_room(low, message):
-                return None
-            return self.publish(table=False)
+        return self._show_own(lambda: self._snapshots.set_room(low, message))
 
     def set_calibration(self, state: dict[str, Any] | None) -> dict[str, Any] | None:
         """Show on the pages how the voices' calibration is going (``CalibrationControls``'s
         state); like ``set_source``, not a game event.  The new snapshot, or None when nothing
         changed."""
+        return self._show_own(lambda: self._snapshots.set_calibration(state))
+
+    def _show_own(self, changed: Callable[[], bool]) -> dict[str, Any] | None:
+        """Publish what a snapshot says of this running server (its sources, room, calibration)
+        if ``changed`` (the ``Snapshots`` setter) says it changed; the new snapshot, or None."""
         with self._lock:
-            if not self._snapshots.set_calibration(state):
+            if not changed():
                 return None
             return self.publish(table=False)
 

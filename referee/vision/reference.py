@@ -34,10 +34,10 @@ def reference_bank(decks: Sequence[Path] | None, models: Path,
                           "con --deck CARPETA (archivos como 07-oros.png), o bajá un mazo libre "
                           "con 'truco-referee models fetch mazo-naipes-libres'")
     try:
-        for folder in folders:
-            _require_faces(folder)
         missing = missing_faces(folders)
         if missing:
+            for folder in folders:
+                _require_faces(folder)
             raise DeckError(_missing_text(missing, unnamed_images(folders)))
         cache = banks_root(models)
         return bank_for(folders, cache, progress,
