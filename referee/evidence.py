@@ -50,7 +50,7 @@ class Evidence:
     call: str | None  # canonical call, "puntos", or None for a look-alike
     points: int | None
     accepted: bool
-    reason: str
+    reason: str | None  # why it was not applied (or why it was, judged again); None: no reason
     confidence: float
     team: str | None
     clip: str  # file name under clips/, "" when no audio was kept
@@ -87,7 +87,7 @@ class EvidenceStore:
         call: str | None,
         points: int | None,
         accepted: bool,
-        reason: str,
+        reason: str | None,
         confidence: float,
         team: str | None,
         clip_pcm: bytes = b"",

@@ -20,6 +20,10 @@ MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz),
 # WAV format tags: read (what ``wave`` refuses, by hand) and named when refused.
 WAVE_FORMAT_PCM, WAVE_FORMAT_IEEE_FLOAT, WAVE_FORMAT_EXTENSIBLE = 1, 3, 0xFFFE
 FORMAT_NAMES = {2: "ADPCM", 6: "A-law", 7: "µ-law", 17: "IMA ADPCM", 85: "MP3"}
+# The data sizes a recorder leaves when it is stopped before it closes the file (killed, or
+# writing to a pipe): the header does not say how long the audio is, the file's end does.
+UNKNOWN_SIZES = (0, 0xFFFFFFFF)
+CUT_S = 0.1  # a file shorter than its header says by less than this lost no word: not told
 
 
 class Stored:
@@ -29,6 +33,7 @@ class Stored:
     def __init__(self, data: np.ndarray, offset: float = 0.0, scale: float = 1.0,
                  floating: bool = False) -> None:
         self.data, self.offset, self.scale, self.floating = data, offset, scale, floating
+        self.declared: int | None = None  # the frames the header says it has; None: it does not say
 
     def __len__(self) -> int:
         return len(self.data)
@@ -52,18 +57,31 @@ def read_wav(path: str | Path) -> np.ndarray:
 
 
 def read_stored(path: Path) -> tuple[int, Stored]:
-    """A WAV file's rate and samples; what ``wave`` refuses is read (or explained) by hand."""
+    """A WAV file's rate and samples, as many as it has (``Stored.declared``: as many as its header
+    says); what ``wave`` refuses, or a header that does not say how long the audio is, is read
+    (or explained) by hand."""
     with _plain_os_errors(path):
         try:
-            with wave.open(str(path), "rb") as wav:
-                rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
-                raw = wav.readframes(wav.getnframes())
+            read = _read_wave(path)
         except (wave.Error, EOFError):
-            rate, stored = _read_riff(path.read_bytes(), path)
-        else:
-            stored = _stored(raw, width, channels, path)
+            read = None
+        rate, stored = read or _read_riff(path.read_bytes(), path)
     if not MIN_RATE <= rate <= MAX_RATE:  # 0 would divide; 1 Hz makes days of sound of a minute
         raise AudioError("wav-rate", f"{path} dice que su audio va a {rate} Hz: está dañado")
+    return rate, stored
+
+
+def _read_wave(path: Path) -> tuple[int, Stored] | None:
+    """A WAV file read by ``wave``; None when its header does not say how long it is
+    (``UNKNOWN_SIZES``): ``wave`` would read nothing, or trust a size the file cannot have."""
+    with wave.open(str(path), "rb") as wav:
+        rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
+        declared = wav.getnframes()  # ``wave`` refuses a file without channels or width
+        if declared in (size // (width * channels) for size in UNKNOWN_SIZES):
+            return None
+        raw = wav.readframes(declared)
+    stored = _stored(raw, width, channels, path)
+    stored.declared = declared
     return rate, stored
 
 
@@ -89,7 +107,7 @@ def _read_riff(blob: bytes, path: Path) -> tuple[int, Stored]:
     if blob[:4] != b"RIFF" or blob[8:12] != b"WAVE":
         raise _unreadable(path, "no empieza como un WAV")
     chunks = _riff_chunks(blob)
-    fmt, data = chunks.get(b"fmt ", b""), chunks.get(b"data")
+    fmt, (data, size) = chunks.get(b"fmt ", (b"", None))[0], chunks.get(b"data", (None, None))
     if len(fmt) < 16 or data is None:
         raise _unreadable(path, "está cortado (le falta el formato o el audio)")
     tag, channels, rate, _, _, bits = struct.unpack_from("<HHIIHH", fmt)
@@ -99,18 +117,35 @@ def _read_riff(blob: bytes, path: Path) -> tuple[int, Stored]:
         raise _unsupported(path, FORMAT_NAMES.get(tag, f"formato número {tag}"))
     if channels == 0 or bits == 0:
         raise _unreadable(path, "dice que no tiene canales o muestras: está dañado")
-    return rate, _stored(data, (bits + 7) // 8, channels, path, tag == WAVE_FORMAT_IEEE_FLOAT)
+    width = (bits + 7) // 8
+    stored = _stored(data, width, channels, path, tag == WAVE_FORMAT_IEEE_FLOAT)
+    stored.declared = None if size is None else size // (width * channels)
+    return rate, stored
 
 
-def _riff_chunks(blob: bytes) -> dict[bytes, bytes]:
-    """The chunks of a RIFF file by id (the first of each); a chunk cut short, as far as it goes."""
-    chunks: dict[bytes, bytes] = {}
-    pos = 12
+def _riff_chunks(blob: bytes) -> dict[bytes, tuple[memoryview, int | None]]:
+    """The chunks of a RIFF file by id (the first of each) and the size each says it has; a chunk
+    cut short, as far as it goes.  A ``data`` chunk that does not say its size (``UNKNOWN_SIZES``)
+    goes to the end of the file (None for its size), unless a chunk follows an empty one."""
+    chunks: dict[bytes, tuple[memoryview, int | None]] = {}
+    view, pos = memoryview(blob), 12
     while pos + 8 <= len(blob):
         ident, size = blob[pos : pos + 4], struct.unpack_from("<I", blob, pos + 4)[0]
-        chunks.setdefault(ident, blob[pos + 8 : pos + 8 + size])
+        said: int | None = size
+        if ident == b"data" and size in UNKNOWN_SIZES and not _chunk_at(blob, pos + 8):
+            size, said = len(blob) - pos - 8, None
+        chunks.setdefault(ident, (view[pos + 8 : pos + 8 + size], said))
         pos += 8 + size + size % 2  # chunks are padded to an even length
     return chunks
+
+
+def _chunk_at(blob: bytes, pos: int) -> bool:
+    """Whether a RIFF chunk starts at ``pos``: a four-letter id and a size that fits the file
+    (else what is there is audio); nothing at all there is an empty chunk's end too."""
+    if pos >= len(blob):
+        return True
+    return (len(blob) >= pos + 8 and blob[pos : pos + 4].rstrip(b" ").isalnum()
+            and pos + 8 + struct.unpack_from("<I", blob, pos + 4)[0] <= len(blob))
 
 
 def _unreadable(path: Path, why: str) -> AudioError:
@@ -122,7 +157,8 @@ def _unsupported(path: Path, what: str) -> AudioError:
                       "exportalo como WAV PCM de 16 bits")
 
 
-def _stored(raw: bytes, width: int, channels: int, path: Path, floating: bool = False) -> Stored:
+def _stored(raw: bytes | memoryview, width: int, channels: int, path: Path,
+            floating: bool = False) -> Stored:
     """Little-endian samples (frames × channels) as the file keeps them."""
     # A file cut in the middle of a sample (an odd byte at the end): drop the partial frame.
     whole = memoryview(raw)[: len(raw) - len(raw) % (width * channels)]
@@ -165,6 +201,8 @@ class WavSource:
     """A WAV file as a stream of chunks, as fast as possible or paced like a microphone; one
     without a single sample is refused (an AudioError), not listened to as silence.  It is
     resampled a stretch at a time as it is listened to: a whole game's recording fits in memory.
+    ``notice`` says a file cut short of what its header says, or one whose header does not say
+    how long it is (heard as far as it goes), for the person to be told once; else None.
     ``on_status``, if given, is told when the recording sounds like a telephone (``referee.band``)
     or clipped (``referee.clipping``), and when it no longer does, with the moment
     (``sound_check``)."""
@@ -179,8 +217,25 @@ class WavSource:
         self.on_status = on_status
         self.rate, self.stored = read_stored(self.path)
         self.length = resampled_length(len(self.stored), self.rate)  # frames at 16 kHz
+        declared = self.stored.declared
+        if not self.length and declared:
+            raise AudioError("wav-cut", f"{path} está cortado: dice durar "
+                             f"{declared / self.rate:.1f} s y no trae sonido")
         if not self.length:
             raise AudioError("wav-empty", f"{path} no tiene sonido: la grabación dura 0 segundos")
+        self.notice = self._notice(declared)
+
+    def _notice(self, declared: int | None) -> str | None:
+        """What the person should know of a file heard as far as it goes: cut short of what its
+        header says (by ``CUT_S`` or more), or a header that does not say how long it is."""
+        has = len(self.stored) / self.rate
+        if declared is None:
+            return (f"el archivo {self.path} no dice cuánto dura (la grabación no se cerró bien): "
+                    f"escucho los {has:.1f} s que trae")
+        if declared / self.rate - has >= CUT_S:
+            return (f"el archivo {self.path} está cortado: dice durar {declared / self.rate:.1f} s "
+                    f"y trae {has:.1f} s; escucho lo que hay")
+        return None
 
     @property
     def channels(self) -> int:

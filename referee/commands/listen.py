@@ -138,10 +138,13 @@ def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:
     or its default)."""
     if not args.wav:
         return table_mics(args.mic, args.channels, data_dir=args.data_dir or user_data_dir())
-    source = WavSource(args.wav, realtime=args.realtime, on_status=print_status("grabación"))
+    status = print_status("grabación")
+    source = WavSource(args.wav, realtime=args.realtime, on_status=status)
     if args.channels == 2 and source.channels == 1:
         raise AudioError("wav-channels", f"{args.wav} tiene un solo canal y --channels 2 necesita "
                          "dos, uno por equipo (el canal 1 es A, el 2 es B)")
+    if source.notice:  # a file cut short: told once, and heard as far as it goes
+        status(source.notice)
     return source
 
 

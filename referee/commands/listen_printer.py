@@ -81,7 +81,7 @@ class Printer:
             record: dict[str, Any] = {
                 "t": round(utt.end, 3), "text": utt.text, "call": item.call,
                 "points": item.heard.points, "accepted": accepted,
-                "reason": item.reason if hold is None else hold,
+                "reason": (item.reason or None) if hold is None else hold,  # None: no reason
                 "confidence": round(conf, 3), "team": team, "seat": item.seat,
                 "guess": list(item.guess),
                 "unsure": hold is not None, "early": utt.early, "latency": round(utt.latency, 3),
@@ -319,7 +319,7 @@ class Printer:
         else:
             what = f"{'✓' if record['accepted'] else '·'} {record['call'].upper()}"
         line = f"{record['t']:7.2f}s  {who:>3}  {what}  (conf {record['confidence']:.2f})"
-        if not record["accepted"]:
+        if not record["accepted"] and record["reason"]:
             line += f"  — {record['reason']}"
         print(line, file=self.out, flush=True)
 

@@ -160,7 +160,7 @@ def test_listen_refuses_a_wav_without_sound_before_loading_the_recognizer(
     path.write_bytes(_wav(path).read_bytes()[:44])  # the header, no audio
     code, lines, err = _listen(["--wav", str(path), "--no-evidence"], capsys)  # before: 0, quiet
     assert (code, lines, recognizers) == (2, [], [])
-    assert err == f"Problema con el audio: {path} no tiene sonido: la grabación dura 0 segundos\n"
+    assert err == f"Problema con el audio: {path} está cortado: dice durar 1.0 s y no trae sonido\n"
 
 
 def test_forget_says_why_the_calibration_cannot_be_deleted(

@@ -88,3 +88,16 @@ def test_the_evidence_keeps_the_team_printed_and_a_call_taken_back(tmp_path: Pat
     assert [(e.accepted, e.team) for e in kept] == [(r["accepted"], r["team"]) for r in printed]
     assert [(e.accepted, e.team) for e in kept] == [(True, "A"), (False, "A")]
     assert printed[1]["evidence"] == kept[0].id  # the line points to what was heard
+
+
+def test_an_applied_call_has_no_reason_not_an_empty_one(tmp_path: Path) -> None:
+    store = EvidenceStore(tmp_path, on_trouble=lambda said: pytest.fail(said))
+    out = io.StringIO()
+    printer = Printer(out, True, 0.6, store)
+    printer.table.apply_line("hand")
+    printer(_utt([("truco", 0.9)]))
+    printer(_utt([("turco", 0.9)]))  # a look-alike keeps its reason
+    truco, turco = (json.loads(line) for line in out.getvalue().splitlines())
+    assert truco["accepted"] and truco["reason"] is None  # before: ""
+    assert not turco["accepted"] and turco["reason"] == "«turco» no es truco"
+    assert [e.reason for e in store.all()] == [None, "«turco» no es truco"]  # as printed
