@@ -294,6 +294,14 @@ class Game:
                                "puede restar (si ganó quien no era, restale primero al ganador)")
         if commit:
             self.credit(event.team, event.delta)
+            self._score_kept_out()
+
+    def _score_kept_out(self) -> None:
+        """Once a correction takes the target back, score the points of the deal in play that
+        the target had left out, as a false declaration shown does (rules.md §5, §12)."""
+        for hand in self.deal:
+            if hand.unscored:
+                hand.score_unscored()
 
     def _set_rule(self, event: SetRule, commit: bool) -> None:
         settings = self._with_rule(event)

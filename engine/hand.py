@@ -171,10 +171,11 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         self.require_open(what)
         if self.envido_status == "pending":
             return self.answer_envido(seat, call, commit)
-        # with a flor sung, quiero answers only a truco of the other team left waiting (rules.md §7)
+        # with a flor sung, quiero answers only a truco of the other team left waiting; once the
+        # truco is answered the flor sung takes no more answers (rules.md §7)
         truco_to_answer = self.truco_pending is not None and self.truco_pending[1] != team_of(seat)
-        flor_waits = self.flor_status == "pending" or (
-            self.flor_status == "open" and not truco_to_answer)
+        flor_answerable = self.flor_status == "open" and self.truco_level == 1
+        flor_waits = self.flor_status == "pending" or (flor_answerable and not truco_to_answer)
         self.require(not flor_waits, f"{what}: {self.flor_answers(call.value)}")
         self.require(not self.declaring(), f"{what}: primero se dicen los tantos")
         return self.answer_truco(seat, call, commit)

@@ -13,6 +13,48 @@ ENVIDO_CREDIT = ("settled", "hand-end")
 RESTO_FORMULAS = ("falta+flores", "falta")
 CONTRAFLOR_POINTS = range(1, 31)  # no more than a whole game
 
+# Each rule by the name a log writes (``set players 4``) -> the Spanish names it is also read by,
+# as docs/rules.md and the tablet name them (``set jugadores 4``, ``set a 15``): one table for
+# reading a ``set`` line and for the refusal that lists the rules.  A name of several words is
+# read with spaces, hyphens or underscores («mazo en primera», «mazo-en-primera»).
+RULE_NAMES: dict[str, tuple[str, ...]] = {
+    "players": ("jugadores",),
+    "points": ("a", "puntos"),
+    "flor": (),
+    "falta": ("falta envido",),
+    "envido_credit": ("tantos",),
+    "mazo_extra": ("mazo en primera",),
+    "pica_pica": ("pica-pica",),
+    "match": ("partido a chicos", "chicos"),
+    "contraflor_points": ("contraflor",),
+    "resto": ("al resto",),
+}
+
+
+def rule_key(name: str) -> str:
+    """A rule's name as it is compared: lowercase, words joined by ``_``."""
+    return "_".join(name.lower().replace("-", " ").replace("_", " ").split())
+
+
+_RULE_BY_NAME = {rule_key(n): rule for rule, names in RULE_NAMES.items() for n in (rule, *names)}
+
+
+def rule_named(name: str) -> str | None:
+    """The rule (as a log writes it) an English or Spanish name stands for, or None."""
+    return _RULE_BY_NAME.get(rule_key(name))
+
+
+def rule_names_text() -> str:
+    """Every rule by its Spanish names, the log's name in brackets where it differs:
+    «jugadores» («players»), …, «flor», …"""
+    def one(rule: str, names: tuple[str, ...]) -> str:
+        spanish = " o ".join(f"«{n}»" for n in names) or f"«{rule}»"
+        same = any(rule_key(n) == rule for n in names) or not names
+        return spanish if same else f"{spanish} («{rule}»)"
+    texts = [one(rule, names) for rule, names in RULE_NAMES.items()]
+    return ", ".join(texts[:-1]) + f" y {texts[-1]}"
+
+
 # The seats in table order for each table size; team A holds the seats named A.
 SEATS = {
     2: ("A1", "B1"),
@@ -78,9 +120,8 @@ class Settings:
 
     def with_rule(self, name: str, value: str) -> Settings:
         """A copy with one rule changed from its log text (``set flor on``, ``set players 4``)."""
-        key = name.replace("-", "_")
-        field = next((f for f in fields(self) if f.name == key), None)
-        if field is None:
+        key = rule_named(name)
+        if key is None:
             raise InvalidEvent(f"no conozco la regla {name!r}")
         return replace(self, **{key: _parse_value(name, value, type(getattr(self, key)))})
 

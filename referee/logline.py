@@ -13,7 +13,7 @@ phrase interpretation (``referee.interpret``) like anything the microphone hears
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from engine import (
     Adjust,
@@ -32,6 +32,7 @@ from engine import (
     parse_cards,
 )
 from engine.cards import InvalidCard
+from engine.settings import rule_named, rule_names_text
 
 # A seat as written: a team and a number.  Any number is read as a seat, so that «A4: truco» is
 # refused by the game for the table it is at («no hay asiento A4 en una mesa de 2»).
@@ -165,21 +166,22 @@ def _points(args: list[str]) -> Event:
     return Adjust(_team(args[0]), int(args[1]))  # type: ignore[arg-type]
 
 
-# The rules a ``set`` line names (docs/rules.md), as the log writes them; «pica-pica» is read too.
-RULES = tuple(f.name for f in fields(Settings))
 # A yes-or-no rule's value as it is read -> as the log writes it.
 ON_OFF = {"on": "on", "sí": "on", "si": "on", "yes": "on", "true": "on", "1": "on",
           "off": "off", "no": "off", "false": "off", "0": "off"}
 
 
 def _set(args: list[str]) -> Event:
-    """A rule setting, in the log's words: «set flor sí» is ``set flor on``."""
-    if len(args) != 2:
+    """A rule setting, by its English or Spanish name (``RULE_NAMES``), in the log's words:
+    «set flor sí» is ``set flor on``, «set a 15» ``set points 15``, «set mazo en primera sí»
+    ``set mazo_extra on``."""
+    if len(args) < 2:
         raise InvalidEvent("se escribe «set NOMBRE VALOR», p. ej. «set flor on»")
-    name, value = args[0].lower().replace("-", "_"), args[1]
-    if name not in RULES:
-        names = ", ".join(f"«{n}»" for n in RULES[:-1]) + f" o «{RULES[-1]}»"
-        raise InvalidEvent(f"no hay una regla «{args[0]}»: las reglas son {names} (docs/rules.md)")
+    said, value = " ".join(args[:-1]), args[-1]
+    name = rule_named(said)
+    if name is None:
+        raise InvalidEvent(f"no hay una regla «{said}»: las reglas son {rule_names_text()} "
+                           "(docs/rules.md)")
     if isinstance(getattr(Settings(), name), bool):
         value = ON_OFF.get(value.lower(), value)
     return SetRule(name, value)

@@ -1,10 +1,10 @@
 """Aplica un registro escrito de la mesa, línea por línea, y muestra el resultado.
 
-Cada línea es un evento: «set flor on», «mano» (se reparte), «A1: envido», «B1: quiero»,
-«A1: veintiocho», «A1 juega 7o», «vuelta B» o «vuelta parda», «mano A», «envido A»,
-«A1 muestra 7o 1o», «puntos A +2», «A1: me voy al mazo».  También se leen en inglés («hand»,
-«A1 plays 7o», «round B»).  Lo dicho pasa por la misma interpretación que usa el micrófono:
-«turco» no es truco.  Una línea rechazada no cambia nada y se sigue con la próxima.
+Cada línea es un evento: «set flor sí» o «set a 15» (una regla), «mano» (se reparte),
+«A1: envido», «B1: quiero», «A1: veintiocho», «A1 juega 7o», «vuelta B» o «vuelta parda»,
+«mano A», «envido A», «A1 muestra 7o 1o», «puntos A +2», «A1: me voy al mazo».  También se leen
+en inglés («hand», «A1 plays 7o», «round B», «set points 15»).  Lo dicho pasa por la misma
+interpretación que usa el micrófono: «turco» no es truco.  Una línea rechazada no cambia nada y se sigue con la próxima.
 """
 
 from __future__ import annotations

@@ -288,3 +288,13 @@ def test_while_the_truco_waits_a_flor_may_be_answered_by_either_team() -> None:
     steps(game, "A1: flor", "B1: truco", "B1: contraflor")   # the truco caller answers the flor
     steps(game, "A1: con flor quiero", "A1: 25", "B1: 33", expect=(0, 6))
     steps(game, "A1: quiero", "hand B", expect=(0, 8))
+
+
+@pytest.mark.parametrize("answer", ["quiero", "no quiero"])
+def test_once_the_truco_is_answered_a_quiero_is_not_sent_to_the_flor(answer: str) -> None:
+    """No seat can answer the flor any more (§7): the refusal does not teach its answers."""
+    game = new_game(flor=True)
+    steps(game, "A1: truco", "B1: flor", "B1: quiero")
+    refused(game, "A1: contraflor", "el truco ya fue querido")
+    # before: «a la flor no se le contesta quiero: se contesta flor, contraflor, …»
+    refused(game, f"A1: {answer}", f"A1: {answer}: no hay nada cantado para contestar")

@@ -34,10 +34,12 @@ def refusal(*lines: str) -> str:
                                 "«A1: truco»; una carta, «A1 juega 7o» o «A1 muestra 7o 1o»")),
     (["mano", "A1 - envido"], "se escribe «A1: envido»; una carta, «A1 juega 7o»"),
     (["mano", "A1:"], "«A1:»: falta lo que dijo: se escribe «A1: truco»"),  # before: «» no es un canto
-    # before: «no conozco la regla 'jugadores'»
-    (["set jugadores 4"], ("«set jugadores 4»: no hay una regla «jugadores»: las reglas son «players», "
-                          "«points», «flor»")),
-    (["set jugadores 4"], "«contraflor_points» o «resto» (docs/rules.md)"),
+    # before: «no conozco la regla 'jugadores'»; then only the English names were listed
+    (["set jugadoras 4"], ("«set jugadoras 4»: no hay una regla «jugadoras»: las reglas son "
+                          "«jugadores» («players»), «a» o «puntos» («points»), «flor», "
+                          "«falta envido» («falta»)")),
+    (["set mazo en tercera sí"], "no hay una regla «mazo en tercera»"),
+    (["set nada 4"], "«contraflor» («contraflor_points») y «al resto» («resto») (docs/rules.md)"),
     # before: «empate» no es un equipo: se escribe «A» o «B»
     (["mano", "vuelta empate"], ("«vuelta empate»: «empate» no es un equipo ni «parda»: se escribe "
                                 "«vuelta A», «vuelta B» o «vuelta parda»")),
@@ -57,6 +59,30 @@ def test_a_yes_or_no_rule_in_spanish_is_logged_in_the_log_words() -> None:
     # before: «set flor sí», «set pica-pica no»
     assert result["log"] == ["set flor on", "set mazo_extra on", "set pica_pica off", "hand"]
     assert result["settings"]["flor"] is True and result["settings"]["mazo_extra"] is True
+
+
+@pytest.mark.parametrize(("line", "logged"), [
+    ("set jugadores 4", "set players 4"),
+    ("set a 15", "set points 15"),
+    ("set puntos 15", "set points 15"),
+    ("set falta envido winner", "set falta winner"),
+    ("set tantos hand-end", "set envido_credit hand-end"),
+    ("set mazo en primera sí", "set mazo_extra on"),
+    ("set Mazo-en-primera sí", "set mazo_extra on"),
+    ("set partido a chicos sí", "set match on"),
+    ("set chicos sí", "set match on"),
+    ("set contraflor 4", "set contraflor_points 4"),
+    ("set al resto falta", "set resto falta"),
+])
+def test_a_rule_named_in_spanish_is_logged_by_its_log_name(line: str, logged: str) -> None:
+    # before: «no hay una regla «jugadores»: las reglas son «players», …»
+    result = replay([line, "mano"]).to_dict()
+    assert result["rejected"] == []
+    assert logged in result["log"]
+
+
+def test_a_rule_named_in_spanish_is_refused_for_its_value_as_in_english() -> None:
+    assert "players va 2, 4 o 6" in refusal("set jugadores 5")
 
 
 def test_an_empty_file_name_is_refused_plainly(capsys: pytest.CaptureFixture[str]) -> None:

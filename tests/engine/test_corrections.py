@@ -1,0 +1,59 @@
+"""A manual correction that takes the target back reopens the game as a false declaration shown
+does: the points of the hand the target had left out then count (rules.md §5, §12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine_steps import hand_points, new_game, step, steps
+
+from engine import Game
+
+
+def game_at(a: int, b: int, **settings: Any) -> Game:
+    game = new_game(hand=False, **settings)
+    for team, value in (("A", a), ("B", b)):
+        if value:
+            step(game, f"points {team} {value}")
+    step(game, "hand")
+    return game
+
+
+def envido_then_truco_lost(a: int, b: int) -> Game:
+    """Credited at hand end, A's envido (a false 33) takes A to 30 and B's truco is left out."""
+    game = game_at(a, b, envido_credit="hand-end")
+    steps(game, "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", "B1: truco", "A1: quiero")
+    steps(game, "A1 plays 4c", "B1 plays 1e", "B1 plays 1b", "A1 plays 4o")
+    assert game.winner == "A" and hand_points(game, "truco") == (0, 0)
+    return game
+
+
+def test_a_correction_that_reopens_the_game_gives_back_the_truco_the_target_kept_out() -> None:
+    game = envido_then_truco_lost(28, 20)
+    step(game, "points A -1", expect=(29, 22))
+    assert not game.over and hand_points(game, "truco") == (0, 2)
+    step(game, "hand")
+
+
+def test_a_correction_and_a_false_show_give_the_same_score_in_either_order() -> None:
+    shown_first = envido_then_truco_lost(28, 20)
+    steps(shown_first, "A1 shows 7o 5o", "points A -1", expect=(27, 24))
+    corrected_first = envido_then_truco_lost(28, 20)
+    steps(corrected_first, "points A -1", "A1 shows 7o 5o", expect=(27, 24))
+    for game in (shown_first, corrected_first):
+        assert hand_points(game, "envido") == (0, 2) and hand_points(game, "truco") == (0, 2)
+
+
+def test_the_points_given_back_stop_again_at_the_target() -> None:
+    """B at 28: the truco given back takes B to 30, and B wins."""
+    game = envido_then_truco_lost(28, 28)
+    step(game, "points A -1", expect=(29, 30))
+    assert game.winner == "B"
+
+
+def test_a_correction_that_leaves_the_target_reached_gives_nothing_back() -> None:
+    game = envido_then_truco_lost(29, 20)   # the envido took A to 31
+    step(game, "points A -1", expect=(30, 20))
+    assert game.winner == "A" and hand_points(game, "truco") == (0, 0)
+    step(game, "points A -1", expect=(29, 22))
+    assert not game.over
