@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -29,6 +30,7 @@ from referee.vision.detect import framed
 from referee.vision.draw import annotate, label
 from referee.vision.errors import VisionError
 from referee.vision.live_page import LivePage
+from referee.vision.photo import read_photo
 from referee.vision.reading import Reading
 from referee.vision.recognize import Recognizer, RecognizerSettings
 from referee.vision.reference import reference_bank
@@ -103,21 +105,21 @@ def _print(readings: list[Reading], as_json: bool) -> None:
 
 
 def _image(args: argparse.Namespace) -> int:
-    if Path(args.image).is_dir():
-        raise VisionError("bad-image", f"{args.image} es una carpeta, no una foto")
-    if not Path(args.image).is_file():
-        raise VisionError("bad-image", f"no encuentro la foto {args.image}")
-    try:
-        frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-    except cv2.error as err:  # more pixels than OpenCV reads (a giant scan, a decompression bomb)
-        raise VisionError("bad-image", f"no puedo leer la foto {args.image}: es demasiado grande; "
-                          "probá con una más chica") from err
-    if frame is None:
-        raise VisionError("bad-image", f"no puedo leer la foto {args.image}")
-    photo, corner = framed(frame)
+    photo = read_photo(args.image)
+    frame, corner = framed(photo.image)
     back = -np.array(corner, np.float32)
-    _print([r.moved_by(back) for r in _recognizer(args).read(photo)], args.json)
+    readings = [_in_photo(r.moved_by(back), photo.scale) for r in _recognizer(args).read(frame)]
+    _print(readings, args.json)
     return 0
+
+
+def _in_photo(reading: Reading, scale: tuple[float, float]) -> Reading:
+    """The reading's outlines in the photo's own pixels, where it was read shrunk by ``scale``."""
+    if scale == (1.0, 1.0):
+        return reading
+    s = np.array(scale, np.float32)
+    return replace(reading, corners=reading.corners / s,
+                   edges=None if reading.edges is None else reading.edges / s)
 
 
 def _opened(index: int) -> Iterator[np.ndarray]:

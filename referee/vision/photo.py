@@ -1,0 +1,158 @@
+"""A photo read for its cards: refused in plain words when its file is cut short (a copy or a
+download left half done), and shrunk on load to the pixels a card is read at."""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.vision.detect import DetectorSettings
+from referee.vision.errors import VisionError
+from referee.vision.pips import PIP_SIZE
+
+# The pixels a photo is read at, at most.  The smallest card the finder takes (``min_area`` of the
+# photo) has the pixels of the largest image a card is flattened to (``PIP_SIZE``) in a photo of
+# ``NEEDED_PIXELS`` (9.5 million); the limit is a little higher, a 16-megapixel photo, so that a
+# phone's usual 12 or 16 is read as it is (shrunk to 9.5, one of six 12-megapixel scenes gained an
+# unnamed outline).  More only costs time and memory: a 12000×12000 photo took 5 s and 1.9 GB,
+# 1 s and 0.3 GB shrunk.
+NEEDED_PIXELS = round(PIP_SIZE[0] * PIP_SIZE[1] / DetectorSettings.min_area)
+MAX_PIXELS = max(NEEDED_PIXELS, 4608 * 3456)
+
+JPEG_START, PNG_START = b"\xff\xd8", b"\x89PNG\r\n\x1a\n"
+_STANDALONE = {0x01, *range(0xD0, 0xD8)}  # markers with no length after them (RSTn, TEM)
+_FRAMES = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOFn: they say the image's size
+_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7]")  # in a scan's data: where the next segment starts
+
+
+@dataclass(frozen=True)
+class Photo:
+    """The photo's pixels and how much they were shrunk: ``scale`` (x, y) image pixels per pixel
+    of the photo as it is."""
+
+    image: np.ndarray
+    scale: tuple[float, float] = (1.0, 1.0)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    whole: bool  # the file holds the whole image (its end marker, chunk or whatever is not known)
+    size: tuple[int, int] | None = None  # width, height, if the header says
+
+
+def _jpeg(data: bytes) -> _Layout:
+    """Walk a JPEG's segments (their lengths, and a scan's data up to the next marker) to its
+    end-of-image marker; what follows it is not the image's (a phone's motion photo puts a video
+    there), so the marker is looked for where it belongs, not at the end of the file."""
+    i, n, size = 2, len(data), None
+    while i + 1 < n:
+        if data[i] != 0xFF:
+            return _Layout(False, size)  # not a segment where one should be: cut and joined?
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte before a marker
+            i += 1
+            continue
+        if marker == 0xD9:
+            return _Layout(True, size)
+        if marker in _STANDALONE:
+            i += 2
+            continue
+        if i + 4 > n:
+            break
+        end = i + 2 + struct.unpack_from(">H", data, i + 2)[0]
+        if marker in _FRAMES and i + 9 <= n:
+            height, width = struct.unpack_from(">HH", data, i + 5)
+            size = (width, height)
+        if marker == 0xDA:  # a scan: its entropy-coded data runs to the next marker
+            found = _MARKER.search(data, end)
+            if found is None:
+                break
+            end = found.start()
+        i = end
+    return _Layout(False, size)
+
+
+def _png(data: bytes) -> _Layout:
+    """Walk a PNG's chunks to its IEND chunk."""
+    i, n, size = len(PNG_START), len(data), None
+    while i + 8 <= n:
+        length, kind = struct.unpack_from(">I4s", data, i)
+        if kind == b"IHDR" and i + 16 <= n:
+            size = struct.unpack_from(">II", data, i + 8)
+        if kind == b"IEND":
+            return _Layout(True, size)
+        i += 12 + length
+    return _Layout(False, size)
+
+
+def _layout(data: bytes) -> _Layout:
+    if data.startswith(JPEG_START):
+        return _jpeg(data)
+    if data.startswith(PNG_START):
+        return _png(data)
+    return _Layout(True)  # another format: OpenCV tells whether it can read it
+
+
+def _reduction(size: tuple[int, int] | None, jpeg: bool, max_pixels: int) -> int:
+    """How many times smaller libjpeg may decode the photo (1, 2, 4 or 8) and still be at least
+    ``max_pixels``: a big JPEG is then never decoded whole, in memory."""
+    if not jpeg or size is None:
+        return 1
+    return max((r for r in (1, 2, 4, 8) if size[0] * size[1] / (r * r) >= max_pixels), default=1)
+
+
+_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+            8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def read_photo(path: Path, max_pixels: int = MAX_PIXELS) -> Photo:
+    """The photo at ``path`` in BGR colour, shrunk (``cv2.INTER_AREA``) to ``max_pixels`` if it is
+    bigger; a file cut short, too big or not a photo is a ``VisionError`` saying so."""
+    path = Path(path)
+    if path.is_dir():
+        raise VisionError("bad-image", f"{path} es una carpeta, no una foto")
+    if not path.is_file():  # missing (or a device, a pipe: never read to their end)
+        raise VisionError("bad-image", f"no encuentro la foto {path}")
+    try:
+        data = path.read_bytes()
+    except OSError as err:  # no permission to read it, a disk error
+        raise VisionError("bad-image", f"no puedo leer la foto {path}") from err
+    layout = _layout(data)
+    if not layout.whole:
+        raise VisionError("photo-cut", f"la foto {path} está cortada: el archivo se termina antes "
+                          "que la imagen (¿se copió o se bajó a medias?); copiala de nuevo entera")
+    reduction = _reduction(layout.size, data.startswith(JPEG_START), max_pixels)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED[reduction])
+    except cv2.error as err:  # more pixels than OpenCV reads (a giant scan, a decompression bomb)
+        raise VisionError("bad-image", f"no puedo leer la foto {path}: es demasiado grande; "
+                          "probá con una más chica") from err
+    if image is None:
+        raise VisionError("bad-image", f"no puedo leer la foto {path}")
+    h, w = image.shape[:2]
+    full = (w, h) if reduction == 1 or layout.size is None else _turned(layout.size, (w, h))
+    return _shrunk(image, full, max_pixels)
+
+
+def _turned(size: tuple[int, int], decoded: tuple[int, int]) -> tuple[int, int]:
+    """The header's size, turned as the decoded image was (its EXIF orientation)."""
+    return size if (size[0] >= size[1]) == (decoded[0] >= decoded[1]) else (size[1], size[0])
+
+
+def _shrunk(image: np.ndarray, full: tuple[int, int], max_pixels: int) -> Photo:
+    """The photo, ``full`` pixels wide and high (decoded at that size or smaller), at no more
+    than ``max_pixels``."""
+    h, w = image.shape[:2]
+    full_w, full_h = full
+    s = min(1.0, float(np.sqrt(max_pixels / (full_w * full_h))))
+    size = (max(1, round(full_w * s)), max(1, round(full_h * s)))
+    if size != (w, h):
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    if (w, h) == full and s == 1.0:
+        return Photo(image)
+    return Photo(image, (size[0] / full_w, size[1] / full_h))
