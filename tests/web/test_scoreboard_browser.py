@@ -528,7 +528,7 @@ def test_seats_are_named_as_the_table_named_the_teams(server: LiveServer, page: 
     assert text(page, "#result-round") == "Ronda (duelo de Los Pibes 3)"
     # what a message quotes stays as it is typed
     hint = "«A1 baila»: falta «:» después del asiento: se escribe «A1: baila»"
-    for line, refused in [("A1: quiero", "Los Pibes 1: quiero: la mano ya terminó"), ("A1 baila", hint)]:
+    for line, refused in [("A1: quiero", "No vale el «quiero» de Los Pibes 1: la mano ya terminó"), ("A1 baila", hint)]:
         page.fill("#line-input", line)
         page.press("#line-input", "Enter")
         page.wait_for_selector("#toast:not([hidden])")
@@ -592,12 +592,47 @@ def test_refusals_name_the_seats_and_teams(server: LiveServer, page: Any) -> Non
     page.fill("#line-input", "A1: quiero")
     page.press("#line-input", "Enter")
     page.wait_for_selector("#toast:not([hidden])")
-    assert text(page, "#toast") == "Los Pibes: quiero: contesta Las Chicas, no Los Pibes"
+    assert text(page, "#toast") == "No vale el «quiero» de Los Pibes: contesta Las Chicas, no Los Pibes"
     page.evaluate("document.querySelector('#toast').hidden = true")
     page.fill("#line-input", "B2: quiero")  # no such seat at a table of two: no name for it
     page.press("#line-input", "Enter")
     page.wait_for_selector("#toast:not([hidden])")
-    assert text(page, "#toast") == "B2: quiero: no hay asiento B2 en una mesa de 2 (Los Pibes Las Chicas)"
+    assert text(page, "#toast") == ("No vale el «quiero» de B2: no hay asiento B2 en una mesa de 2 "
+                                    "(Los Pibes Las Chicas)")
+
+
+# A refusal toasted: what was refused in words, then why (before: «Nosotros: quiero: todavía no se
+# repartió la mano», the engine's notation first); a typing hint or the disk's words as they are.
+REFUSALS_TOASTED = [  # (code, message, toasted)
+    ("line-rejected", "A1: quiero: todavía no se repartió la mano",
+     "No vale el «quiero» de Nosotros: todavía no se repartió la mano"),
+    ("swap-refused", "B1: no quiero: contesta A, no B",
+     "No vale el «no quiero» de Ellos: contesta Nosotros, no Ellos"),
+    ("line-rejected", "mano: la partida terminó", "No se puede anotar «mano nueva»: la partida terminó"),
+    ("line-rejected", "A1 juega 7o: no es el turno de A1",
+     "No se puede anotar «Nosotros juega el 7 de oros»: no es el turno de Nosotros"),
+    ("line-rejected", "puntos B -3: el puntaje no puede quedar negativo",
+     "No se puede anotar «Ellos −3»: el puntaje no puede quedar negativo"),
+    ("line-rejected", "envido aparte: no hay envido querido",
+     "No se puede anotar «envido aparte»: no hay envido querido"),
+    ("line-rejected", "«vuelta»: se escribe «vuelta A», «vuelta B» o «vuelta parda»",
+     "«vuelta»: se escribe «vuelta A», «vuelta B» o «vuelta parda»"),
+    ("store-failed", "no se pudo guardar: el disco está lleno", "no se pudo guardar: el disco está lleno"),
+    ("calibration-refused", "la calibración terminó: cerrala primero",
+     "la calibración terminó: cerrala primero"),
+]
+
+
+def test_a_refusal_says_what_was_refused_and_why(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    said = page.evaluate("""(cases) => cases.map(([code, message]) =>
+      Render.refusal(window.scoreboard.snapshot, code, message))""", REFUSALS_TOASTED)
+    assert said == [toasted for _, _, toasted in REFUSALS_TOASTED]
+    page.click("#btn-controls")  # a real one, from the engine, as the toast shows it
+    page.fill("#line-input", "A1: quiero")
+    page.press("#line-input", "Enter")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert text(page, "#toast") == "No vale el «quiero» de Nosotros: todavía no se repartió la mano"
 
 
 def test_a_warning_when_a_stored_game_did_not_replay_whole(tmp_path: Path, page: Any) -> None:
@@ -2226,3 +2261,41 @@ def test_a_doubtful_call_whose_hand_is_over_is_no_longer_offered_to_confirm(
     page.click(f'[data-heard="{old["id"]}"] [data-dismiss]')
     page.wait_for_selector(f'[data-heard="{old["id"]}"].rejected')
     page.close()
+
+
+ONE_ROW = """() => { const shown = [...document.querySelector('header.top').children]
+  .filter((e) => e.id !== 'store-trouble' && e.getClientRects().length);
+  const boxes = shown.map((e) => e.getBoundingClientRect());  // one row: every box across one line
+  const strip = document.querySelector('#sources').getBoundingClientRect();
+  const first = document.querySelector('#sources .source').getBoundingClientRect();
+  return { rows: Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom)), first: first.right <= strip.right + 1,
+           trouble: document.querySelector('#sources .source').classList.contains('trouble') }; }"""
+
+
+def test_the_score_the_badges_and_the_history_keep_their_place(server: LiveServer, page: Any) -> None:
+    """With the «Anotar» sheet open the score stays in sight; three badges keep a landscape bar
+    one row, the one in trouble first; every line of the history is as high as one with ▶."""
+    server.post("hand", "points A +7", "points B +18")
+    server.service.record_heard(Heard("truco", "accepted", line="A1: truco", team="A", clip=bytes(3200)))
+    server.service.set_source("camera", "ok", "cámara 0: sigue las cartas jugadas")
+    server.service.set_source("mic B", "poor", NARROW_LINE)
+    server.service.set_source("mic A", "trouble", "no hay ningún micrófono conectado: enchufá uno")
+    for viewport in (SIZES["landscape"], {"width": 1024, "height": 600}):
+        page.set_viewport_size(viewport)
+        open_board(page, server.url)
+        wait_seq(page, server.service.snapshot()["seq"])
+        assert page.evaluate(ONE_ROW) == {"rows": True, "first": True, "trouble": True}, viewport
+    assert page.get_by_role("button", name="↶ Deshacer").is_visible()  # its word for a screen reader
+    page.set_viewport_size(SIZES["phone"])
+    page.click("#btn-controls")
+    score = page.locator("#controls-score")
+    assert score.is_visible() and text(page, "#controls-score") == "Nosotros 7 — 18 Ellos"
+    page.locator("#controls").evaluate("e => e.scrollTo(0, e.scrollHeight)")
+    for team in ("A", "B"):
+        assert score.locator(f".t-{team}").evaluate(ON_TOP), "the score scrolled out of the sheet"
+    page.click("#btn-controls-close")
+    page.click("#btn-history")
+    page.locator(".log [data-clip]").wait_for()
+    heights = {round(h) for h in page.locator(".log > div").evaluate_all(
+        "rows => rows.map((r) => r.getBoundingClientRect().height)")}
+    assert len(heights) == 1, heights

@@ -45,7 +45,7 @@ function connect() {
     state.heardAt = Date.now();
     let data;
     try { data = JSON.parse(event.data); } catch { return; }
-    if (data.error) toast(Render.named(state.snap, data.error.message));
+    if (data.error) toast(Render.refusal(state.snap, data.error.code, data.error.message));
     else if (!data.ok) render(data);
   };
   ws.onclose = () => {
@@ -130,7 +130,7 @@ async function send(method, path, body, wait = ANSWER_MS) {
   const error = data.error || {};
   if (response.status === 401 || response.status === 403) return sendAgain(method, path, body, wait, error);
   if (!response.ok) {
-    toast(Render.named(state.snap, error.message) || `error ${response.status}`);
+    toast(Render.refusal(state.snap, error.code, error.message) || `error ${response.status}`);
     if (error.code === "stale") fetchState();  // «fijate cómo quedó»: even if the socket missed it
     return null;
   }

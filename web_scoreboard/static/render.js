@@ -77,6 +77,7 @@ const Render = (() => {
     if (["round", "vuelta"].includes(head) && w.length > 1) {
       return `${w[1].toLowerCase() === "parda" ? "vuelta parda" : `vuelta para ${team(w[1])}`}${duel(w[2])}`;
     }
+    if (head === "envido" && /^(aside|aparte)$/i.test(w[1] || "")) return `envido aparte${duel(w[2])}`;
     if (head === "envido" && w.length > 1) return `envido para ${team(w[1])}${duel(w[2])}`;
     if (["points", "puntos"].includes(head) && w.length === 3) {
       const n = Number(w[2]);
@@ -124,6 +125,14 @@ const Render = (() => {
       chicos.textContent = `chicos: ${(snap.chicos || {})[team] || 0}`;
     }
     scoreSaid(snap);
+    sheetScore(snap);
+  }
+
+  /* The score on the «Anotar» sheet, which covers the board: «Nosotros 9 — 18 Ellos». */
+  function sheetScore(snap) {
+    const score = snap.score || {};
+    $("#controls-score").innerHTML = `${tag(snap, "A")} <b>${Number(score.A || 0)}</b> — ` +
+      `<b>${Number(score.B || 0)}</b> ${tag(snap, "B")}`;
   }
 
   /* The score in words for a screen reader (a polite live region), changed only when the score
@@ -150,6 +159,32 @@ const Render = (() => {
 
   /* ``note`` as plain text, for a message box. */
   const named = (snap, text) => nameCodes(snap, String(text ?? ""), (team, name) => name);
+
+  /* -- refusals --------------------------------------------------------------------------- */
+  /* The codes of a refusal of the rules, whose words begin with the event refused in the
+     engine's Spanish notation (``in_spanish``): «A1: quiero: todavía no se repartió la mano». */
+  const RULES_REFUSED = new Set(["line-rejected", "flip-refused", "seat-refused", "swap-refused"]);
+  /* How such a refusal reads, by the event it begins with: [its notation, the words before why]. */
+  const REFUSED_EVENTS = [
+    [/^([AB][1-3]): ([^:«»]+)$/, (snap, m) => `No vale el «${m[2]}» de ${seatName(snap, m[1])}`],
+    [/^(?:[AB][1-3] (?:juega|muestra) |(?:mano|vuelta|envido|puntos|set)\b)[^:«»]*$/,
+      (snap, m) => `No se puede anotar «${logText(snap, m[0])}»`],
+  ];
+
+  /* A refusal as a player reads it: what was refused, in words, then why, with the seats and
+     teams named («No vale el «quiero» de Nosotros: todavía no se repartió la mano»); any other
+     message (a typing hint, the disk) only named. */
+  function refusal(snap, code, text) {
+    const message = String(text ?? "");
+    const cut = message.indexOf(": ", /^[AB][1-3]: /.test(message) ? 4 : 0);
+    if (!RULES_REFUSED.has(code) || cut < 0) return named(snap, message);
+    const event = message.slice(0, cut);
+    for (const [pattern, words] of REFUSED_EVENTS) {
+      const m = pattern.exec(event);
+      if (m) return `${words(snap, m)}: ${named(snap, message.slice(cut + 2))}`;
+    }
+    return named(snap, message);
+  }
 
   /* -- the hand --------------------------------------------------------------------------- */
   function pendingOf(snap) {
@@ -385,7 +420,8 @@ const Render = (() => {
      or working poorly, says so in words, with a mark and its reason, not in colour alone.  Redrawn only when it
      changes: a screen reader hears each change once. */
   function sources(snap) {
-    const html = (snap.sources || []).map((s) => sourceBadge(snap, s)).join("");
+    const worst = (s) => ({ trouble: 0, poor: 1 })[s.state] ?? 2;  // first in sight on a narrow bar
+    const html = [...(snap.sources || [])].sort((a, b) => worst(a) - worst(b)).map((s) => sourceBadge(snap, s)).join("");
     if (html === sourcesShown) return;
     sourcesShown = html;
     const el = $("#sources");
@@ -546,5 +582,5 @@ const Render = (() => {
       `(de ${over.length} terminada${over.length === 1 ? "" : "s"})` : "";
   }
 
-  return { teams, hand, heard, heardStatus, sources, store, history, teamName, seatName, esc, teamOf, named, wins };
+  return { teams, hand, heard, heardStatus, sources, store, history, teamName, seatName, esc, teamOf, named, refusal, wins };
 })();
