@@ -7,6 +7,12 @@ restarts and sort in the order things were said.
 
 Evidence is kept beside the game, never in its way: a disk that fills up or fails while the
 referee listens costs the evidence (said once), not the listening.
+
+The clips are bounded like a dashcam's loop (``max_bytes``): past it, the oldest sessions' clips
+are let go, whole sessions at a time, never the one in progress; their records stay in the index,
+and a line ``{"let_go": <session>, ...}`` says when their clips went (``all()`` and ``get()`` give
+those records with clip "").  The index itself is not bounded: it is what was heard, in text
+(about 300 bytes a record, a few MB a year of evenings), and the record a dispute goes back to.
 """
 
 from __future__ import annotations
@@ -15,20 +21,33 @@ import contextlib
 import errno
 import json
 import os
-import re
+import sys
 import threading
 import time
 import wave
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from models.syserrors import said
 from referee.asr.base import SAMPLE_RATE
 from referee.device_status import print_status
+from referee.evidence_bound import (
+    CLIP_ID,
+    SESSION_FORMAT,
+    Session,
+    let_go_words,
+    sessions_on_disk,
+    size_words,
+    unlink_all,
+)
 
-_ID = re.compile(r"^[0-9]{8}T[0-9]{6}Z-[0-9]{5}$")
+DEFAULT_MAX_MB = 1000  # what ``listen`` keeps of clips unless told otherwise: 1 GB
+WAV_HEADER = 44  # bytes ``write_wav`` puts before the samples
+# A session that kept a clip this recently is not let go: another ``listen`` may be recording it,
+# or it is this evening's, before a restart.
+LIVE_S = 3600.0
 
 
 class EvidenceError(RuntimeError):
@@ -53,24 +72,32 @@ class Evidence:
     reason: str | None  # why it was not applied (or why it was, judged again); None: no reason
     confidence: float
     team: str | None
-    clip: str  # file name under clips/, "" when no audio was kept
+    clip: str  # file name under clips/, "" when no audio was kept (or it was let go)
     wall_time: float  # UNIX time it was recorded
 
 
 class EvidenceStore:
-    """Append-only store of evidence records and their clips.  What the disk refuses to keep is
-    told to ``on_trouble`` (once a kind of trouble; on standard error by default)."""
+    """Append-only store of evidence records and their clips, the clips kept under ``max_bytes``
+    (0: no limit) by letting go of the oldest sessions'.  What the disk refuses to keep, and the
+    clips let go, are told to ``on_trouble`` (once each; on standard error by default)."""
 
     def __init__(self, directory: str | Path,
-                 on_trouble: Callable[[str], None] | None = None) -> None:
+                 on_trouble: Callable[[str], None] | None = None, max_bytes: int = 0) -> None:
         self.dir = Path(directory)
         self.clips_dir = self.dir / "clips"
         make_folder(self.clips_dir)
         self.index = self.dir / "index.jsonl"
-        self.session = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        self.session = time.strftime(SESSION_FORMAT, time.gmtime())
         self.on_trouble = on_trouble or print_status("evidencia")
+        self.max_bytes = max_bytes
         self._n = 0
         self._lock = threading.Lock()
+        self._clips_bytes = 0  # the clips in the folder, as of the last look plus those kept since
+        self._trim_at = max_bytes  # past this many, look again and let go of old sessions
+        self._told_over = False
+        if max_bytes:
+            with self._lock:
+                self._trim()
 
     def _next_id(self) -> str:
         while True:
@@ -100,6 +127,10 @@ class EvidenceStore:
             item = Evidence(ident, round(t, 3), text, call, points, accepted, reason,
                             round(confidence, 3), team, clip_name, time.time())
             self._append(json.dumps(asdict(item), ensure_ascii=False) + "\n")
+            if clip_name:
+                self._clips_bytes += WAV_HEADER + len(clip_pcm)
+            if self.max_bytes and self._clips_bytes > self._trim_at:
+                self._trim()
         return item
 
     def _keep_clip(self, name: str, pcm: bytes) -> str:
@@ -114,7 +145,7 @@ class EvidenceStore:
             return ""
         return name
 
-    def _append(self, line: str) -> None:
+    def _append(self, line: str, what: str = "lo oído") -> None:
         """Add a record's line to the index whole, or not at all (a line cut short is undone,
         so the next one starts on a line of its own)."""
         try:
@@ -128,31 +159,105 @@ class EvidenceStore:
                     fh.truncate(end)
                     raise
         except OSError as err:
-            self._tell("lo oído", err)
+            self._tell(what, err)
 
     def _tell(self, what: str, err: OSError) -> None:
         self.on_trouble(f"no pude guardar {what} como evidencia en {self.dir}: {said(err)}; "
                         "el árbitro sigue escuchando sin guardarlo")
 
+    def _trim(self) -> None:
+        """Let go of the oldest sessions' clips, whole sessions, until the clips fit in
+        ``max_bytes``: never this session's, nor one that kept a clip in the last ``LIVE_S``.
+        Each session let go gets a line in the index; all of them, one message.  A folder that
+        cannot be cleaned is said once, and no more is tried: the listening goes on."""
+        try:
+            sessions = sessions_on_disk(self.clips_dir)
+        except OSError as err:
+            return self._cannot_trim(err)
+        total, now = sum(s.size for s in sessions), time.time()
+        gone: list[Session] = []
+        for old in sessions:
+            if total <= self.max_bytes:
+                break
+            if old.name == self.session or now - old.newest < LIVE_S:
+                continue
+            freed, stuck = unlink_all(old.clips)
+            total -= freed
+            if stuck is not None:
+                self._tell_let_go(gone)
+                return self._cannot_trim(stuck)
+            self._append(json.dumps({"let_go": old.name, "clips": len(old.clips),
+                                     "bytes": old.size, "wall_time": time.time()}) + "\n",
+                         "la nota de los audios borrados")
+            gone.append(old)
+        self._tell_let_go(gone)
+        self._clips_bytes = total
+        self._trim_at = self.max_bytes if total <= self.max_bytes else total + self.max_bytes // 10
+        if total > self.max_bytes and not self._told_over:
+            self._told_over = True
+            self.on_trouble(f"los audios de la evidencia ocupan {size_words(total)}, más de "
+                            f"{size_words(self.max_bytes)}, pero los que quedan son de esta sesión "
+                            "o de hace menos de una hora: no los borro todavía")
+
+    def _tell_let_go(self, gone: list[Session]) -> None:
+        if gone:
+            self.on_trouble(let_go_words(gone, self.max_bytes))
+
+    def _cannot_trim(self, err: OSError) -> None:
+        self._trim_at = sys.maxsize
+        self.on_trouble(f"no pude borrar los audios viejos de la evidencia en {self.dir}: "
+                        f"{said(err)}; el árbitro sigue escuchando, pero la carpeta puede pasar "
+                        f"de {size_words(self.max_bytes)}")
+
     def all(self) -> list[Evidence]:
-        """Every record, oldest first."""
+        """Every record, oldest first (with clip "" when its clip was let go)."""
         if not self.index.is_file():
             return []
-        out = []
-        for line in self.index.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                out.append(Evidence(**json.loads(line)))
-        return out
+        records: list[tuple[int, dict[str, Any]]] = []
+        let_go: dict[str, int] = {}
+        for pos, item in self._lines():
+            if item is not None and "let_go" in item:
+                let_go[item["let_go"]] = pos
+            elif item is not None:
+                records.append((pos, item))
+        return [_evidence(item, pos, let_go) for pos, item in records]
 
     def get(self, ident: str) -> Evidence | None:
         return next((e for e in self.all() if e.id == ident), None)
 
+    def _lines(self) -> Iterator[tuple[int, dict[str, Any] | None]]:
+        """The index's whole lines: where each begins and what it says (None: not a record); a
+        last line still being written is left for later."""
+        start = 0
+        with self.index.open("rb") as fh:
+            for line in fh:
+                if not line.endswith(b"\n"):
+                    return
+                yield start, _parsed(line)
+                start += len(line)
+
     def clip_path(self, ident: str) -> Path | None:
         """The clip of a record, or None; ids are checked so a request cannot leave the folder."""
-        if not _ID.match(ident):
+        if not CLIP_ID.match(ident):
             return None
         path = self.clips_dir / f"{ident}.wav"
         return path if path.is_file() else None
+
+
+def _parsed(line: bytes) -> dict[str, Any] | None:
+    try:
+        item = json.loads(line)
+    except ValueError:
+        return None
+    return item if isinstance(item, dict) else None
+
+
+def _evidence(item: dict[str, Any], pos: int, let_go: dict[str, int]) -> Evidence:
+    """A record read from the index at ``pos``, without its clip if a later line let it go."""
+    found = Evidence(**item)
+    if found.clip and let_go.get(found.id.split("-")[0], -1) > pos:
+        return replace(found, clip="")
+    return found
 
 
 def make_folder(path: Path) -> None:

@@ -18,7 +18,8 @@ from referee.commands import values
 from referee.commands.listen_printer import Printer
 from referee.commands.rules import add_rule_arguments, rule_options
 from referee.device_status import print_status
-from referee.evidence import EvidenceError, EvidenceStore
+from referee.evidence import DEFAULT_MAX_MB, EvidenceError, EvidenceStore
+from referee.evidence_bound import MB
 from referee.listener import Listener
 from referee.mics import channel_teams, table_mics
 from referee.phrases import BARS_SAID
@@ -49,6 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--evidence", metavar="CARPETA",
                         help="dónde guardar la evidencia (texto y audio de cada canto)")
     parser.add_argument("--no-evidence", action="store_true", help="no guardar evidencia")
+    parser.add_argument("--evidence-max", type=values.at_least_zero, default=DEFAULT_MAX_MB,
+                        metavar="MB",
+                        help="cuántos MB de audios de evidencia guardar como mucho: al pasarse, "
+                             "se borran los de las sesiones más viejas (lo que se oyó sigue "
+                             f"anotado); por defecto {DEFAULT_MAX_MB} (1 GB), 0 = sin límite")
     parser.add_argument("--unsure-below", type=values.share, default=UNSURE_BELOW, metavar="CONF",
                         help=f"con menos confianza que esto, un canto queda 'dudoso' "
                              f"y no se anota (por defecto {UNSURE_BELOW}; {BARS_SAID})")
@@ -149,7 +155,9 @@ def open_source(args: argparse.Namespace) -> Iterable[AudioChunk]:
 
 
 def open_evidence(args: argparse.Namespace) -> EvidenceStore | None:
-    """Where the evidence goes, its folder created; None with --no-evidence."""
+    """Where the evidence goes, its folder created and its oldest clips let go past
+    --evidence-max; None with --no-evidence."""
     if args.no_evidence:
         return None
-    return EvidenceStore(Path(args.evidence) if args.evidence else default_evidence_dir())
+    return EvidenceStore(Path(args.evidence) if args.evidence else default_evidence_dir(),
+                         max_bytes=args.evidence_max * MB)
