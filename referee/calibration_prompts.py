@@ -26,6 +26,23 @@ PLAY_FORGOTTEN = ("De lo jugado hasta ahora ya no aprendo: ahí está su voz, y 
                   "de otra.")
 
 
+def unfitted(said: int, aligned: int) -> str:
+    """What a fit of ``said`` phrases left out (``adapt.Stats``: those whose audio did not sound
+    like their text: noise, another word, a WAV named after another phrase), in words; "" for
+    none."""
+    missed = said - aligned
+    if missed <= 0:
+        return ""
+    which = "1 no sonaba" if missed == 1 else f"{missed} no sonaban"
+    out = (f"Ojo: de {said} frases, {which} a lo que tenía{'n' * (missed > 1)} que decir (ruido, "
+           f"otra palabra), y no la{'s' * (missed > 1)} usé.")
+    if 3 * missed > said:  # well-said prompts all fit: the prompts and what was said are out of step
+        out += (" Son muchas: fijate que cada uno diga lo que se le pide cuando se le pide (con "
+                "--wav-dir, que cada archivo se llame como lo que dice) y calibrá de nuevo; "
+                "una calibración así puede oír peor que ninguna.")
+    return out
+
+
 def _seconds(pcm_bytes: int) -> float:
     return pcm_bytes / 2 / SAMPLE_RATE
 

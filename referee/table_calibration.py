@@ -32,7 +32,13 @@ from models import syserrors
 from referee.asr import learn as voice_learning
 from referee.asr.base import RecognizerError
 from referee.audio import AudioChunk
-from referee.calibration_prompts import NOTHING_HEARD, PLAY_FORGOTTEN, PROMPTS, PhraseCapture
+from referee.calibration_prompts import (
+    NOTHING_HEARD,
+    PLAY_FORGOTTEN,
+    PROMPTS,
+    PhraseCapture,
+    unfitted,
+)
 from referee.device_status import NARROW_CALIBRATION
 
 Voices = Sequence[Sequence[tuple[bytes, str]]]
@@ -82,6 +88,7 @@ class TableCalibration:
         self._last = ""
         self._message = ""
         self._capture: PhraseCapture | None = None
+        self._unfitted = ""  # what the last fit left out, in words (``unfitted``)
         self._calibrated = bool(getattr(recognizer, "calibrated", False))
         self._kept = voice_learning.player_names(models_dir)  # players whose recordings are kept
         self._adding = False  # the players recorded join those kept
@@ -273,6 +280,7 @@ class TableCalibration:
         hand it to the recognizer; the seconds of speech fitted on."""
         path, stats = self._fit(self.models_dir, self.recognizer.model_dir, voices, names)
         self.recognizer.use_means(path)
+        self._unfitted = unfitted(stats.said, stats.aligned)
         return float(stats.frames) / 100
 
     def _fitting(self, fitted: Callable[[], str]) -> None:
@@ -290,6 +298,7 @@ class TableCalibration:
         else:
             narrow = voice_learning.calibrated_narrow(self.models_dir)
             self._finished("done", f"{message} Ya escucho con la calibración."
+                           + (f" {self._unfitted}" if self._unfitted else "")
                            + (f" {NARROW_CALIBRATION}" if narrow else ""))
 
     def voice_sample(self, player: int) -> bytes | None:

@@ -194,6 +194,8 @@ class Stats:
 
     occ: np.ndarray
     sum: np.ndarray
+    said: int = 0  # utterances given
+    aligned: int = 0  # of them, those whose text fitted their audio (the rest are left out)
 
     @classmethod
     def empty(cls, model: PtmModel) -> Stats:
@@ -204,7 +206,8 @@ class Stats:
         return float(self.occ[:, 0].sum())
 
     def __add__(self, other: Stats) -> Stats:
-        return Stats(self.occ + other.occ, self.sum + other.sum)
+        return Stats(self.occ + other.occ, self.sum + other.sum, self.said + other.said,
+                     self.aligned + other.aligned)
 
     def add(self, model: PtmModel, feats: np.ndarray, senones: np.ndarray, cbs: np.ndarray) -> None:
         """Accumulate frames with their aligned senone and codebook."""
@@ -368,7 +371,9 @@ def accumulate(model: PtmModel, aligner: Aligner, utterances: Sequence[tuple[byt
     for cep, (pcm, text) in zip(ceps, utterances, strict=True):
         align = partial(speech_frames, aligner, cep, cmn, spoken(text), codebook)
         got = align() if alignments is None else alignments.get(pcm, text, align)
+        stats.said += 1
         if got is not None:
+            stats.aligned += 1
             keep, senones, cbs = got
             stats.add(model, deltas(cep - cmn)[keep], senones, cbs)
     return stats

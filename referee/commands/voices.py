@@ -31,6 +31,7 @@ from referee.calibration_prompts import (
     PROMPT_TIMEOUT_S,
     PROMPTS,
     PhraseCapture,
+    unfitted,
 )
 from referee.cli import INTERRUPTED
 from referee.commands import values
@@ -100,14 +101,28 @@ def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
         raise AudioError("wav-names", f"en {folder}, {_some(unknown)} {named}: cada archivo se "
                          "llama con la frase que dice (truco.wav, vale_cuatro.wav, "
                          "treinta_y_tres-2.wav)")
-    read = [(f.name, read_pcm(f), text) for f, text in said.items() if text]
+    read = [(f.name, _read_or_why(f), text) for f, text in said.items() if text]
+    broken = [pcm for _, pcm, _ in read if isinstance(pcm, AudioError)]
+    if broken:  # every one named at once, not one per try
+        some, them = ("un .wav", "lo") if len(broken) == 1 else (f"{len(broken)} .wav", "los")
+        raise AudioError("wav-broken", f"en {folder} hay {some} que no puedo leer: "
+                         f"{_some([b.message for b in broken], '; ')}. Arregla{them}, o saca{them} "
+                         f"de la carpeta y calibrá sin {'él' if them == 'lo' else 'ellos'}")
     silent = [name for name, pcm, _ in read if not pcm]
     if silent:
         empty = "no tiene sonido (dura" if len(silent) == 1 else "no tienen sonido (duran"
         print(f"En {folder} salteo {_some(silent)}: {empty} 0 segundos).", flush=True)
     if len(silent) == len(read):
         raise AudioError("wav-empty", f"en {folder} ningún .wav tiene sonido")
-    return [(pcm, text) for _, pcm, text in read if pcm]
+    return [(pcm, text) for _, pcm, text in read if isinstance(pcm, bytes) and pcm]
+
+
+def _read_or_why(path: Path) -> bytes | AudioError:
+    """A WAV's samples (``read_pcm``), or why it cannot be read."""
+    try:
+        return read_pcm(path)
+    except AudioError as err:
+        return err
 
 
 def said_in_name(path: Path) -> str | None:
@@ -120,9 +135,9 @@ def said_in_name(path: Path) -> str | None:
 _PHRASES = {normalize(phrase): phrase for phrase in grammar_phrases()}
 
 
-def _some(names: list[str]) -> str:
+def _some(names: list[str], joined: str = ", ") -> str:
     """«a.wav, b.wav, c.wav y 2 más»."""
-    return ", ".join(names[:3]) + (f" y {len(names) - 3} más" if len(names) > 3 else "")
+    return joined.join(names[:3]) + (f" y {len(names) - 3} más" if len(names) > 3 else "")
 
 
 def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S,
@@ -459,14 +474,28 @@ def fit_and_keep(root: Path, model_dir: Path,
         print(f"No pude calibrar: {err.message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("Calibración cancelada; no guardé nada.", file=sys.stderr)
+        print(cancelled(root), file=sys.stderr)
         return INTERRUPTED
     except OSError as err:
         print(f"No pude calibrar: {not_saved(err)}", file=sys.stderr)
         return 1
     print(done(path, stats.frames / 100))
+    if left_out := unfitted(stats.said, stats.aligned):
+        print(left_out)
     _say_narrow(root)
     return 0
+
+
+def cancelled(root: Path) -> str:
+    """A calibration stopped with Ctrl-C: nothing of it kept, what the table is left with, and
+    that the next one starts over (it does not go on where this one stopped)."""
+    kept = voice_learning.kept_voices(root)
+    if (calibration_dir(root) / "means").is_file():
+        left = f"sigue la calibración de antes{f', de {_players(kept)}' if kept else ''}"
+    else:
+        left = "no hay calibración"
+    return (f"Calibración cancelada; no guardé nada de lo grabado ahora: {left}. La próxima "
+            "'voices calibrate' empieza de nuevo, desde la primera frase del primer jugador.")
 
 
 def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, users: str) -> int:

@@ -91,6 +91,7 @@ def test_the_prompts_said_at_the_table_calibrate_and_the_listener_hears_around_t
 def fake_fit(models_dir: Path, model_dir: Path, voices: Any, names: Any = ()) -> tuple[Path, Any]:
     class Stats:
         frames = 100 * sum(len(v) for v in voices)
+        said = aligned = sum(len(v) for v in voices)  # every phrase fitted
     fake_fit.voices = [list(v) for v in voices]  # type: ignore[attr-defined]
     return models_dir / "means", Stats()
 

@@ -266,7 +266,8 @@ def test_a_calibration_stopped_with_ctrl_c_exits_as_every_command_does(
     sphinx_model(shared_dir, tmp_path / "models")
     monkeypatch.setattr(mics, "MicSource", CtrlCMic)
     assert main(["voices", "calibrate", "--models-dir", str(tmp_path / "models")]) == INTERRUPTED
-    assert "Calibración cancelada; no guardé nada." in capsys.readouterr().err
+    assert "Calibración cancelada; no guardé nada de lo grabado ahora: no hay calibración." in (
+        capsys.readouterr().err)
 
 
 def test_with_no_spanish_model_the_advice_fetches_sphinx_into_the_folder_given(
