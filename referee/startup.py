@@ -76,7 +76,8 @@ def start_listening(args: argparse.Namespace, service: Any, log: Log,
     ``on_end`` is called when a recording (``--wav``) has been heard to its end.
     """
     if args.no_mic and not args.wav:  # not asked for: the pages show no microphone
-        return [Part("escucha", False, "apagada (--no-mic): se anota con los botones")]
+        return [Part("escucha", False, "apagada (--no-mic): se anota con los botones"
+                     + unused(args, "sin micrófono", LISTENING_ONLY))]
     from referee.asr.base import RecognizerError
 
     show = shown(service, "mic")
@@ -163,8 +164,9 @@ def _audio_source(args: argparse.Namespace, log: Log, service: Any = None) -> tu
         except (AudioError, OSError) as err:
             message = getattr(err, "message", None) or str(err)
             return None, Part("audio", False, f"no puedo leer {args.wav}: {message}")
+        cut = f"; {source.notice}" if source.notice else ""  # a file cut short: heard as it is
         return source, Part("audio", True, f"la grabación {Path(args.wav).name} "
-                            f"({source.duration:.0f} s), como si fuera el micrófono")
+                            f"({source.duration:.0f} s), como si fuera el micrófono{cut}")
     return _mic_source(args, log, service)
 
 
@@ -473,6 +475,20 @@ def print_parts(parts: list[Part], log: Log) -> None:
         log(f"  {mark} {part.name + ':':<13} {escape(part.detail)}")
 
 
+# The options that only do something with a microphone, or with a camera, by argparse's name.
+LISTENING_ONLY = {"learn": "--learn"}
+CAMERA_ONLY = {"seat_region": "--seat-region", "learn_deck": "--learn-deck"}
+
+
+def unused(args: argparse.Namespace, without: str, options: dict[str, str]) -> str:
+    """The start-up line's note of the ``options`` given that do nothing ``without`` their part
+    («; sin cámara, --seat-region no se usa»), or nothing."""
+    given = [option for name, option in options.items() if getattr(args, name, None)]
+    if not given:
+        return ""
+    return f"; {without}, {' y '.join(given)} no se usa{'n' if len(given) > 1 else ''}"
+
+
 def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("cámara")
     group.add_argument("--camera", type=values.at_least_zero, metavar="N",
@@ -508,8 +524,8 @@ def _seat_region(text: str) -> tuple[str, tuple[float, float, float, float]]:
 def start_camera(args: argparse.Namespace, service: Any, log: Log) -> list[Part]:
     """Start the camera watcher if asked for and possible; say what runs and why not."""
     if args.camera is None:
-        unused = "; sin cámara, --seat-region no se usa" if getattr(args, "seat_region", None) else ""
-        return [Part("cámara", False, f"sin cámara (--camera N para usar una){unused}")]
+        return [Part("cámara", False, "sin cámara (--camera N para usar una)"
+                     + unused(args, "sin cámara", CAMERA_ONLY))]
     from referee.camera_startup import start_table_camera
 
     return [start_table_camera(args, service, log)]

@@ -23,7 +23,7 @@ import numpy as np
 from models.decks import deck_dir
 from models.paths import models_dir
 from referee.commands import values
-from referee.commands.serve import shown_host
+from referee.commands.serve import page_url
 from referee.vision.calibrate import Calibrator
 from referee.vision.camera import camera_frames, can_show_windows
 from referee.vision.detect import framed
@@ -155,7 +155,7 @@ def _live_page(host: str, port: int) -> LivePage | None:
         print(f"No pude abrir la página de la cámara en el puerto {port} ({err.strerror or err}); "
               "elegí otro con --preview-port", file=sys.stderr)
         return None
-    print(f"Mirá la cámara en vivo en http://{shown_host(host)}:{page.port}/", file=sys.stderr)
+    print(f"Mirá la cámara en vivo en {page_url(host, page.port)}", file=sys.stderr)
     return page
 
 

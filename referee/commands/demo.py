@@ -8,6 +8,7 @@ import argparse
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from referee.commands import values
@@ -16,11 +17,13 @@ from referee.replay import replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from referee.commands.serve import data_folder, listen_host
+
     parser.add_argument("--port", type=values.port, default=8080, metavar="PUERTO",
                         help="puerto de la página (8080)")
-    parser.add_argument("--host", default="0.0.0.0", metavar="DIRECCIÓN",
+    parser.add_argument("--host", type=listen_host, default="0.0.0.0", metavar="DIRECCIÓN",
                         help="dirección donde escuchar")
-    parser.add_argument("--data-dir", type=Path, default=None, metavar="CARPETA",
+    parser.add_argument("--data-dir", type=data_folder, default=None, metavar="CARPETA",
                         help="dónde guardar la partida de muestra (si no, una carpeta temporal)")
     parser.add_argument("--recognizer", choices=("vosk", "sphinx"),
                         help="qué reconocedor usar (si no, el mejor que haya)")
@@ -73,12 +76,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"truco-referee demo: {err}", file=sys.stderr)
         return 1
     work = Path(tempfile.mkdtemp(prefix="truco-demo-"))
+
+    def forget() -> None:  # the script's sound, its calibration and (without --data-dir) its game
+        shutil.rmtree(work, ignore_errors=True)
+
+    try:  # however it ends: the script said, Ctrl+C, SIGTERM
+        return _play(args, work, forget)
+    finally:
+        forget()
+
+
+def _play(args: argparse.Namespace, work: Path, forget: Callable[[], None]) -> int:
+    """Say the script into ``work`` and have the referee hear it; ``forget`` is called before a
+    signal ends the process."""
+    from referee.commands import serve
+
     wav = work / "partida.wav"
     print("Preparando la partida hablada con espeak-ng…", file=sys.stderr)
     try:
         seconds = render_script(wav)
     except DemoError as err:
-        shutil.rmtree(work, ignore_errors=True)
         print(f"truco-referee demo: {err.message}", file=sys.stderr)
         return 2
     model, models = calibrated_to_the_script(args, work / "modelos")
@@ -88,4 +105,4 @@ def run(args: argparse.Namespace) -> int:
         points=DEMO_POINTS, recognizer=args.recognizer, model=model,
         models_dir=models, pin=args.pin, exit_when_done=args.exit_when_done,
         command="demo", expected_score=replay(DEMO_LOG.splitlines()).to_dict()["score"])
-    return serve.run(serve_args)
+    return serve.run(serve_args, before_signal=forget)

@@ -17,7 +17,7 @@ import socket
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from types import FrameType
@@ -95,15 +95,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_camera_arguments(parser)
     parser.add_argument("--port", type=values.port, default=8080, metavar="PUERTO",
                         help="puerto de la página (por defecto 8080)")
-    parser.add_argument("--host", default="0.0.0.0", metavar="DIRECCIÓN",
+    parser.add_argument("--host", type=listen_host, default="0.0.0.0", metavar="DIRECCIÓN",
                         help="dirección donde escuchar (por defecto toda la red local)")
     parser.add_argument("--pin", type=values.pin, metavar="PIN",
                         help="PIN de la mesa, de 4 a 8 cifras (si no, se inventa uno la primera "
                         "vez y se guarda)")
-    parser.add_argument("--data-dir", type=Path, default=None, metavar="CARPETA",
+    parser.add_argument("--data-dir", type=data_folder, default=None, metavar="CARPETA",
                         help=f"carpeta de la base de datos (por defecto {user_data_dir()})")
     add_rule_arguments(parser, "reglas de una partida nueva (si difieren de la partida en "
                        "curso, empieza una nueva; las que no des quedan como en ella)")
+
+
+def listen_host(text: str) -> str:
+    """A ``--host``: a name or an address, an IPv6 one with or without the brackets of a URL."""
+    host = text.strip()
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not host:
+        raise argparse.ArgumentTypeError("falta la dirección; sin --host se escucha en toda la "
+                                         "red local")
+    return host
+
+
+def data_folder(text: str) -> Path:
+    """A ``--data-dir``: an empty one (``--data-dir "$CARPETA"`` with nothing in it) would be the
+    folder the command runs in."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("falta la carpeta (vacía sería la carpeta donde "
+                                         "estás); para la de siempre, no des --data-dir")
+    return Path(text)
 
 
 ORIGINS = {"voice": "voz", "camera": "cámara", "page": "tablet", "manual": "tablet", "confirm": "tablet"}
@@ -147,6 +167,12 @@ def shown_host(host: str) -> str:
     return lan_address() if host in ("0.0.0.0", "::") else str(host)
 
 
+def page_url(host: str, port: int) -> str:
+    """The page's address for a tablet, an IPv6 address in brackets as URLs want it."""
+    shown = shown_host(host)
+    return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/"
+
+
 def own_addresses(args: argparse.Namespace) -> frozenset[str]:
     """Where a page opened on this machine itself comes from: it may read the PIN."""
     from web_scoreboard.routes import LOOPBACK
@@ -176,12 +202,20 @@ BIND_ERRORS: dict[int, str] = {
     errno.EADDRINUSE: "ya lo usa otro programa; elegí otro con --port",
     errno.EACCES: "hace falta ser administrador para un puerto menor que 1024; elegí otro con --port",
     errno.EADDRNOTAVAIL: "esta máquina no tiene esa dirección; fijate --host",
+    errno.EINVAL: "no es una dirección donde se pueda escuchar (una IPv6 fe80:: lleva su "
+                  "interfaz, como fe80::1%eth0); fijate --host",
+    errno.EAFNOSUPPORT: "esta máquina no tiene IPv6; fijate --host",
 }
 
 
 def bind(host: str, port: int) -> socket.socket:
     """The page's listening socket, bound before anything is written."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:  # a machine without IPv6 refuses the socket itself
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET,
+                             socket.SOCK_STREAM)
+    except OSError as err:
+        raise ServeError(f"no se puede escuchar en {host}: {values.said(err, BIND_ERRORS)}"
+                         ) from None
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -303,7 +337,9 @@ def kept_game(game: dict[str, Any]) -> str:
             "desde la tablet, en «Partidas anteriores».")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, before_signal: Callable[[], None] | None = None) -> int:
+    """Serve until Ctrl+C or a signal; ``before_signal`` is called, the store closed, before a
+    signal ends the process (it ends it as the signal would: no ``finally`` runs after)."""
     me = f"truco-referee {getattr(args, 'command', 'serve')}"  # demo runs it too
     if args.exit_when_done and not args.wav:  # there is no recording to end
         print(f"{me}: --exit-when-done es con --wav: termina cuando se acaba la grabación",
@@ -317,6 +353,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{me}: terminado por la señal {signal.Signals(stop.signum).name}", file=sys.stderr,
               flush=True)
         sys.stdout.flush()
+        if before_signal is not None:
+            before_signal()
         signal.signal(stop.signum, signal.SIG_DFL)
         signal.raise_signal(stop.signum)
         return 128 + stop.signum  # not reached
@@ -342,7 +380,7 @@ def _run(args: argparse.Namespace, me: str, ending: Ending) -> int:
             return 2
         except OSError as err:
             print(f"{me}: no se puede usar la carpeta de datos "
-                  f"{data_dir}: {values.said(err)}\n  elegí otra con --data-dir",
+                  f"{data_dir}: {values.said(err)}; elegí otra con --data-dir",
                   file=sys.stderr)
             return 1
         held.callback(store.close)
@@ -360,7 +398,7 @@ def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: 
     console = Console(highlight=False, soft_wrap=True)
     log = console.print
     service = app.state.service
-    print_banner(f"http://{shown_host(args.host)}:{args.port}/", app.state.guard.pin,
+    print_banner(page_url(args.host, args.port), app.state.guard.pin,
                  service.snapshot())
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
