@@ -912,7 +912,7 @@ def test_pin_is_shown_to_the_host_only_and_can_change(app: FastAPI) -> None:
 def test_the_page_and_its_assets_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "Anotador de truco" in page.text
-    for asset in ("style.css", "app.js", "render.js", "tally.js"):
+    for asset in ("style.css", "app.js", "render.js", "words.js", "sources.js", "tally.js"):
         assert client.get(f"/static/{asset}").status_code == 200
     assert "http://" not in page.text and "https://" not in page.text
 

@@ -587,7 +587,9 @@ def test_refusals_name_the_seats_and_teams(server: LiveServer, page: Any) -> Non
     snap = server.post("hand", "A1: truco")
     server.service.record_heard(Heard("quiero", "rejected", reason="A1: quiero: contesta B, no A"))
     wait_seq(page, snap["seq"] + 1)
-    assert text(page, ".chip.rejected .why") == "Los Pibes: quiero: contesta Las Chicas, no Los Pibes"
+    # read as the toast reads it, the names in their colours
+    assert text(page, ".chip.rejected .why") == "No vale el «quiero» de Los Pibes: contesta Las Chicas, no Los Pibes"
+    assert page.locator(".chip.rejected .why .t-A").first.inner_text() == "Los Pibes"
     page.click("#btn-controls")
     page.fill("#line-input", "A1: quiero")
     page.press("#line-input", "Enter")
@@ -621,6 +623,35 @@ REFUSALS_TOASTED = [  # (code, message, toasted)
     ("calibration-refused", "la calibración terminó: cerrala primero",
      "la calibración terminó: cerrala primero"),
 ]
+
+
+# A heard call's reason on the page: a refusal of the rules as the toast reads it, also one quoted
+# between brackets; any other reason only named.
+HEARD_REASONS = [  # (reason, shown)
+    ("A1: quiero: contesta B, no A", "No vale el «quiero» de Nosotros: contesta Ellos, no Nosotros"),
+    ("dudoso: ya no se puede confirmar: después se anotó «truco» (B1: no quiero: contesta A, no B)",
+     ("dudoso: ya no se puede confirmar: después se anotó «truco» (No vale el «no quiero» de Ellos: "
+      "contesta Nosotros, no Ellos)")),
+    ("anotado al retirarse lo que lo impedía (antes: A1 juega 7o: no es el turno de A1)",
+     ("anotado al retirarse lo que lo impedía (antes: No se puede anotar «Nosotros juega el 7 de oros»: "
+      "no es el turno de Nosotros)")),
+    ("«turco» no es truco", "«turco» no es truco"),
+    ("dudoso: depende de «envido», dudoso", "dudoso: depende de «envido», dudoso"),
+]
+
+
+def test_a_heard_reason_reads_as_the_toast(server: LiveServer, page: Any) -> None:
+    open_board(page, server.url)
+    shown = page.evaluate("""(cases) => cases.map(([reason]) => {
+      const el = document.createElement("span");
+      el.innerHTML = Words.reason(window.scoreboard.snapshot, reason);
+      return el.textContent; })""", HEARD_REASONS)
+    assert shown == [said for _, said in HEARD_REASONS]
+    passed = HEARD_REASONS[1][0].removeprefix("dudoso: ")  # a tap on it refused: the toast
+    toasted = page.evaluate("(m) => Render.refusal(window.scoreboard.snapshot, 'passed', m)", passed)
+    assert toasted == HEARD_REASONS[1][1].removeprefix("dudoso: ")
+    assert page.evaluate("Words.reason(window.scoreboard.snapshot, 'A1: <b>: x')") == (
+        "No vale el «&lt;b&gt;» de <span class=\"t-A\">Nosotros</span>: x")
 
 
 def test_a_refusal_says_what_was_refused_and_why(server: LiveServer, page: Any) -> None:
@@ -2263,7 +2294,7 @@ def test_a_doubtful_call_whose_hand_is_over_is_no_longer_offered_to_confirm(
     page.close()
 
 
-ONE_ROW = """() => { const shown = [...document.querySelector('header.top').children]
+BADGES_ONE_ROW = """() => { const shown = [...document.querySelector('header.top').children]
   .filter((e) => e.id !== 'store-trouble' && e.getClientRects().length);
   const boxes = shown.map((e) => e.getBoundingClientRect());  // one row: every box across one line
   const strip = document.querySelector('#sources').getBoundingClientRect();
@@ -2284,7 +2315,7 @@ def test_the_score_the_badges_and_the_history_keep_their_place(server: LiveServe
         page.set_viewport_size(viewport)
         open_board(page, server.url)
         wait_seq(page, server.service.snapshot()["seq"])
-        assert page.evaluate(ONE_ROW) == {"rows": True, "first": True, "trouble": True}, viewport
+        assert page.evaluate(BADGES_ONE_ROW) == {"rows": True, "first": True, "trouble": True}, viewport
     assert page.get_by_role("button", name="↶ Deshacer").is_visible()  # its word for a screen reader
     page.set_viewport_size(SIZES["phone"])
     page.click("#btn-controls")
@@ -2299,3 +2330,42 @@ def test_the_score_the_badges_and_the_history_keep_their_place(server: LiveServe
     heights = {round(h) for h in page.locator(".log > div").evaluate_all(
         "rows => rows.map((r) => r.getBoundingClientRect().height)")}
     assert len(heights) == 1, heights
+
+
+BAR_AND_BOARD = """() => { const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const bottoms = [...document.querySelectorAll('.board > section')].map((e) => e.getBoundingClientRect().bottom);
+  return { bar: box('header.top').height, board: box('.board').bottom, inside: Math.max(...bottoms) <= box('.board').bottom + 1,
+           heard: box('.heard').top }; }"""
+
+
+def test_three_badges_keep_a_phone_on_its_side_one_row_and_open_with_a_tap(
+        server: LiveServer, page: Any) -> None:
+    """A phone on its side has no room for three badges: the bar shows their count, «⚠ 2», in one
+    row, and nothing overlaps the board; a tap shows each badge with its whole reason.  On a small
+    landscape tablet each reason takes one line: the bar is as high as its buttons."""
+    server.service.set_source("camera", "ok", "cámara 0: sigue las cartas jugadas")
+    server.service.set_source("mic B", "poor", NARROW_LINE)
+    server.service.set_source("mic A", "trouble", "no hay ningún micrófono conectado: enchufá uno")
+    for viewport, opener in (({"width": 844, "height": 390}, "#sources-toggle"),
+                             ({"width": 1024, "height": 600}, "#sources .source.ok")):
+        page.set_viewport_size(viewport)
+        open_board(page, server.url)
+        wait_seq(page, server.service.snapshot()["seq"])
+        got = page.evaluate(BAR_AND_BOARD)
+        assert got["bar"] < 2 * 44 and got["inside"] and got["board"] <= got["heard"] + 1, (viewport, got)
+        detail = page.locator('.source.poor[data-source="mic B"] .detail')
+        page.click(opener)
+        assert page.locator("#sources-toggle").get_attribute("aria-expanded") == "true"
+        assert detail.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1")
+        assert detail.evaluate(ON_TOP), "the opened badges are under the board"
+        page.keyboard.press("Escape")
+        assert page.locator("#sources-toggle").get_attribute("aria-expanded") == "false"
+    toggle = page.locator("#sources-toggle")
+    page.set_viewport_size({"width": 844, "height": 390})
+    assert toggle.is_visible() and text(page, "#sources-toggle") == "⚠ 2"
+    assert toggle.get_attribute("aria-label") == "Lo que oye y ve el árbitro: 2 de 3 con problemas"
+    assert page.locator("#sources").is_hidden() or page.locator("#sources").bounding_box()["width"] <= 1
+    toggle.click()
+    assert page.locator('.source.trouble[data-source="mic A"]').is_visible()
+    page.click(".team-B .score")  # a tap elsewhere closes it
+    assert toggle.get_attribute("aria-expanded") == "false"

@@ -682,6 +682,7 @@ function wire() {
   document.addEventListener("click", onClick);
   document.addEventListener("pointerdown", Chime.wake);
   Awake.wire();
+  SourcesStrip.wire();
   $("#settings-form").chime.addEventListener("change", (e) => Chime.set(e.target.checked));
   for (const [sel, fn] of Object.entries(BUTTONS)) {
     $(sel).addEventListener("click", (event) => { event.stopPropagation(); fn(); });

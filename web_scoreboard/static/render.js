@@ -2,7 +2,6 @@
 "use strict";
 
 const Render = (() => {
-  const SUITS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
   const STATUS = {
     pending: "¿quiero?", accepted: "querido", refused: "no querido",
     decided: "decidido", cancelled: "anulado", none: "",
@@ -11,84 +10,8 @@ const Render = (() => {
     ...STATUS, accepted: "querida", refused: "no querida", decided: "decidida", cancelled: "anulada", open: "cantada",
   };
   const TRUCO_NAMES = { 1: "sin cantar", 2: "truco", 3: "retruco", 4: "vale cuatro" };
-  const RULES = {
-    players: "jugadores", points: "a", flor: "flor", falta: "falta envido", envido_credit: "tantos",
-    mazo_extra: "mazo en primera", pica_pica: "pica-pica", match: "partido a chicos",
-    contraflor_points: "contraflor", resto: "al resto",
-  };
-  const RULE_VALUES = {
-    on: "sí", off: "no", true: "sí", false: "no", leader: "lo que le falta al que va ganando",
-    malas: "en malas, el partido", "dos-faltas": "dos faltas", winner: "lo que le falta al ganador",
-    settled: "al decidirse", "hand-end": "al final de la mano", "falta+flores": "falta y flores",
-  };
-
-  const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => (
-    { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   const $ = (sel) => document.querySelector(sel);
-  const teamOf = (seat) => (String(seat || "")[0] === "B" ? "B" : "A");
-
-  function teamName(snap, team) {
-    const names = snap.names || {};
-    return names[team] || (team === "A" ? "Nosotros" : "Ellos");
-  }
-
-  /* A seat for people: its team's name, numbered at a table of four or six («Nosotros 2»); a seat
-     the table has not (a typed «B2» at a table of two) keeps its code. */
-  function seatName(snap, seat) {
-    if (!seat) return "";
-    const seats = snap.seats || [];
-    if (seats.length && !seats.includes(seat)) return seat;
-    const name = teamName(snap, teamOf(seat));
-    return seats.length > 2 ? `${name} ${String(seat).slice(1)}` : name;
-  }
-
-  const tag = (snap, team, text) => `<span class="t-${team === "B" ? "B" : "A"}">${esc(text ?? teamName(snap, team))}</span>`;
-  const seatTag = (snap, seat) => tag(snap, teamOf(seat), seatName(snap, seat));
-
-  function cardText(text) {
-    const m = /^(\d+)([ocebOCEB])$/.exec(String(text || ""));
-    return m ? `${m[1]} de ${SUITS[m[2].toLowerCase()]}` : String(text ?? "");
-  }
-  const card = (text) => esc(cardText(text));
-
-  /* "el 7 de oros, el 6 de oros y el 5 de oros" */
-  function cardList(cards) {
-    const named = cards.map((c) => `el ${cardText(c)}`);
-    return named.length > 1 ? `${named.slice(0, -1).join(", ")} y ${named[named.length - 1]}` : named.join("");
-  }
-
-  /* A line of the log (``points A +2``, ``A1 plays 7o``) in words, for people; plain text.
-     The stored log keeps its notation: this is for showing only. */
-  function logText(snap, line) {
-    const text = String(line ?? "").trim();
-    const seat = (code) => seatName(snap, code.toUpperCase());
-    const spoken = /^([AB][1-3])\s*:\s*(.*)$/i.exec(text);
-    if (spoken) return `${seat(spoken[1])} dice ${spoken[2]}`;
-    const w = text.split(/\s+/);
-    const head = (w[0] || "").toLowerCase();
-    const team = (word) => (/^[ab]$/i.test(word || "") ? teamName(snap, word.toUpperCase()) : word);
-    const duel = (code) => (code ? ` (duelo de ${seat(code)})` : "");
-    if (/^[AB][1-3]$/i.test(w[0] || "") && w.length >= 3) {
-      const who = seat(w[0]), verb = w[1].toLowerCase();
-      if (["plays", "juega"].includes(verb) && w.length === 3) return `${who} juega ${cardList(w.slice(2))}`;
-      if (["shows", "muestra"].includes(verb)) return `${who} muestra ${cardList(w.slice(2))}`;
-    }
-    if (["hand", "mano"].includes(head)) return w.length === 1 ? "mano nueva" : `mano para ${team(w[1])}${duel(w[2])}`;
-    if (["round", "vuelta"].includes(head) && w.length > 1) {
-      return `${w[1].toLowerCase() === "parda" ? "vuelta parda" : `vuelta para ${team(w[1])}`}${duel(w[2])}`;
-    }
-    if (head === "envido" && /^(aside|aparte)$/i.test(w[1] || "")) return `envido aparte${duel(w[2])}`;
-    if (head === "envido" && w.length > 1) return `envido para ${team(w[1])}${duel(w[2])}`;
-    if (["points", "puntos"].includes(head) && w.length === 3) {
-      const n = Number(w[2]);
-      return Number.isFinite(n) ? `${team(w[1])} ${n < 0 ? "−" : "+"}${Math.abs(n)}` : text;
-    }
-    if (head === "set" && w.length === 3) {
-      const value = RULE_VALUES[w[2].toLowerCase()] ?? w[2];
-      return `regla: ${RULES[w[1].toLowerCase()] || w[1]} ${value}`;
-    }
-    return text;
-  }
+  const { esc, teamOf, teamName, seatName, tag, seatTag, card, logText, note, named, reason } = Words;
 
   /* -- team panels ------------------------------------------------------------------------ */
   /* Where a team stands in a game to 30, as the table says it: the points within its half,
@@ -144,47 +67,6 @@ const Render = (() => {
     if (el.textContent !== said) el.textContent = said;
   }
 
-  /* The seat (``A2``) and team (``A``) codes of a text from the server (a note or refusal of the
-     engine, what the camera saw) as the players' names, each drawn by ``draw(team, name)``; what
-     it quotes («A1: truco», words said or to be typed) stays as written. */
-  const CALL = "(?:real envido|falta envido|envido)";
-  const CODES = new RegExp(`«[^»]*»|\\b${CALL}(?: ${CALL})+\\b|\\b[AB][1-3]?\\b`, "g");
-  const nameCodes = (snap, text, draw) => text.replace(CODES, (code) => (code[0] === "«" ? code :
-    code.length > 2 ? chain(code) : draw(teamOf(code), code.length > 1 ? seatName(snap, code) : teamName(snap, code))));
-  /* An envido chain as the board writes it: «envido real envido» is «envido + real envido». */
-  const chain = (calls) => calls.match(new RegExp(CALL, "g")).join(" + ");
-
-  /* A note or refusal from the engine with its seats and teams named, in their colours. */
-  const note = (snap, text) => nameCodes(snap, esc(text), (team, name) => tag(snap, team, name));
-
-  /* ``note`` as plain text, for a message box. */
-  const named = (snap, text) => nameCodes(snap, String(text ?? ""), (team, name) => name);
-
-  /* -- refusals --------------------------------------------------------------------------- */
-  /* The codes of a refusal of the rules, whose words begin with the event refused in the
-     engine's Spanish notation (``in_spanish``): «A1: quiero: todavía no se repartió la mano». */
-  const RULES_REFUSED = new Set(["line-rejected", "flip-refused", "seat-refused", "swap-refused"]);
-  /* How such a refusal reads, by the event it begins with: [its notation, the words before why]. */
-  const REFUSED_EVENTS = [
-    [/^([AB][1-3]): ([^:«»]+)$/, (snap, m) => `No vale el «${m[2]}» de ${seatName(snap, m[1])}`],
-    [/^(?:[AB][1-3] (?:juega|muestra) |(?:mano|vuelta|envido|puntos|set)\b)[^:«»]*$/,
-      (snap, m) => `No se puede anotar «${logText(snap, m[0])}»`],
-  ];
-
-  /* A refusal as a player reads it: what was refused, in words, then why, with the seats and
-     teams named («No vale el «quiero» de Nosotros: todavía no se repartió la mano»); any other
-     message (a typing hint, the disk) only named. */
-  function refusal(snap, code, text) {
-    const message = String(text ?? "");
-    const cut = message.indexOf(": ", /^[AB][1-3]: /.test(message) ? 4 : 0);
-    if (!RULES_REFUSED.has(code) || cut < 0) return named(snap, message);
-    const event = message.slice(0, cut);
-    for (const [pattern, words] of REFUSED_EVENTS) {
-      const m = pattern.exec(event);
-      if (m) return `${words(snap, m)}: ${named(snap, message.slice(cut + 2))}`;
-    }
-    return named(snap, message);
-  }
 
   /* -- the hand --------------------------------------------------------------------------- */
   function pendingOf(snap) {
@@ -375,7 +257,7 @@ const Render = (() => {
       const changed = h.extra && h.extra.changed ? " (cambiado a mano)" : "";  // flip, seat or swap
       const kept = status === "kept";  // the table's sound a tablet heard again and kept
       // one whose hand (or game) is over says so instead of «tocá para confirmar»
-      const why = status === "late" ? note(snap, h.late) : h.reason ? note(snap, h.reason) :
+      const why = status === "late" ? note(snap, h.late) : h.reason ? reason(snap, h.reason) :
         line ? esc(`${LINE_WORDS[status] || "no anotado"}: ${line}${changed}`) : kept ? "guardado a mano con la partida" : "";
       const seen = Boolean(h.extra && h.extra.seen);  // what the camera saw, with its picture
       const said = seen ? named(snap, h.text) : kept ? h.text ?? "" : `«${h.text ?? ""}»`;
@@ -427,12 +309,30 @@ const Render = (() => {
     const el = $("#sources");
     el.innerHTML = html;
     el.hidden = !html;
+    sourcesCount(snap.sources || []);
+  }
+
+  /* The badges as a count, for a bar with no room for them: «⚠ 2» for those in trouble or
+     working poorly, else their icons («🎤 🎤 📷»), all fine. */
+  function sourcesCount(list) {
+    const all = list.map(sourceOf);
+    const bad = all.filter((s) => ["trouble", "poor"].includes(s.state)).length;
+    const el = $("#sources-toggle");
+    el.textContent = bad ? `⚠ ${bad}` : all.map((s) => s.icon).join(" ");
+    el.className = `btn sources-toggle${all.some((s) => s.state === "trouble") ? " trouble" : bad ? " poor" : ""}`;
+    el.setAttribute("aria-label", `Lo que oye y ve el árbitro: ${bad ? `${bad} de ${list.length} con problemas` : "todo anda"}`);
+    el.hidden = !list.length;
+  }
+
+  /* A source's team (of a microphone per team), words and state; one it has no words for is in trouble. */
+  function sourceOf(s) {
+    const [kind, team] = String(s.key || "").split(" ");
+    const [icon, noun, how] = SOURCE_WORDS[kind] || SOURCE_WORDS.mic;
+    return { team, icon, noun, how, state: how[s.state] ? s.state : "trouble" };
   }
 
   function sourceBadge(snap, s) {
-    const [kind, team] = String(s.key || "").split(" ");
-    const [icon, noun, how] = SOURCE_WORDS[kind] || SOURCE_WORDS.mic;
-    const state = how[s.state] ? s.state : "trouble";
+    const { team, icon, noun, how, state } = sourceOf(s);
     const whose = team ? ` de ${teamName(snap, team)}` : "";
     const label = `${team ? `${teamName(snap, team)}: ` : ""}${how[state]}`;
     const detail = state === "ok" ? "" : `<span class="detail">${esc(s.message)}</span>`;
@@ -582,5 +482,7 @@ const Render = (() => {
       `(de ${over.length} terminada${over.length === 1 ? "" : "s"})` : "";
   }
 
-  return { teams, hand, heard, heardStatus, sources, store, history, teamName, seatName, esc, teamOf, named, refusal, wins };
+  return { teams, hand, heard, heardStatus, sources, store, history, wins,
+    // the words, for app.js
+    teamName, seatName, esc, teamOf, named, refusal: Words.refusal };
 })();
