@@ -1,8 +1,9 @@
 """While ``serve --learn`` runs: the referee learns the table's voices from the game being played.
 
-Every minute (and once at the start) it counts the phrases of play it could learn from that are
-newer than the saved calibration (``referee.asr.learn``: accepted and heard surely, or confirmed
-with a tap).  With enough of them it adapts the model again on all of them plus the calibration's
+Every minute (and once at the start) it counts the phrases of play it could learn from that were
+heard after the saved calibration's (``referee.asr.learn``: accepted and heard surely, or confirmed
+with a tap), by the store's row ids (``marks``): the clock of an offline machine may be wrong
+and be set later.  With enough of them it adapts the model again on all of them plus the calibration's
 recordings, in a process of its own (``referee.learning_worker``: the listener is not held back),
 saves that as the table's calibration, and hands it to the running recognizer, which takes it at
 the next pause.  Learning never stops the scoreboard: trouble is logged and retried.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,12 +21,13 @@ from typing import Any
 from rich.markup import escape
 
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import Alignments
+from referee.asr.adapt import Alignments, write_note
 from referee.asr.base import RecognizerError
 from referee.learning_worker import LearningWorker
 
 MIN_NEW = 30  # new phrases of play before learning again
 EVERY_S = 60.0
+STORE_NAME = "voice_learning_store"  # the store's own name (its meta), for the note's marks
 
 
 class TableLearner:
@@ -47,9 +50,8 @@ class TableLearner:
 
     def step(self) -> bool:
         """Learn once if there is enough new play; True if a new calibration was taken."""
-        note = voice_learning.note(self.models_dir)
-        since = max(float(note.get("learned_until", 0.0)), float(note.get("forgotten_at", 0.0)))
-        new = heard_phrases(self.store, self.min_conf, after=since)
+        learned, forgotten = marks(self.store, self.models_dir)
+        new = heard_phrases(self.store, self.min_conf, after=max(learned, forgotten))
         if len(new) < self.min_new:
             return False
         relearned = self._worker.learn()
@@ -91,13 +93,13 @@ class TableLearner:
         return thread
 
 
-def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF, after: float = 0.0,
+def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF, after: int = 0,
                   ) -> list[voice_learning.HeardPhrase]:
-    """The accepted heard items of every game in the store, heard after ``after``, that can be
-    learned from, each with where its clip is kept (``stored_clip`` reads it).  Only those are
-    read: the check for new play every minute does not go through every evening kept."""
+    """The accepted heard items of every game in the store, heard after its row ``after``, that
+    can be learned from, each with where its clip is kept (``stored_clip`` reads it).  Only those
+    are read: the check for new play every minute does not go through every evening kept."""
     items = (voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text, row.extra,
-                                        None, row.clip_id)
+                                        None, row.clip_id, row.id)
              for row in store.heard_with("accepted", after) if row.clip_id)
     return [item for item in items if voice_learning.learnable(item, min_conf)]
 
@@ -105,9 +107,57 @@ def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF, after
 def phrases_to_learn(store: Any, models_dir: Path, min_conf: float = voice_learning.LEARN_CONF,
                      ) -> list[voice_learning.HeardPhrase]:
     """What ``learn_from`` learns from: the learnable phrases heard since the calibration was
-    last forgotten or a player taken out of it (``forgotten_at`` in its note)."""
-    forgotten = float(voice_learning.note(models_dir).get("forgotten_at", 0.0))
-    return heard_phrases(store, min_conf, after=forgotten)
+    last forgotten or a player taken out of it (``marks``)."""
+    return heard_phrases(store, min_conf, after=marks(store, models_dir)[1])
+
+
+def marks(store: Any, models_dir: Path) -> tuple[int, int]:
+    """The heard rows of ``store`` up to which play was learned from and forgotten, as the
+    calibration's note says them (0: none).  Row ids only grow, whatever the clock said when
+    they were heard.  The note is placed in the store
+    here, and written again, once: a forgetting not yet placed is the newest row heard (what
+    was heard since, before the learner's next look, is forgotten too: never too little); a note
+    of another store (the data folder emptied) learned nothing of this one, and forgot all of it
+    heard so far if it forgot any play; a note of before marks were row ids, dated by the clock,
+    is read by the rows' dates."""
+    note = voice_learning.note(models_dir)
+    ours = _store_name(store)
+    newest = store.last_heard("accepted")
+    if note.get("heard_store") == ours:
+        learned = int(note.get("learned_until_heard", 0))
+        forgotten = int(note.get("forgotten_until_heard", 0))
+    elif "heard_store" in note:
+        forgot = note.get("forget_pending") or note.get("forgotten_until_heard")
+        learned, forgotten = 0, newest if forgot else 0
+    else:  # of before marks were row ids: dated by the clock
+        learned = _last_until(store, float(note.get("learned_until", 0.0)))
+        forgotten = _last_until(store, float(note.get("forgotten_at", 0.0)))
+    if note.get("forget_pending"):
+        forgotten = max(forgotten, newest)
+    placed = {key: value for key, value in note.items()
+              if key not in ("learned_until", "forget_pending")}
+    placed.update(heard_store=ours, learned_until_heard=learned, forgotten_until_heard=forgotten)
+    if placed != note and (newest or any(note.get(key) for key in _PLACED_BY)):
+        write_note(models_dir, placed)  # (an empty store and a note of no play: nothing to say)
+    return learned, forgotten
+
+
+_PLACED_BY = ("heard_store", "forget_pending", "learned_until", "forgotten_at")
+
+
+def _last_until(store: Any, at: float) -> int:
+    """The newest accepted row dated at or before ``at`` (0: none, or no date)."""
+    return store.last_heard("accepted", at_most=at) if at else 0
+
+
+def _store_name(store: Any) -> str:
+    """The store's own name, made the first time it is asked for: a store made anew (its row
+    ids starting again at 1) is told from the one the note's marks are of."""
+    name = store.get_meta(STORE_NAME)
+    if name is None:
+        store.set_meta(STORE_NAME, uuid.uuid4().hex)
+        name = store.get_meta(STORE_NAME)
+    return str(name)
 
 
 def stored_clip(store: Any) -> Callable[[voice_learning.HeardPhrase], bytes | None]:
@@ -121,14 +171,14 @@ def stored_clip(store: Any) -> Callable[[voice_learning.HeardPhrase], bytes | No
 
 def learn_from(store: Any, models_dir: Path, model_dir: Path,
                min_conf: float = voice_learning.LEARN_CONF, alignments: Alignments | None = None,
-               ) -> tuple[voice_learning.Learned, float]:
+               ) -> tuple[voice_learning.Learned, int]:
     """Adapt on everything learnable in the store (since the last ``voices forget``) and the
-    calibration's recordings; also the time of the newest phrase used.  ``alignments``: those of
-    the last relearning, kept."""
+    calibration's recordings; also the newest phrase's row in the store (what ``save`` notes as
+    learned until).  ``alignments``: those of the last relearning, kept."""
     phrases = phrases_to_learn(store, models_dir, min_conf)
     heard = voice_learning.samples(phrases, min_conf, clip=stored_clip(store))
     learned = voice_learning.learn(model_dir, models_dir, heard, alignments)
-    return learned, max((p.at for p in phrases), default=0.0)
+    return learned, max((p.heard_id for p in phrases), default=0)
 
 
 def describe(learned: voice_learning.Learned) -> str:

@@ -31,7 +31,7 @@ class Relearned:
     """What a relearning in the worker gave back."""
 
     learned: voice_learning.Learned
-    until: float  # the time of the newest phrase of play used
+    until: int  # the newest phrase of play used: its row in the store
     cpu_s: float  # CPU seconds the worker took
 
 

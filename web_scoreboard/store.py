@@ -480,13 +480,22 @@ class Store:
         return [self._heard_row(r) for r in rows]
 
     @_said_if_failed
-    def heard_with(self, status: str, after: float = 0.0) -> list[HeardRow]:
-        """Every heard item of every game with this status heard after ``after`` (UNIX time),
-        oldest first."""
+    def heard_with(self, status: str, after: int = 0) -> list[HeardRow]:
+        """Every heard item of every game with this status stored after the row ``after`` (ids
+        only grow, whatever the clock said), oldest first."""
         with self._lock:
-            rows = self._db.execute("SELECT * FROM heard WHERE status = ? AND at > ? ORDER BY id",
+            rows = self._db.execute("SELECT * FROM heard WHERE status = ? AND id > ? ORDER BY id",
                                     (status, after)).fetchall()
         return [self._heard_row(r) for r in rows]
+
+    def last_heard(self, status: str, at_most: float | None = None) -> int:
+        """The row of the newest heard item with this status (dated at or before ``at_most``,
+        UNIX time, if given), 0 for none."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(id) FROM heard WHERE status = ? AND at <= ?",
+                                   (status, float("inf") if at_most is None else at_most)
+                                   ).fetchone()
+        return int(row[0] or 0)
 
     @_said_if_failed
     def set_heard_status(self, heard_id: int, status: str, reason: str | None = None,

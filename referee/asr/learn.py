@@ -6,7 +6,9 @@ are kept and learned from too, so play only adds to them.
 Where things live: the heard items and their clips are in the scoreboard's store (its ``extra``
 says where the words lie in the clip); the prompts under ``<models>/voice-calibration/prompts``;
 the result is the calibration itself (``adapt.save_calibration``), whose note says up to which
-moment of play it learned.
+heard item of play it learned, and up to which one play was forgotten: by the store's row ids,
+which only grow, not by the clock, which an offline machine may have wrong and have set later
+(``referee.learning.marks`` reads them).
 """
 
 from __future__ import annotations
@@ -51,13 +53,14 @@ NAME_MAX = 30  # characters of a player's name
 class HeardPhrase:
     """One stored heard item, as learning needs it."""
 
-    at: float  # UNIX time it was heard
+    at: float  # UNIX time it was heard, for people to read: the clock may have been wrong
     status: str
     reason: str | None
     text: str
     extra: dict[str, Any]
     wav: bytes | None  # its clip, or None where ``samples`` is told how to find it
     clip_id: str | None = None  # where its clip is kept
+    heard_id: int = 0  # its row in the store: the order it was heard in (ids only grow)
 
 
 def learnable(item: HeardPhrase, min_conf: float = LEARN_CONF) -> bool:
@@ -106,19 +109,20 @@ def said_alone(pcm: bytes, start: float, end: float) -> bool:
     return words > 0 and max(before, after) < QUIET_RATIO * words
 
 
-def samples(items: Iterable[HeardPhrase], min_conf: float = LEARN_CONF, after: float = 0.0,
+def samples(items: Iterable[HeardPhrase], min_conf: float = LEARN_CONF,
             clip: Callable[[HeardPhrase], bytes | None] = lambda item: item.wav,
             ) -> list[tuple[bytes, str]]:
-    """(pcm, text) of the learnable phrases heard after ``after``, each utterance once (one
-    utterance of two calls is stored as two items with the same clip), the newest
-    ``MAX_PHRASES``, oldest first.  ``clip`` finds an item's clip (its ``wav`` unless told
-    otherwise): asked newest first, and only until those phrases are found, so that a store of
-    many evenings is not read whole each time the table is learned."""
+    """(pcm, text) of the learnable phrases, each utterance once (one utterance of two calls is
+    stored as two items with the same clip), the ``MAX_PHRASES`` heard last (by their rows in
+    the store, then their times: a clock set back dates the newest before older ones), oldest
+    first.  ``clip`` finds an item's clip (its ``wav`` unless told otherwise): asked newest
+    first, and only until those phrases are found, so that a store of many evenings is not read
+    whole each time the table is learned."""
     out: dict[tuple[float, str], tuple[bytes, str]] = {}
     found = 0
-    for item in sorted(items, key=lambda i: i.at, reverse=True):
+    for item in sorted(items, key=lambda i: (i.heard_id, i.at), reverse=True):
         key = (float(item.extra.get("t", item.at)), item.text)
-        if found == MAX_PHRASES or item.at <= after:
+        if found == MAX_PHRASES:
             break
         if key in out or not learnable(item, min_conf) or not (wav := clip(item)):
             continue
@@ -355,7 +359,7 @@ def calibrate_prompts(models_dir: Path, model_dir: Path,
     save_prompts(models_dir, voices, names)
     said = sum(len(v) for v in voices)
     learned = Learned(means, stats, said, 0, narrow_voices(voices))
-    return save(models_dir, model_dir, learned, learned_until=0.0), stats
+    return save(models_dir, model_dir, learned, learned_until=0), stats
 
 
 def note(models_dir: Path) -> dict[str, Any]:
@@ -367,13 +371,21 @@ def note(models_dir: Path) -> dict[str, Any]:
     return info if isinstance(info, dict) else {}
 
 
-def save(models_dir: Path, model_dir: Path, learned: Learned, learned_until: float) -> Path:
-    """Save learned means as the table's calibration, noting up to when play was learned from
-    and whether its speech came through a narrow line."""
-    forgotten = float(note(models_dir).get("forgotten_at", 0.0))
+# What the note says of play, kept when a calibration is saved anew: the store its heard row ids
+# are of, up to which one play is forgotten, and a forgetting not yet placed among them (``forget``
+# has no store at hand: ``referee.learning.marks`` places it at the newest row heard).  When play
+# was forgotten is noted for people to read.
+PLAY_NOTES = ("heard_store", "forgotten_until_heard", "forget_pending", "forgotten_at")
+
+
+def save(models_dir: Path, model_dir: Path, learned: Learned, learned_until: int) -> Path:
+    """Save learned means as the table's calibration, noting the newest heard item of play
+    learned from (``learned_until``: its row in the store, 0 for none) and whether its speech
+    came through a narrow line."""
+    kept = {key: value for key, value in note(models_dir).items() if key in PLAY_NOTES}
     return save_calibration(models_dir, model_dir, learned.means, learned.stats,
                             prompts=learned.prompts, heard=learned.heard, narrow=learned.narrow,
-                            learned_until=learned_until, forgotten_at=forgotten)
+                            learned_until_heard=learned_until, **kept)
 
 
 def forget(models_dir: Path) -> bool:
@@ -383,9 +395,11 @@ def forget(models_dir: Path) -> bool:
     had = (folder / "means").is_file() or prompts_dir(models_dir).is_dir()
     if not had and not folder.is_file():  # nothing to forget: nothing touched
         return False
+    store = note(models_dir).get("heard_store")
     if folder.is_dir():  # (a file in its place fails below, and is said)
         shutil.rmtree(folder)
-    write_note(models_dir, {"forgotten_at": time.time()})
+    write_note(models_dir, {**({"heard_store": store} if store else {}),
+                            "forget_pending": True, "forgotten_at": time.time()})
     return had
 
 
@@ -393,11 +407,12 @@ def forget_play(models_dir: Path) -> None:
     """Play heard until now is not learned from again (``serve --learn``, ``voices learn``): a
     player left, their calls are in it, and the referee does not tell voices apart.  The
     calibration and the recordings kept stay."""
-    write_note(models_dir, {**note(models_dir), "forgotten_at": time.time()})
+    write_note(models_dir, {**note(models_dir), "forget_pending": True,
+                            "forgotten_at": time.time()})
 
 
-__all__ = ["CONFIRMED", "LEARN_CONF", "HeardPhrase", "KeptPlayer", "Learned", "cut", "forget",
-           "forget_play", "kept_players", "kept_voices", "learn", "learnable", "name_player",
+__all__ = ["CONFIRMED", "LEARN_CONF", "PLAY_NOTES", "HeardPhrase", "KeptPlayer", "Learned", "cut",
+           "forget", "forget_play", "kept_players", "kept_voices", "learn", "learnable", "name_player",
            "narrow_voices", "note", "player_name", "player_names", "prompt_text", "prompts_dir",
            "said_alone", "samples", "save", "save_prompts", "saved_players", "saved_prompts",
            "voice_of", "voice_sample", "words_of"]

@@ -59,7 +59,7 @@ def calibrated_to_the_script(args: argparse.Namespace, folder: Path) -> tuple[st
         voice = say_each(PROMPTS)
         means, stats = calibrate(choice.path, [voice])
         learned = Learned(means, stats, len(voice), 0, narrow_voices([voice]))
-        save(folder, choice.path, learned, learned_until=0.0)
+        save(folder, choice.path, learned, learned_until=0)
     except (DemoError, RecognizerError, OSError) as err:
         print(f"No pude calibrar ({getattr(err, 'message', err)}); sigo sin calibrar.",
               file=sys.stderr)

@@ -515,7 +515,7 @@ def learn_from_games(args: argparse.Namespace, root: Path, model_dir: Path, user
         return 2
     try:  # with no play to learn from, not a minute's refit on the recordings alone
         played = phrases_to_learn(store, root)
-        learned, until = learn_from(store, root, model_dir) if played else (None, 0.0)
+        learned, until = learn_from(store, root, model_dir) if played else (None, 0)
     except RecognizerError as err:
         print(f"No pude aprender: {err.message}", file=sys.stderr)
         return 2

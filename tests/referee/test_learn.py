@@ -69,7 +69,9 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
     assert [text for _, text in got] == ["truco", "truco", "quiero retruco"]
     # the words and 0.2 s either side: 0.3..1.2 s of the clip
     assert all(len(pcm) == int(0.9 * 16000) * 2 for pcm, _ in got)
-    assert [text for _, text in voice_learning.samples(items, after=5.5)] == ["quiero retruco"]
+    # heard after the others (its row in the store), though dated before them: learned last
+    later = replace(phrase(0.5, t=9.0, text="quiero vale cuatro"), heard_id=1)
+    assert [text for _, text in voice_learning.samples([later, *items])][-1] == "quiero vale cuatro"
     without_span = voice_learning.HeardPhrase(7.0, "accepted", None, "flor", {"confidence": 1.0}, None)
     assert not voice_learning.learnable(without_span)
     # a sure "quiero" said with a doubtful "retruco": the phrase is not learned

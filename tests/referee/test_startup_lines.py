@@ -504,7 +504,7 @@ def test_voices_learned_from_play_alone_through_a_narrow_microphone_show_it_fine
     mic.on_status(NARROW_LINE)
     learned = Learned(np.zeros((1, 1, 1, 13)), Stats(np.ones((1, 1, 1)), np.zeros((1, 1, 1, 13))),
                       0, len(heard), narrow_voices([heard]))
-    recognizer.use_means(save(tmp_path, recognizer.model_dir, learned, learned_until=1.0))
+    recognizer.use_means(save(tmp_path, recognizer.model_dir, learned, learned_until=1))
     lines()  # what the learner calls once it learned (``TableLearner.on_learned``)
     assert pages.shown == [("mic", "poor", NARROW_LINE),  # said again (the pages show news only)
                            ("mic", "ok", NARROW_CALIBRATED) if line == "narrow"

@@ -71,15 +71,19 @@ def test_heard_items_and_clips(store: Store) -> None:
 
 
 
-def test_heard_items_with_a_status_are_read_from_a_moment_on(
+def test_heard_items_with_a_status_are_read_from_a_row_on(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     game = store.create_game({}, {})
-    for at, status in ((100.0, "accepted"), (200.0, "rejected"), (300.0, "accepted")):
-        monkeypatch.setattr(time, "time", lambda at=at: at)
+    for at, status in ((300.0, "accepted"), (200.0, "rejected"), (100.0, "accepted")):
+        monkeypatch.setattr(time, "time", lambda at=at: at)  # a clock set back meanwhile
         store.add_heard(game, status, "truco")
-    assert [h.at for h in store.heard_with("accepted")] == [100.0, 300.0]
-    assert [h.at for h in store.heard_with("accepted", after=100.0)] == [300.0]
-    assert store.heard_with("accepted", after=300.0) == []
+    first, last = (h.id for h in store.heard_with("accepted"))
+    assert [h.at for h in store.heard_with("accepted")] == [300.0, 100.0]  # as they were heard
+    assert [h.at for h in store.heard_with("accepted", after=first)] == [100.0]
+    assert store.heard_with("accepted", after=last) == []
+    assert (store.last_heard("accepted"), store.last_heard("accepted", at_most=300.0)) == (last, last)
+    assert (store.last_heard("accepted", at_most=200.0), store.last_heard("unsure")) == (last, 0)
+    assert store.last_heard("accepted", at_most=99.0) == 0
 
 
 def test_a_game_is_deleted_whole_and_a_clip_another_game_names_is_kept(store: Store) -> None:
