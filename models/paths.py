@@ -6,6 +6,8 @@ import os
 import shlex
 from pathlib import Path
 
+from models.syserrors import said
+
 ENV_VAR = "TRUCO_REFEREE_MODELS"
 
 
@@ -56,8 +58,12 @@ def models_dir_problem(explicit: str | os.PathLike[str] | None = None) -> str | 
     """Why the models directory cannot be one (a file, or a link to nothing, is where it goes),
     naming where it came from; None when it can."""
     path = models_dir(explicit)
-    if path.is_dir() or not (path.exists() or path.is_symlink()):
-        return None
+    try:
+        if path.is_dir() or not (path.exists() or path.is_symlink()):
+            return None
+    except OSError as err:  # a folder on the way this user may not enter (another's home)
+        why = "no tengo permiso para entrar" if isinstance(err, PermissionError) else said(err)
+        return f"no puedo mirar la carpeta de modelos {path}: {why}; elegí otra con --models-dir"
     what = "un archivo" if path.exists() else "un enlace a algo que no existe"
     if explicit:
         return f"--models-dir {path}: es {what}, no una carpeta"

@@ -44,3 +44,25 @@ def test_the_fetch_advice_repeats_the_models_folder(models: str | None, said: st
     monkeypatch.setenv("TRUCO_REFEREE_MODELS", str(tmp_path / "VARIABLE"))
     folder = None if models is None else tmp_path / "VARIABLE" if models == "VARIABLE" else Path(models)
     assert fetch_command(folder, "sphinx-es") == said
+
+
+def test_a_models_folder_this_user_may_not_enter_is_said_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another user's home as $HOME (``sudo -u``): the default folder's check raised
+    PermissionError out of ``main``."""
+    from referee.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "ajeno"))
+    monkeypatch.delenv("TRUCO_REFEREE_MODELS", raising=False)
+    real = Path.is_dir
+
+    def is_dir(path: Path) -> bool:
+        if str(path).startswith(str(tmp_path / "ajeno")):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "is_dir", is_dir)
+    assert main(["models", "check"]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"no puedo mirar la carpeta de modelos {tmp_path / 'ajeno' / 'truco-referee' / 'models'}: "
+        "no tengo permiso para entrar; elegí otra con --models-dir\n")
