@@ -10,6 +10,7 @@ import html
 import io
 import re
 import time
+import unicodedata
 import zipfile
 from collections.abc import Callable, Iterable
 from typing import IO, Any
@@ -20,10 +21,15 @@ from web_scoreboard.store import GameRow, HeardRow
 # What became of each heard item, in words.
 STATUS = {"accepted": "aplicado", "unsure": "dudoso", "rejected": "rechazado", "undone": "deshecho",
           "kept": "guardado a mano"}
-COLUMNS = ("n", "hora", "de", "equipo", "oído", "estado", "anotado", "motivo", "confianza",
+COLUMNS = ("n", "fecha y hora", "de", "equipo", "oído", "estado", "anotado", "motivo", "confianza",
            "archivo")
 # a clip's or picture's file, by its type
 EXTENSION = {clip_codec.WAV: "wav", clip_codec.FLAC: "flac", "image/jpeg": "jpg"}
+WHEN = "%d/%m/%Y %H:%M:%S"  # a heard item's date and time, as read in the Río de la Plata
+# What starts a formula in a spreadsheet cell (Excel, LibreOffice): such a text cell is kept as
+# text with a leading «'» (OWASP's «CSV injection»), a number as is.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 def file_name(game_id: int) -> str:
@@ -72,12 +78,12 @@ def evidence_zip(out: IO[bytes], game_id: int, names: dict[str, str], log: str,
                 zf.writestr(f"{folder}/{kept}", found[0], zipfile.ZIP_STORED)
                 files[item.clip_id or ""] = kept
             sure = item.extra.get("confidence")
-            row = [str(n), time.strftime("%H:%M:%S", time.localtime(item.at)),
+            row = [str(n), time.strftime(WHEN, time.localtime(item.at)),
                    _source(item), names.get(item.team or "", ""),
                    item.text, STATUS.get(item.status, item.status), item.line or "",
                    item.reason or "", f"{float(sure):.2f}" if isinstance(sure, int | float) else "",
                    kept]
-            rows.writerow(row)
+            rows.writerow([_cell(value) for value in row])
             page.append(row)
         zf.writestr(f"{folder}/oido.csv", "\ufeff" + table.getvalue())  # the BOM: read as UTF-8
         zf.writestr(f"{folder}/index.html", evidence_page(game_id, names, page))
@@ -119,6 +125,17 @@ def _source(item: HeardRow) -> str:
     return "cámara" if item.extra.get("seen") else "mesa" if item.status == "kept" else "voz"
 
 
+def _cell(value: str) -> str:
+    """A cell of ``oido.csv`` that a spreadsheet shows as written: text that would start a
+    formula (``=``, ``+``, ``-``, ``@``) gets a leading ``'``; a number (``-0.5``) stays one."""
+    if value.startswith(FORMULA_START) and not NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def _slug(text: str) -> str:
-    """A file name's part from what was heard: «¿Tenés envido?» → ``tenés-envido``."""
-    return re.sub(r"[^\w]+", "-", text.lower()).strip("-")[:40] or "nada"
+    """A file name's part from what was heard, in plain ASCII so that any unzipper keeps it
+    (accents folded, the rest a «-»): «¿Tenés envido?» → ``tenes-envido``."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text.lower())
+                     if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:40].rstrip("-") or "nada"

@@ -6,6 +6,7 @@ import io
 import json
 import re
 import sqlite3
+import unicodedata
 import wave
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -156,6 +157,22 @@ def test_a_name_of_24_characters_is_kept_whole(client: TestClient) -> None:
     names = {"A": "Losmuchachosdelaesquinaa", "B": "  Ellos  "}
     response = client.put("/api/names", json=names, headers=AUTH)
     assert response.json()["names"] == {"A": "Losmuchachosdelaesquinaa", "B": "Ellos"}
+
+
+def test_a_name_typed_decomposed_is_kept_composed_and_counted_in_letters(client: TestClient) -> None:
+    """A team's name typed on a keyboard that writes «í» as «i» plus an accent (Unicode's NFD: a
+    Mac's, some Android ones) is kept as the same name typed with «í» whole (NFC), its letters
+    counted, not the keyboard's parts; on one line, spaces collapsed."""
+    name = "Los Ñandúes del Martínez"  # 24 letters, 27 parts decomposed
+    decomposed = unicodedata.normalize("NFD", name)
+    assert len(name) == 24 < len(decomposed)
+    names = {"A": decomposed, "B": " Ellos \t de\n acá "}
+    response = client.put("/api/names", json=names, headers=AUTH)  # before: «tiene 27»
+    assert response.status_code == 200, response.text
+    assert response.json()["names"] == {"A": name, "B": "Ellos de acá"}
+    response = client.post("/api/games", json={"names": {"A": decomposed, "B": "Ellos"}},
+                           headers=AUTH)
+    assert response.json()["names"]["A"] == name
 
 
 def test_actions_endpoint_takes_the_same_commands(client: TestClient) -> None:
@@ -611,22 +628,23 @@ def test_a_game_downloaded_with_its_evidence(app: FastAPI, client: TestClient, p
         assert [(r["n"], r["de"], r["equipo"], r["oído"], r["estado"], r["anotado"], r["motivo"],
                  r["confianza"], r["archivo"]) for r in rows] == [
             ("1", "voz", "Nosotros", "¿Tenés envido?", "aplicado", "A1: envido", "", "0.93",
-             "evidencia/0001-tenés-envido.wav"),
+             "evidencia/0001-tenes-envido.wav"),
             ("2", "voz", "", "turco", "rechazado", "", "«turco» no es truco", "",
              "evidencia/0002-turco.wav"),
             ("3", "voz", "Ellos", "kiero", "dudoso", "B1: quiero", "", "", ""),
             ("4", "cámara", "", "A1 jugó el 4 de copas", "aplicado", "A1 plays 4c", "", "",
-             "evidencia/0004-a1-jugó-el-4-de-copas.jpg")]
-        assert zf.read(f"{folder}/evidencia/0001-tenés-envido.wav") == wav
-        assert zf.read(f"{folder}/evidencia/0004-a1-jugó-el-4-de-copas.jpg") == picture
+             "evidencia/0004-a1-jugo-el-4-de-copas.jpg")]
+        assert all(re.fullmatch(r"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d", r["fecha y hora"]) for r in rows)
+        assert zf.read(f"{folder}/evidencia/0001-tenes-envido.wav") == wav
+        assert zf.read(f"{folder}/evidencia/0004-a1-jugo-el-4-de-copas.jpg") == picture
         # the same rows as a page to open in any browser, each file played or shown in its row
         page = zf.read(f"{folder}/index.html").decode()
         sources = re.findall(r'(?:src|href)="([^"]+)"', page)
         assert sources == [
-            f"partida-{game}.txt", "evidencia/0001-tenés-envido.wav",
-            "evidencia/0001-tenés-envido.wav", "evidencia/0002-turco.wav",
-            "evidencia/0002-turco.wav", "evidencia/0004-a1-jugó-el-4-de-copas.jpg",
-            "evidencia/0004-a1-jugó-el-4-de-copas.jpg"]
+            f"partida-{game}.txt", "evidencia/0001-tenes-envido.wav",
+            "evidencia/0001-tenes-envido.wav", "evidencia/0002-turco.wav",
+            "evidencia/0002-turco.wav", "evidencia/0004-a1-jugo-el-4-de-copas.jpg",
+            "evidencia/0004-a1-jugo-el-4-de-copas.jpg"]
         assert all(f"{folder}/{name}" in zf.namelist() for name in sources)
         assert '<audio controls preload="none" src="evidencia/0002-turco.wav">' in page
         assert "<td>«turco» no es truco</td>" in page and "<td>¿Tenés envido?</td>" in page
@@ -912,7 +930,9 @@ def test_pin_is_shown_to_the_host_only_and_can_change(app: FastAPI) -> None:
 def test_the_page_and_its_assets_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "Anotador de truco" in page.text
-    for asset in ("style.css", "app.js", "render.js", "words.js", "sources.js", "tally.js"):
+    for asset in ("style.css", "tally.js", "words.js", "hand.js", "heard.js", "history.js", "render.js",
+                  "calibration.js", "chime.js", "awake.js", "sources.js", "page.js", "connection.js",
+                  "controls.js", "games.js", "settings.js", "app.js"):
         assert client.get(f"/static/{asset}").status_code == 200
     assert "http://" not in page.text and "https://" not in page.text
 
