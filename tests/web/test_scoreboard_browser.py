@@ -42,7 +42,7 @@ SIZES = {"landscape": TABLET, "portrait": {"width": 800, "height": 1280},
 LONG_NAMES = {"A": "Losmuchachosdelaesquinaa", "B": "Laschicasdelclubatletico"}  # 24, the cap
 PIN = "2468"
 AUTH = {"X-Table-PIN": PIN}
-ONE_TAP_MS = 600  # app.js: the same tap again within this is a double tap, done once
+ONE_TAP_MS = 600  # connection.js: the same tap again within this is a double tap, done once
 
 pytestmark = [
     pytest.mark.browser,

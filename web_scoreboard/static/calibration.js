@@ -26,7 +26,7 @@ const Calibration = (() => {
   const players = (n) => (n === 1 ? "un jugador" : `${n} jugadores`);
   // Several players kept, some of them known only by their number.
   const unnamed = (c) => c.kept > 1 && (c.names || []).slice(0, c.kept).some((name) => !name);
-  let send = null;  // app.js's send(method, path, body): the PIN, the refusals shown
+  let send = null;  // connection.js's send(method, path, body): the PIN, the refusals shown
   let shown = null;  // the calibration on screen, null or its state
   let busy = false;  // a tap on its way: a second one would skip the next prompt too
 
@@ -92,7 +92,7 @@ const Calibration = (() => {
     const row = document.createElement("li");
     const name = document.createElement("input");
     Object.assign(name, { type: "text", placeholder: `Jugador ${player}`, autocomplete: "off" });
-    name.dataset.chars = "30";  // characters, as the server counts them (app.js ``capChars``)
+    name.dataset.chars = "30";  // characters, as the server counts them (settings.js ``capChars``)
     name.dataset.player = String(player);
     name.setAttribute("aria-label", `Nombre del jugador ${player}`);
     const listen = button("▶");
