@@ -38,6 +38,7 @@ class Hand(TrucoRules, EnvidoRules, FlorRules):
         self.notes = []
         self.deferred = []
         self.unscored = []
+        self.scored_later = []
         self.init_truco()
         self.init_envido()
         self.init_flor()

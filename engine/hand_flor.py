@@ -108,10 +108,17 @@ class FlorRules(HandState):
         return (self.flor_status == "accepted" and not self.flor_chain
                 and self.flor_decl is not None and not self.flor_decl.said)
 
+    def _require_answer_in_time(self, seat: str, what: str) -> None:
+        """A seat that has not sung answers the other team's flor only while it could still sing
+        one: the truco answered closed that flor (scored at once), and the refusal says why."""
+        if seat not in self.flor_sung and self.flor_by not in (None, team_of(seat)):
+            self.require(self.truco_level == 1, f"{what}: el truco ya fue querido")
+
     def _raise_flor(self, seat: str, call: Call, commit: bool) -> None:
         team = team_of(seat)
         what = f"{seat}: {call.value}"
         self.require_open(what)
+        self._require_answer_in_time(seat, what)
         self.require(self.flor_status in ("open", "pending") and self.flor_by != team,
                      f"{what}: se contesta a una flor del otro equipo")
         if self.flor_status == "pending":
@@ -128,6 +135,7 @@ class FlorRules(HandState):
     def _accept_flor(self, seat: str, call: Call, commit: bool) -> None:
         what = f"{seat}: con flor quiero"
         self.require_open(what)
+        self._require_answer_in_time(seat, what)
         self.require(self.flor_status == "pending" and self.flor_by != team_of(seat),
                      f"{what}: no hay contraflor para querer")
         if seat not in self.flor_sung:  # «con flor quiero» says the seat has a flor
@@ -142,6 +150,7 @@ class FlorRules(HandState):
         team = team_of(seat)
         what = f"{seat}: con flor me achico"
         self.require_open(what)
+        self._require_answer_in_time(seat, what)
         self.require(self.flor_status in ("open", "pending") and self.flor_by != team,
                      f"{what}: no hay flor del otro equipo")
         if self.flor_status == "open":  # a flor of its own: in time to sing it
@@ -177,12 +186,13 @@ class FlorRules(HandState):
         self._settle_flor(winner, level, f"{level.value if level else 'flor'} ganada")
 
     def close_flor_if_unanswered(self, force: bool = False) -> None:
-        """An open flor nobody answered goes to its team: when the first round ends, or when
-        every seat of the other team has played its first card."""
+        """An open flor goes to its team the moment nobody can answer it any more (rules.md §7):
+        the truco answered, every seat of the other team past its first card, the first round
+        over (``force``) or the hand over (``force``)."""
         if self.flor_status != "open":
             return
         rivals = [s for s in self.seats if team_of(s) != self.flor_by]
-        if force or all(s in self.played_first for s in rivals):
+        if force or self.truco_level > 1 or all(s in self.played_first for s in rivals):
             assert self.flor_by is not None
             self._settle_flor(self.flor_by, None, "flor")
 

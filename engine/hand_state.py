@@ -15,7 +15,7 @@ from typing import Protocol
 from engine.cards import Card
 from engine.declarations import Declarations
 from engine.errors import IllegalEvent
-from engine.events import TEAMS, Call, Team, other, team_of
+from engine.events import TEAMS, Call, Event, Team, other, team_of
 from engine.rounds import RoundWinner
 from engine.settings import Settings
 
@@ -27,6 +27,7 @@ class Ledger(Protocol):
     """What a hand needs from its game: the rules, the score, and a way to credit points."""
 
     settings: Settings
+    events: list[Event]   # the events applied before the one being applied
 
     @property
     def score(self) -> dict[Team, int]: ...
@@ -64,6 +65,9 @@ class HandState(abc.ABC):
     notes: list[str]
     deferred: list[tuple[str, Team, int]]    # (category, team, points) credited at hand end
     unscored: list[tuple[str, Team, int, str]]   # (category, team, points, why) past the target
+    # (category, team, points, event index): points of ``unscored`` scored later, once an event
+    # (a correction, a false show: the game's events[index]) took the target back
+    scored_later: list[tuple[str, Team, int, int]]
 
     # -- the truco (set by TrucoRules.init_truco) ---------------------------------------------
     truco_level: int
@@ -141,6 +145,7 @@ class HandState(abc.ABC):
                 continue
             self.points[category][team] += points
             self.notes.append(f"{why}: {team} +{points}, la partida sigue")
+            self.scored_later.append((category, team, points, len(self.ledger.events)))
             self.ledger.credit(team, points)
 
     def score_points(self, category: str, team: Team, points: int, note: str,
@@ -214,6 +219,10 @@ class HandState(abc.ABC):
     @abc.abstractmethod
     def flor_declaring(self) -> bool:
         """Whether the flor contest is waiting for its numbers (answered by FlorRules)."""
+
+    @abc.abstractmethod
+    def close_flor_if_unanswered(self, force: bool = False) -> None:
+        """Score an open flor that can no longer be answered (answered by FlorRules)."""
 
     @abc.abstractmethod
     def settle_flor_if_decided(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.betting import TRUCO_LEVEL, TRUCO_NAME
-from engine.events import Call, other, team_of
+from engine.events import Call, Team, other, team_of
 from engine.hand_state import HandState
 
 
@@ -46,10 +46,16 @@ class TrucoRules(HandState):
                          f"{what}: solo puede subir {self.truco_holder}, que quiso el último")
         if not commit:
             return
-        if pending:  # a raise in answer accepts the lower level
-            self.truco_level, self.truco_holder = pending[0], team
-            self.notes.append(f"{TRUCO_NAME[pending[0]].value} querido por {team}")
         self.truco_pending = (level, team, seat)
+        if pending:  # a raise in answer accepts the lower level
+            self._accepted(pending[0], team)
+
+    def _accepted(self, level: int, team: Team) -> None:
+        """The truco accepted at this level: an open flor can no longer be answered, and is
+        scored at once (rules.md §7)."""
+        self.truco_level, self.truco_holder = level, team
+        self.notes.append(f"{TRUCO_NAME[level].value} querido por {team}")
+        self.close_flor_if_unanswered()
 
     def _truco_order_reason(self, what: str, level: int) -> str:
         if level <= self.truco_level:
@@ -68,8 +74,8 @@ class TrucoRules(HandState):
             return
         name = TRUCO_NAME[level].value
         if call is Call.QUIERO:
-            self.truco_level, self.truco_holder, self.truco_pending = level, team, None
-            self.notes.append(f"{name} querido por {team}")
+            self.truco_pending = None
+            self._accepted(level, team)
         else:
             self.truco_pending, self.truco_refused = None, level
             self.finish(caller, level - 1, f"{name} no querido")

@@ -40,7 +40,11 @@ def snapshot(game: Game) -> dict[str, Any]:
 
 
 def deal_record(deal: list[Hand]) -> dict[str, Any]:
-    """Who scored what in one hand (all duels together in pica-pica), and why."""
+    """Who scored what in one hand (all duels together in pica-pica), and why.
+
+    ``points`` are all the hand's points; ``scored_later`` lists those of them scored only once
+    a later event (a correction, a false show: ``event`` indexes the log) took the target back,
+    after the end of the game had left them out."""
     points = {c: {"A": 0, "B": 0} for c in ("envido", "flor", "truco")}
     notes: list[str] = []
     for hand in deal:
@@ -48,10 +52,14 @@ def deal_record(deal: list[Hand]) -> dict[str, Any]:
             for team, p in by_team.items():
                 points[category][team] += p
         notes += hand.notes
+    later = sorted((index, category, team, p) for hand in deal
+                   for category, team, p, index in hand.scored_later)
     return {"number": deal[0].number, "mano": deal[0].mano if len(deal) == 1 else None,
             "pica_pica": len(deal) > 1, "over": all(h.over for h in deal),
             "winner": deal[0].winner if len(deal) == 1 else None,
-            "points": points, "notes": notes}
+            "points": points, "notes": notes,
+            "scored_later": [{"category": category, "team": team, "points": p, "event": index}
+                             for index, category, team, p in later]}
 
 
 def set_aside_view(game: Game) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Adjust, NewHand, Settings, Team
+from engine.hand import Hand
 from referee.logline import strip_comment
 from referee.table import LineRejected, Table
 
@@ -33,27 +34,49 @@ class ReplayResult:
             "chicos": snap["chicos"],
             "settings": snap["settings"],
             "hands": [{"number": h["number"], "mano": h["mano"], **h["points"],
+                       "scored_later": [{**later, "after": snap["log"][later["event"]]}
+                                        for later in h["scored_later"]],
                        "notes": h["notes"]} for h in snap["hands"]],
             "rejected": [vars(r) for r in self.rejected],
             "log": snap["log"],
         }
 
-    def corrections(self) -> list[tuple[int, Adjust]]:
-        """Each manual correction (``puntos A +2``) with the number of hands dealt before it."""
+    def corrections(self) -> list[tuple[int, int, Adjust]]:
+        """Each manual correction (``puntos A +2``) with the number of hands dealt before it and
+        its index in the log."""
         dealt, found = 0, []
-        for event in self.table.game.events:
+        for index, event in enumerate(self.table.game.events):
             if isinstance(event, NewHand):
                 dealt += 1
             elif isinstance(event, Adjust):
-                found.append((dealt, event))
+                found.append((dealt, index, event))
+        return found
+
+    def scored_later(self) -> dict[int, list[tuple[str, Team, int]]]:
+        """The points a hand scored only once a later event (a correction, a false show) took
+        the target back, by that event's index in the log: (what, team, points), the extra point
+        of ``mazo_extra`` named «mazo en primera»."""
+        found: dict[int, list[tuple[str, Team, int]]] = {}
+        for deal in self.table.game.deals:
+            for hand in deal:
+                for category, team, points, index in hand.scored_later:
+                    what = ("mazo en primera" if category == "envido"
+                            and hand.envido_status == "none" else category)
+                    found.setdefault(index, []).append((what, team, points))
         return found
 
     def mazo_extra(self) -> list[dict[Team, int]]:
         """Each hand's extra point for leaving in the first round with nothing called
-        (``set mazo_extra on``): the game counts it with the envido's points, though no envido
-        was called."""
-        return [{team: sum(h.points["envido"][team] for h in deal if h.envido_status == "none")
+        (``set mazo_extra on``), scored when the hand was: the game counts it with the envido's
+        points, though no envido was called."""
+        return [{team: sum(h.points["envido"][team] - later_points(h, "envido", team)
+                           for h in deal if h.envido_status == "none")
                  for team in TEAMS} for deal in self.table.game.deals]
+
+
+def later_points(hand: Hand, category: str, team: Team) -> int:
+    """The hand's points of a category scored only once a later event took the target back."""
+    return sum(p for c, t, p, _ in hand.scored_later if (c, t) == (category, team))
 
 
 def replay(lines: Iterable[str], settings: Settings | None = None) -> ReplayResult:

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import Adjust, Team
+from engine import Adjust, Event, Show, Team
 from referee.commands import values
-from referee.replay import Rejection, ReplayResult, replay
+from referee.replay import TEAMS, Rejection, ReplayResult, replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -131,16 +131,29 @@ def nothing_applied(result: ReplayResult) -> str:
     return f"No se aplicó ninguna línea: {why}."
 
 
+LEFT_OUT = "se anotan los puntos que la partida había dejado afuera"
+
+
 def summary(result: ReplayResult) -> str:
-    """Each hand's points, the corrections where they were made, the refusals and the score."""
+    """Each hand's points, the corrections where they were made, the refusals and the score.
+
+    Points the end of the game had left out and a later event gave back (a correction, a false
+    show, rules.md §5) are said with that event, not as if the hand had scored them then."""
     data = result.to_dict()
     score = data["score"]
+    events = result.table.game.events
+    later = result.scored_later()
     corrections = result.corrections()
-    lines = [correction_line(adjust) for dealt, adjust in corrections if dealt == 0]
+    lines = [correction_line(adjust, later.get(i, [])) for dealt, i, adjust in corrections
+             if dealt == 0]
     for number, (hand, mazo) in enumerate(zip(data["hands"], result.mazo_extra(), strict=True),
                                           start=1):
-        lines.append(hand_line(hand, mazo))
-        lines += [correction_line(adjust) for dealt, adjust in corrections if dealt == number]
+        shows = sorted({item["event"] for item in hand["scored_later"]
+                        if not isinstance(events[item["event"]], Adjust)})
+        lines.append(hand_line(hand, mazo)
+                     + "".join(show_part(events[i], later[i]) for i in shows))
+        lines += [correction_line(adjust, later.get(i, [])) for dealt, i, adjust in corrections
+                  if dealt == number]
     lines += [rejected_line(r) for r in result.rejected]
     winner = data["winner"]
     chicos = data["chicos"] if data["settings"].get("match") else None
@@ -151,19 +164,36 @@ def summary(result: ReplayResult) -> str:
 
 
 def hand_line(hand: dict[str, Any], mazo: dict[Team, int]) -> str:
-    """«mano 2 (es mano B1): envido A+2, truco A+1»; the extra point of leaving in the first
-    round, which the game counts as envido, as what it is."""
+    """«mano 2 (es mano B1): envido A+2, truco A+1», the points scored when the hand was; the
+    extra point of leaving in the first round, which the game counts as envido, as what it is."""
+    def now(category: str, team: Team) -> int:
+        return hand[category][team] - sum(item["points"] for item in hand["scored_later"]
+                                          if (item["category"], item["team"]) == (category, team))
     got = {"mazo en primera": mazo,
-           "envido": {team: pts - mazo[team] for team, pts in hand["envido"].items()},
-           "flor": hand["flor"], "truco": hand["truco"]}
+           "envido": {team: now("envido", team) - mazo[team] for team in TEAMS},
+           "flor": {team: now("flor", team) for team in TEAMS},
+           "truco": {team: now("truco", team) for team in TEAMS}}
     points = ", ".join(f"{what} {team}+{pts}" for what, by_team in got.items()
                        for team, pts in by_team.items() if pts)
     who = f"es mano {hand['mano']}" if hand["mano"] else "pica-pica"
     return f"mano {hand['number']} ({who}): {points or 'sin puntos'}"
 
 
-def correction_line(adjust: Adjust) -> str:
-    return f"corrección: {adjust.team} {adjust.delta:+d}"
+def given_back(points: list[tuple[str, Team, int]]) -> str:
+    """«se anotan los puntos que la partida había dejado afuera: truco B+2»."""
+    return f"{LEFT_OUT}: " + ", ".join(f"{what} {team}+{pts}" for what, team, pts in points)
+
+
+def show_part(event: Event, points: list[tuple[str, Team, int]]) -> str:
+    """What a false show that reopened the game gave back, said after the hand's points."""
+    shown_by = f"la muestra de {event.seat}" if isinstance(event, Show) else "la muestra"
+    return f"; tras {shown_by}, {given_back(points)}"
+
+
+def correction_line(adjust: Adjust, points: list[tuple[str, Team, int]]) -> str:
+    """«corrección: A -1», with what it gave back when it reopened the game."""
+    return (f"corrección: {adjust.team} {adjust.delta:+d}"
+            + (f"; {given_back(points)}" if points else ""))
 
 
 def rejected_line(r: Rejection) -> str:

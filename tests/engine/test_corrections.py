@@ -7,7 +7,7 @@ from typing import Any
 
 from engine_steps import hand_points, new_game, step, steps
 
-from engine import Game
+from engine import Game, snapshot
 
 
 def game_at(a: int, b: int, **settings: Any) -> Game:
@@ -57,3 +57,32 @@ def test_a_correction_that_leaves_the_target_reached_gives_nothing_back() -> Non
     assert game.winner == "A" and hand_points(game, "truco") == (0, 0)
     step(game, "points A -1", expect=(29, 22))
     assert not game.over
+
+
+def test_the_points_given_back_are_recorded_with_the_event_that_gave_them() -> None:
+    """The hand's points stay whole; ``scored_later`` tells the truco's 2 came with the correction,
+    not when the hand was played."""
+    game = envido_then_truco_lost(28, 20)
+    step(game, "points A -1")
+    correction = len(game.events) - 1
+    assert game.hand is not None and game.hand.scored_later == [("truco", "B", 2, correction)]
+    record = snapshot(game)["hands"][-1]
+    assert record["points"]["truco"] == {"A": 0, "B": 2}
+    assert record["scored_later"] == [{"category": "truco", "team": "B", "points": 2,
+                                       "event": correction}]
+    game.undo()
+    assert game.hand is not None and game.hand.scored_later == []
+
+
+def test_the_points_a_false_show_gives_back_are_recorded_with_the_show() -> None:
+    game = envido_then_truco_lost(28, 20)
+    steps(game, "A1 shows 7o 5o", "points A -1")
+    show = len(game.events) - 2
+    assert game.hand is not None and game.hand.scored_later == [("truco", "B", 2, show)]
+
+
+def test_points_scored_while_the_hand_is_played_are_not_scored_later() -> None:
+    game = game_at(10, 20)
+    steps(game, "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", "hand B")
+    record = snapshot(game)["hands"][-1]
+    assert record["scored_later"] == [] and record["points"]["truco"] == {"A": 0, "B": 1}

@@ -298,3 +298,33 @@ def test_once_the_truco_is_answered_a_quiero_is_not_sent_to_the_flor(answer: str
     refused(game, "A1: contraflor", "el truco ya fue querido")
     # before: «a la flor no se le contesta quiero: se contesta flor, contraflor, …»
     refused(game, f"A1: {answer}", f"A1: {answer}: no hay nada cantado para contestar")
+
+
+@pytest.mark.parametrize(("lines", "team"), [
+    (("A1: flor", "B1: truco", "A1: quiero"), (3, 0)),
+    (("A1: flor", "B1: truco", "A1: retruco"), (3, 0)),        # a raise accepts the truco
+    (("A1: truco", "B1: flor", "B1: quiero"), (0, 3)),
+    (("A1: truco", "B1: flor", "B1: retruco"), (0, 3)),
+])
+def test_a_flor_that_can_no_longer_be_answered_counts_at_once(
+        lines: tuple[str, ...], team: tuple[int, int]) -> None:
+    """The truco answered closes the flor (rules.md §7): its 3 count then, not when the rivals
+    have played or the hand ends."""
+    game = new_game(flor=True)
+    steps(game, *lines, expect=team)
+    assert game.hand is not None and game.hand.flor_status == "decided"
+
+
+def test_a_flor_closed_by_the_truco_waits_for_the_hand_end_with_hand_end_credit() -> None:
+    game = new_game(flor=True, envido_credit="hand-end")
+    steps(game, "A1: flor", "B1: truco", "A1: quiero", expect=(0, 0))
+    assert hand_points(game, "flor") == (3, 0)
+    step(game, "hand A", expect=(5, 0))
+
+
+def test_a_flor_closed_by_the_truco_is_undone_with_it() -> None:
+    game = new_game(flor=True)
+    steps(game, "A1: flor", "B1: truco", "A1: quiero", expect=(3, 0))
+    game.undo()
+    assert score(game) == (0, 0) and game.hand is not None and game.hand.flor_status == "open"
+    step(game, "B1: contraflor")                 # while the truco waits, B1 may still answer

@@ -40,11 +40,24 @@ def test_truco_ends_the_game(points: int) -> None:
 
 
 def test_the_flor_that_reaches_the_target_ends_the_game_before_the_truco() -> None:
-    # the hand ends on the refused vale cuatro: the flor (A +3) is scored first and ends it
+    # the hand ends on the refused truco: the flor (A +3) is scored first and ends it
     game = game_at(27, 28, flor=True)
-    steps(game, "A1: flor", "B1: truco", "A1: retruco", "B1: vale cuatro")
+    steps(game, "A1: flor", "B1: truco")
     step(game, "A1: no quiero", expect=(30, 28))
+    assert game.winner == "A" and hand_points(game, "truco") == (0, 0)
+
+
+@pytest.mark.parametrize("answer", ["quiero", "retruco"])
+def test_the_flor_closed_by_the_truco_answered_ends_the_game_at_once(answer: str) -> None:
+    """Nobody can answer the flor once the truco is answered (rules.md §7): its 3 count then,
+    and take A to 30 before a card is played."""
+    game = game_at(27, 28, flor=True)
+    steps(game, "B1: truco", "A1: flor")
+    step(game, f"A1: {answer}", expect=(30, 28))
     assert game.winner == "A"
+    assert game.hand is not None and not game.hand.over   # the hand was not finished
+    assert snapshot(game)["score"] == {"A": 30, "B": 28}
+    refused(game, "B1 plays 4c", "la partida terminó")
 
 
 def test_the_envido_credited_at_hand_end_reaches_the_target_before_the_truco() -> None:
