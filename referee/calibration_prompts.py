@@ -4,6 +4,8 @@ tablet (``table_calibration``)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from referee.asr.base import SAMPLE_RATE
 
 # What a calibration asks for: every call once, then envido numbers (the texts of the benchmark's
@@ -18,6 +20,14 @@ PROMPTS = (
 PROMPT_TIMEOUT_S = 6.0  # silence before giving up on a prompt
 PHRASE_MAX_S = 5.0  # a call is short: sound that goes on longer without a pause is noise
 NOT_HEARD = "no te oí"
+FAINT = "te oí muy bajo: acercate al micrófono o subile el volumen"
+# A recording with no voice in it (digital silence, a microphone's hiss, a microphone turned all
+# the way down) is not a prompt said: the loudest ``LOUDEST_S`` of it stays below ``VOICE_RMS``
+# (the RMS of 16-bit samples).  The loudest 0.1 s of every recording of ../shared/speech is at
+# least 1986 (-24 dBFS; median 5736): the floor is 26 dB under the quietest of them, a voice 20
+# times quieter, and 20 dB over a quiet microphone's hiss (about -70 dBFS).
+LOUDEST_S = 0.1
+VOICE_RMS = 100.0  # -50 dBFS
 NOTHING_HEARD = ("no te oí decir ninguna frase; probá de nuevo más cerca del micrófono y lejos "
                  "del ruido")
 # A player removed: what the table played until then holds their voice too, and is not learned
@@ -43,6 +53,22 @@ def unfitted(said: int, aligned: int) -> str:
     return out
 
 
+def loudest_rms(pcm: bytes, window_s: float = LOUDEST_S) -> float:
+    """The RMS of the loudest ``window_s`` of 16-bit PCM (0 for none): how loud its voice is,
+    whatever the silence around it."""
+    x = np.frombuffer(pcm[: len(pcm) // 2 * 2], dtype="<i2").astype(np.float64)
+    if not len(x):
+        return 0.0
+    size = max(1, int(window_s * SAMPLE_RATE))
+    x = np.pad(x, (0, -len(x) % size))
+    return float(np.sqrt((x.reshape(-1, size) ** 2).mean(axis=1).max()))
+
+
+def voiceless(pcm: bytes) -> bool:
+    """Whether a recording has no voice in it: silence, or nearly (``VOICE_RMS``)."""
+    return loudest_rms(pcm) < VOICE_RMS
+
+
 def _seconds(pcm_bytes: int) -> float:
     return pcm_bytes / 2 / SAMPLE_RATE
 
@@ -50,7 +76,10 @@ def _seconds(pcm_bytes: int) -> float:
 class PhraseCapture:
     """Fed the stream chunk by chunk, it gives the first phrase spoken, or None and why not:
     silence for ``timeout_s``, or sound that does not pause within ``longest_s`` (steady noise
-    keeps voice detection in speech for ever)."""
+    keeps voice detection in speech for ever).  What voice detection took for speech but is too
+    quiet to be a voice (``voiceless``: it takes even a voice at -67 dBFS in digital silence, as
+    from a microphone turned all the way down) is not a phrase: it goes on waiting, and if
+    nothing louder comes, says so (``FAINT``)."""
 
     def __init__(self, timeout_s: float = PROMPT_TIMEOUT_S,
                  longest_s: float = PHRASE_MAX_S) -> None:
@@ -62,6 +91,7 @@ class PhraseCapture:
         self._speech: list[bytes] = []
         self._heard = 0.0  # seconds of stream fed
         self._said = 0  # bytes of speech kept
+        self._faint = False  # voice detection took something too quiet to be a voice for speech
 
     def feed(self, pcm: bytes) -> tuple[bytes | None, str] | None:
         """The phrase once it has ended (its audio, ""), or (None, why) once there will be none;
@@ -76,14 +106,20 @@ class PhraseCapture:
                 self._speech.append(out)
                 self._said += len(out)
             if self._speech and not self._ep.in_speech:
-                return b"".join(self._speech), ""
+                phrase = b"".join(self._speech)
+                if not voiceless(phrase):
+                    return phrase, ""
+                self._speech, self._said, self._faint = [], 0, True  # still waited for
         if _seconds(self._said) > self.longest_s:
             return None, (f"oigo un ruido que no para (más de {self.longest_s:.0f} s sin pausa): "
                           "eso no es un canto")
         if not self._speech and self._heard > self.timeout_s:
-            return None, NOT_HEARD
+            return None, FAINT if self._faint else NOT_HEARD
         return None
 
     def end(self) -> tuple[bytes | None, str]:
-        """The stream ended: what was said until then, if anything."""
-        return b"".join(self._speech) or None, NOT_HEARD
+        """The stream ended: what was said until then, if anything (with a voice in it)."""
+        phrase = b"".join(self._speech)
+        if phrase and not voiceless(phrase):
+            return phrase, NOT_HEARD
+        return None, FAINT if self._faint or phrase else NOT_HEARD

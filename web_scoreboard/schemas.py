@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 from pydantic_core import PydanticCustomError
 
+from referee.names import clean_name
 from web_scoreboard.access import PIN_PATTERN
 
 # Error types of the checks below: their messages are already in Spanish, for the page to show.
@@ -36,7 +37,10 @@ def _pin(value: str) -> str:
 
 Line = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_length("el evento", 200)),
                  Field(json_schema_extra={"minLength": 1, "maxLength": 200})]
-Name = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_length("el nombre", 24)),
+# A team's name as kept (``referee.names.clean_name``): composed (NFC), so that a name typed on a
+# keyboard that writes «í» as «i» plus an accent is stored, shown and counted as the same name;
+# on one line, spaces collapsed.
+Name = Annotated[str, AfterValidator(clean_name), AfterValidator(_length("el nombre", 24)),
                  Field(json_schema_extra={"minLength": 1, "maxLength": 24})]
 Pin = Annotated[str, AfterValidator(_pin), Field(json_schema_extra={"pattern": PIN_PATTERN.pattern})]
 # A game's or a heard item's number: an SQLite integer (64 bits), or the store cannot look it up.

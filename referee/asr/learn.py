@@ -39,6 +39,7 @@ from referee.asr.adapt import (
 from referee.asr.base import SAMPLE_RATE
 from referee.doubt import CONFIRMED, confirmed_as_longer
 from referee.evidence import write_wav
+from referee.names import clean_name, name_key
 
 LEARN_CONF = 0.8  # heard at least this surely (and accepted by the game) = taken as said
 PAD_S = 0.2  # audio kept either side of the words
@@ -200,23 +201,20 @@ def _players_recordings(models_dir: Path) -> list[list[Path]]:
 
 
 def player_name(name: str, others: Iterable[str] = ()) -> str:
-    """A name as it is kept: one line, spaces collapsed; ValueError in words for one longer than
-    ``NAME_MAX`` characters, one made only of digits (``voices forget --player 2`` is the second
-    player), or the name of one of the ``others`` (in any case: neither could be picked by it)."""
-    said = _one_line(name)
+    """A name as it is kept (``names.clean_name``: composed, one line, spaces collapsed); ValueError
+    in words for one longer than ``NAME_MAX`` characters, one made only of digits (``voices
+    forget --player 2`` is the second player), or the name of one of the ``others`` (in any case
+    or Unicode form, ``names.same_name``: neither could be picked by it)."""
+    said = clean_name(name)
     if len(said) > NAME_MAX:
         raise ValueError(f"el nombre es muy largo: hasta {NAME_MAX} letras")
     if said.isdecimal():
         raise ValueError(f"«{said}» es un número y se confunde con el jugador {int(said)}: poné "
                          "un nombre con letras")
-    if said and said.casefold() in {other.casefold() for other in others}:
+    if said and name_key(said) in {name_key(other) for other in others}:
         raise ValueError(f"ya hay un jugador que se llama {said}: poné otro nombre (con la "
                          "inicial del apellido, por ejemplo)")
     return said
-
-
-def _one_line(text: str) -> str:
-    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
 def _write_name(folder: Path, name: str) -> None:
@@ -230,7 +228,7 @@ def _write_name(folder: Path, name: str) -> None:
 
 def _read_name(folder: Path) -> str:
     try:
-        return _one_line(folder.joinpath(NAME_FILE).read_text(encoding="utf-8"))[:NAME_MAX]
+        return clean_name(folder.joinpath(NAME_FILE).read_text(encoding="utf-8"))[:NAME_MAX]
     except (OSError, UnicodeDecodeError):
         return ""
 

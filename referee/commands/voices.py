@@ -32,11 +32,13 @@ from referee.calibration_prompts import (
     PROMPTS,
     PhraseCapture,
     unfitted,
+    voiceless,
 )
 from referee.cli import INTERRUPTED
 from referee.commands import values
 from referee.device_status import NARROW_CALIBRATION
 from referee.mics import table_mics
+from referee.names import clean_name, same_name
 from referee.phrases import grammar_phrases, normalize
 from referee.wav import read_pcm
 
@@ -86,7 +88,8 @@ def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
     """(pcm, text) for every WAV of the folder (``.wav`` or ``.WAV``), each named after the
     phrase it says (``said_in_name``); a name that is not a whole phrase the referee knows is
     refused, naming the files.  Hidden files (a Mac's ``._truco.wav``) are not recordings, and
-    a recording without a sound is left out, saying so."""
+    a recording without a sound, or with no voice in it (``calibration_prompts.voiceless``:
+    silence, or nearly), is left out, saying so."""
     if not folder.is_dir():
         raise AudioError("wav-missing", f"no encuentro la carpeta {folder}")
     files = sorted(f for f in folder.iterdir()
@@ -108,13 +111,26 @@ def from_wav_dir(folder: Path) -> list[tuple[bytes, str]]:
         raise AudioError("wav-broken", f"en {folder} hay {some} que no puedo leer: "
                          f"{_some([b.message for b in broken], '; ')}. Arregla{them}, o saca{them} "
                          f"de la carpeta y calibrá sin {'él' if them == 'lo' else 'ellos'}")
+    return _with_voice(folder, [(name, pcm, text) for name, pcm, text in read
+                                if isinstance(pcm, bytes)])
+
+
+def _with_voice(folder: Path, read: list[tuple[str, bytes, str]]) -> list[tuple[bytes, str]]:
+    """(pcm, text) of the recordings ``read`` (name, pcm, text) that have a voice in them; those
+    without a sound (0 s) or with no voice (``voiceless``: silence, or nearly) are named and
+    left out; none left is an AudioError."""
     silent = [name for name, pcm, _ in read if not pcm]
     if silent:
         empty = "no tiene sonido (dura" if len(silent) == 1 else "no tienen sonido (duran"
         print(f"En {folder} salteo {_some(silent)}: {empty} 0 segundos).", flush=True)
-    if len(silent) == len(read):
-        raise AudioError("wav-empty", f"en {folder} ningún .wav tiene sonido")
-    return [(pcm, text) for _, pcm, text in read if isinstance(pcm, bytes) and pcm]
+    quiet = [name for name, pcm, _ in read if pcm and voiceless(pcm)]
+    if quiet:
+        none = "no tiene voz: es" if len(quiet) == 1 else "no tienen voz: son"
+        print(f"En {folder} salteo {_some(quiet)}: {none} silencio, o casi.", flush=True)
+    if len(silent) + len(quiet) == len(read):
+        lacking = "voz" if quiet else "sonido"
+        raise AudioError("wav-empty", f"en {folder} ningún .wav tiene {lacking}")
+    return [(pcm, text) for name, pcm, text in read if pcm and name not in quiet]
 
 
 def _read_or_why(path: Path) -> bytes | AudioError:
@@ -379,18 +395,17 @@ def list_voices(root: Path) -> int:
 
 def kept_player(root: Path, said: str | None) -> int | None:
     """The kept player ``said`` names (their number, as 'voices list' gives it, or their name,
-    in any case); None, said why, for none."""
+    in any case or Unicode form: ``names.same_name``); None, said why, for none."""
     names = voice_learning.player_names(root)
     if said and said.strip().isdecimal() and 1 <= int(said) <= len(names):
         return int(said)
-    found = [n for n, name in enumerate(names, 1)
-             if said and name and name.casefold() == " ".join(said.split()).casefold()]
+    found = [n for n, name in enumerate(names, 1) if said and name and same_name(name, said)]
     if len(found) == 1:
         return found[0]
     have = (f"hay {len(names)}: 'voices list' los muestra" if names
             else "no hay ninguna")
     who = (f"un jugador {said}" if not said or said.strip().isdecimal()
-           else f"un solo jugador que se llame «{said}»")
+           else f"un solo jugador que se llame «{clean_name(said)}»")
     print(f"No hay {who} entre las voces calibradas guardadas ({have}); --player N o --player "
           "NOMBRE.", file=sys.stderr)
     return None

@@ -253,19 +253,19 @@ def test_wavs_not_named_after_what_they_say_are_refused_by_name(tmp_path: Path) 
     folder = tmp_path / "grabaciones"
     folder.mkdir()
 
-    def silence(name: str) -> None:
+    def recording(name: str) -> None:
         with wave.open(str(folder / name), "wb") as w:
             w.setnchannels(1)
             w.setsampwidth(2)
             w.setframerate(16000)
-            w.writeframes(b"\0\0" * 1600)
+            w.writeframes(_tone(1600))
 
-    silence("Vale_Cuatro.WAV")  # as a phone names it: found, and read as what it says
+    recording("Vale_Cuatro.WAV")  # as a phone names it: found, and read as what it says
     assert [text for _, text in from_wav_dir(folder)] == ["vale cuatro"]
-    silence("grabacion 0.wav")
+    recording("grabacion 0.wav")
     with pytest.raises(AudioError, match="grabacion 0.wav no se llama como lo que dice: "):
         from_wav_dir(folder)
-    silence("truco (copia).wav")
+    recording("truco (copia).wav")
     with pytest.raises(AudioError, match=r"grabacion 0.wav, truco \(copia\).wav no se llaman como "
                        "lo que dicen: "):
         from_wav_dir(folder)
@@ -298,7 +298,7 @@ def test_a_wav_folder_is_read_by_whole_phrases_and_skips_what_is_no_recording(
             w.setnchannels(1)
             w.setsampwidth(2)
             w.setframerate(16000)
-            w.writeframes(b"\1\0" * int(seconds * 16000))
+            w.writeframes(_tone(int(seconds * 16000)))
 
     for name in ("son-buenas.wav", "Veintidos-2.wav", "me_voy_al_mazo-3.wav"):
         recording(name)
@@ -383,3 +383,8 @@ def test_a_player_taken_out_leaving_too_little_to_calibrate_on_takes_the_calibra
     assert voice_learning.note(models)["forgotten_at"] >= before  # play holds his voice
     assert main(["voices", "list", "--models-dir", str(models)]) == 0
     assert capsys.readouterr().out.startswith("No hay calibración de las voces en ")
+
+
+def _tone(frames: int) -> bytes:
+    """A sound a calibration takes as a recording (pure silence it skips as no voice)."""
+    return (3000 * np.sin(np.arange(frames) * 0.3)).astype("<i2").tobytes()

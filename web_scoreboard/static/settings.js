@@ -46,7 +46,7 @@ const Settings = (() => {
      would count an emoji as two): what is typed or pasted past that is cut, the caret kept. */
   function capChars(input, composing) {
     const max = Number((input.dataset || {}).chars);
-    const chars = Array.from(input.value || "");
+    const chars = Array.from((input.value || "").normalize("NFC"));  // «í» typed as i + ´: one
     if (!max || composing || chars.length <= max) return;
     const caret = input.selectionStart;  // in the old text, whose start is kept whole
     input.value = chars.slice(0, max).join("");
