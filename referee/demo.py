@@ -10,13 +10,24 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 import wave
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+from rich.markup import escape
 
+from referee.commands.serve import ORIGINS, Terminal
 from referee.wav import read_pcm, read_wav
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from referee.startup import Part
 
 GAP_S = 1.2
 
@@ -114,3 +125,121 @@ def render_script(out: Path, speak: Callable[[str, Path], None] = espeak_line,
             speak(line, part)
             parts.append(part)
         return join_wavs(parts, out)
+
+
+WAIT_FOR_PAGE_S = 60.0  # how long the script waits for someone to open the page
+HOLD_S = 2.5  # how long a call written down waits to be shown: the end of its phrase may take it back
+LEFT_OUT = frozenset({"cámara"})  # start-up lines of parts the demo never uses
+
+
+@dataclass
+class _Line:
+    """A line waiting to be shown: a stored row (``line`` and its ``score``) or plain text."""
+
+    at: float
+    text: str = ""
+    action: str = ""
+    line: str = ""
+    origin: str = ""
+    score: dict[str, int] | None = None
+
+
+class DemoTerminal(Terminal):
+    """The demo's terminal, read as a game being refereed: each hand, each call written down
+    and the score when it changes, beside what the listener says of what it heard.
+
+    A call is written down as soon as its words are heard, and taken back if the whole phrase
+    does not confirm it (``VoiceReferee.revise``): each call waits ``HOLD_S`` before it is
+    shown, so that one taken back in the meantime is shown once, as doubtful, not as written
+    down and undone."""
+
+    def __init__(self, console: Console, wait_s: float = WAIT_FOR_PAGE_S,
+                 clock: Callable[[], float] = time.monotonic, every_s: float | None = 0.2) -> None:
+        super().__init__(console)
+        self.wait_s = wait_s
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._held: list[_Line] = []
+        self._taken_back: set[str] = set()  # calls undone before they were shown
+        self._hands = 0
+        self._plays = True  # whether the recording is heard (the start-up lines say)
+        self._score = {"A": 0, "B": 0}  # the score last shown (the banner's, of a new game)
+        self._stop = threading.Event()
+        if every_s is not None:
+            threading.Thread(target=self._keep_showing, args=(every_s,), name="demo-terminal",
+                             daemon=True).start()
+
+    def log(self, text: str) -> None:
+        with self._lock:
+            for line in list(self._taken_back):
+                if f"↶ {escape(line)} — dudoso" in text:  # never shown as written down
+                    self._taken_back.discard(line)
+                    text = text.replace("↶", "?", 1)
+            if self._held:
+                self._held.append(_Line(self._clock(), text))
+            else:
+                super().log(text)
+
+    def stored(self, action: str, line: str, origin: str, score: dict[str, int] | None) -> None:
+        with self._lock:
+            if action == "undo":
+                kept = [k for k, held in enumerate(self._held) if held.action == "apply"]
+                if kept and self._held[kept[-1]].line == line:
+                    del self._held[kept[-1]]
+                    self._taken_back.add(line)
+                    self.show_due()
+                    return
+            self._held.append(_Line(self._clock(), action=action, line=line, origin=origin,
+                                    score=score))
+
+    def parts(self, parts: list[Part]) -> None:
+        self._plays = any(part.name == "audio" and part.running for part in parts)
+        super().parts([part for part in parts if part.name not in LEFT_OUT])
+
+    def ready(self, url: str) -> None:
+        if not self._plays:  # the start-up lines say why
+            self.log("  (Ctrl+C para terminar)")
+            return
+        self.log("  Cada canto que se oye: [green]✓[/green] anotado, [yellow]?[/yellow] dudoso "
+                 "(espera que lo confirmen en la tablet), [red]✗[/red] no cuenta (no es un canto, "
+                 "o no vale en ese momento).")
+        if self.wait_s > 0:
+            self.log(f"  Esperando que abras la página {escape(url)} para empezar la partida; si "
+                     f"nadie la abre, empieza sola en {self.wait_s:.0f} s. (Ctrl+C para terminar)")
+        else:
+            self.log("  La partida empieza ya (--exit-when-done no espera la página). "
+                     "(Ctrl+C para terminar)")
+
+    def close(self) -> None:
+        self._stop.set()
+        self.show_due(everything=True)
+
+    def show_due(self, everything: bool = False) -> None:
+        """Show the lines that waited long enough (or all of them), in order."""
+        with self._lock:
+            due = self._clock() - HOLD_S
+            while self._held and (everything or self._held[0].at <= due
+                                  or not self._held[0].action):
+                self._show(self._held.pop(0))
+
+    def _keep_showing(self, every_s: float) -> None:
+        while not self._stop.wait(every_s):
+            self.show_due()
+
+    def _show(self, held: _Line) -> None:
+        if not held.action:
+            super().log(held.text)
+            return
+        if held.action == "apply" and held.line == "hand":
+            self._hands += 1
+            super().log(f"[bold]— mano {self._hands} —[/bold]")
+            return
+        what = (f"[green]✓[/green] [bold]{escape(held.line)}[/bold]" if held.action == "apply"
+                else f"[yellow]↶ deshecho: {escape(held.line)}[/yellow]")
+        who = ("" if held.origin == "voice"
+               else f"  [dim]({escape(ORIGINS.get(held.origin, held.origin))})[/dim]")
+        shown = ""
+        if held.score is not None and held.score != self._score:
+            self._score = dict(held.score)
+            shown = f"   [green]→ A {held.score.get('A', 0)} — B {held.score.get('B', 0)}[/green]"
+        super().log(f"          {what}{who}{shown}")

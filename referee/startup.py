@@ -7,7 +7,8 @@ manual controls, and the start-up screen says what is missing and how to get it.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from referee.table_audio import KEEP_S as TABLE_AUDIO_S
 if TYPE_CHECKING:
     from referee.asr.base import Recognizer
     from referee.asr.find import ModelChoice
+    from referee.audio import AudioChunk
 
 Log = Callable[[str], None]
 
@@ -92,8 +94,40 @@ def start_listening(args: argparse.Namespace, service: Any, log: Log,
     if source is None or args.wav:  # a microphone says how it is once it is listened to
         show_part(show, audio_part)
     if source is not None:
+        source = when_played(args, service, source, log)
         parts += _listen(args, service, recognizer, source, log, on_end)
     return parts
+
+
+PAGE_POLL_S = 0.2
+
+
+def when_played(args: argparse.Namespace, service: Any, source: Any, log: Log) -> Any:
+    """The source, a recording held until a page is open if ``wait_for_page`` says so (only
+    ``demo`` sets it: seconds to wait at most; see ``after_a_page``)."""
+    wait_s = getattr(args, "wait_for_page", 0.0)
+    if not args.wav or wait_s <= 0:
+        return source
+    return after_a_page(source, open_pages(service), wait_s, log)
+
+
+def open_pages(service: Any) -> Callable[[], int]:
+    """How many pages the scoreboard has open (its hub's WebSocket clients; none without one)."""
+    hub = getattr(service, "hub", None)
+    return lambda: hub.size if hub is not None else 0
+
+
+def after_a_page(source: Iterable[AudioChunk], pages: Callable[[], int], wait_s: float,
+                 log: Log, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> Iterator[AudioChunk]:
+    """A recording played once a page is open on the scoreboard, or after ``wait_s`` seconds
+    with none (the demo: whoever opens the page sees the game from its first call)."""
+    end = clock() + wait_s
+    while not pages() and clock() < end:
+        sleep(PAGE_POLL_S)
+    log("  Página abierta: empieza la partida." if pages() else
+        f"  Nadie abrió la página en {wait_s:.0f} s: la partida empieza igual.")
+    yield from source
 
 
 def load_recognizer(args: argparse.Namespace,

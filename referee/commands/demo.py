@@ -1,18 +1,30 @@
 """Juega una partida corta hablada, a 15, a través del árbitro de verdad: el guion (con cantos,
 palabras parecidas y charla) se dice con espeak-ng, el árbitro lo escucha como si fuera el
-micrófono y el tanteador lo muestra en la tablet.  No hace falta micrófono ni mazo."""
+micrófono y el tanteador lo muestra en la tablet.  No hace falta micrófono ni mazo.
+
+La partida empieza cuando abrís la página que muestra (o sola al minuto, o enseguida con
+--exit-when-done), así se ve desde el primer canto."""
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from referee.commands import values
-from referee.demo import DEMO_LOG, DEMO_POINTS, DemoError, render_script, say_each
+from referee.demo import (
+    DEMO_LOG,
+    DEMO_POINTS,
+    WAIT_FOR_PAGE_S,
+    DemoError,
+    DemoTerminal,
+    render_script,
+    say_each,
+)
 from referee.replay import replay
 
 
@@ -31,7 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     values.add_models_dir(parser)
     parser.add_argument("--pin", type=values.pin, metavar="PIN", help="PIN de la mesa")
     parser.add_argument("--exit-when-done", action="store_true",
-                        help="terminar cuando se acaba el guion (si no, el tanteador sigue abierto)")
+                        help="empezar sin esperar que se abra la página y terminar cuando se "
+                        "acaba el guion (si no, la partida empieza cuando abrís la página, o "
+                        f"sola a los {WAIT_FOR_PAGE_S:.0f} s, y el tanteador sigue abierto)")
 
 
 def calibrated_to_the_script(args: argparse.Namespace, folder: Path) -> tuple[str | None, str | None]:
@@ -67,7 +81,10 @@ def calibrated_to_the_script(args: argparse.Namespace, folder: Path) -> tuple[st
     return str(choice.path), str(folder)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, render: Callable[[Path], float] | None = None) -> int:
+    """Say the script (with ``render``, by default ``render_script``) in a folder of its own, and
+    have the referee hear it; the folder goes however the demo ends: the script said, Ctrl+C,
+    SIGTERM or SIGHUP."""
     from referee.commands import serve
 
     try:  # the port first: the script takes a while to say
@@ -80,29 +97,49 @@ def run(args: argparse.Namespace) -> int:
     def forget() -> None:  # the script's sound, its calibration and (without --data-dir) its game
         shutil.rmtree(work, ignore_errors=True)
 
-    try:  # however it ends: the script said, Ctrl+C, SIGTERM
-        return _play(args, work, forget)
+    try:
+        try:  # a signal while the script is said ends the demo as Ctrl+C does, not at once
+            with serve.Ending().installed():
+                serve_args = _prepare(args, work, render or render_script)
+        except serve.Stopped as stop:
+            forget()
+            print(f"truco-referee demo: terminado por la señal {signal.Signals(stop.signum).name}",
+                  file=sys.stderr, flush=True)
+            signal.signal(stop.signum, signal.SIG_DFL)
+            signal.raise_signal(stop.signum)
+            return 128 + stop.signum  # not reached
+        if isinstance(serve_args, int):
+            return serve_args
+        return serve.run(serve_args, before_signal=forget)
     finally:
         forget()
 
 
-def _play(args: argparse.Namespace, work: Path, forget: Callable[[], None]) -> int:
-    """Say the script into ``work`` and have the referee hear it; ``forget`` is called before a
-    signal ends the process."""
-    from referee.commands import serve
-
+def _prepare(args: argparse.Namespace, work: Path,
+             render: Callable[[Path], float]) -> argparse.Namespace | int:
+    """Say the script into ``work``: the options ``serve`` hears it with, or the exit code."""
     wav = work / "partida.wav"
     print("Preparando la partida hablada con espeak-ng…", file=sys.stderr)
     try:
-        seconds = render_script(wav)
+        seconds = render(wav)
     except DemoError as err:
         print(f"truco-referee demo: {err.message}", file=sys.stderr)
         return 2
     model, models = calibrated_to_the_script(args, work / "modelos")
-    print(f"Guion listo: {seconds:.0f} s de partida. Abrí el tanteador y mirá.", file=sys.stderr)
-    serve_args = serve.demo_arguments(
+    print(f"Guion listo: {seconds:.0f} s de partida.", file=sys.stderr)
+    return serve_arguments(args, wav, work, model, models)
+
+
+def serve_arguments(args: argparse.Namespace, wav: Path, work: Path, model: str | None,
+                    models: str | None) -> argparse.Namespace:
+    """The options of ``serve`` that play the script's recording ``wav``: with
+    --exit-when-done (unattended) at once, else once a page is open (or after a minute)."""
+    from referee.commands import serve
+
+    wait_s = 0.0 if args.exit_when_done else WAIT_FOR_PAGE_S
+    return serve.demo_arguments(
+        terminal=lambda console: DemoTerminal(console, wait_s), wait_for_page=wait_s,
         wav=wav, data_dir=args.data_dir or work / "datos", port=args.port, host=args.host,
         points=DEMO_POINTS, recognizer=args.recognizer, model=model,
         models_dir=models, pin=args.pin, exit_when_done=args.exit_when_done,
         command="demo", expected_score=replay(DEMO_LOG.splitlines()).to_dict()["score"])
-    return serve.run(serve_args, before_signal=forget)

@@ -31,6 +31,7 @@ from web_scoreboard.store import DamagedGame, StoreError, said
 if TYPE_CHECKING:
     import uvicorn
     from fastapi import FastAPI
+    from rich.console import Console
 
     from engine.settings import Settings
     from referee.startup import Part
@@ -139,6 +140,34 @@ def event_line(action: str, line: str, origin: str, score: dict[str, int] | None
     who = ORIGINS.get(origin, origin)
     shown = "" if score is None else f" A {score.get('A', 0)} — B {score.get('B', 0)}"
     return f"[bold]{escape(verb + line)}[/bold]  [dim]({escape(who)}){shown}[/dim]"
+
+
+class Terminal:
+    """What ``serve`` shows on the terminal as it runs (rich markup): the start-up lines, each
+    change as it is stored, and what the listener and the camera say."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def log(self, text: str) -> None:
+        self.console.print(text)
+
+    def stored(self, action: str, line: str, origin: str, score: dict[str, int] | None) -> None:
+        """A stored event (``TableService.on_stored``)."""
+        self.log(event_line(action, line, origin, score))
+
+    def parts(self, parts: list[Part]) -> None:
+        """The start-up lines: what runs and what does not, and why."""
+        from referee.startup import print_parts
+
+        print_parts(parts, self.log)
+
+    def ready(self, url: str) -> None:
+        """The page is about to be served at ``url``."""
+        self.log("  (Ctrl+C para terminar; la partida queda guardada)")
+
+    def close(self) -> None:
+        """Serving ended: show what is still to be shown."""
 
 
 def demo_arguments(**values: Any) -> argparse.Namespace:
@@ -339,7 +368,9 @@ def kept_game(game: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace, before_signal: Callable[[], None] | None = None) -> int:
     """Serve until Ctrl+C or a signal; ``before_signal`` is called, the store closed, before a
-    signal ends the process (it ends it as the signal would: no ``finally`` runs after)."""
+    signal ends the process (it ends it as the signal would: no ``finally`` runs after).
+    ``args.terminal``, if set, makes what the terminal shows (``demo`` has its own; else
+    ``Terminal``)."""
     me = f"truco-referee {getattr(args, 'command', 'serve')}"  # demo runs it too
     if args.exit_when_done and not args.wav:  # there is no recording to end
         print(f"{me}: --exit-when-done es con --wav: termina cuando se acaba la grabación",
@@ -348,7 +379,7 @@ def run(args: argparse.Namespace, before_signal: Callable[[], None] | None = Non
     ending = Ending()
     try:
         with ending.installed():
-            return _run(args, me, ending)
+            return _run(args, me, ending, getattr(args, "terminal", None) or Terminal)
     except Stopped as stop:  # the store is closed: now end as the signal ends a process
         print(f"{me}: terminado por la señal {signal.Signals(stop.signum).name}", file=sys.stderr,
               flush=True)
@@ -360,7 +391,8 @@ def run(args: argparse.Namespace, before_signal: Callable[[], None] | None = Non
         return 128 + stop.signum  # not reached
 
 
-def _run(args: argparse.Namespace, me: str, ending: Ending) -> int:
+def _run(args: argparse.Namespace, me: str, ending: Ending,
+         terminal: Callable[[Console], Terminal]) -> int:
     data_dir = args.data_dir or user_data_dir()
     with ExitStack() as held:
         try:
@@ -384,22 +416,32 @@ def _run(args: argparse.Namespace, me: str, ending: Ending) -> int:
                   file=sys.stderr)
             return 1
         held.callback(store.close)
-        return _serve(args, app, sock, ending)
+        return _serve(args, app, sock, ending, terminal)
 
 
-def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: Ending) -> int:
-    import uvicorn
+def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: Ending,
+           terminal: Callable[[Console], Terminal]) -> int:
     from rich.console import Console
+
+    shown = terminal(Console(highlight=False, soft_wrap=True))
+    try:
+        return _serve_on(args, app, sock, ending, shown)
+    finally:
+        shown.close()
+
+
+def _serve_on(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: Ending,
+              terminal: Terminal) -> int:
+    import uvicorn
     from rich.markup import escape
 
-    from referee.startup import print_parts, start_camera, start_listening
+    from referee.startup import start_camera, start_listening
     from web_scoreboard.room import RoomWatch
 
-    console = Console(highlight=False, soft_wrap=True)
-    log = console.print
+    log = terminal.log
     service = app.state.service
-    print_banner(page_url(args.host, args.port), app.state.guard.pin,
-                 service.snapshot())
+    url = page_url(args.host, args.port)
+    print_banner(url, app.state.guard.pin, service.snapshot())
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
     server = uvicorn.Server(config)
@@ -407,18 +449,17 @@ def _serve(args: argparse.Namespace, app: FastAPI, sock: socket.socket, ending: 
     def stop() -> None:
         server.should_exit = True
 
-    service.on_stored = lambda action, line, origin, score: log(event_line(action, line, origin,
-                                                                           score))
+    service.on_stored = terminal.stored
     service.on_store_state = lambda state, words: log(store_line(state, words))
     on_end = stop if args.exit_when_done else None
     listening = start_listening(args, service, log, on_end)
     data_dir: Path = args.data_dir or user_data_dir()
-    print_parts([room_part(data_dir), *listening, *start_camera(args, service, log)], log)
+    terminal.parts([room_part(data_dir), *listening, *start_camera(args, service, log)])
     RoomWatch(data_dir, service.set_room, lambda line: log(escape(line))).start()
     if on_end is not None and not all(part.running for part in listening):
         log("  la grabación no se puede escuchar: termino (--exit-when-done)")
         return 1
-    log("  (Ctrl+C para terminar; la partida queda guardada)")
+    terminal.ready(url)
     ending.server = server
     try:
         server.run(sockets=[sock])
