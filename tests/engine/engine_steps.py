@@ -69,6 +69,16 @@ def new_game(hand: bool = True, **settings: Any) -> Game:
     return game
 
 
+def game_at(a: int, b: int, **settings: Any) -> Game:
+    """A game whose teams stand at ``a`` and ``b`` (corrections), with a hand dealt."""
+    game = new_game(hand=False, **settings)
+    for team, value in (("A", a), ("B", b)):
+        if value:
+            step(game, f"points {team} {value}")
+    step(game, "hand")
+    return game
+
+
 def score(game: Game) -> tuple[int, int]:
     return game.score["A"], game.score["B"]
 

@@ -3,20 +3,9 @@ does: the points of the hand the target had left out then count (rules.md ยง5, ย
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine_steps import hand_points, new_game, step, steps
+from engine_steps import game_at, hand_points, step, steps
 
 from engine import Game, snapshot
-
-
-def game_at(a: int, b: int, **settings: Any) -> Game:
-    game = new_game(hand=False, **settings)
-    for team, value in (("A", a), ("B", b)):
-        if value:
-            step(game, f"points {team} {value}")
-    step(game, "hand")
-    return game
 
 
 def envido_then_truco_lost(a: int, b: int) -> Game:

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from engine_steps import hand_points, new_game, refused, score, step, steps
+from engine_steps import game_at, hand_points, new_game, refused, score, step, steps
 
 from engine import Game, SetRule, snapshot
-
-
-def game_at(a: int, b: int, **settings: Any) -> Game:
-    game = new_game(hand=False, **settings)
-    for team, value in (("A", a), ("B", b)):
-        if value:
-            step(game, f"points {team} {value}")
-    step(game, "hand")
-    return game
 
 
 @pytest.mark.parametrize("points", [30, 15])
