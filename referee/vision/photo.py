@@ -1,10 +1,14 @@
 """A photo read for its cards: refused in plain words when its file is cut short (a copy or a
-download left half done), and shrunk on load to the pixels a card is read at."""
+download left half done), damaged inside or far bigger than a camera's, and shrunk on load to the
+pixels a card is read at."""
 
 from __future__ import annotations
 
+import os
 import re
 import struct
+import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,8 +27,15 @@ from referee.vision.pips import PIP_SIZE
 # 1 s and 0.3 GB shrunk.
 NEEDED_PIXELS = round(PIP_SIZE[0] * PIP_SIZE[1] / DetectorSettings.min_area)
 MAX_PIXELS = max(NEEDED_PIXELS, 4608 * 3456)
+# A PNG, a WebP or a TIFF is decoded whole before it is shrunk (OpenCV decodes only a JPEG smaller;
+# ``IMREAD_REDUCED_*`` on the others decodes whole, then resizes): over 100 million pixels, more
+# than a camera's photo but for a 200-megapixel phone's (which saves JPEGs), it is refused by its
+# header, unread.  A 10000×10000 PNG is read in 2 s and 0.63 GB; a 30000×30000 one took 27 s and
+# 5.3 GB.
+MAX_WHOLE_PIXELS = 100_000_000
 
 JPEG_START, PNG_START = b"\xff\xd8", b"\x89PNG\r\n\x1a\n"
+TIFF_STARTS = (b"II*\x00", b"MM\x00*")
 _STANDALONE = {0x01, *range(0xD0, 0xD8)}  # markers with no length after them (RSTn, TEM)
 _FRAMES = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOFn: they say the image's size
 _MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7]")  # in a scan's data: where the next segment starts
@@ -90,11 +101,45 @@ def _png(data: bytes) -> _Layout:
     return _Layout(False, size)
 
 
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    """A WebP's size, from its first chunk: the canvas (VP8X), a lossless (VP8L) or lossy (VP8)
+    image."""
+    kind = data[12:16]
+    if kind == b"VP8X" and len(data) >= 30:
+        return (int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1)
+    if kind == b"VP8L" and len(data) >= 25 and data[20] == 0x2F:
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1
+    if kind == b"VP8 " and len(data) >= 30 and data[23:26] == b"\x9d\x01\x2a":
+        width, height = struct.unpack_from("<HH", data, 26)
+        return width & 0x3FFF, height & 0x3FFF
+    return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """A TIFF's first image's size, from its first directory (ImageWidth, ImageLength)."""
+    order, size = "<" if data.startswith(b"II") else ">", dict[int, int]()
+    try:
+        (directory,) = struct.unpack_from(order + "I", data, 4)
+        (count,) = struct.unpack_from(order + "H", data, directory)
+        for k in range(count):
+            tag, kind, _, value = struct.unpack_from(order + "HHI4s", data, directory + 2 + 12 * k)
+            if tag in (256, 257):
+                size[tag] = struct.unpack_from(order + ("H" if kind == 3 else "I"), value)[0]
+    except struct.error:  # a directory past the end: OpenCV says it cannot read it
+        return None
+    return (size[256], size[257]) if len(size) == 2 else None
+
+
 def _layout(data: bytes) -> _Layout:
     if data.startswith(JPEG_START):
         return _jpeg(data)
     if data.startswith(PNG_START):
         return _png(data)
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        return _Layout(True, _webp_size(data))
+    if data.startswith(TIFF_STARTS):
+        return _Layout(True, _tiff_size(data))
     return _Layout(True)  # another format: OpenCV tells whether it can read it
 
 
@@ -110,33 +155,91 @@ _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_RE
             8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
-def read_photo(path: Path, max_pixels: int = MAX_PIXELS) -> Photo:
+def read_photo(path: Path, max_pixels: int = MAX_PIXELS,
+               max_whole_pixels: int = MAX_WHOLE_PIXELS) -> Photo:
     """The photo at ``path`` in BGR colour, shrunk (``cv2.INTER_AREA``) to ``max_pixels`` if it is
-    bigger; a file cut short, too big or not a photo is a ``VisionError`` saying so."""
+    bigger; a file cut short, damaged, too big (a PNG, WebP or TIFF over ``max_whole_pixels``) or
+    not a photo is a ``VisionError`` saying so."""
     path = Path(path)
+    data = _file(path)
+    layout, jpeg = _layout(data), data.startswith(JPEG_START)
+    if not layout.whole and jpeg and data.endswith(b"\xff\xd9"):  # a marker its data made up
+        raise _damaged(path)
+    if not layout.whole:
+        raise VisionError("photo-cut", f"la foto {path} está cortada: el archivo se termina antes "
+                          "que la imagen (¿se copió o se bajó a medias?); copiala de nuevo entera")
+    too_big = VisionError("bad-image", f"no puedo leer la foto {path}: es demasiado grande; "
+                          "probá con una más chica")
+    if not jpeg and layout.size is not None and layout.size[0] * layout.size[1] > max_whole_pixels:
+        raise too_big  # said by its header, before gigabytes are taken to decode it
+    reduction = _reduction(layout.size, jpeg, max_pixels)
+    try:
+        image, said = _decoded(data, _REDUCED[reduction])
+    except cv2.error as err:  # more pixels than OpenCV reads (a giant scan, a decompression bomb)
+        raise too_big from err
+    if image is None:
+        raise VisionError("bad-image", f"no puedo leer la foto {path}")
+    if jpeg and _DAMAGED.search(said):
+        raise _damaged(path)
+    h, w = image.shape[:2]
+    full = (w, h) if reduction == 1 or layout.size is None else _turned(layout.size, (w, h))
+    return _shrunk(image, full, max_pixels)
+
+
+def _damaged(path: Path) -> VisionError:
+    return VisionError("photo-damaged", f"la foto {path} está dañada: tiene datos rotos adentro y "
+                       "una parte puede verse gris o corrida (¿se copió o se guardó mal?); copiala "
+                       "de nuevo o sacá otra")
+
+
+def _file(path: Path) -> bytes:
     if path.is_dir():
         raise VisionError("bad-image", f"{path} es una carpeta, no una foto")
     if not path.is_file():  # missing (or a device, a pipe: never read to their end)
         raise VisionError("bad-image", f"no encuentro la foto {path}")
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as err:  # no permission to read it, a disk error
         raise VisionError("bad-image", f"no puedo leer la foto {path}") from err
-    layout = _layout(data)
-    if not layout.whole:
-        raise VisionError("photo-cut", f"la foto {path} está cortada: el archivo se termina antes "
-                          "que la imagen (¿se copió o se bajó a medias?); copiala de nuevo entera")
-    reduction = _reduction(layout.size, data.startswith(JPEG_START), max_pixels)
+
+
+# What libjpeg says of a scan's data it could not decode as it is: the rest of the image, or of a
+# restart interval, is grey or shifted (its other warnings leave the pixels whole: an unknown JFIF
+# version, a bad ICC profile, and bytes between the whole image and its end marker, which some
+# cameras pad with).
+_DAMAGED = re.compile(r"Corrupt JPEG data: (?!bad ICC|\d+ extraneous bytes before marker 0xd9)"
+                      r"|Premature end of JPEG file")
+_STDERR = threading.Lock()  # file descriptor 2 is the process's: one decode has it at a time
+
+
+def _decoded(data: bytes, flag: int) -> tuple[np.ndarray | None, str]:
+    """The image OpenCV decodes from ``data``, and what its decoders (libjpeg, libpng) wrote
+    meanwhile to standard error: in English, from C to file descriptor 2, so caught there (in a
+    pipe) and not shown.  Another thread's writes to standard error meanwhile would be caught too:
+    only ``cards --image`` reads a photo, before any other thread starts.  With no standard error
+    (file descriptor 2 closed), there is nothing to keep quiet: decoded as it is."""
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED[reduction])
-    except cv2.error as err:  # more pixels than OpenCV reads (a giant scan, a decompression bomb)
-        raise VisionError("bad-image", f"no puedo leer la foto {path}: es demasiado grande; "
-                          "probá con una más chica") from err
-    if image is None:
-        raise VisionError("bad-image", f"no puedo leer la foto {path}")
-    h, w = image.shape[:2]
-    full = (w, h) if reduction == 1 or layout.size is None else _turned(layout.size, (w, h))
-    return _shrunk(image, full, max_pixels)
+        os.fstat(2)
+    except OSError:
+        return cv2.imdecode(np.frombuffer(data, np.uint8), flag), ""
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)  # past a full pipe a message is lost; the decoder never waits
+    try:
+        with _STDERR:
+            if sys.stderr is not None:
+                sys.stderr.flush()  # Python's own text, written before, goes out before
+            saved = os.dup(2)
+            os.dup2(write_end, 2)
+            try:
+                image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+    finally:
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as said:
+            text = said.read().decode(errors="replace")
+    return image, text
 
 
 def _turned(size: tuple[int, int], decoded: tuple[int, int]) -> tuple[int, int]:
