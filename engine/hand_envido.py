@@ -43,13 +43,15 @@ class EnvidoRules(HandState):
         what = f"{seat}: {call.value}"
         self.require_open(what)
         self.require(self.in_first_round, f"{what}: el envido se canta solo en la primera vuelta")
-        self.require(seat not in self.played_first, f"{what}: ya jugó su primera carta")
         self.require(self.flor_status == "none", f"{what}: con flor no hay envido")
         if self.envido_status == "pending":
+            # a raise answers the envido: the answering team may raise it after its first card,
+            # as it may accept it [IT] (rules.md §3)
             self.require(team != self.envido_by, f"{what}: {team} ya cantó, contesta {other(team)}")
             self.require(self.envido_chain + (call,) in ENVIDO_CHAINS,
                          f"{what}: no se puede cantar después de {self._chain_text()}")
         else:
+            self.require(seat not in self.played_first, f"{what}: ya jugó su primera carta")
             self.require(self.envido_status == "none", f"{what}: el envido ya se jugó en esta mano")
             self.require(self.envido_in_time(team), f"{what}: {self.envido_too_late(team)}")
         if not commit:

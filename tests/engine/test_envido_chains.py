@@ -117,11 +117,44 @@ def test_envido_only_before_the_callers_first_card() -> None:
     game = new_game()
     step(game, "A1 plays 4c")
     refused(game, "A1: envido", "ya jugó su primera carta")
+    refused(game, "A1: real envido", "ya jugó su primera carta")
     step(game, "B1: envido")                       # B1 has not played yet
-    refused(game, "A1: real envido", "ya jugó su primera carta")  # nor raise after playing
     step(game, "A1: quiero")                       # but answering is allowed
     steps(game, "A1: 25", "B1: 26", expect=(0, 2))
     step(game, "B1 plays 5c")
+
+
+@pytest.mark.parametrize(("answer", "then", "points"), [
+    ("real envido", ("B1: quiero", "A1: 25", "B1: 26"), (0, 5)),
+    ("real envido", ("B1: no quiero",), (2, 0)),
+    ("envido", ("B1: real envido", "A1: no quiero"), (0, 4)),
+    ("falta envido", ("B1: no quiero",), (2, 0)),
+])
+def test_a_raise_in_answer_may_come_after_the_first_card(
+        answer: str, then: tuple[str, ...], points: tuple[int, int]) -> None:
+    """[IT]: the others answer an envido even after their first card, and a raise is an
+    answer (rules.md §3); only starting the envido needs the seat's first card in hand."""
+    game = new_game()
+    steps(game, "A1 plays 4c", "B1: envido")
+    step(game, f"A1: {answer}")
+    steps(game, *then, expect=points)
+    step(game, "B1 plays 5c")
+
+
+def test_a_seat_that_played_raises_only_in_answer() -> None:
+    game = new_game()
+    steps(game, "A1 plays 4c", "B1: envido", "A1: real envido")
+    refused(game, "A1: falta envido", "A ya cantó, contesta B")   # its own raise waits
+    steps(game, "B1: falta envido", "A1: no quiero", expect=(0, 5))
+
+
+def test_a_raise_after_the_first_card_answers_an_envido_called_against_a_truco() -> None:
+    game = new_game()
+    steps(game, "A1 plays 4c", "A1: truco", "B1: envido")   # the envido is first
+    step(game, "A1: real envido")
+    steps(game, "B1: quiero", "A1: 20", "B1: 33", expect=(0, 5))
+    refused(game, "B1 plays 5c", "B tiene que contestar el truco")
+    steps(game, "B1: quiero", "hand B", expect=(0, 7))
 
 
 def test_partner_who_has_not_played_may_still_call() -> None:
@@ -146,3 +179,32 @@ def test_cards_wait_while_the_envido_is_pending_or_declared() -> None:
     refused(game, "A1 plays 4c", "faltan los tantos del envido")
     steps(game, "A1: 20", "B1: 30", expect=(0, 2))
     step(game, "A1 plays 4c")
+
+
+def test_with_four_a_seat_of_the_answering_team_raises_after_its_first_card() -> None:
+    game = new_game(players=4)
+    steps(game, "A1 plays 4c", "B1 plays 5c")
+    refused(game, "B1: envido", "ya jugó su primera carta")   # B1 may not start it ...
+    step(game, "A2: envido")                                  # A2 has not played
+    step(game, "B1: real envido")                             # ... but may raise in answer
+    refused(game, "B2: falta envido", "B ya cantó, contesta A")
+    step(game, "A1: falta envido")                            # and so may A1
+    steps(game, "B2: no quiero", expect=(5, 0))
+    step(game, "A2 plays 6c")
+
+
+def test_with_six_every_seat_has_played_but_the_caller_and_the_raises_go_on() -> None:
+    game = new_game(players=6)
+    steps(game, "A1 plays 4c", "B1 plays 5c", "A2 plays 6c", "B2 plays 7c", "A3 plays 4o")
+    step(game, "B3: envido")                                  # the last seat, before its card
+    steps(game, "A2: envido", "B1: real envido", "A3: falta envido")
+    steps(game, "B2: no quiero", expect=(7, 0))
+    step(game, "B3 plays 5o")
+
+
+def test_in_a_pica_pica_duel_the_rival_raises_after_its_first_card() -> None:
+    game = new_game(hand=False, players=6, pica_pica=True)
+    steps(game, "points A 5", "hand")                         # duels: A1-B2, B1-A3, A2-B3
+    steps(game, "A1 plays 4c", "A2 plays 6c", "B2: envido")
+    refused(game, "A2: real envido", "ya jugó su primera carta")  # A2 is in another duel
+    steps(game, "A1: real envido", "B2: no quiero", expect=(7, 0))

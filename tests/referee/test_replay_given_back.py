@@ -62,3 +62,36 @@ def test_the_json_says_which_points_were_given_back_and_by_what(more: tuple[str,
     for team in ("A", "B"):
         total = sum(hand[c][team] for c in ("envido", "flor", "truco"))
         assert total + corrections[team] == data["score"][team]
+
+
+# With mazo_extra, B at 29: A1 leaves in the first round with nothing called; the extra point
+# («mazo en primera», which the game counts with the envido) takes B to 30 and the truco's
+# point is left out. The extra point is scored before the truco, so it is never the one left out.
+MAZO_POINT_ENDS_THE_GAME = ["set mazo en primera sí", "puntos B +29", "mano",
+                            "A1: me voy al mazo"]
+
+
+@pytest.mark.parametrize(("correction", "end"), [
+    ("puntos B -1", "tanteador: A 0 — B 30; ganó B"),
+    ("puntos B -2", "tanteador: A 0 — B 29; la partida sigue"),
+])
+def test_the_truco_left_out_after_the_mazo_point_is_given_back_with_the_correction(
+        correction: str, end: str) -> None:
+    result = replay(MAZO_POINT_ENDS_THE_GAME + [correction])
+    assert not result.rejected, result.rejected
+    assert summary(result).splitlines() == [
+        "corrección: B +29",
+        "mano 1 (es mano A1): mazo en primera B+1",
+        f"corrección: B {correction.split()[-1]}; {LEFT_OUT}: truco B+1",
+        end]
+    [hand] = result.to_dict()["hands"]
+    assert hand["envido"] == {"A": 0, "B": 1} and hand["truco"] == {"A": 0, "B": 1}
+    assert [(later["category"], later["after"]) for later in hand["scored_later"]] == [
+        ("truco", f"points B {correction.split()[-1]}")]
+
+
+def test_the_mazo_point_that_ends_the_game_leaves_the_truco_out() -> None:
+    result = replay(MAZO_POINT_ENDS_THE_GAME)
+    assert summary(result).splitlines()[1:] == [
+        "mano 1 (es mano A1): mazo en primera B+1", "tanteador: A 0 — B 30; ganó B"]
+    assert result.scored_later() == {}
