@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Adjust, NewHand, Settings, Team
-from engine.hand import Hand
 from referee.logline import strip_comment
 from referee.table import LineRejected, Table
 
@@ -54,29 +53,22 @@ class ReplayResult:
 
     def scored_later(self) -> dict[int, list[tuple[str, Team, int]]]:
         """The points a hand scored only once a later event (a correction, a false show) took
-        the target back, by that event's index in the log: (what, team, points), the extra point
-        of ``mazo_extra`` named «mazo en primera»."""
+        the target back, by that event's index in the log: (category, team, points).  The
+        mazo's extra point is never among them: it is scored first in its event, so the end it
+        brings leaves out what follows it, the truco's point."""
         found: dict[int, list[tuple[str, Team, int]]] = {}
         for deal in self.table.game.deals:
             for hand in deal:
                 for category, team, points, index in hand.scored_later:
-                    what = ("mazo en primera" if category == "envido"
-                            and hand.envido_status == "none" else category)
-                    found.setdefault(index, []).append((what, team, points))
+                    found.setdefault(index, []).append((category, team, points))
         return found
 
     def mazo_extra(self) -> list[dict[Team, int]]:
         """Each hand's extra point for leaving in the first round with nothing called
-        (``set mazo_extra on``), scored when the hand was: the game counts it with the envido's
-        points, though no envido was called."""
-        return [{team: sum(h.points["envido"][team] - later_points(h, "envido", team)
-                           for h in deal if h.envido_status == "none")
+        (``set mazo_extra on``): the game counts it with the envido's points, though no envido
+        was called."""
+        return [{team: sum(h.points["envido"][team] for h in deal if h.envido_status == "none")
                  for team in TEAMS} for deal in self.table.game.deals]
-
-
-def later_points(hand: Hand, category: str, team: Team) -> int:
-    """The hand's points of a category scored only once a later event took the target back."""
-    return sum(p for c, t, p, _ in hand.scored_later if (c, t) == (category, team))
 
 
 def replay(lines: Iterable[str], settings: Settings | None = None) -> ReplayResult:
