@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from rich.markup import escape
 
+from referee.startup_lines import Part, said_once, show_part, shown, source_status
 from referee.table_camera import Log, TableCamera
 
 CLEAR_AFTER = 10  # frames looked at in a row after one that failed: the pages stop showing it
@@ -59,7 +60,6 @@ def start_table_camera(args: argparse.Namespace, service: Any, log: Log) -> Any:
     for again and again (``CameraSource``): the game goes on without it meanwhile, and the pages
     show it in trouble until it is back."""
     from models.paths import models_dir
-    from referee.startup import Part, said_once, show_part, shown, source_status
     from referee.vision.camera import CameraSource
     from referee.vision.errors import VisionError
     from referee.vision.recognize import Recognizer as CardRecognizer

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from rich.markup import escape
 
-from referee.commands.serve import ORIGINS, Terminal
+from referee.commands.serve_terminal import ORIGINS, Terminal
 from referee.wav import read_pcm, read_wav
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from referee.startup import Part
+    from referee.startup_lines import Part
 
 GAP_S = 1.2
 

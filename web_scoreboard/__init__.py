@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from web_scoreboard.app import create_app
+    from web_scoreboard.errors import ActionError
     from web_scoreboard.heard import Heard
-    from web_scoreboard.service import ActionError, TableService
+    from web_scoreboard.service import TableService
 
 _WHERE = {"create_app": "web_scoreboard.app", "Heard": "web_scoreboard.heard",
-          "ActionError": "web_scoreboard.service", "TableService": "web_scoreboard.service"}
+          "ActionError": "web_scoreboard.errors", "TableService": "web_scoreboard.service"}
 
 __all__ = ["ActionError", "Heard", "TableService", "create_app"]
 

@@ -134,7 +134,7 @@ class Snapshots:
         doubtful heard item (``_heard_item``); ``table`` False for one that changes only the
         sources, the calibration or the store's state (``set_source``): the table as the last
         snapshot showed it (after a change the store refused, the Table in memory may not be
-        put back yet: ``TableService._settle``)."""
+        put back yet: ``Changes.settle``)."""
         last = self._current[2]
         self._seq += 1
         if table or not last:

@@ -29,7 +29,7 @@ from referee.replay import replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from referee.commands.serve import data_folder, listen_host
+    from referee.commands.serve_arguments import data_folder, listen_host
 
     parser.add_argument("--port", type=values.port, default=8080, metavar="PUERTO",
                         help="puerto de la página (8080)")
@@ -86,10 +86,12 @@ def run(args: argparse.Namespace, render: Callable[[Path], float] | None = None)
     have the referee hear it; the folder goes however the demo ends: the script said, Ctrl+C,
     SIGTERM or SIGHUP."""
     from referee.commands import serve
+    from referee.commands.serve_address import ServeError, bind
+    from referee.commands.serve_ending import Ending, Stopped
 
     try:  # the port first: the script takes a while to say
-        serve.bind(args.host, args.port).close()
-    except serve.ServeError as err:
+        bind(args.host, args.port).close()
+    except ServeError as err:
         print(f"truco-referee demo: {err}", file=sys.stderr)
         return 1
     work = Path(tempfile.mkdtemp(prefix="truco-demo-"))
@@ -99,9 +101,9 @@ def run(args: argparse.Namespace, render: Callable[[Path], float] | None = None)
 
     try:
         try:  # a signal while the script is said ends the demo as Ctrl+C does, not at once
-            with serve.Ending().installed():
+            with Ending().installed():
                 serve_args = _prepare(args, work, render or render_script)
-        except serve.Stopped as stop:
+        except Stopped as stop:
             forget()
             print(f"truco-referee demo: terminado por la señal {signal.Signals(stop.signum).name}",
                   file=sys.stderr, flush=True)
@@ -134,10 +136,10 @@ def serve_arguments(args: argparse.Namespace, wav: Path, work: Path, model: str 
                     models: str | None) -> argparse.Namespace:
     """The options of ``serve`` that play the script's recording ``wav``: with
     --exit-when-done (unattended) at once, else once a page is open (or after a minute)."""
-    from referee.commands import serve
+    from referee.commands.serve_arguments import demo_arguments
 
     wait_s = 0.0 if args.exit_when_done else WAIT_FOR_PAGE_S
-    return serve.demo_arguments(
+    return demo_arguments(
         terminal=lambda console: DemoTerminal(console, wait_s), wait_for_page=wait_s,
         wav=wav, data_dir=args.data_dir or work / "datos", port=args.port, host=args.host,
         points=DEMO_POINTS, recognizer=args.recognizer, model=model,

@@ -10,203 +10,38 @@ cámara, el tanteador funciona igual, con sus botones.
 from __future__ import annotations
 
 import argparse
-import errno
 import fcntl
 import signal
-import socket
 import sqlite3
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
-from types import FrameType
 from typing import IO, TYPE_CHECKING, Any
 
 from models.paths import user_data_dir
 from referee.commands import values
-from referee.commands.rules import add_rule_arguments, rule_options
+from referee.commands.rules import rule_options
+from referee.commands.serve_address import ServeError, bind, own_addresses, page_url
+from referee.commands.serve_arguments import add_arguments
+from referee.commands.serve_ending import Ending, Stopped
+from referee.commands.serve_terminal import Terminal, print_banner, store_line
 from web_scoreboard.store import DamagedGame, StoreError, said
 
 if TYPE_CHECKING:
-    import uvicorn
+    import socket
+
     from fastapi import FastAPI
     from rich.console import Console
 
     from engine.settings import Settings
-    from referee.startup import Part
+    from referee.startup_lines import Part
     from web_scoreboard.store import Store
 
+# The command (``add_arguments``, ``run``) and what other modules take from it.
+__all__ = ["ServeError", "add_arguments", "bind", "build", "page_url", "room_part", "run"]
+
 LOCK_NAME = "serve.lock"
-
-
-class ServeError(Exception):
-    """Why serve cannot start, in words for the person who started it."""
-
-
-class Stopped(BaseException):
-    """The system asked serve to end (SIGTERM: systemd, a shutdown; SIGHUP: its terminal
-    closed)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-
-
-class Ending:
-    """Ends serve on SIGTERM or SIGHUP as Ctrl+C does: the page's server stops first (uvicorn
-    takes SIGTERM itself while it runs, and sends it on once it stopped), then ``Stopped``
-    unwinds the program, so that the store is closed (its ``-wal`` copied into the file) before
-    the process ends by the signal."""
-
-    def __init__(self) -> None:
-        self.server: uvicorn.Server | None = None
-        self.signum = 0
-
-    def __call__(self, signum: int, _: FrameType | None) -> None:
-        if self.server is not None and not self.server.should_exit:
-            self.server.should_exit = True  # it ends its connections, then _serve raises
-            self.signum = signum
-            return
-        raise Stopped(signum)
-
-    @contextmanager
-    def installed(self) -> Iterator[None]:
-        """Handle the signals that would end the process with the store open (an ignored one,
-        as under ``nohup``, stays ignored)."""
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        kept = {sig: signal.signal(sig, self) for sig in ENDING_SIGNALS
-                if signal.getsignal(sig) is signal.SIG_DFL}
-        try:
-            yield
-        finally:
-            for sig, handler in kept.items():
-                signal.signal(sig, handler)
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from referee.startup import add_camera_arguments, add_listening_arguments
-
-    add_listening_arguments(parser)
-    add_camera_arguments(parser)
-    parser.add_argument("--port", type=values.port, default=8080, metavar="PUERTO",
-                        help="puerto de la página (por defecto 8080)")
-    parser.add_argument("--host", type=listen_host, default="0.0.0.0", metavar="DIRECCIÓN",
-                        help="dirección donde escuchar (por defecto toda la red local)")
-    parser.add_argument("--pin", type=values.pin, metavar="PIN",
-                        help="PIN de la mesa, de 4 a 8 cifras (si no, se inventa uno la primera "
-                        "vez y se guarda)")
-    parser.add_argument("--data-dir", type=data_folder, default=None, metavar="CARPETA",
-                        help=f"carpeta de la base de datos (por defecto {user_data_dir()})")
-    add_rule_arguments(parser, "reglas de una partida nueva (si difieren de la partida en "
-                       "curso, empieza una nueva; las que no des quedan como en ella)")
-
-
-def listen_host(text: str) -> str:
-    """A ``--host``: a name or an address, an IPv6 one with or without the brackets of a URL."""
-    host = text.strip()
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    if not host:
-        raise argparse.ArgumentTypeError("falta la dirección; sin --host se escucha en toda la "
-                                         "red local")
-    return host
-
-
-def data_folder(text: str) -> Path:
-    """A ``--data-dir``: an empty one (``--data-dir "$CARPETA"`` with nothing in it) would be the
-    folder the command runs in."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("falta la carpeta (vacía sería la carpeta donde "
-                                         "estás); para la de siempre, no des --data-dir")
-    return Path(text)
-
-
-ORIGINS = {"voice": "voz", "camera": "cámara", "page": "tablet", "manual": "tablet", "confirm": "tablet"}
-
-
-def event_line(action: str, line: str, origin: str, score: dict[str, int] | None) -> str:
-    """One terminal line for a stored event (rich markup); the score is shown after the last
-    event of a change (a swap stores an undo and the answer that replaces it: ``score`` None
-    on the undo, whose score the change never showed)."""
-    from rich.markup import escape
-
-    verb = "deshecho: " if action == "undo" else ""
-    who = ORIGINS.get(origin, origin)
-    shown = "" if score is None else f" A {score.get('A', 0)} — B {score.get('B', 0)}"
-    return f"[bold]{escape(verb + line)}[/bold]  [dim]({escape(who)}){shown}[/dim]"
-
-
-class Terminal:
-    """What ``serve`` shows on the terminal as it runs (rich markup): the start-up lines, each
-    change as it is stored, and what the listener and the camera say."""
-
-    def __init__(self, console: Console) -> None:
-        self.console = console
-
-    def log(self, text: str) -> None:
-        self.console.print(text)
-
-    def stored(self, action: str, line: str, origin: str, score: dict[str, int] | None) -> None:
-        """A stored event (``TableService.on_stored``)."""
-        self.log(event_line(action, line, origin, score))
-
-    def parts(self, parts: list[Part]) -> None:
-        """The start-up lines: what runs and what does not, and why."""
-        from referee.startup import print_parts
-
-        print_parts(parts, self.log)
-
-    def ready(self, url: str) -> None:
-        """The page is about to be served at ``url``."""
-        self.log("  (Ctrl+C para terminar; la partida queda guardada)")
-
-    def close(self) -> None:
-        """Serving ended: show what is still to be shown."""
-
-
-def demo_arguments(**values: Any) -> argparse.Namespace:
-    """The options of ``serve`` with their defaults, some of them set (for ``demo``)."""
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args([])
-    for name, value in values.items():
-        setattr(args, name, value)
-    return args
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
-
-
-def shown_host(host: str) -> str:
-    """The address to tell a tablet to open for a server bound to ``host`` (every interface: this
-    machine's address on the local network)."""
-    return lan_address() if host in ("0.0.0.0", "::") else str(host)
-
-
-def page_url(host: str, port: int) -> str:
-    """The page's address for a tablet, an IPv6 address in brackets as URLs want it."""
-    shown = shown_host(host)
-    return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/"
-
-
-def own_addresses(args: argparse.Namespace) -> frozenset[str]:
-    """Where a page opened on this machine itself comes from: it may read the PIN."""
-    from web_scoreboard.routes import LOOPBACK
-
-    return LOOPBACK | {shown_host(args.host)}
 
 
 def lock_data_dir(data_dir: Path) -> IO[bytes]:
@@ -224,61 +59,6 @@ def lock_data_dir(data_dir: Path) -> IO[bytes]:
         raise ServeError(f"la carpeta de datos {data_dir} ya la usa otro tanteador abierto; "
                          "cerralo, o elegí otra carpeta con --data-dir") from None
     return handle
-
-
-# Why a port cannot be opened, by errno, and what to do about it.
-BIND_ERRORS: dict[int, str] = {
-    errno.EADDRINUSE: "ya lo usa otro programa; elegí otro con --port",
-    errno.EACCES: "hace falta ser administrador para un puerto menor que 1024; elegí otro con --port",
-    errno.EADDRNOTAVAIL: "esta máquina no tiene esa dirección; fijate --host",
-    errno.EINVAL: "no es una dirección donde se pueda escuchar (una IPv6 fe80:: lleva su "
-                  "interfaz, como fe80::1%eth0); fijate --host",
-    errno.EAFNOSUPPORT: "esta máquina no tiene IPv6; fijate --host",
-}
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """The page's listening socket, bound before anything is written."""
-    try:  # a machine without IPv6 refuses the socket itself
-        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET,
-                             socket.SOCK_STREAM)
-    except OSError as err:
-        raise ServeError(f"no se puede escuchar en {host}: {values.said(err, BIND_ERRORS)}"
-                         ) from None
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except socket.gaierror:
-        sock.close()
-        raise ServeError(f"no conozco la dirección {host}; fijate --host") from None
-    except OSError as err:
-        sock.close()
-        raise ServeError(f"no se puede abrir el puerto {port} en {host}: "
-                         f"{values.said(err, BIND_ERRORS)}") from None
-    return sock
-
-
-def print_banner(url: str, pin: str, game: dict[str, Any]) -> None:
-    score = game.get("score") or {}
-    print("truco-referee — árbitro y anotador de la mesa")
-    print(f"  abrí en la tablet:  {url}")
-    print(f"  PIN de la mesa:     {pin}")
-    print(f"  partida #{game.get('game_id')}: {score.get('A', 0)} a {score.get('B', 0)}")
-    _print_qr(url)
-    sys.stdout.flush()
-
-
-def _print_qr(url: str) -> None:
-    try:
-        import qrcode
-    except ImportError:
-        return
-    qr = qrcode.QRCode(border=1)
-    qr.add_data(url)
-    try:
-        qr.print_ascii(out=sys.stdout, invert=True)
-    except (UnicodeEncodeError, OSError):
-        pass
 
 
 def build(args: argparse.Namespace) -> tuple[FastAPI, Store]:
@@ -336,7 +116,7 @@ def _app(args: argparse.Namespace, settings: Settings, store: Store,
 def room_part(data_dir: Path) -> Part:
     """The start-up line of the room left in the data folder: fine for ``room.FEW_HOURS`` of
     play or more, else a warning to make room before the disk fills in the middle of a game."""
-    from referee.startup import Part
+    from referee.startup_lines import Part
     from web_scoreboard.room import FEW_HOURS, STORE_BYTES_PER_HOUR, room_words
     from web_scoreboard.store_trouble import free_room
 
@@ -347,14 +127,6 @@ def room_part(data_dir: Path) -> Part:
         return Part("datos", True, room_words(data_dir, free))
     return Part("datos", False, f"{room_words(data_dir, free)}: liberá espacio (o borrá partidas "
                 "viejas en Ajustes) antes de que se llene a mitad de una partida")
-
-
-def store_line(state: str, words: str) -> str:
-    """The terminal's line when the store starts refusing changes («trouble») or takes them
-    again («ok»): said once each (``TableService.on_store_state``)."""
-    from rich.markup import escape
-
-    return f"[{'bold red' if state == 'trouble' else 'green'}]{escape(words)}[/]"
 
 
 def kept_game(game: dict[str, Any]) -> str:

@@ -19,7 +19,8 @@ import pytest
 from referee import mics
 from referee.cli import main
 from referee.commands import cards, listen
-from referee.commands.serve import build, demo_arguments
+from referee.commands.serve import build
+from referee.commands.serve_arguments import demo_arguments
 from referee.vision.errors import VisionError
 from tests.referee.test_cli import SaysTruco, _listen, _wav, recognizers  # noqa: F401
 from tests.referee.test_voices_command import sphinx_model

@@ -13,7 +13,7 @@ import pytest
 from referee import startup
 from referee.asr.base import RecognizerError
 from referee.asr.find import ModelChoice
-from referee.commands.serve import demo_arguments
+from referee.commands.serve_arguments import demo_arguments
 from tests.referee.test_models_check import _vosk as vosk_folder
 from tests.referee.test_voices_command import sphinx_model
 

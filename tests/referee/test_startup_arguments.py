@@ -7,7 +7,7 @@ import pytest
 
 from referee import startup
 from referee.cli import build_parser
-from referee.commands.serve import demo_arguments
+from referee.commands.serve_arguments import demo_arguments
 
 
 def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -17,16 +17,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from referee import startup
+from referee import audio_sources, startup, startup_lines, table_listening
 from referee.asr.find import ModelChoice
 from referee.audio import AudioChunk, to_chunk, to_pcm
-from referee.commands.serve import demo_arguments, event_line
-from referee.startup import _recognizer_part
+from referee.commands.serve_arguments import demo_arguments
+from referee.commands.serve_terminal import event_line
+from referee.recognizer_choice import recognizer_part
 from tests.referee.test_voices_command import FakeSoundDevice
 
 
 def line(choice: ModelChoice, low_accuracy: bool = False) -> str:
-    return _recognizer_part(choice, SimpleNamespace(low_accuracy=low_accuracy)).detail
+    return recognizer_part(choice, SimpleNamespace(low_accuracy=low_accuracy)).detail
 
 
 def test_an_uncalibrated_spanish_model_suggests_calibrating_to_the_table() -> None:
@@ -63,21 +64,21 @@ def test_a_microphone_that_is_not_there_is_a_cross_with_the_reason(
         mics: list[str], said: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sounddevice", FakeSoundDevice(["fakemic", "default"]))
     args = SimpleNamespace(wav=None, mic=mics, channels=1)
-    source, part = startup._audio_source(args, lambda line: None)
+    source, part = audio_sources.audio_source(args, lambda line: None)
     assert source is not None  # it keeps looking while the buttons keep the score
     assert not part.running and said in part.detail and "fakemic" in part.detail
 
 
 def test_the_microphone_asked_for_is_a_tick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sounddevice", FakeSoundDevice(["fakemic", "default"]))
-    _, part = startup._audio_source(SimpleNamespace(wav=None, mic=["fake"], channels=1),
+    _, part = audio_sources.audio_source(SimpleNamespace(wav=None, mic=["fake"], channels=1),
                                     lambda line: None)
     assert part.running and part.detail == "fake (hay: fakemic, default)"
 
 
 def test_without_portaudio_the_microphone_line_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sounddevice", FakeSoundDevice([], portaudio=False))
-    _, part = startup._audio_source(SimpleNamespace(wav=None, mic=None, channels=1),
+    _, part = audio_sources.audio_source(SimpleNamespace(wav=None, mic=None, channels=1),
                                     lambda line: None)
     assert not part.running and "sistema de audio" in part.detail
 
@@ -88,7 +89,7 @@ def test_without_portaudio_the_microphone_line_says_so(monkeypatch: pytest.Monke
 ])
 def test_learning_with_a_recognizer_that_cannot_learn_says_why(recognizer: object, said: str) -> None:
     args = SimpleNamespace(wav=None, models_dir=None)
-    part = startup._learn(args, None, recognizer, lambda line: None, lambda: None)
+    part = table_listening._learn(args, None, recognizer, lambda line: None, lambda: None)
     assert part.name == "aprendizaje" and not part.running and said in part.detail
 
 
@@ -151,7 +152,7 @@ def test_a_microphone_plugged_in_late_shows_on_the_tablet_missing_then_listening
     monkeypatch.setitem(sys.modules, "sounddevice", PluggedLater(["fakemic"], looks=2))
     pages, said = Pages(), list[str]()
     args = demo_arguments(mic=None, channels=1)
-    source, part = startup._audio_source(args, said.append, pages)
+    source, part = audio_sources.audio_source(args, said.append, pages)
     assert not part.running and pages.shown == []  # the listener's first try says it
     source.retry_s = 0
     next(iter(source))
@@ -166,7 +167,7 @@ def test_with_a_microphone_per_team_each_shows_on_its_own(monkeypatch: pytest.Mo
     monkeypatch.setitem(sys.modules, "sounddevice", PluggedLater(["fakemic"]))
     pages, said = Pages(), list[str]()
     args = demo_arguments(mic=["fake", "nope"], channels=1)
-    source, _ = startup._audio_source(args, said.append, pages)
+    source, _ = audio_sources.audio_source(args, said.append, pages)
     team_a, team_b = source.sources
     next(iter(team_a))
     pages.stop, team_b.retry_s = team_b, 0
@@ -211,7 +212,7 @@ def test_a_microphone_through_a_narrow_line_shows_it_hears_poorly_until_its_soun
     monkeypatch.setitem(sys.modules, "sounddevice",
                         Headset(np.concatenate([through_line(talk(10.5)), talk(5, seed=2)])))
     pages, said = Pages(), list[str]()
-    source, _ = startup._audio_source(demo_arguments(mic=None, channels=1), said.append, pages)
+    source, _ = audio_sources.audio_source(demo_arguments(mic=None, channels=1), said.append, pages)
     heard = list(itertools.islice(iter(source), 150))
     source.stop()
     assert len(heard) == 150
@@ -229,7 +230,7 @@ def test_a_microphone_turned_up_too_far_shows_it_hears_poorly_until_it_is_turned
     monkeypatch.setitem(sys.modules, "sounddevice",
                         Headset(np.concatenate([clipped(talk(5), 6.0), talk(15, seed=2)])))
     pages, said = Pages(), list[str]()
-    source, _ = startup._audio_source(demo_arguments(mic=None, channels=1), said.append, pages)
+    source, _ = audio_sources.audio_source(demo_arguments(mic=None, channels=1), said.append, pages)
     heard = list(itertools.islice(iter(source), 200))
     source.stop()
     assert len(heard) == 200
@@ -250,7 +251,7 @@ def test_a_recording_through_a_narrow_line_shows_it_is_heard_poorly_from_where_i
     path = _wav(tmp_path / "auricular.wav",
                 np.concatenate([through_line(talk(10.5)), talk(10, seed=2)]))
     pages, said = Pages(), list[str]()
-    source, part = startup._audio_source(demo_arguments(wav=str(path)), said.append, pages)
+    source, part = audio_sources.audio_source(demo_arguments(wav=str(path)), said.append, pages)
     assert part.running
     source.realtime = False  # as fast as it goes: the test need not wait 20 s
     for _ in source:
@@ -267,7 +268,7 @@ def test_a_microphone_per_team_starts_with_the_lag_kept_last_time(
     keep_lag(lag_file(tmp_path, "fake", "other"), 0.25)
     said = list[str]()
     args = demo_arguments(mic=["fake", "other"], channels=1, data_dir=tmp_path)
-    source, _ = startup._audio_source(args, said.append, Pages())
+    source, _ = audio_sources.audio_source(args, said.append, Pages())
     assert source.lag == 0.25
     assert said == [("micrófonos: como la última vez, el de B entrega su sonido 250 ms después "
                      "que el de A")]
@@ -288,7 +289,7 @@ def test_the_lag_is_kept_for_the_devices_not_for_their_numbers(
                                 (["fake", "fake"], ["0", "1"], -0.1)]:
         monkeypatch.setitem(sys.modules, "sounddevice", PluggedLater(names))
         args = demo_arguments(mic=numbers, channels=1, data_dir=tmp_path)
-        source, _ = startup._audio_source(args, lambda line: None, Pages())
+        source, _ = audio_sources.audio_source(args, lambda line: None, Pages())
         assert source.lag == lag, (names, numbers)
 
 
@@ -327,7 +328,7 @@ def _ends(source: Iterable[AudioChunk], tmp_path: Path, **options: Any) -> Pages
     """Listen to ``source`` until it ends (or fails); what the tablet was told."""
     pages, done = Pages(), threading.Event()
     args = demo_arguments(data_dir=tmp_path, **options)
-    startup._listen(args, pages, Deaf(), source, lambda line: None, done.set)
+    table_listening.listen(args, pages, Deaf(), source, lambda line: None, done.set)
     if options.get("wav"):
         assert done.wait(10)
     else:
@@ -352,7 +353,7 @@ def test_the_demo_says_how_its_score_compares_with_its_script(
     pages, done, lines = Pages(), threading.Event(), []
     args = demo_arguments(data_dir=tmp_path, wav="partida.wav", exit_when_done=True,
                           expected_score=expected)
-    startup._listen(args, pages, Deaf(), [to_chunk(np.zeros((1600, 1)), 0.0)], lines.append,
+    table_listening.listen(args, pages, Deaf(), [to_chunk(np.zeros((1600, 1)), 0.0)], lines.append,
                     done.set)
     assert done.wait(10)
     [end] = [line for line in lines if "la grabación terminó" in line]
@@ -412,7 +413,7 @@ def test_a_microphone_heard_by_the_spanish_model_can_be_calibrated_from_the_tabl
         listening.set()
 
     args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path), wav=wav)
-    parts = startup._listen(args, pages, recognizer, table(), lambda line: None, None)
+    parts = table_listening.listen(args, pages, recognizer, table(), lambda line: None, None)
     assert listening.wait(10)
     if wav:  # a recording is not the table: nobody there to say the prompts
         assert parts == [] and pages.calibration is None and pages.calibrations == []
@@ -435,7 +436,7 @@ def test_the_table_s_last_sound_is_kept_for_the_pages_unless_told_not_to(
         listened.set()  # the first tenth of a second has gone by
 
     args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path), table_audio=seconds)
-    startup._listen(args, pages, Adaptable(), table(), lambda line: None, None)
+    table_listening.listen(args, pages, Adaptable(), table(), lambda line: None, None)
     assert listened.wait(10)
     if not seconds:  # --table-audio 0: nothing of the table's sound is kept
         assert pages.table_audio is None
@@ -470,11 +471,11 @@ def test_a_narrow_microphone_the_voices_were_calibrated_through_is_shown_fine_un
     said = talk(6)
     save_prompts(tmp_path, [[(to_pcm(through_line(said) if line == "narrow" else said), "truco")]])
     pages = CalibratingPages()
-    mic = MicSource("auriculares", on_status=startup.source_status(pages, "mic", lambda _: None))
+    mic = MicSource("auriculares", on_status=startup_lines.source_status(pages, "mic", lambda _: None))
     args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path))
     recognizer = Calibrated(tmp_path / "means")
     lines = startup.line_statuses(args, recognizer, mic)
-    startup._calibration(args, pages, recognizer, lambda _: None, lines)
+    table_listening._calibration(args, pages, recognizer, lambda _: None, lines)
     mic.on_status("escuchando")
     mic.on_status(NARROW_LINE)  # what the microphone says of its sound (referee.band)
     pages.calibration.act("forget")  # the calibration it was recorded through is gone
@@ -498,7 +499,7 @@ def test_voices_learned_from_play_alone_through_a_narrow_microphone_show_it_fine
     said = talk(6)
     heard = [(to_pcm(through_line(said) if line == "narrow" else said), "truco")]  # no prompts
     pages, recognizer = CalibratingPages(), Calibrated(None)
-    mic = MicSource("auriculares", on_status=startup.source_status(pages, "mic", lambda _: None))
+    mic = MicSource("auriculares", on_status=startup_lines.source_status(pages, "mic", lambda _: None))
     args = demo_arguments(data_dir=tmp_path, models_dir=str(tmp_path))
     lines = startup.line_statuses(args, recognizer, mic)
     mic.on_status(NARROW_LINE)
@@ -522,7 +523,7 @@ def test_a_recording_serve_plays_says_on_the_terminal_when_it_sounds_like_a_tele
     wav = tmp_path / "auricular.wav"
     write_wav(wav, to_pcm(through_line(talk(8))))
     said: list[str] = []
-    source, part = startup._audio_source(demo_arguments(wav=str(wav)), said.append)
+    source, part = audio_sources.audio_source(demo_arguments(wav=str(wav)), said.append)
     source.realtime = False  # as fast as it can be read
     list(source)
     assert part.running and said == [f"grabación: a los 5.8 s {NARROW_RECORDING}"]

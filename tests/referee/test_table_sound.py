@@ -106,7 +106,7 @@ def test_sphinx_settles_on_the_table_and_takes_back_a_kept_average(shared_dir: P
 def test_serve_starts_the_microphone_with_the_last_sessions_average(tmp_path: Path) -> None:
     import argparse
 
-    from referee.startup import _table_sound
+    from referee.table_listening import _table_sound
 
     class Rec(FakeRecognizer):
         model_dir = Path("/models/cmusphinx-es-5.2-ptm")

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 
 from engine.cards import Card
-from referee import camera_startup, startup
+from referee import camera_startup, startup_lines
 from referee.camera_startup import CLEAR_AFTER, run_camera, start_table_camera
-from referee.commands.serve import demo_arguments
+from referee.commands.serve_arguments import demo_arguments
 from referee.vision import camera as camera_module
 from referee.vision import reference
 from referee.vision.bank import Bank
@@ -78,7 +78,7 @@ def test_a_camera_that_stops_for_good_shows_it() -> None:
 def test_a_camera_unplugged_and_plugged_again_shows_on_the_tablet() -> None:
     pages, said = Pages(), list[str]()
     camera = Plugged(MISSING, [FRAME])
-    status = startup.source_status(pages, "camera", startup.said_once(said.append, "cámara"))
+    status = startup_lines.source_status(pages, "camera", startup_lines.said_once(said.append, "cámara"))
     camera.source = CameraSource(0, retry_s=0.0, opener=camera, on_status=status)
     assert len(list(camera.source)) == 1
     assert pages.shown[:2] == [("camera", "trouble", "no puedo abrir la cámara 0; reintento en 0 s"),

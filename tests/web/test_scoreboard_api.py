@@ -19,7 +19,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from engine import Settings
-from referee.commands.serve import event_line, store_line
+from referee.commands.serve_terminal import event_line, store_line
 from web_scoreboard import Heard, create_app
 from web_scoreboard.access import RateLimit
 from web_scoreboard.store import Store
@@ -685,10 +685,10 @@ def test_a_long_evening_s_evidence_spills_to_disk_and_a_full_disk_is_said(
     import zipfile
 
     from referee import clip_codec
-    from web_scoreboard import service as service_module
+    from web_scoreboard import past_games
 
     service = app.state.service
-    monkeypatch.setattr(service_module, "EVIDENCE_IN_MEMORY", 64 << 10)
+    monkeypatch.setattr(past_games, "EVIDENCE_IN_MEMORY", 64 << 10)
     rng = random.Random(3)  # sound as deflate would not shrink it
     clips = [rng.randbytes(40_000) for _ in range(5)]
     for n, clip in enumerate(clips):
@@ -713,7 +713,7 @@ def test_a_long_evening_s_evidence_spills_to_disk_and_a_full_disk_is_said(
     def full(*_: Any) -> None:
         raise OSError(28, "No space left on device", "/tmp/tmpzip")
 
-    monkeypatch.setattr(service_module, "evidence_zip", full)
+    monkeypatch.setattr(past_games, "evidence_zip", full)
     refused = client.get(f"/api/games/{game}/evidence")
     assert refused.status_code == 507 and refused.json()["error"] == {
         "code": "evidence-failed",

@@ -11,7 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from referee.cli import build_parser
-from referee.commands.serve import build, lan_address, own_addresses, run
+from referee.commands.serve import build, own_addresses, run
+from referee.commands.serve_address import lan_address
 from tests.web.conftest import PIN, ServeProcess, free_port
 from web_scoreboard.app import DB_NAME
 

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
+from referee.audio_sources import audio_source
 from referee.cli import build_parser
 from referee.commands import demo, serve
 from referee.evidence import write_wav
-from referee.startup import _audio_source, start_camera, start_listening
+from referee.startup import start_camera, start_listening
 from tests.web.conftest import free_port
 
 
@@ -106,7 +107,7 @@ def test_a_recording_cut_short_is_said_at_start_up(tmp_path: Path) -> None:
     write_wav(wav, bytes(2 * 16000 * 3))
     wav.write_bytes(wav.read_bytes()[: 44 + 2 * 16000])  # 1 s of the 3 its header says
     args = build_parser().parse_args(["serve", "--wav", str(wav)])
-    source, part = _audio_source(args, print)
+    source, part = audio_source(args, print)
     assert source is not None and part.running
     assert part.detail == ("la grabación partida.wav (1 s), como si fuera el micrófono; el archivo "
                            f"{wav} está cortado: dice durar 3.0 s y trae 1.0 s; escucho lo que hay")
