@@ -5,14 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
-from referee.names import clean_name
+from referee.names import clean_name, same_name
 from web_scoreboard.access import PIN_PATTERN
 
 # Error types of the checks below: their messages are already in Spanish, for the page to show.
-OWN_ERRORS = frozenset({"text_empty", "text_too_long", "pin_format"})
+OWN_ERRORS = frozenset({"text_empty", "text_too_long", "pin_format", "name_same"})
 
 
 def _length(what: str, most: int) -> Callable[[str], str]:
@@ -84,8 +93,21 @@ class SwapIn(Strict):
 
 
 class NamesIn(Strict):
+    """The teams' names: two names, not one name twice (``referee.names.same_name``: in any case
+    or Unicode form), or the board could not say in words which team it means."""
+
     A: Name
     B: Name
+
+    @field_validator("B")
+    @classmethod
+    def _not_the_same_as_a(cls, value: str, info: ValidationInfo) -> str:
+        other = info.data.get("A")
+        if other is not None and same_name(other, value):
+            raise PydanticCustomError(
+                "name_same", "los dos equipos no pueden llamarse igual («{a}» y «{b}»): "
+                "cambiá uno, así el tablero dice de quién habla", {"a": other, "b": value})
+        return value
 
 
 class SettingsIn(Strict):

@@ -153,6 +153,26 @@ def test_a_refused_name_or_pin_is_explained_in_spanish(client: TestClient, path:
     assert state(client) == before
 
 
+@pytest.mark.parametrize(("first", "other", "kept"), [
+    ("Nosotros", "nosotros", "nosotros"), ("Nosotros", " NOSOTROS ", "NOSOTROS"),
+    ("Los Ñandúes", unicodedata.normalize("NFD", "LOS ÑANDÚES"), "LOS ÑANDÚES")])
+def test_two_teams_are_not_given_one_name(client: TestClient, first: str, other: str,
+                                          kept: str) -> None:
+    """«Nosotros» and «nosotros» (``referee.names.same_name``: in any case or Unicode form) would
+    leave the board unable to say in words which team it means: refused, by the names' boxes and
+    by a new game alike."""
+    names = {"A": first, "B": other}
+    before = state(client)
+    said = f"los dos equipos no pueden llamarse igual («{first}» y «{kept}»)"
+    for response, field in ((client.put("/api/names", json=names, headers=AUTH), "B"),
+                            (client.post("/api/games", json={"names": names}, headers=AUTH),
+                             "names.B")):
+        assert response.status_code == 422
+        assert response.json()["error"]["message"].startswith(f"mensaje inválido — {field}: {said}")
+    assert state(client) == before
+    assert client.put("/api/names", json={"A": first, "B": "Ellos"}, headers=AUTH).status_code == 200
+
+
 def test_a_name_of_24_characters_is_kept_whole(client: TestClient) -> None:
     names = {"A": "Losmuchachosdelaesquinaa", "B": "  Ellos  "}
     response = client.put("/api/names", json=names, headers=AUTH)

@@ -1101,6 +1101,36 @@ def test_the_history_is_readable_at_every_size(server: LiveServer, browser: Any)
         context.close()
 
 
+# Credited at hand end, A's envido (a false 33) takes A to 30, and B's truco is left out
+# (tests/engine/test_corrections.py)
+TRUCO_LEFT_OUT = ("points A +28", "points B +20", "hand", "A1: envido", "B1: quiero", "A1: 33",
+                  "B1: son buenas", "B1: truco", "A1: quiero", "A1 plays 4c", "B1 plays 1e",
+                  "B1 plays 1b", "A1 plays 4o")
+
+
+def test_the_points_a_finished_game_left_out_are_shown_where_they_were_given_back(
+        server: LiveServer, page: Any) -> None:
+    """The history reads in the order things happened: the hand's row has the points scored as
+    it was played; the truco the end of the game left out is in the row of the correction, or
+    beside the false show, that gave it back."""
+    said = "se anotan los puntos que la partida había dejado afuera: truco Ellos +2"
+    for last, column, expected in (
+            (("points A -1",), 6, f"Nosotros −1 · {said}"),
+            (("A1 shows 7o 5o",), 7, f"tras la muestra de Nosotros, {said}")):
+        server.api.post("/api/games", json={"settings": {"envido_credit": "hand-end"}}).raise_for_status()
+        snap = server.post(*TRUCO_LEFT_OUT, *last)
+        assert snap["hands"][0]["scored_later"][0]["points"] == 2
+        open_board(page, server.url)
+        wait_seq(page, snap["seq"])
+        page.click("#btn-history")
+        row = ".hist tbody tr:nth-child(2)"
+        assert text(page, f"{row} td:nth-child(5)") == "—"  # not when the hand was played
+        cell = page.locator(f"{row} td:nth-child({column})")
+        assert cell.inner_text().strip().split("\n")[-1] == expected
+        shot(page, f"history-given-back-{column}")
+        page.click("#dlg-history [data-close]")
+
+
 def test_the_game_over_screen_is_a_modal_and_comes_back_when_won_again(server: LiveServer,
                                                                         page: Any) -> None:
     open_board(page, server.url)
@@ -1334,6 +1364,29 @@ def test_a_team_name_is_never_left_empty_nor_cut_before_the_server_would(server:
     page.wait_for_selector("#dlg-settings #toast:has-text('El nombre no puede quedar vacío')", timeout=5000)
     assert page.locator('input[name="nameB"]').input_value() == "Ellos"
     assert server.api.get("/api/state").json()["names"] == {"A": "🧉" * 24, "B": "Ellos"}
+
+
+def test_two_teams_are_not_given_one_name_on_the_board_nor_in_the_settings(server: LiveServer,
+                                                                          page: Any) -> None:
+    """A name that is the other team's in another case or Unicode form is refused where it is
+    typed, before it is sent, in the words the server would use; the board's box is put back."""
+    open_board(page, server.url)
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/api/names" in r.url else None)
+    name = '.name[data-team="B"]'
+    page.fill(name, "  NOSOTROS ")
+    page.press(name, "Enter")
+    said = "#toast:has-text('Los dos equipos no pueden llamarse igual («Nosotros» y «NOSOTROS»)')"
+    page.wait_for_selector(said, timeout=5000)
+    assert page.locator(name).input_value() == "Ellos"
+    page.click("#btn-settings")
+    page.fill('input[name="nameA"]', "Los Ñandúes")
+    page.fill('input[name="nameB"]', "los n\u0303andu\u0301es")  # as a Mac's keyboard types «ñ», «ú»
+    page.click("#btn-save-names")
+    page.wait_for_selector("#dlg-settings #toast:has-text('Los dos equipos no pueden llamarse igual')",
+                           timeout=5000)
+    assert page.evaluate("document.activeElement.name") == "nameB"  # the box to change, as typed
+    assert not sent and server.api.get("/api/state").json()["names"] == {"A": "Nosotros", "B": "Ellos"}
 
 
 def test_a_tap_as_the_host_page_opens_waits_for_its_pin_instead_of_asking(
@@ -2369,3 +2422,33 @@ def test_three_badges_keep_a_phone_on_its_side_one_row_and_open_with_a_tap(
     assert page.locator('.source.trouble[data-source="mic A"]').is_visible()
     page.click(".team-B .score")  # a tap elsewhere closes it
     assert toggle.get_attribute("aria-expanded") == "false"
+
+
+def test_three_badges_fold_on_an_upright_phone_and_a_small_tablet_shows_the_hand_whole(
+        server: LiveServer, page: Any) -> None:
+    """On a phone held upright three badges are their count, «⚠ 2», and the bar stays about as
+    high as without them (before: 337 px, a third of the screen), their words still there for a screen
+    reader and a tap away; on a 1024×600 tablet the hand fits its panel, no scroll inside."""
+    server.post("hand", "A1: envido", "B1: quiero", "A1: 27", "B1: son buenas", "A1: truco",
+                "B1: quiero", "A1 plays 4c")
+    page.set_viewport_size(SIZES["phone"])
+    open_board(page, server.url)
+    bare = page.evaluate(BAR_AND_BOARD)["bar"]  # «Truco» and the buttons: two rows and a half
+    server.service.set_source("camera", "ok", "cámara 0: sigue las cartas jugadas")
+    server.service.set_source("mic B", "poor", NARROW_LINE)
+    server.service.set_source("mic A", "trouble", "no hay ningún micrófono conectado: enchufá uno")
+    wait_seq(page, server.service.snapshot()["seq"])
+    toggle = page.locator("#sources-toggle")
+    assert toggle.is_visible() and text(page, "#sources-toggle") == "⚠ 2"
+    assert page.evaluate(BAR_AND_BOARD)["bar"] <= bare + 20  # the count as high as a tap (44 px)
+    said = page.get_by_role("status", name="Lo que oye y ve el árbitro")
+    assert "enchufá uno" in str(said.text_content())  # what a screen reader is told
+    toggle.click()
+    detail = page.locator('.source.trouble[data-source="mic A"] .detail')
+    assert detail.evaluate(ON_TOP) and detail.evaluate("e => e.scrollHeight <= e.clientHeight + 1")
+    shot(page, "phone-three-badges-open")
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false" and not detail.is_visible()
+    page.set_viewport_size({"width": 1024, "height": 600})
+    assert page.locator(".hand").evaluate("e => e.scrollHeight <= e.clientHeight + 1")
+

@@ -4,6 +4,7 @@
 
 const Settings = (() => {
   const EMPTY_NAME = "El nombre no puede quedar vacío";
+  const SAME_NAME = (a, b) => `Los dos equipos no pueden llamarse igual («${a}» y «${b}»): cambiá uno, así el tablero dice de quién habla`;
   const $ = (sel) => document.querySelector(sel);
   const $$ = (sel) => Array.from(document.querySelectorAll(sel));
   const { state, toast } = Page;
@@ -54,15 +55,30 @@ const Settings = (() => {
     input.setSelectionRange(at, at);
   }
 
-  /* The names typed in «Ajustes»; null, with the empty box put back as it was and said why, when
-     one was left empty. */
+  /* What a name is compared by, as the server does (referee/names.py ``name_key``): on one line,
+     spaces collapsed, in any case or Unicode form (upper then lower: «ß» is «ss», as casefold). */
+  function nameKey(name) {
+    const clean = name.normalize("NFC").replace(/[\p{C}\s]+/gu, " ").trim();
+    return clean.normalize("NFD").toUpperCase().toLowerCase().normalize("NFD");
+  }
+
+  /* Why two teams' names cannot be kept, shown as the toast; "" when they can. */
+  function namesRefused(names) {
+    if (!names.A || !names.B) return EMPTY_NAME;
+    return nameKey(names.A) === nameKey(names.B) ? SAME_NAME(names.A, names.B) : "";
+  }
+
+  /* The names typed in «Ajustes»; null, said why, when one was left empty (the box put back as
+     it was) or both are one name (the second box to change, as typed). */
   function namesFromForm() {
     const form = $("#settings-form");
     const names = { A: form.nameA.value.trim(), B: form.nameB.value.trim() };
-    if (names.A && names.B) return names;
+    const refused = namesRefused(names);
+    if (!refused) return names;
     if (!names.A) form.nameA.value = Render.teamName(state.snap, "A");
     if (!names.B) form.nameB.value = Render.teamName(state.snap, "B");
-    toast(EMPTY_NAME);
+    if (names.A && names.B) form.nameB.focus();
+    toast(refused);
     return null;
   }
 
@@ -82,14 +98,17 @@ const Settings = (() => {
     if (await send("PUT", "/api/pin", { pin })) { setPin(pin); toast("PIN cambiado", true); }
   }
 
-  /* The names on the board: a name typed there is saved as the settings' are, none is put back;
-     and every name box is held to its ``data-chars``. */
+  /* The names on the board: a name typed there is saved as the settings' are; an empty one, or
+     the other team's, is put back as it was and said why; and every name box is held to its
+     ``data-chars``. */
   function wire() {
     for (const input of $$(".name")) {
       input.addEventListener("change", () => {
         const team = input.dataset.team;
-        if (!input.value.trim()) { input.value = Render.teamName(state.snap, team); toast(EMPTY_NAME); return; }
-        send("PUT", "/api/names", { A: Render.teamName(state.snap, "A"), B: Render.teamName(state.snap, "B"), [team]: input.value.trim() });
+        const names = { A: Render.teamName(state.snap, "A"), B: Render.teamName(state.snap, "B"), [team]: input.value.trim() };
+        const refused = namesRefused(names);
+        if (refused) { input.value = Render.teamName(state.snap, team); toast(refused); return; }
+        send("PUT", "/api/names", names);
       });
       input.addEventListener("keydown", (event) => {
         if (event.key === "Escape") input.value = Render.teamName(state.snap, input.dataset.team);  // as it was

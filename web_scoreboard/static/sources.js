@@ -1,5 +1,6 @@
 /* The strip of the referee's microphones and camera (render.js draws it) opened whole by a tap:
-   on a bar with no room for it (a phone on its side) it shows as a count, «⚠ 2», and on a
+   on a bar with no room for it (a phone on its side; one held upright, with two badges or more)
+   it shows as a count, «⚠ 2», and on a
    landscape tablet each badge shows its reason on one line, cut; the tap shows every badge with
    its whole reason under the bar.  A tap on it, outside it, or Escape closes it. */
 "use strict";
