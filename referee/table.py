@@ -8,26 +8,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from engine import (
-    EngineError,
-    EnvidoAside,
-    Event,
-    Game,
-    NewHand,
-    Say,
-    Settings,
-    Team,
-    other,
-    snapshot,
-    team_of,
-)
+from engine import EnvidoAside, Event, NewHand, Say, Settings, Team, other, team_of
 from engine.events import Call, Declare
-from referee.interpret import Interpretation, candidate_seats, guess_of, interpret
-from referee.logline import Spoken, parse_line
+from referee.call_lines import line_text, line_words, said_by
+from referee.envido_aside import duel_of, named_aside, said_aside, widened
+from referee.interpret import Interpretation, candidate_seats, interpret
 from referee.phrases import CALL_PHRASES, NUMBER_WORDS, longer_calls, parse
+from referee.table_lines import LineRejected, LineTable
 
 T = TypeVar("T")
 
@@ -39,117 +28,14 @@ OPPOSITE_ANSWERS: dict[Call, Call] = {
 }
 
 
-class LineRejected(ValueError):
-    """A line the table refused (or that carried no call); nothing changed."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class Table:
+class Table(LineTable):
     """A game and the interpretation of what is said at it."""
 
     def __init__(self, settings: Settings | None = None) -> None:
-        self.game = Game(settings)
-        # The indices of events applied by the same log line as the event before them
-        # («B1: quiero retruco» applies two): undo, flip and swap take a line back whole.
-        self._joined: set[int] = set()
+        super().__init__(settings)
         # The calls the rules would take in place of the last event (``_said_instead``), for the
         # last event they were worked out for (that event, the count of events)
         self._instead: tuple[Event, int, dict[tuple[Call, ...], list[str]]] | None = None
-
-    @property
-    def settings(self) -> Settings:
-        return self.game.settings
-
-    @property
-    def lines(self) -> list[str]:
-        """The applied events as log lines; applying them to a new table rebuilds this one."""
-        return [str(e) for e in self.game.events]
-
-    @property
-    def joined(self) -> list[bool]:
-        """For each applied event, whether the log line of the event before it applied it too."""
-        return [i in self._joined for i in range(len(self.game.events))]
-
-    def regroup(self, joined: list[bool]) -> None:
-        """Mark which events were applied by one line with the event before them (``joined``, as
-        stored), so that a game rebuilt one event at a time takes its lines back whole again."""
-        self._joined = {i for i, together in enumerate(joined) if together and i > 0}
-
-    def snapshot(self) -> dict[str, Any]:
-        return snapshot(self.game)
-
-    # -- written lines ---------------------------------------------------------------------------
-    def events_for_line(self, line: str) -> list[Event]:
-        """The events one log line stands for, checked in order but not applied.
-
-        Raises ``LineRejected`` with the reason when any of them is refused.
-        """
-        try:
-            parsed = parse_line(line)
-        except EngineError as err:
-            raise LineRejected(err.reason) from None
-        if parsed is None:
-            return []
-        if not isinstance(parsed, Spoken):
-            try:
-                self.game.check(parsed)
-            except EngineError as err:
-                raise LineRejected(err.reason) from None
-            return [parsed]
-        items = interpret(self.game, parsed.text, seat=parsed.seat)
-        return _accepted_events(parsed.text, items)
-
-    def apply_line(self, line: str) -> list[str]:
-        """Apply one log line whole, or nothing: returns the canonical lines applied."""
-        events = self.events_for_line(line)
-        self._apply_together(events)
-        return [str(e) for e in events]
-
-    def _apply_together(self, events: Sequence[Event]) -> None:
-        """Apply events as one line, all or none; raises ``LineRejected`` with the reason of the
-        one refused."""
-        applied = 0
-        try:
-            for event in events:
-                self._apply_event(event, joined=applied > 0)
-                applied += 1
-        except EngineError as err:
-            for _ in range(applied):
-                self.undo()
-            raise LineRejected(err.reason) from None
-
-    def _apply_event(self, event: Event, joined: bool = False) -> None:
-        """Apply one event; ``joined``: as part of the line of the event before it."""
-        self.game.apply(event)
-        index = len(self.game.events) - 1
-        if joined:
-            self._joined.add(index)
-        else:
-            self._joined.discard(index)
-
-    def undo(self) -> str:
-        """Take back the last event (one call of a line that has two: see ``undo_line``)."""
-        try:
-            event = self.game.undo()
-        except EngineError as err:
-            raise LineRejected(err.reason) from None
-        self._joined.discard(len(self.game.events))
-        return str(event)
-
-    def undo_line(self) -> list[str]:
-        """Take back the last log line whole: the lines of its events, in the order applied."""
-        count = max(len(self._last_line()), 1)  # with nothing applied, ``undo`` says why not
-        return [self.undo() for _ in range(count)][::-1]
-
-    def _last_line(self) -> list[Event]:
-        """The events the last log line applied (two for «B1: quiero retruco»)."""
-        start = len(self.game.events) - 1
-        while start > 0 and start in self._joined:
-            start -= 1
-        return self.game.events[max(start, 0):]
 
     # -- heard words -------------------------------------------------------------------------------
     def interpret(self, text: str, team: Team | None = None) -> list[Interpretation]:
@@ -163,7 +49,7 @@ class Table:
             return items
         readings = [self._with_aside(aside, lambda: interpret(self.game, text, team=team))
                     for aside in self._asides(team)]
-        return [_widened(self.game, item, [r[k] for r in readings])
+        return [widened(self.game, item, [r[k] for r in readings])
                 for k, item in enumerate(items)]
 
     def _with_aside(self, aside: EnvidoAside, read: Callable[[], T]) -> T:
@@ -186,7 +72,7 @@ class Table:
             return self.interpret(text, team)
         self._apply_event(first)
         try:
-            return _said_aside(self.interpret(text, team), first)
+            return said_aside(self.interpret(text, team), first)
         finally:
             self.undo()
 
@@ -252,7 +138,7 @@ class Table:
         first = NewHand() if dealt else self.goes_on(text, team) if begins else None
         if first is not None:
             self._apply_event(first)
-        items = _said_aside(self.interpret(text, team), first)
+        items = said_aside(self.interpret(text, team), first)
         applied = [item.event for item in items if item.accepted and item.event is not None]
         if first is not None and not applied:
             self.undo()
@@ -305,7 +191,7 @@ class Table:
         for aside in asides:
             events = self._with_aside(aside, taken)
             if events:
-                return _named(aside, events, self.game)
+                return named_aside(aside, events, self.game)
         return None
 
     def _asides(self, team: Team | None) -> list[EnvidoAside]:
@@ -316,7 +202,7 @@ class Table:
         else:
             first_seat: dict[tuple[str, ...], str] = {}
             for seat in candidate_seats(self.game, team):
-                first_seat.setdefault(_duel(self.game, seat), seat)
+                first_seat.setdefault(duel_of(self.game, seat), seat)
             asides = [EnvidoAside(seat) for seat in first_seat.values()]
         return [aside for aside in asides if self.game.is_legal(aside)]
 
@@ -335,9 +221,9 @@ class Table:
         rival_team = other(team_of(said[0].seat))
         rivals = [s for s in self.game.settings.seats if team_of(s) == rival_team]
         # in pica-pica, the rival facing the seat first: the call stays in its duel if it can
-        own = _duel(self.game, said[0].seat)
+        own = duel_of(self.game, said[0].seat)
         rivals.sort(key=lambda seat: seat not in own)
-        return self._give(said, rivals, f"{rival_team} no puede haber dicho «{_words(said)}» ahora")
+        return self._give(said, rivals, f"{rival_team} no puede haber dicho «{line_words(said)}» ahora")
 
     def partners_of_last(self) -> list[str]:
         """The other seats of the team whose seat made the last call (none with two players, or
@@ -358,7 +244,7 @@ class Table:
             raise LineRejected("lo último no fue un canto")
         if seat not in self.partners_of_last():
             raise LineRejected(f"{seat} no es compañero de {said[0].seat}")
-        return self._give(said, [seat], f"{seat} no puede haber dicho «{_words(said)}» ahora")
+        return self._give(said, [seat], f"{seat} no puede haber dicho «{line_words(said)}» ahora")
 
     def _said_last(self) -> list[Say | Declare]:
         """The last line if it is a seat's calls or declaration, else ``LineRejected``."""
@@ -380,9 +266,9 @@ class Table:
         if aside is not None:
             self.undo()
         for seat in seats:
-            moved = [_said_by(e, seat) for e in said]
+            moved = [said_by(e, seat) for e in said]
             if self._apply_with_aside(moved):
-                return _line_text(moved)
+                return line_text(moved)
         if aside is not None:
             self._apply_event(aside)
         self._apply_together(said)
@@ -391,7 +277,7 @@ class Table:
     def _apply_with_aside(self, said: list[Say | Declare]) -> bool:
         """Apply a seat's line, after setting aside the envido of its duel when only that lets it
         in (``sets_aside``, a line of its own); False, and nothing changed, if it is refused."""
-        aside = self.sets_aside(_line_text(said))
+        aside = self.sets_aside(line_text(said))
         if aside is not None:
             self.apply_line(aside)
         try:
@@ -471,9 +357,6 @@ class Table:
         raise LineRejected(f"«{swapped.call.value}» no se puede decir ahora")
 
 
-ASIDE_REASON = "no se oyeron los tantos: el envido queda para decidir con un toque"
-
-
 def keys_taken(read: Callable[[str], list[Interpretation]]) -> frozenset[str]:
     """The calls and numbers (``Heard.key``) of the phrase table that ``read`` (a table's
     ``interpret`` or ``preview``) takes, each phrase said alone."""
@@ -481,72 +364,8 @@ def keys_taken(read: Callable[[str], list[Interpretation]]) -> frozenset[str]:
                      for item, meant in zip(parse(phrase), read(phrase)) if meant.accepted)
 
 
-def _said_aside(items: list[Interpretation], first: Event | None) -> list[Interpretation]:
-    """The items read once the envido was set aside (``first``), the accepted ones saying so."""
-    if not isinstance(first, EnvidoAside):
-        return items
-    return [replace(i, reason=ASIDE_REASON) if i.accepted else i for i in items]
-
-
-def _duel(game: Game, seat: str) -> tuple[str, ...]:
-    """The seats of the duel (or hand) of the deal in play that ``seat`` plays in."""
-    return next(hand.seats for hand in game.deal if seat in hand.seats)
-
-
-def _named(aside: EnvidoAside, events: list[Event], game: Game) -> EnvidoAside:
-    """A pica-pica duel's set-aside named by the seat of the first call it lets in (the same
-    duel, told by the seat that spoke)."""
-    if aside.seat is None:
-        return aside
-    duel = _duel(game, aside.seat)
-    seats = [seat for seat in (getattr(e, "seat", None) for e in events) if seat in duel]
-    return EnvidoAside(seats[0]) if seats else aside
-
-
-def _widened(game: Game, item: Interpretation,
-             readings: list[Interpretation]) -> Interpretation:
-    """An accepted item with the seats that could also have said it in other ``readings`` of
-    its words (with a duel's envido set aside), and what of who said it is a guess then."""
-    more = [seat for r in readings if r.accepted for seat in r.seats if seat not in item.seats]
-    if not item.accepted or not more:
-        return item
-    seats = (*item.seats, *dict.fromkeys(more))
-    return replace(item, guess=guess_of(game, item.heard.call, seats), seats=seats)
-
-
 def _bets(table: Table) -> str:
     """Where the hand in play stands on its bets: truco, envido and flor, with what it waits for."""
     hand = table.snapshot().get("hand") or {}
     return json.dumps({k: hand.get(k) for k in ("truco", "envido", "flor", "pending")},
                       sort_keys=True, ensure_ascii=False)
-
-
-def _said(event: Say | Declare) -> str:
-    return event.call.value if isinstance(event, Say) else str(event.points)
-
-
-def _words(line: list[Say | Declare]) -> str:
-    """What a line's seat said («quiero retruco»)."""
-    return " ".join(_said(e) for e in line)
-
-
-def _said_by(event: Say | Declare, seat: str) -> Say | Declare:
-    """The same call (or declaration), said by another seat."""
-    return Say(seat, event.call) if isinstance(event, Say) else Declare(seat, event.points)
-
-
-def _line_text(line: list[Say | Declare]) -> str:
-    """A line of calls as a log line: ``B1: truco``, ``A1: no quiero truco``."""
-    return str(line[0]) if len(line) == 1 else f"{line[0].seat}: {_words(line)}"
-
-
-def _accepted_events(text: str, items: list[Interpretation]) -> list[Event]:
-    """A spoken log line counts whole: every call in it legal, and at least one call."""
-    refused = [i for i in items if not i.accepted and i.call is not None]
-    if refused:
-        raise LineRejected(refused[0].reason)
-    events = [i.event for i in items if i.accepted and i.event is not None]
-    if not events:
-        decoys = [i.reason for i in items if i.call is None]
-        raise LineRejected(decoys[0] if decoys else f"«{text}» no es un canto")
-    return events

@@ -32,8 +32,8 @@ from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
 from referee.audio import AudioError
 from referee.cli import main
-from referee.commands import voices
-from referee.commands.voices import from_wav_dir
+from referee.commands import voices_fit
+from referee.commands.voices_wav import from_wav_dir
 from referee.device_status import NARROW_CALIBRATION
 from referee.phrases import parse
 from referee.wav import read_pcm
@@ -349,7 +349,7 @@ def test_a_model_file_cut_short_is_said_by_name_not_a_traceback(
     assert str(copy) in err.value.message and "models fetch" in err.value.message
     # 'voices calibrate' (and the tablet's calibration, and 'voices learn') says it and goes on
     said = [[(b"\0\0" * 16000, "truco")]]
-    assert voices.fit_and_keep(tmp_path / "models", copy, lambda: said, [], lambda *_: "") == 2
+    assert voices_fit.fit_and_keep(tmp_path / "models", copy, lambda: said, [], lambda *_: "") == 2
     err_said = capsys.readouterr().err
     assert err_said.startswith("No pude calibrar: ") and f"no puedo leer {cut}: " in err_said
     assert not (tmp_path / "models").exists()

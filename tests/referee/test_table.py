@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine import Settings
+from referee.envido_aside import ASIDE_REASON
 from referee.phrases import CALL_PHRASES, NUMBER_WORDS, parse
-from referee.table import ASIDE_REASON, LineRejected, Table
+from referee.table import LineRejected, Table
 
 
 def table_with(*lines: str, settings: Settings | None = None) -> Table:

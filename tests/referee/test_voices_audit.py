@@ -18,7 +18,7 @@ from referee.asr.adapt import Aligner, PtmModel, accumulate, calibration_dir, sp
 from referee.audio import AudioError
 from referee.calibration_prompts import unfitted
 from referee.cli import INTERRUPTED, main
-from referee.commands.voices import from_wav_dir
+from referee.commands.voices_wav import from_wav_dir
 from referee.table_calibration import TableCalibration
 from referee.wav import read_pcm
 from tests.referee.test_table_calibration import Recognizer, wait_for

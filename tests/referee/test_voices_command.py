@@ -19,7 +19,7 @@ from referee import mics
 from referee.asr import learn as voice_learning
 from referee.audio import AudioChunk, to_chunk
 from referee.cli import INTERRUPTED, main
-from referee.commands import voices
+from referee.commands import voices_mic
 from tests.referee.test_models_check import _vosk as vosk_folder  # passes the file checks
 
 
@@ -111,9 +111,9 @@ def _noise(seconds: float) -> Iterator[AudioChunk]:
 
 def test_steady_noise_does_not_hold_a_prompt() -> None:
     stream = _noise(30.0)
-    captured = voices.capture_one(stream)
+    captured = voices_mic.capture_one(stream)
     left = sum(1 for _ in stream) / 10
-    assert left > 30.0 - voices.PHRASE_MAX_S - 2  # cut a few seconds after the noise started
+    assert left > 30.0 - voices_mic.PHRASE_MAX_S - 2  # cut a few seconds after the noise started
     pcm, why = captured
     assert pcm is None and "ruido" in why
 
@@ -137,9 +137,9 @@ class NoisyMic:
 def test_a_prompt_held_by_noise_says_so_and_goes_on(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(mics, "MicSource", NoisyMic)
-    [captured] = voices.from_mic(None)
+    [captured] = voices_mic.from_mic(None)
     lines = capsys.readouterr().out.splitlines()
-    first = lines.index(f"[1/{len(voices.PROMPTS)}] Decí: «truco»")
+    first = lines.index(f"[1/{len(voices_mic.PROMPTS)}] Decí: «truco»")
     assert "ruido que no para" in lines[first + 1] and lines[first + 2].startswith("[2/")
     assert "truco" not in [text for _, text in captured]  # the noise is not kept as a call
 

@@ -16,7 +16,7 @@ import pytest
 from referee import mics
 from referee.asr.adapt import calibrate
 from referee.audio import AudioChunk, AudioError, to_chunk
-from referee.commands import voices
+from referee.commands import voices_mic
 from referee.table_sound import kept_lag, lag_file
 from referee.wav import read_wav
 
@@ -53,10 +53,10 @@ def prompts_said(shared_dir: Path) -> dict[str, Path]:
         said = {r["text"]: shared_dir / "speech" / r["file"] for r in csv.DictReader(fh)
                 if r["voice"] == VOICE and (r["speed"], r["pitch"]) == RENDER
                 and r["group"] in ("call", "points")}
-    assert set(voices.PROMPTS) <= set(said)
+    assert set(voices_mic.PROMPTS) <= set(said)
     pause = np.zeros((int(0.8 * 16000), 1))
     parts = []
-    for text in voices.PROMPTS:
+    for text in voices_mic.PROMPTS:
         # the person reads the prompt, then speaks; a silent prompt times out after 6 s
         parts += [pause, np.zeros((7 * 16000, 1)) if text == SILENT else read_wav(said[text])]
     CorpusMic.stream = np.concatenate(parts)
@@ -69,10 +69,10 @@ def test_calibration_prompts_are_cut_from_the_microphone(shared_dir: Path, tmp_p
     monkeypatch.setattr(mics, "MicSource", CorpusMic)
 
     CorpusMic.drops = 0
-    [captured] = voices.from_mic(None, players=1)
-    assert CorpusMic.drops == len(voices.PROMPTS)  # before each prompt's answer
+    [captured] = voices_mic.from_mic(None, players=1)
+    assert CorpusMic.drops == len(voices_mic.PROMPTS)  # before each prompt's answer
 
-    assert [text for _, text in captured] == [t for t in voices.PROMPTS if t != SILENT]
+    assert [text for _, text in captured] == [t for t in voices_mic.PROMPTS if t != SILENT]
     for pcm, text in captured:  # each cut holds that phrase, not its neighbours
         length = len(read_wav(said[text]))
         assert 0.3 * length < len(pcm) / 2 < 1.6 * length, text
@@ -114,15 +114,15 @@ def test_calibration_with_a_microphone_per_team_hears_each_player_on_the_louder(
     TeamCorpusMic.opened = None
     # the two microphones placed in time by a clock as fast as they are
     monkeypatch.setattr(mics, "TeamMics", partial(mics.TeamMics, clock=lambda: 10 * time.monotonic()))
-    [captured] = voices.from_mic(["mesa B", "mesa A"], data_dir=tmp_path)
-    assert [text for _, text in captured] == [t for t in voices.PROMPTS if t != SILENT]
+    [captured] = voices_mic.from_mic(["mesa B", "mesa A"], data_dir=tmp_path)
+    assert [text for _, text in captured] == [t for t in voices_mic.PROMPTS if t != SILENT]
     # the two in step (the same sound), as `serve` will find them
     assert kept_lag(lag_file(tmp_path, "mesa B", "mesa A")) == pytest.approx(0.0, abs=0.005)
     for pcm, text in captured:  # A's microphone, which hears the player at full level
         phrase = np.frombuffer(pcm, "<i2").astype(float)
         assert np.sqrt(np.mean(phrase**2)) > 0.6 * np.sqrt(np.mean(read_wav(said[text]) ** 2)) * 32767
     with pytest.raises(AudioError):
-        voices.from_mic(["mesa A", "mesa B", "mesa A"])
+        voices_mic.from_mic(["mesa A", "mesa B", "mesa A"])
     with pytest.raises(AudioError) as err:  # said at once, not waited for
-        voices.from_mic(["mesa A", "ninguno"])
+        voices_mic.from_mic(["mesa A", "ninguno"])
     assert err.value.code == "mic-missing"

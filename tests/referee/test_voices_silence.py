@@ -21,7 +21,7 @@ from referee.calibration_prompts import (
     loudest_rms,
     voiceless,
 )
-from referee.commands.voices import from_wav_dir
+from referee.commands.voices_wav import from_wav_dir
 from referee.wav import read_pcm
 
 HISS_RMS = 8.0  # a quiet microphone's hiss, nobody speaking: about -72 dBFS
