@@ -7,6 +7,7 @@ of the spoken script.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
@@ -162,6 +163,9 @@ class DemoTerminal(Terminal):
         self._held: list[_Line] = []
         self._taken_back: set[str] = set()  # calls undone before they were shown
         self._hands = 0
+        # a deal taken back with a call before it was shown: its header stays where it was, and
+        # the deal's next row shows none (the hand is the same one)
+        self._header_ahead = False
         self._plays = True  # whether the recording is heard (the start-up lines say)
         self._score = {"A": 0, "B": 0}  # the score last shown (the banner's, of a new game)
         self._stop = threading.Event()
@@ -175,6 +179,7 @@ class DemoTerminal(Terminal):
                 if f"↶ {escape(line)} — dudoso" in text:  # never shown as written down
                     self._taken_back.discard(line)
                     text = text.replace("↶", "?", 1)
+            text = as_refusal(text)
             if self._held:
                 self._held.append(_Line(self._clock(), text))
             else:
@@ -185,12 +190,25 @@ class DemoTerminal(Terminal):
             if action == "undo":
                 kept = [k for k, held in enumerate(self._held) if held.action == "apply"]
                 if kept and self._held[kept[-1]].line == line:
-                    del self._held[kept[-1]]
-                    self._taken_back.add(line)
+                    self._take_back(kept[-1])
                     self.show_due()
                     return
             self._held.append(_Line(self._clock(), action=action, line=line, origin=origin,
                                     score=score))
+
+    def _take_back(self, k: int) -> None:
+        """Forget the held row ``k``, undone before it was shown.  A deal taken back with the
+        first call of its hand keeps its place as the hand's header, so that the call, shown as
+        doubtful, is shown under it."""
+        held = self._held[k]
+        if held.line != "hand":
+            del self._held[k]
+            self._taken_back.add(held.line)
+        elif self._header_ahead:  # its header is already there
+            del self._held[k]
+        else:
+            self._held[k] = _Line(held.at, action="header")
+            self._header_ahead = True
 
     def parts(self, parts: list[Part]) -> None:
         self._plays = any(part.name == "audio" and part.running for part in parts)
@@ -230,7 +248,10 @@ class DemoTerminal(Terminal):
         if not held.action:
             super().log(held.text)
             return
-        if held.action == "apply" and held.line == "hand":
+        if held.action == "apply" and held.line == "hand" and self._header_ahead:
+            self._header_ahead = False  # the deal again, of the hand whose header is shown
+            return
+        if held.action == "header" or (held.action == "apply" and held.line == "hand"):
             self._hands += 1
             super().log(f"[bold]— mano {self._hands} —[/bold]")
             return
@@ -243,3 +264,14 @@ class DemoTerminal(Terminal):
             self._score = dict(held.score)
             shown = f"   [green]→ A {held.score.get('A', 0)} — B {held.score.get('B', 0)}[/green]"
         super().log(f"          {what}{who}{shown}")
+
+
+# A refusal of the rules, as the engine words it: the event refused («A1: 10»), then why; as a
+# reason of its own (« — A1: 10: …») or quoted at the end of one («(antes: A1: 10: …)»).
+_REFUSED = re.compile(r"(— |\((?:antes: )?)([AB][1-3]): ([^:«»()\[\]]+): ")
+
+
+def as_refusal(text: str) -> str:
+    """A terminal line with its refusals of the rules as the tablet words them (``ruled`` in
+    web_scoreboard/static/words.js): «No vale el «10» de A1: no hay tantos para decir ahora»."""
+    return _REFUSED.sub(lambda m: f"{m[1]}No vale el «{m[3]}» de {m[2]}: ", text)

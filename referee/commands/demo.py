@@ -36,7 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", type=listen_host, default="0.0.0.0", metavar="DIRECCIÓN",
                         help="dirección donde escuchar")
     parser.add_argument("--data-dir", type=data_folder, default=None, metavar="CARPETA",
-                        help="dónde guardar la partida de muestra (si no, una carpeta temporal)")
+                        help="dónde guardar la partida de muestra (si no, una carpeta "
+                        "temporal); si ya tiene una partida en curso, esa queda entre las "
+                        "anteriores y la muestra empieza una nueva")
     parser.add_argument("--recognizer", choices=("vosk", "sphinx"),
                         help="qué reconocedor usar (si no, el mejor que haya)")
     parser.add_argument("--model", metavar="CARPETA", help="carpeta de un modelo")
@@ -112,9 +114,48 @@ def run(args: argparse.Namespace, render: Callable[[Path], float] | None = None)
             return 128 + stop.signum  # not reached
         if isinstance(serve_args, int):
             return serve_args
+        if args.data_dir is not None:
+            notice = put_aside(args.data_dir)
+            if notice is not None:
+                print(notice, flush=True)
         return serve.run(serve_args, before_signal=forget)
     finally:
         forget()
+
+
+def put_aside(data_dir: Path) -> str | None:
+    """Leave the game in progress in ``data_dir`` among the past games, so that the script is
+    heard from a new game (serve starts one, with the demo's rules): the notice that says so, or
+    None if there was none to put aside (none, or a new one with the demo's rules).  A folder
+    that cannot be used is left as it is: ``serve`` says what is wrong with it."""
+    import sqlite3
+
+    from engine.settings import Settings
+    from referee.commands.serve import lock_data_dir
+    from referee.commands.serve_address import ServeError
+    from web_scoreboard.app import DB_NAME
+    from web_scoreboard.store import Store, StoreError
+
+    if not (data_dir / DB_NAME).is_file():
+        return None
+    demo_rules = Settings.from_dict({"points": DEMO_POINTS}).to_dict()
+    try:
+        with lock_data_dir(data_dir):
+            store = Store(data_dir / DB_NAME)
+            try:
+                game_id = store.current_game_id()
+                game = store.game(game_id) if game_id is not None else None
+                if game is None or (game.settings == demo_rules and not store.log(game.id)):
+                    return None
+                store.forget_current_game()
+            finally:
+                store.close()
+    except (ServeError, StoreError, sqlite3.Error, OSError):
+        return None
+    score = f"A {game.score.get('A', 0)} — B {game.score.get('B', 0)}"
+    return (f"La partida #{game.id} ({score}) que estaba en curso en {data_dir} quedó guardada: "
+            "se sigue desde la tablet, en «Partidas anteriores». La muestra juega una nueva, "
+            f"a {DEMO_POINTS}.")
 
 
 def _prepare(args: argparse.Namespace, work: Path,

@@ -7,7 +7,7 @@ import io
 
 from rich.console import Console
 
-from referee.demo import HOLD_S, DemoTerminal
+from referee.demo import HOLD_S, DemoTerminal, as_refusal
 from referee.startup import Part
 
 
@@ -40,12 +40,45 @@ def test_a_call_taken_back_by_its_phrase_is_shown_once_as_doubtful() -> None:
     clock.now += HOLD_S
     terminal.show_due()
     assert out.getvalue().splitlines() == [
+        "— mano 1 —",  # the deal was taken back with the call: the call is still of this hand
         "   1.15s ? A1: real envido — dudoso: la frase entera no lo confirmó (conf 0.00)",
-        "— mano 1 —",
         "          ✓ A1: envido",
-        "   1.38s ✗ «diez envido» — A1: 10: no hay tantos para decir ahora",
+        "   1.38s ✗ «diez envido» — No vale el «10» de A1: no hay tantos para decir ahora",
     ]
     assert "deshecho" not in out.getvalue()
+
+
+def test_a_deal_taken_back_twice_heads_its_hand_once_and_the_next_hand_counts_on() -> None:
+    terminal, out, clock = _terminal()
+    for call in ("B1: real envido", "B1: truco"):
+        terminal.stored("apply", "hand", "voice", None)
+        terminal.stored("apply", call, "voice", {"A": 0, "B": 0})
+        terminal.stored("undo", call, "voice", None)
+        terminal.stored("undo", "hand", "voice", {"A": 0, "B": 0})
+        terminal.log(f"   2.00s [yellow]↶ {call} — dudoso: la frase entera no lo confirmó[/yellow]")
+    terminal.stored("apply", "hand", "voice", None)
+    terminal.stored("apply", "B1: mazo", "voice", {"A": 1, "B": 0})
+    terminal.stored("apply", "hand", "voice", None)
+    clock.now += HOLD_S
+    terminal.show_due()
+    assert out.getvalue().splitlines() == [
+        "— mano 1 —",
+        "   2.00s ? B1: real envido — dudoso: la frase entera no lo confirmó",
+        "   2.00s ? B1: truco — dudoso: la frase entera no lo confirmó",
+        "          ✓ B1: mazo   → A 1 — B 0",
+        "— mano 2 —",
+    ]
+
+
+def test_refusals_of_the_rules_read_as_on_the_tablet() -> None:
+    assert as_refusal("   3.10s [red]✗ «quiero»[/red] — B1: quiero: no hay nada cantado  "
+                      "(conf 0.90)") == ("   3.10s [red]✗ «quiero»[/red] — No vale el «quiero» "
+                                         "de B1: no hay nada cantado  (conf 0.90)")
+    assert as_refusal("— dudoso: después se anotó «truco» (antes: A1: 10: ya pasó el envido)"
+                      ) == ("— dudoso: después se anotó «truco» (antes: No vale el «10» de A1: "
+                            "ya pasó el envido)")
+    said = "   1.15s ? A1: real envido — dudoso: la frase entera no lo confirmó (conf 0.00)"
+    assert as_refusal(said) == said
 
 
 def test_a_call_waits_before_it_is_shown_and_the_score_shows_when_it_changes() -> None:
