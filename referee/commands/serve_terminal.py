@@ -23,7 +23,21 @@ def event_line(action: str, line: str, origin: str, score: dict[str, int] | None
     verb = "deshecho: " if action == "undo" else ""
     who = ORIGINS.get(origin, origin)
     shown = "" if score is None else f" A {score.get('A', 0)} — B {score.get('B', 0)}"
-    return f"[bold]{escape(verb + line)}[/bold]  [dim]({escape(who)}){shown}[/dim]"
+    return f"[bold]{escape(verb + in_words(line))}[/bold]  [dim]({escape(who)}){shown}[/dim]"
+
+
+def in_words(line: str) -> str:
+    """A stored log line in the notation's Spanish words, as the table reads it: «mano», «A1
+    juega 7o», «vuelta B», «puntos A +2» (the log keeps «hand», «A1 plays 7o»); a line of calls
+    as it was said."""
+    from engine.events import in_spanish
+    from referee.logline import Spoken, parse_line
+
+    try:
+        event = parse_line(line)
+    except ValueError:  # not the notation: shown as it is
+        return line
+    return line if event is None or isinstance(event, Spoken) else in_spanish(event)
 
 
 def store_line(state: str, words: str) -> str:

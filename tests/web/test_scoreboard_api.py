@@ -398,6 +398,16 @@ def test_the_terminal_shows_the_score_once_a_swap_is_made(app: FastAPI, client: 
     assert "—" not in event_line("undo", "B1: quiero", "page", None)
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    ("hand", "mano"), ("A1 plays 7o", "A1 juega 7o"), ("round parda", "vuelta parda"),
+    ("points A +2", "puntos A +2"), ("envido aside", "envido aparte"), ("B1: no quiero", "B1: no quiero"),
+    ("hand B", "mano B"), ("A2 shows 7o 1o", "A2 muestra 7o 1o"), ("no es notación", "no es notación")])
+def test_the_terminal_says_each_stored_line_in_the_tables_words(line: str, said: str) -> None:
+    """The log keeps «hand», «A1 plays 7o»: the terminal said them so to a Spanish table."""
+    assert event_line("apply", line, "page", None).startswith(f"[bold]{said}[/bold]")
+    assert event_line("undo", line, "voice", None).startswith(f"[bold]deshecho: {said}[/bold]")
+
+
 def test_the_terminal_says_in_red_when_the_store_refuses_and_in_green_when_it_takes_again() -> None:
     from rich.console import Console
 
