@@ -108,9 +108,10 @@ class SphinxTuning:
     # quiero» broken by a pause would be heard «quiero» (docs/voice.md).  0: off.
     join_s: float = JOIN_S
     # A phrase that starts after quiet begins this much before the voice detector heard its voice,
-    # where the table has a sound of its own (``sphinx.PRE_ROLL_FLOOR_DBFS``; the quiet there is
-    # not counted as the lost start of a number, ``Result.loud``): on the tuning voices at 20 dB it
-    # heard 7 calls of 119 more and 12 numbers of 66 more (docs/voice.md, "The start of a phrase").
+    # where the table has a sound of its own (``recent_audio.PRE_ROLL_FLOOR_DBFS``; the quiet there
+    # is not counted as the lost start of a number, ``Result.loud``): on the tuning voices at 20 dB
+    # it heard 7 calls of 119 more and 12 numbers of 66 more (docs/voice.md, "The start of a
+    # phrase").
     pre_roll_s: float = 0.06
     # What the table expects now (``SphinxRecognizer.expecting``) weighs this much more in the
     # grammar, and the calls and numbers it would refuse this much less (docs/voice.md, "What
@@ -127,6 +128,13 @@ class SphinxTuning:
 # pre-roll: on its tuning voices it heard 2 calls of 119 more at 20 and at 10 dB, for more
 # look-alikes, chatter and wrong numbers applied, and one «quiero» for «no quiero».
 ENGLISH_TUNING = SphinxTuning(wbeam=1e-15, pre_roll_s=0.0)
+
+
+def english_model_dir() -> Path:
+    """The English acoustic model shipped inside the pocketsphinx wheel."""
+    import pocketsphinx
+
+    return Path(pocketsphinx.get_model_path()) / "en-us" / "en-us"
 
 
 def check_model(hmm: Path | None) -> Path:
@@ -174,6 +182,15 @@ def add_search(decoder: object, name: str, fsg: Grammar) -> None:
     """Add a grammar to a decoder as the search ``name`` (activated with ``activate_search``)."""
     start, final, trans = fsg
     decoder.add_fsg(name, decoder.create_fsg(name, start, final, trans))  # type: ignore[attr-defined]
+
+
+def activate(decoder: object, name: str, fsg: Grammar) -> None:
+    """Make ``name`` the decoder's search, adding it (``fsg``) the first time it is wanted there."""
+    try:
+        decoder.activate_search(name)  # type: ignore[attr-defined]
+    except KeyError:  # not added to this decoder yet
+        add_search(decoder, name, fsg)
+        decoder.activate_search(name)  # type: ignore[attr-defined]
 
 
 def make_decoder(ps: object, hmm: Path, phrases: PhraseList, tuning: SphinxTuning, *,
