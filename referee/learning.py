@@ -155,8 +155,8 @@ def _store_name(store: Any) -> str:
     ids starting again at 1) is told from the one the note's marks are of."""
     name = store.get_meta(STORE_NAME)
     if name is None:
-        store.set_meta(STORE_NAME, uuid.uuid4().hex)
-        name = store.get_meta(STORE_NAME)
+        name = uuid.uuid4().hex
+        store.set_meta(STORE_NAME, name)
     return str(name)
 
 

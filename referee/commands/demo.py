@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import signal
 import sys
 import tempfile
 from collections.abc import Callable
@@ -89,7 +88,7 @@ def run(args: argparse.Namespace, render: Callable[[Path], float] | None = None)
     SIGTERM or SIGHUP."""
     from referee.commands import serve
     from referee.commands.serve_address import ServeError, bind
-    from referee.commands.serve_ending import Ending, Stopped
+    from referee.commands.serve_ending import Ending, Stopped, end_by
 
     try:  # the port first: the script takes a while to say
         bind(args.host, args.port).close()
@@ -106,12 +105,7 @@ def run(args: argparse.Namespace, render: Callable[[Path], float] | None = None)
             with Ending().installed():
                 serve_args = _prepare(args, work, render or render_script)
         except Stopped as stop:
-            forget()
-            print(f"truco-referee demo: terminado por la señal {signal.Signals(stop.signum).name}",
-                  file=sys.stderr, flush=True)
-            signal.signal(stop.signum, signal.SIG_DFL)
-            signal.raise_signal(stop.signum)
-            return 128 + stop.signum  # not reached
+            return end_by(stop, "truco-referee demo", forget)
         if isinstance(serve_args, int):
             return serve_args
         if args.data_dir is not None:

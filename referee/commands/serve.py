@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import fcntl
-import signal
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from referee.commands import values
 from referee.commands.rules import rule_options
 from referee.commands.serve_address import ServeError, bind, own_addresses, page_url
 from referee.commands.serve_arguments import add_arguments
-from referee.commands.serve_ending import Ending, Stopped
+from referee.commands.serve_ending import Ending, Stopped, end_by
 from referee.commands.serve_terminal import Terminal, print_banner, store_line
 from web_scoreboard.store import DamagedGame, StoreError, said
 
@@ -153,14 +152,7 @@ def run(args: argparse.Namespace, before_signal: Callable[[], None] | None = Non
         with ending.installed():
             return _run(args, me, ending, getattr(args, "terminal", None) or Terminal)
     except Stopped as stop:  # the store is closed: now end as the signal ends a process
-        print(f"{me}: terminado por la señal {signal.Signals(stop.signum).name}", file=sys.stderr,
-              flush=True)
-        sys.stdout.flush()
-        if before_signal is not None:
-            before_signal()
-        signal.signal(stop.signum, signal.SIG_DFL)
-        signal.raise_signal(stop.signum)
-        return 128 + stop.signum  # not reached
+        return end_by(stop, me, before_signal)
 
 
 def _run(args: argparse.Namespace, me: str, ending: Ending,

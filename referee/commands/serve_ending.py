@@ -4,8 +4,9 @@ ends by the signal."""
 from __future__ import annotations
 
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -57,3 +58,16 @@ class Ending:
         finally:
             for sig, handler in kept.items():
                 signal.signal(sig, handler)
+
+
+def end_by(stop: Stopped, me: str, before: Callable[[], None] | None = None) -> int:
+    """Say the signal that ended ``me`` (``truco-referee serve``), run ``before``, and end the
+    process by that signal, as it would have ended it (no ``finally`` runs after)."""
+    print(f"{me}: terminado por la señal {signal.Signals(stop.signum).name}", file=sys.stderr,
+          flush=True)
+    sys.stdout.flush()
+    if before is not None:
+        before()
+    signal.signal(stop.signum, signal.SIG_DFL)
+    signal.raise_signal(stop.signum)
+    return 128 + stop.signum  # not reached
