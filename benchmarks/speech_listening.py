@@ -27,7 +27,7 @@ from benchmarks.speech_corpus import (
     voice_files,
 )
 from benchmarks.speech_scoring import Outcome
-from referee.listener import Utterance
+from referee.utterance import Utterance
 
 SPHINX_ES_DIR = SHARED / "models" / "cmusphinx-es-5.2-ptm" / "acoustic_model"
 SETTLE_S = 30.0  # audio of the same voice (or a table's, --table-talk) heard before each file
@@ -207,8 +207,8 @@ def listen(item: Item) -> Heard:
 
 
 def run_one(item: Item) -> Outcome:
-    from referee.listener import item_confidence
     from referee.phrases import parse
+    from referee.utterance import item_confidence
 
     utterances, audio_s, cpu, early, busy = listen(item)
     around = audio_s - file_seconds(item.file)  # the table's noise heard before and after the file

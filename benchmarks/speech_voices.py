@@ -15,8 +15,8 @@ from benchmarks.speech_corpus import SPEECH, Item, file_seed, heard
 from benchmarks.speech_listening import SPHINX_ES_DIR, STATE, listen, start_worker
 from benchmarks.speech_scoring import needed
 from referee.audio import to_pcm
-from referee.listener import Utterance
 from referee.phrases import SURER
+from referee.utterance import Utterance
 
 CALIBRATION_RENDER = "normal/low"  # speed/pitch of the renders a voice is calibrated on
 LEARN_RENDERS = ("slow/low", "normal/low", "fast/low")  # --learn: what a voice said before
@@ -44,7 +44,8 @@ def calibrate_voices(voices: Iterable[str], folder: Path, snr: str = "clean",
     heard with the one file of the other voices: a player who sat down after the table
     calibrated; "pairs", each voice heard with the file of itself and the voice after it (a
     table of two), to set against "all", where a third voice, one who left, is in it too."""
-    from referee.asr.adapt import calibrate, write_means
+    from referee.asr.adapt import calibrate
+    from referee.asr.ptm_model import write_means
 
     out: dict[str, str] = {}
     everyone = sorted(voices)
@@ -93,7 +94,7 @@ def learned_samples(item: Item, utterances: Iterable[Utterance],
     """(audio, text) of what the referee would learn from in this file, said at its moment
     (``said_at``): utterances whose every word reached ``min_conf`` (flor's surer bar if higher)
     and that carry a call or a number the game would have applied, cut from their clip."""
-    from referee.asr.learn import words_of
+    from referee.asr.play_phrases import words_of
     from referee.phrases import parse
 
     legal = legal_labels(item.moment)
@@ -119,8 +120,9 @@ def learn_voices(voices: Iterable[str], folder: Path, min_conf: float,
     as the truth.  With ``calibrated`` (a voice's means from ``calibrate_voices``), as at a table
     that calibrated before playing with ``serve --learn``: the calibrated referee listens, and
     the calibration's prompts are learned from with what it heard (``referee.asr.learn.learn``)."""
-    from referee.asr.adapt import calibrate, write_means
+    from referee.asr.adapt import calibrate
     from referee.asr.base import RecognizerError
+    from referee.asr.ptm_model import write_means
     from referee.wav import read_pcm
 
     with (SPEECH / "manifest.csv").open(encoding="utf-8") as fh:

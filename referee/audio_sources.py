@@ -81,8 +81,9 @@ def _team_mics(spec_a: str, spec_b: str, log: Log, service: Any, folder: Path) -
     "mic B"): one unplugged while the other hears is not hidden by it.  How much later B's hands
     over its sound is kept in the data folder (``folder``), and the next session with the same
     two devices starts with it."""
+    from referee.mic_choice import lag_options
     from referee.microphone import MicSource
-    from referee.mics import TeamMics, lag_options
+    from referee.mics import TeamMics
 
     said = said_once(log, "micrófonos")
 

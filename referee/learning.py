@@ -21,8 +21,10 @@ from typing import Any
 from rich.markup import escape
 
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import Alignments, write_note
+from referee.asr.alignment import Alignments
 from referee.asr.base import RecognizerError
+from referee.asr.calibration_folder import write_note
+from referee.asr.play_phrases import LEARN_CONF, HeardPhrase, learnable, samples
 from referee.learning_worker import LearningWorker
 
 MIN_NEW = 30  # new phrases of play before learning again
@@ -34,7 +36,7 @@ class TableLearner:
     """Learns from the scoreboard's store into the models folder, for one Sphinx recognizer."""
 
     def __init__(self, store: Any, models_dir: Path, recognizer: Any, log: Callable[[str], None],
-                 *, min_new: int = MIN_NEW, min_conf: float = voice_learning.LEARN_CONF,
+                 *, min_new: int = MIN_NEW, min_conf: float = LEARN_CONF,
                  on_learned: Callable[[], None] = lambda: None) -> None:
         """``on_learned`` is called after each new calibration is handed to the recognizer."""
         self.store = store
@@ -93,19 +95,19 @@ class TableLearner:
         return thread
 
 
-def heard_phrases(store: Any, min_conf: float = voice_learning.LEARN_CONF, after: int = 0,
-                  ) -> list[voice_learning.HeardPhrase]:
+def heard_phrases(store: Any, min_conf: float = LEARN_CONF, after: int = 0,
+                  ) -> list[HeardPhrase]:
     """The accepted heard items of every game in the store, heard after its row ``after``, that
     can be learned from, each with where its clip is kept (``stored_clip`` reads it).  Only those
     are read: the check for new play every minute does not go through every evening kept."""
-    items = (voice_learning.HeardPhrase(row.at, row.status, row.reason, row.text, row.extra,
+    items = (HeardPhrase(row.at, row.status, row.reason, row.text, row.extra,
                                         None, row.clip_id, row.id)
              for row in store.heard_with("accepted", after) if row.clip_id)
-    return [item for item in items if voice_learning.learnable(item, min_conf)]
+    return [item for item in items if learnable(item, min_conf)]
 
 
-def phrases_to_learn(store: Any, models_dir: Path, min_conf: float = voice_learning.LEARN_CONF,
-                     ) -> list[voice_learning.HeardPhrase]:
+def phrases_to_learn(store: Any, models_dir: Path, min_conf: float = LEARN_CONF,
+                     ) -> list[HeardPhrase]:
     """What ``learn_from`` learns from: the learnable phrases heard since the calibration was
     last forgotten or a player taken out of it (``marks``)."""
     return heard_phrases(store, min_conf, after=marks(store, models_dir)[1])
@@ -160,9 +162,9 @@ def _store_name(store: Any) -> str:
     return str(name)
 
 
-def stored_clip(store: Any) -> Callable[[voice_learning.HeardPhrase], bytes | None]:
-    """How ``voice_learning.samples`` reads a heard item's clip from the store."""
-    def clip(item: voice_learning.HeardPhrase) -> bytes | None:
+def stored_clip(store: Any) -> Callable[[HeardPhrase], bytes | None]:
+    """How ``referee.asr.play_phrases.samples`` reads a heard item's clip from the store."""
+    def clip(item: HeardPhrase) -> bytes | None:
         found = store.clip(item.clip_id) if item.clip_id else None
         return found[0] if found else None
 
@@ -170,13 +172,13 @@ def stored_clip(store: Any) -> Callable[[voice_learning.HeardPhrase], bytes | No
 
 
 def learn_from(store: Any, models_dir: Path, model_dir: Path,
-               min_conf: float = voice_learning.LEARN_CONF, alignments: Alignments | None = None,
+               min_conf: float = LEARN_CONF, alignments: Alignments | None = None,
                ) -> tuple[voice_learning.Learned, int]:
     """Adapt on everything learnable in the store (since the last ``voices forget``) and the
     calibration's recordings; also the newest phrase's row in the store (what ``save`` notes as
     learned until).  ``alignments``: those of the last relearning, kept."""
     phrases = phrases_to_learn(store, models_dir, min_conf)
-    heard = voice_learning.samples(phrases, min_conf, clip=stored_clip(store))
+    heard = samples(phrases, min_conf, clip=stored_clip(store))
     learned = voice_learning.learn(model_dir, models_dir, heard, alignments)
     return learned, max((p.heard_id for p in phrases), default=0)
 

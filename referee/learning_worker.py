@@ -3,7 +3,7 @@
 PocketSphinx holds Python's GIL for the whole of an alignment, so a relearning in the listener's
 process held back every chunk of sound that came meanwhile.  Here it runs in a child process that
 opens the store by its path (SQLite lets it read while the scoreboard writes), keeps the
-alignments of its last relearning (``adapt.Alignments``) and answers one request at a time.  It
+alignments of its last relearning (``alignment.Alignments``) and answers one request at a time.  It
 runs at a lower priority (``NICE``): where the cores are busy, the listener is given them first.
 If it dies, the next relearning starts another; it ends with the program.
 """
@@ -91,7 +91,7 @@ class LearningWorker:
 def work(conn: Connection, db_path: Path, models_dir: Path, model_dir: Path,
          min_conf: float) -> None:
     """The worker: a relearning for each request, until the other end closes."""
-    from referee.asr.adapt import Alignments
+    from referee.asr.alignment import Alignments
     from referee.learning import learn_from
     from web_scoreboard.store import Store, StoreError
 

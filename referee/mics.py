@@ -9,9 +9,10 @@ Two devices do not start together, and each sends its sound as its own buffer fi
 chunk of one is not the sound of the k-th chunk of the other.  Paired in the order they come,
 each cut from one microphone to the other would repeat or skip up to 0.2 s of sound, mid-word
 (docs/voice.md, "Two devices out of step").  So each microphone's
-sound is placed in time by when it came (``_Sound``): a chunk may come late but never before it
-was heard, so its stream started at the earliest (arrival − sound received until then) over the
-last ``ALIGN_S``, which also follows a device clock a little faster or slower than the other.
+sound is placed in time by when it came (``mic_sound.Sound``): a chunk may come late but never
+before it was heard, so its stream started at the earliest (arrival − sound received until then)
+over the last ``mic_sound.ALIGN_S``, which also follows a device clock a little faster or slower
+than the other.
 A device that loses some of its sound (the machine too busy to take it, a packet dropped) goes
 on handing over its chunks when it always did, with less sound before them: where every chunk
 of the last ``LOST_S`` came ``LOST_MIN_S`` or more later than that earliest (or where the device
@@ -52,120 +53,21 @@ import math
 import queue
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal
 
 import numpy as np
 
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels
-from referee.mic_lag import APART, Lag, apart, in_step
-from referee.microphone import MicSource, device_names
-from referee.table_sound import keep_lag, kept_lag, lag_file
+from referee.mic_lag import APART, Lag
+from referee.mic_sound import LOST_S, Sound
+from referee.microphone import MicSource
 
 STEP = round(CHUNK_S * SAMPLE_RATE)  # samples of each microphone passed on at a time
-ALIGN_S = 10.0  # how far back the arrivals that place a microphone's sound in time go
-LOST_S = 1.0  # a device whose chunks all came, for this long, LOST_MIN_S or more later than
-LOST_MIN_S = 0.05  # its sound's placement shows, lost sound (jitter delays some chunks, not all)
 QUIET_S = 0.3  # a microphone that sent nothing for this long is not waited for
 PLACE_S = 1.0  # s of both microphones' sound after a voice starts that the lag is first measured on
 PLACE_TRIES = 20  # voiced chunks (2 s of voice) held for it at most: one microphone may hear none
 WAIT_S = 1.0  # how often the stream looks up when neither microphone sends anything
-
-
-class _Sound:
-    """One microphone's sound not passed on yet, placed in time by when it came (module
-    docstring).  Sound it lost is a hole: what it heard before stays where it was, what after
-    is placed that much later."""
-
-    def __init__(self) -> None:
-        self.lag = 0.0  # s: how much later than its arrivals show its sound was heard (``Lag``)
-        self.clear()
-
-    def clear(self) -> None:
-        """Forget the sound, and when it was heard: what comes next is placed afresh."""
-        self.pcm = np.zeros(0, dtype="<i2")
-        self._taken = 0  # samples taken since placed afresh
-        self._front = 0  # samples of time the first one waiting comes after: taken and lost
-        self._heard = 0  # samples of time since placed afresh: received and lost
-        self._holes: deque[tuple[int, int]] = deque()  # waiting: (samples taken by then, lost)
-        # each chunk's arrival, the start it implies, and the samples received with it
-        self._starts: deque[tuple[float, float, int]] = deque()
-
-    def add(self, chunk: AudioChunk, arrival: float) -> bool:
-        """Take a chunk come at ``arrival``: whether a loss was found by it (some sound was
-        lost a while ago, and what came since was placed too early until now).  One the device
-        says follows lost sound (``AudioChunk.lost``) places what follows by its own arrival."""
-        received = self._taken + len(self.pcm)
-        samples = len(chunk.pcm) // 2
-        if chunk.lost and self._starts:
-            self._lose(arrival - (self._heard + samples) / SAMPLE_RATE - self._started(), received)
-        self.pcm = np.concatenate([self.pcm, np.frombuffer(chunk.pcm, dtype="<i2")])
-        self._heard += samples
-        self._starts.append((arrival, arrival - self._heard / SAMPLE_RATE, received + samples))
-        while self._starts[0][0] < arrival - ALIGN_S:
-            self._starts.popleft()
-        since = [start for came, start, _ in self._starts if came > arrival - LOST_S]
-        started = self._started()
-        late = min(since) - started
-        if len(since) == len(self._starts) or late < LOST_MIN_S:
-            return False
-        # lost after the last chunk that came on time (one did: the earliest start is its)
-        self._lose(late, max(end for _, start, end in self._starts
-                             if start - started < LOST_MIN_S))
-        return True
-
-    def _lose(self, seconds: float, at: int) -> None:
-        """``seconds`` of sound lost after the first ``at`` samples received: a hole there,
-        and each chunk after it placed by its arrival that much later."""
-        lost = round(seconds * SAMPLE_RATE)
-        if lost <= 0:
-            return
-        self._heard += lost
-        self._starts = deque((came, start - lost / SAMPLE_RATE if end > at else start, end)
-                             for came, start, end in self._starts)
-        self._holes.append((at, lost))
-        self._pass_holes()
-
-    @property
-    def on_time(self) -> bool:
-        """Whether its last chunk came when its placement says it would: one that came
-        ``LOST_MIN_S`` or more later may follow lost sound, and the placement is in doubt until
-        a chunk comes on time again or ``LOST_S`` of late ones show the loss."""
-        return not self._starts or self._starts[-1][1] - self._started() < LOST_MIN_S
-
-    def _started(self) -> float:
-        return min(start for _, start, _ in self._starts)
-
-    def first_at(self) -> float:
-        """When the first sample waiting was heard (on the arrivals' clock)."""
-        return self._started() + self._front / SAMPLE_RATE - self.lag
-
-    def before_hole(self) -> int:
-        """How many samples wait before the next hole (all of them where none)."""
-        return self._holes[0][0] - self._taken if self._holes else len(self.pcm)
-
-    def waiting(self, samples: int) -> np.ndarray:
-        """The first ``samples`` of time waiting (fewer where fewer wait), lost sound as
-        silence."""
-        parts, at = [], self._taken
-        for hole_at, lost in self._holes:
-            parts += [self.pcm[at - self._taken:hole_at - self._taken], np.zeros(lost, "<i2")]
-            at = hole_at
-        return np.concatenate([*parts, self.pcm[at - self._taken:]])[:samples]
-
-    def take(self, samples: int) -> np.ndarray:
-        taken, self.pcm = self.pcm[:samples], self.pcm[samples:]
-        self._taken += len(taken)
-        self._front += len(taken)
-        self._pass_holes()
-        return taken
-
-    def _pass_holes(self) -> None:
-        """The holes the sound taken has reached: the next sample waiting comes after them."""
-        while self._holes and self._holes[0][0] <= self._taken:
-            self._front += self._holes.popleft()[1]
 
 
 class TeamMics:
@@ -180,7 +82,7 @@ class TeamMics:
         self._clock = clock  # what chunks' arrivals and a microphone's quiet are timed by
         self._on_lag = on_lag
         self._heard: queue.Queue[tuple[int, AudioChunk | AudioError, float]] = queue.Queue()
-        self._sound = (_Sound(), _Sound())
+        self._sound = (Sound(), Sound())
         self._sound[1].lag = lag or 0.0
         self._lag = Lag(known=lag is not None)
         self._tries = PLACE_TRIES  # voiced chunks that may still wait for the lag (``_placing``)
@@ -323,7 +225,7 @@ class TeamMics:
         while len(self._sound[mic].pcm):
             yield self._alone(mic, STEP)
 
-    def _drop_past(self, sound: _Sound) -> None:
+    def _drop_past(self, sound: Sound) -> None:
         """Drop the sound of moments already passed on, from the other microphone (a device
         that came late, or back)."""
         if self._until is not None and len(sound.pcm):
@@ -404,47 +306,3 @@ def _pump(mic: int, source: Iterable[AudioChunk],
         heard.put((mic, err, clock()))
         return
     heard.put((mic, END, clock()))
-
-
-def channel_teams(specs: list[str] | None, channels: int) -> tuple[str, ...]:
-    """Which team each microphone (or channel) is, as the listener takes them: none with one."""
-    return ("A", "B") if channels == 2 or len(specs or []) == 2 else ()
-
-
-def lag_options(specs: Sequence[str], data_dir: Path | None,
-                say: Callable[[str], None]) -> dict[str, Any]:
-    """``TeamMics``' ``lag`` and ``on_lag`` for two devices (``specs``): each new lag said to the
-    table (``say``); with a ``data_dir``, kept in it for the next session, one file per pair of
-    devices by their names (``table_sound.lag_file``, ``microphone.device_names``), and the one
-    kept last to start with, said."""
-    if data_dir is None:
-        return {"on_lag": lambda lag: say(in_step(lag))}
-    kept = lag_file(data_dir, *device_names(specs))
-    lag = kept_lag(kept)
-    if lag is not None:
-        say(f"como la última vez, {apart(lag)}")
-
-    def new_lag(lag: float) -> None:
-        say(in_step(lag))
-        keep_lag(kept, lag)
-
-    return {"lag": lag, "on_lag": new_lag}
-
-
-def table_mics(specs: list[str] | None, channels: int = 1, *, keep_trying: bool = True,
-               data_dir: Path | None = None) -> MicSource | TeamMics:
-    """The microphones as the table plays with them, each said on the terminal: one, or one per
-    team (``--mic`` twice: two devices, team A's first, their lag kept in ``data_dir`` if given,
-    as `serve` keeps it: ``lag_options``; or ``--channels 2``, two channels of one).  With
-    ``keep_trying=False`` a missing one is an AudioError instead of a retry."""
-    from referee.device_status import print_status
-
-    specs = specs or []
-    if len(specs) > 2:
-        raise AudioError("mic-too-many", "a lo sumo dos micrófonos, uno por equipo")
-    if len(specs) == 2:
-        return TeamMics(*(MicSource(spec, on_status=print_status(f"micrófono de {team}"),
-                                    keep_trying=keep_trying) for spec, team in zip(specs, "AB")),
-                        **lag_options(specs, data_dir, print_status("micrófonos")))
-    return MicSource(specs[0] if specs else None, channels=channels,
-                     on_status=print_status("micrófono"), keep_trying=keep_trying)

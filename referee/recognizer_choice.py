@@ -49,7 +49,7 @@ def _next_choice(choice: ModelChoice, root: Path) -> ModelChoice | None:
     Sphinx model without the table's calibration, then the English model; None after that."""
     from referee.asr.base import RecognizerError
     from referee.asr.find import ModelChoice, find_model
-    from referee.asr.sphinx import english_model_dir
+    from referee.asr.sphinx_decoder import english_model_dir
 
     english = ModelChoice("sphinx", english_model_dir(), english=True)
     if choice.kind == "vosk":

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from models import syserrors
+from referee.asr import kept_recordings
 from referee.asr import learn as voice_learning
 from referee.asr.base import RecognizerError
 from referee.audio import AudioChunk
@@ -90,7 +91,7 @@ class TableCalibration:
         self._capture: PhraseCapture | None = None
         self._unfitted = ""  # what the last fit left out, in words (``unfitted``)
         self._calibrated = bool(getattr(recognizer, "calibrated", False))
-        self._kept = voice_learning.player_names(models_dir)  # players whose recordings are kept
+        self._kept = kept_recordings.player_names(models_dir)  # players whose recordings are kept
         self._adding = False  # the players recorded join those kept
         self._publish()
 
@@ -133,7 +134,7 @@ class TableCalibration:
                 player = self._player()
                 others = [*(self._kept if self._adding else ()),
                           *(given for p, given in self._names.items() if p != player)]
-                self._names[player] = voice_learning.player_name(name, others)
+                self._names[player] = kept_recordings.player_name(name, others)
             elif action in ("remove", "rename"):
                 if kept not in (None, len(self._kept)):
                     raise ValueError("la lista de voces cambió: ahora hay "
@@ -214,7 +215,7 @@ class TableCalibration:
             if not said:
                 raise RecognizerError("nothing-heard", NOTHING_HEARD)
             # a player added: fitted with the players' recordings kept, and said so
-            kept, names = (voice_learning.saved_players(self.models_dir) if self._adding
+            kept, names = (kept_recordings.saved_players(self.models_dir) if self._adding
                            else ([], []))
             seconds = self._refit([*kept, *voices], [*names, *(name for _, name in heard)])
             before = f" y las de {_players(len(kept))} ya calibrados" if kept else ""
@@ -234,7 +235,7 @@ class TableCalibration:
         self._log(f"escucha: saco {voice} de la calibración; mientras tanto sigo oyendo cantos")
 
         def fitted() -> str:
-            voices, names = voice_learning.saved_players(self.models_dir)
+            voices, names = kept_recordings.saved_players(self.models_dir)
             if len(voices) < max(player, 2):  # changed on disk since (``voices forget --player``)
                 raise ValueError(f"las voces guardadas cambiaron: quedan {len(voices)}; "
                                  "fijate en la lista y probá de nuevo")
@@ -261,11 +262,11 @@ class TableCalibration:
         """Name a kept player (no fitting: their voice is the same)."""
         voice = self._voice_of(player)
         try:
-            said = voice_learning.name_player(self.models_dir, player, name)
+            said = kept_recordings.name_player(self.models_dir, player, name)
         except OSError as err:
             raise ValueError(f"no pude guardar el nombre en {err.filename}: "
                              f"{syserrors.said(err)}") from err
-        self._kept = voice_learning.player_names(self.models_dir)
+        self._kept = kept_recordings.player_names(self.models_dir)
         self._log(f"escucha: {voice} es la de {said}" if said
                   else f"escucha: {voice} ya no tiene nombre")
 
@@ -273,7 +274,7 @@ class TableCalibration:
         """«la voz de Juan» for a kept ``player``; ValueError in words for one not kept."""
         if not (self._calibrated and 1 <= player <= len(self._kept)):
             raise ValueError(f"no hay un jugador {player} entre las voces calibradas guardadas")
-        return voice_learning.voice_of(player, self._kept[player - 1])
+        return kept_recordings.voice_of(player, self._kept[player - 1])
 
     def _refit(self, voices: Voices, names: Sequence[str]) -> float:
         """Fit the calibration on ``voices`` (which it keeps, with the players' ``names``) and
@@ -302,8 +303,9 @@ class TableCalibration:
                            + (f" {NARROW_CALIBRATION}" if narrow else ""))
 
     def voice_sample(self, player: int) -> bytes | None:
-        """A few of the prompts a kept ``player`` said, as a WAV (``learn.voice_sample``)."""
-        return voice_learning.voice_sample(self.models_dir, player)
+        """A few of the prompts a kept ``player`` said, as a WAV
+        (``kept_recordings.voice_sample``)."""
+        return kept_recordings.voice_sample(self.models_dir, player)
 
     def _forget(self) -> None:
         """Drop the table's calibration and hear with the model's own means from the next pause."""
@@ -323,7 +325,7 @@ class TableCalibration:
         with self._lock:
             self._state, self._message, self._voices, self._adding = state, message, [], False
             self._calibrated = (self._calibrated or state == "done") if calibrated is None else calibrated
-            self._kept = voice_learning.player_names(self.models_dir)  # as the fit left them
+            self._kept = kept_recordings.player_names(self.models_dir)  # as the fit left them
             self._log(f"escucha: {message}")
             self._publish()
 

@@ -21,7 +21,7 @@ def listen(args: argparse.Namespace, service: Any, recognizer: Any, source: Any,
     and, with --learn, of the learning."""
     from referee.asr.base import expect
     from referee.listener import Listener
-    from referee.mics import channel_teams
+    from referee.mic_choice import channel_teams
     from referee.voice import VoiceReferee, listen_in_background
 
     teams = channel_teams(args.mic, args.channels)

@@ -15,8 +15,9 @@ from rich.markup import escape
 
 from referee.audio import AudioChunk, AudioError
 from referee.doubt import Earlier, Held, PhraseHeld, Said
-from referee.listener import Listener, Utterance, item_confidence
+from referee.listener import Listener
 from referee.phrases import confidence_needed, parse
+from referee.utterance import Utterance, item_confidence
 
 UNSURE_BELOW = 0.6
 

@@ -51,7 +51,7 @@ def test_a_table_calibrates_its_voices_into_one_calibration_or_each_into_its_own
         return [len(calibrated)], type("Stats", (), {"frames": 6000})()
 
     monkeypatch.setattr("referee.asr.adapt.calibrate", calibrate)
-    monkeypatch.setattr("referee.asr.adapt.write_means", lambda path, means: path.write_text(str(means)))
+    monkeypatch.setattr("referee.asr.ptm_model.write_means", lambda path, means: path.write_text(str(means)))
     monkeypatch.setattr(speech_voices, "calibration_script",
                         lambda voice: [(f"{voice}/{n}.wav", f"{voice} {n}") for n in range(3)])
     monkeypatch.setattr(speech_voices, "_prompt", lambda file, *how: file.encode())

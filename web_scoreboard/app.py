@@ -17,8 +17,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from web_scoreboard.access import Lockout, PinGuard, RateLimit, RateLimiter
 from web_scoreboard.hub import Hub
+from web_scoreboard.message_errors import describe_errors
 from web_scoreboard.rebuild import SettingsLike, TableLike
-from web_scoreboard.routes import LOOPBACK, build_router, describe_errors
+from web_scoreboard.routes import LOOPBACK, build_router
 from web_scoreboard.service import ActionError, TableService
 from web_scoreboard.store import Store, said
 

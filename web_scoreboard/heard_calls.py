@@ -4,7 +4,8 @@ is heard (applied, held for a doubtful call or a tap, or refused).
 ``HeardCalls`` changes the game only through the few calls of ``Game`` (the ``TableService``):
 one change at a time, stored whole, then published; the items themselves are kept by the
 ``HeardStrip``.  What is decided of them later (a tap confirms or dismisses one, the whole
-phrase takes one back or judges a refused one again) is ``heard_decisions.HeardDecisions``'s.
+phrase takes one back or judges a refused one again) is ``heard_decisions.HeardDecisions``'s;
+reading one item (who said it, its words, how it is shown) is ``heard_items``'s.
 """
 
 from __future__ import annotations
@@ -14,21 +15,13 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from engine.events import team_of
 from referee import clip_codec
-from referee.doubt import (
-    DECLARATIONS,
-    Earlier,
-    Held,
-    Said,
-    verdict,
-    waiting_reason,
-)
-from referee.logline import Spoken, parse_line
+from referee.doubt import DECLARATIONS, Earlier, Held, Said
 from referee.phrases import longer_calls
 from referee.table_audio import Replay
 from web_scoreboard.errors import ActionError, by_the_store
-from web_scoreboard.heard import Heard, HeardStatus
+from web_scoreboard.heard import Heard
+from web_scoreboard.heard_items import heard_as, heard_status, said_by, said_words, who_said
 from web_scoreboard.heard_strip import HeardStrip, may_be_confirmed
 from web_scoreboard.rebuild import TableLike
 from web_scoreboard.store import HeardRow, Store
@@ -192,8 +185,8 @@ class HeardCalls:
                 if not after and held.phrase is not None and not item.accepted:
                     # refused with the held ones and without them: said as the game stands
                     read = self.read_alone(item.heard.text, team, self.deals(earlier)) or item
-                status, line, reason = _heard_status(read, doubtful,
-                                                     heard_as(after) if after else None)
+                status, line, reason = heard_status(read, doubtful,
+                                                    heard_as(after) if after else None)
                 # which item of the text it is, its words, how long the log was and where its
                 # phrase began: a refused call can be judged again (``HeardDecisions.revise``);
                 # the hand it was said in: the one that ended, for a call after the one that
@@ -344,61 +337,6 @@ class HeardCalls:
         return len(self._game.table.lines) - len(applied)
 
 
-def who_said(item: Any) -> dict[str, Any]:
-    """Who an interpreted item is taken to have said it, as its heard row keeps it: the seat, and
-    what of that is a guess (``Interpretation.guess``: the page offers the taps that fix it)."""
-    return {"seat": item.seat, "guess": list(item.guess)}
-
-
 def _read_again(extra: dict[str, Any]) -> bool:
     """``HeardCalls.reads_again`` of a heard item with this ``extra``."""
     return bool(extra.get("words")) and ("after" in extra or extra.get("call") in DECLARATIONS)
-
-
-def said_words(row: dict[str, Any]) -> str:
-    """The words a heard row's call was said with: those heard, or its line's («quiero» of
-    «B1: quiero»)."""
-    words = (row.get("extra") or {}).get("words")
-    if words:
-        return str(words)
-    spoken = _spoken(row)
-    return spoken.text if spoken is not None else ""
-
-
-def said_by(row: dict[str, Any]) -> str | None:
-    """The team a heard row's call is from: its microphone's, or its line's seat's."""
-    spoken = _spoken(row)
-    return row.get("team") or (team_of(spoken.seat) if spoken is not None else None)
-
-
-def _spoken(row: dict[str, Any]) -> Spoken | None:
-    try:
-        said = parse_line(str(row.get("line") or ""))
-    except ValueError:
-        return None
-    return said if isinstance(said, Spoken) else None
-
-
-def heard_as(row: dict[str, Any]) -> str:
-    """What a heard row's item was heard as («envido»), or its line for a row without."""
-    return str((row.get("extra") or {}).get("words") or row.get("line"))
-
-
-def _heard_status(item: Any, unsure: bool, waits_for: str | None = None,
-                  ) -> tuple[HeardStatus, str | None, str | None]:
-    """How one interpreted item is shown: applied, waiting for a tap (on its own, or after the
-    doubtful item before it, heard as ``waits_for``), or refused with why.
-
-    A doubtful call the rules refuse is shown refused, not dudoso: a tap could not apply it, so
-    nothing said after it waits for it (``doubt.verdict``, as ``listen`` prints it)."""
-    shown = verdict(item.call, bool(item.accepted), unsure, waits_for is not None)
-    if shown == "waits":  # even if refused: what refused it may be the one it waits for
-        event = getattr(item, "event", None)
-        line = item.line or (str(event) if event is not None else None)
-        return "unsure", line, waiting_reason(str(waits_for))
-    if shown in ("look-alike", "refused"):
-        return "rejected", None, item.reason
-    if shown == "unsure":
-        return "unsure", item.line, "dudoso: tocá para confirmar"
-    return "accepted", item.line, None
-

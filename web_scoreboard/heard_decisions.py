@@ -20,7 +20,8 @@ from referee.doubt import (
     waiting_reason,
 )
 from web_scoreboard.errors import ActionError, by_the_store, written
-from web_scoreboard.heard_calls import SAY_IT, Game, HeardCalls, heard_as, who_said
+from web_scoreboard.heard_calls import SAY_IT, Game, HeardCalls
+from web_scoreboard.heard_items import heard_as, who_said
 from web_scoreboard.heard_strip import DISMISSED_REASON, HeardStrip
 from web_scoreboard.store import HeardRow
 

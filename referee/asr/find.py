@@ -10,10 +10,11 @@ from models.catalog import SPHINX_ES, VOSK_ES
 from models.finding import model_folder
 from models.paths import fetch_command
 from models.validate import acoustic_dir, broken_message, judge
-from referee.asr.adapt import find_calibration
 from referee.asr.base import Recognizer, RecognizerError
+from referee.asr.calibration_folder import find_calibration
 from referee.asr.grammar import PhraseList
-from referee.asr.sphinx import SphinxRecognizer, english_model_dir
+from referee.asr.sphinx import SphinxRecognizer
+from referee.asr.sphinx_decoder import english_model_dir
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ import numpy as np
 from referee.asr import phrase_end
 from referee.asr.base import JOIN_S, SAMPLE_RATE, Result
 from referee.asr.grammar import PhraseList, unheard_spans
-from referee.asr.lexicon import english_pronunciations, to_english
 from referee.asr.noise import NoiseMeter
 from referee.asr.recent_audio import RecentAudio, has_sound
 from referee.asr.sphinx_decoder import ENGLISH_TUNING, SphinxTuning, check_model, english_model_dir
@@ -413,10 +412,3 @@ class SphinxRecognizer:
             loud=self._meter.loud_since(self._utt_start) if self.noisy else self._voiced(),
         )
 
-
-__all__ = [
-    "SphinxRecognizer",
-    "english_model_dir",
-    "english_pronunciations",
-    "to_english",
-]

@@ -21,7 +21,7 @@ from referee.device_status import print_status
 from referee.evidence import DEFAULT_MAX_MB, EvidenceError, EvidenceStore
 from referee.evidence_bound import MB
 from referee.listener import Listener
-from referee.mics import channel_teams, table_mics
+from referee.mic_choice import channel_teams, table_mics
 from referee.phrases import BARS_SAID
 from referee.startup import line_statuses, load_recognizer
 from referee.wav import WavSource

@@ -22,8 +22,8 @@ from referee.doubt import (
 )
 from referee.evidence import EvidenceStore
 from referee.interpret import Interpretation
-from referee.listener import Utterance, item_confidence
 from referee.phrases import confidence_needed, normalize
+from referee.utterance import Utterance, item_confidence
 
 Applied = tuple[dict[str, Any], tuple[int, int]]  # a call's record and its token span
 Refused = tuple[dict[str, Any], tuple[int, int], int]  # ... and the table's lines when judged

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from models.paths import user_data_dir
+from referee.asr import kept_recordings
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import calibration_dir
 from referee.asr.base import RecognizerError
+from referee.asr.calibration_folder import calibration_dir
 from referee.audio import AudioError
 from referee.calibration_prompts import NOTHING_HEARD, PLAY_FORGOTTEN, unfitted
 from referee.cli import INTERRUPTED
@@ -53,7 +54,7 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
                               users: str) -> int:
     """Record the prompts (or read them from WAVs), calibrate, and keep the calibration; with
     ``--add``, on the kept recordings of the players calibrated before too."""
-    kept, kept_names = voice_learning.saved_players(root) if args.add else ([], [])
+    kept, kept_names = kept_recordings.saved_players(root) if args.add else ([], [])
     if args.add and not kept:  # said before a minute of recording
         print("No hay grabaciones de una calibración a las que sumar jugadores: calibrá sin --add.",
               file=sys.stderr)
@@ -66,7 +67,7 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
         print(f"Hay {len(names)} nombres para {_players(heard)}: un --name por jugador.",
               file=sys.stderr)
         return 2
-    replaced = 0 if args.add else voice_learning.kept_voices(root)
+    replaced = 0 if args.add else kept_recordings.kept_voices(root)
     if replaced:  # said before a minute of recording
         print(f"Ojo: esto reemplaza la calibración de {_players(replaced)}; con --add, los que "
               "se calibran ahora se suman a ellos.", flush=True)
@@ -92,11 +93,12 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
 
 def players_named(given: Iterable[str], kept: list[str]) -> list[str] | None:
     """The names of the players calibrated now (``--name``, in order), as kept; None, said why,
-    for an empty one or one ``learn.player_name`` refuses (another's, ``kept`` among them)."""
+    for an empty one or one ``kept_recordings.player_name`` refuses (another's, ``kept`` among
+    them)."""
     names: list[str] = []
     for name in given:
         try:
-            said = voice_learning.player_name(name, [*kept, *names])
+            said = kept_recordings.player_name(name, [*kept, *names])
         except ValueError as err:
             print(f"--name: {err}", file=sys.stderr)
             return None
@@ -116,8 +118,8 @@ def remove_player(player: int, root: Path, model_dir: Path) -> int:
     """Delete one kept player's recordings and calibrate again on the others'; with nobody left,
     or too little of the others' speech to calibrate on, forget the calibration (theirs too:
     a calibration is its recordings and what was fitted on them)."""
-    kept, names = voice_learning.saved_players(root)
-    voice = voice_learning.voice_of(player, names[player - 1])
+    kept, names = kept_recordings.saved_players(root)
+    voice = kept_recordings.voice_of(player, names[player - 1])
     del kept[player - 1], names[player - 1]
     if not kept:
         return forget(root, lambda _: f"Saqué {voice}, la única calibrada: borré la calibración.")
@@ -171,7 +173,7 @@ def fit_and_keep(root: Path, model_dir: Path,
 def cancelled(root: Path) -> str:
     """A calibration stopped with Ctrl-C: nothing of it kept, what the table is left with, and
     that the next one starts over (it does not go on where this one stopped)."""
-    kept = voice_learning.kept_voices(root)
+    kept = kept_recordings.kept_voices(root)
     if (calibration_dir(root) / "means").is_file():
         left = f"sigue la calibración de antes{f', de {_players(kept)}' if kept else ''}"
     else:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from referee.audio import AudioChunk
 from referee.calibration_prompts import PHRASE_MAX_S, PROMPT_TIMEOUT_S, PROMPTS, PhraseCapture
-from referee.mics import table_mics
+from referee.mic_choice import table_mics
 
 
 def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S,
@@ -30,7 +30,7 @@ def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1,
 
     The microphone is opened before the first prompt, and a missing or lost one is an AudioError,
     not a retry: nobody is asked to speak to a microphone that is not there.  Two devices' lag is
-    kept in ``data_dir`` for `serve` (``mics.lag_options``)."""
+    kept in ``data_dir`` for `serve` (``mic_choice.lag_options``)."""
     mic = table_mics(specs, channels, keep_trying=False, data_dir=data_dir)
     chunks = iter(mic)
     voices: list[list[tuple[bytes, str]]] = []

@@ -8,8 +8,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from referee.asr import kept_recordings
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import calibration_dir
+from referee.asr.calibration_folder import calibration_dir
 from referee.commands import values
 from referee.device_status import NARROW_CALIBRATION
 from referee.names import clean_name, same_name
@@ -28,7 +29,7 @@ def list_voices(root: Path) -> int:
           f"{info.get('prompts', 0)} frases de la calibración y {info.get('heard', 0)} del juego)")
     if voice_learning.calibrated_narrow(root):
         print(NARROW_CALIBRATION)
-    players = voice_learning.kept_players(root)
+    players = kept_recordings.kept_players(root)
     if not players:
         print("No guarda grabaciones de ningún jugador (aprendió sólo del juego).")
         return 0
@@ -44,7 +45,7 @@ def list_voices(root: Path) -> int:
 def kept_player(root: Path, said: str | None) -> int | None:
     """The kept player ``said`` names (their number, as 'voices list' gives it, or their name,
     in any case or Unicode form: ``names.same_name``); None, said why, for none."""
-    names = voice_learning.player_names(root)
+    names = kept_recordings.player_names(root)
     if said and said.strip().isdecimal() and 1 <= int(said) <= len(names):
         return int(said)
     found = [n for n, name in enumerate(names, 1) if said and name and same_name(name, said)]
@@ -68,7 +69,7 @@ def name_player(root: Path, said: str | None, names: list[str] | None) -> int:
     if player is None:
         return 2
     try:
-        name = voice_learning.name_player(root, player, names[0])
+        name = kept_recordings.name_player(root, player, names[0])
     except ValueError as err:
         print(f"No pude ponerle nombre: {err}", file=sys.stderr)
         return 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.asr import learn as voice_learning
+from referee.asr import kept_recordings
 from referee.audio import AudioError
 from referee.calibration_prompts import voiceless
 from referee.phrases import grammar_phrases, normalize
@@ -70,10 +70,10 @@ def _read_or_why(path: Path) -> bytes | AudioError:
 
 
 def said_in_name(path: Path) -> str | None:
-    """The phrase a WAV's name says (``learn.prompt_text``: ``vale_cuatro-2.wav``,
+    """The phrase a WAV's name says (``kept_recordings.prompt_text``: ``vale_cuatro-2.wav``,
     ``son-buenas.wav``, ``Veintidos.WAV``), spelled as the phrase table spells it; None for a
     name that is not one whole phrase of it («son», «grabación 0»)."""
-    return _PHRASES.get(normalize(voice_learning.prompt_text(path)))
+    return _PHRASES.get(normalize(kept_recordings.prompt_text(path)))
 
 
 _PHRASES = {normalize(phrase): phrase for phrase in grammar_phrases()}

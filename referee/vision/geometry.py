@@ -231,7 +231,7 @@ def shared_area(a: np.ndarray, b: np.ndarray) -> float:
     (``lines.line_quads``): there it can return a fraction of the area (two outlines of one
     card, each covering 94% of the other, measured 28%; 12-15 of 3,000 random pairs of boxes with
     a corner in common, none of 3,000 with their corners 0.001 px apart or more), and
-    ``detect.keep_best`` would keep both as two cards.  Those are clipped here instead
+    ``overlap.keep_best`` would keep both as two cards.  Those are clipped here instead
     (``_clipped_area``), which takes about five times as long."""
     shape, clip = a.tolist(), b.tolist()  # as Python numbers: a numpy check cost more than OpenCV
     if any(abs(x0 - x1) < SAME_CORNER and abs(y0 - y1) < SAME_CORNER

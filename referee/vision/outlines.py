@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.detect import apart, bounds, keep_best, shares
+from referee.vision.overlap import apart, bounds, keep_best, shares
 from referee.vision.proportions import has_card_proportions
 from referee.vision.reading import Reading
 

@@ -11,12 +11,12 @@ import numpy as np
 
 from engine.cards import Suit
 from referee.vision.cues import Cues
-from referee.vision.detect import overlaps
 from referee.vision.figure_cues import FAR_ONE_END, PICTURED, far_figure, held_alone
 from referee.vision.geometry import flatten
 from referee.vision.layout_cues import far_four
 from referee.vision.lines import frame_edges, onto_outer_edges
 from referee.vision.outlines import best_of_overlapping, same_card
+from referee.vision.overlap import overlaps
 from referee.vision.pintas import BREAK_PINTAS, ends_read
 from referee.vision.proportions import card_proportioned
 from referee.vision.reading import Reading, cue_image

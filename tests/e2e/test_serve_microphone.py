@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from referee import clip_codec
-from referee.asr.adapt import find_calibration
+from referee.asr.calibration_folder import find_calibration
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
 from referee.calibration_prompts import PROMPTS

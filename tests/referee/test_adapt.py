@@ -11,24 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from referee.asr import kept_recordings
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import (
-    Aligner,
-    Alignments,
-    PtmModel,
-    Stats,
-    _read_s3,
-    adapted_means,
-    calibrate,
-    find_calibration,
-    mfcc,
-    save_calibration,
-    voice_mean,
-    write_means,
-)
+from referee.asr.adapt import Stats, adapted_means, calibrate
+from referee.asr.alignment import Aligner, Alignments
 from referee.asr.base import RecognizerError
+from referee.asr.calibration_folder import find_calibration, save_calibration
+from referee.asr.cepstra import mfcc, voice_mean
 from referee.asr.find import classify, find_model
 from referee.asr.grammar import PhraseList
+from referee.asr.ptm_model import PtmModel, _read_s3, write_means
 from referee.asr.sphinx import SphinxRecognizer
 from referee.audio import AudioError
 from referee.cli import main
@@ -181,7 +173,7 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert main(["voices", "calibrate", "--add", "--wav-dir", str(second),
                  "--models-dir", str(models)]) == 0
     assert "de 1 voz y las de 2 ya calibradas" in capsys.readouterr().out
-    assert voice_learning.kept_voices(models) == 3
+    assert kept_recordings.kept_voices(models) == 3
     assert (models / "voice-calibration" / "means").read_bytes() != two_voices
     assert main(["voices", "name", "--player", "3", "--name", "Caro", "--models-dir",
                  str(models)]) == 0
@@ -205,7 +197,7 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     assert main(["voices", "calibrate", "--player", "1", "--models-dir", str(models)]) == 2
     assert main(["voices", "forget", "--players", "3", "--models-dir", str(models)]) == 2
     assert "'voices forget --player N'" in capsys.readouterr().err  # nobody forgotten by a slip
-    assert voice_learning.kept_voices(models) == 3
+    assert kept_recordings.kept_voices(models) == 3
     learned_at = voice_learning.note(models)
     assert main(["voices", "forget", "--player", "caro", "--models-dir", str(models)]) == 0
     said = capsys.readouterr().out
@@ -213,7 +205,7 @@ def test_voices_calibrate_from_a_wav_folder_is_found_by_listen(
     forgotten = voice_learning.note(models)  # what was played holds her voice: not learned again
     assert forgotten["forgotten_at"] > learned_at.get("forgotten_at", 0.0)
     assert forgotten["prompts"] < learned_at["prompts"] and forgotten["model"] == learned_at["model"]
-    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+    assert kept_recordings.player_names(models) == ["Ana", "Beto"]
     assert (models / "voice-calibration" / "means").read_bytes() == two_voices
     assert main(["voices", "calibrate", "--add", "--wav-dir", str(second),
                  "--models-dir", str(models)]) == 0
@@ -285,7 +277,7 @@ def test_wavs_not_named_after_what_they_say_are_refused_by_name(tmp_path: Path) 
     ("jugador-3", "jugador"),
 ])
 def test_a_recording_says_its_whole_name_but_the_take(name: str, text: str) -> None:
-    assert voice_learning.prompt_text(Path(name)) == text
+    assert kept_recordings.prompt_text(Path(name)) == text
 
 
 def test_a_wav_folder_is_read_by_whole_phrases_and_skips_what_is_no_recording(
@@ -366,7 +358,7 @@ def test_a_player_taken_out_leaving_too_little_to_calibrate_on_takes_the_calibra
     (models / "sphinx" / "acoustic_model").symlink_to(model)
     said = [(pcm(shared_dir, r), r["text"]) for r in rows
             if (r["speed"], r["pitch"]) == CALIBRATION_RENDER]
-    voice_learning.save_prompts(models, [said, said[:3]], ["Juan", "Pepe"])
+    kept_recordings.save_prompts(models, [said, said[:3]], ["Juan", "Pepe"])
     ptm = PtmModel.load(model)
     save_calibration(models, models / "sphinx" / "acoustic_model", ptm.means, Stats.empty(ptm),
                      prompts=len(said) + 3, heard=0, learned_until=0.0)
@@ -378,7 +370,7 @@ def test_a_player_taken_out_leaving_too_little_to_calibrate_on_takes_the_calibra
     assert ("Saqué la voz de Juan, pero con las grabaciones de los demás no alcanza para "
             "calibrar: muy poca voz para calibrar") in out
     assert "el árbitro escucha sin calibración, y 'voices calibrate' hace una nueva" in out
-    assert voice_learning.kept_voices(models) == 0
+    assert kept_recordings.kept_voices(models) == 0
     assert find_model(models, "sphinx").calibration is None
     assert voice_learning.note(models)["forgotten_at"] >= before  # play holds his voice
     assert main(["voices", "list", "--models-dir", str(models)]) == 0

@@ -99,7 +99,8 @@ def test_missing_model_is_a_plain_error(tmp_path: Path) -> None:
 
 def test_listener_hands_over_vosk_utterances_with_confidence_and_clip(
         recognizer: VoskRecognizer, korean_wav: Path) -> None:
-    from referee.listener import Listener, Utterance
+    from referee.listener import Listener
+    from referee.utterance import Utterance
 
     recognizer.reset()
     out: list[Utterance] = []

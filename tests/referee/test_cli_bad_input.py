@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from referee import mics
+from referee import mic_choice
 from referee.cli import main
 from referee.commands import cards, listen
 from referee.commands.serve import build
@@ -267,7 +267,7 @@ def no_mic(monkeypatch: pytest.MonkeyPatch) -> None:
     def opened(*args: object, **kwargs: object) -> None:
         raise AssertionError("the microphone was opened")
 
-    monkeypatch.setattr(mics, "MicSource", opened)
+    monkeypatch.setattr(mic_choice, "MicSource", opened)
 
 
 @pytest.mark.parametrize(("argv", "said"), [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.asr.adapt import find_calibration
+from referee.asr.calibration_folder import find_calibration
 from referee.calibration_prompts import PROMPTS
 from referee.commands.demo import calibrated_to_the_script
 from referee.demo import say_each

@@ -13,11 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from referee.asr import kept_recordings, play_phrases
 from referee.asr import learn as voice_learning
 from referee.asr.find import find_model
 from referee.asr.grammar import PhraseList
 from referee.asr.sphinx import SphinxRecognizer
 from referee.cli import main
+from referee.doubt import CONFIRMED
 from referee.learning import TableLearner
 from referee.listener import Listener
 from referee.phrases import parse
@@ -48,10 +50,10 @@ def tone(seconds: float, loud: bool) -> bytes:
 
 
 def phrase(at: float, *, status: str = "accepted", conf: float = 0.9, reason: str | None = None,
-           t: float = 1.0, text: str = "truco", talk_before: bool = False) -> voice_learning.HeardPhrase:
+           t: float = 1.0, text: str = "truco", talk_before: bool = False) -> play_phrases.HeardPhrase:
     # 2 s of clip: the words from 0.5 to 1.0 s, quiet around them (or talk right before)
     clip = tone(0.5, talk_before) + tone(0.5, True) + tone(1.0, False)
-    return voice_learning.HeardPhrase(at, status, reason, text,
+    return play_phrases.HeardPhrase(at, status, reason, text,
                                       {"t": t, "confidence": conf, "speech": [0.5, 1.0]}, wav(clip))
 
 
@@ -59,54 +61,54 @@ def test_only_what_the_game_accepted_surely_or_a_person_confirmed_is_learned() -
     items = [
         phrase(1.0),
         phrase(2.0, conf=0.5, t=2.0),  # unsure, never confirmed
-        phrase(3.0, conf=0.5, t=3.0, reason=voice_learning.CONFIRMED),  # confirmed with a tap
+        phrase(3.0, conf=0.5, t=3.0, reason=CONFIRMED),  # confirmed with a tap
         phrase(4.0, status="rejected", t=4.0),  # refused by the rules
         phrase(5.0, t=1.0),  # the same utterance (two calls) stored twice
         phrase(6.0, t=7.0, text="quiero retruco"),
         phrase(6.5, t=8.0, talk_before=True),  # inside a longer sentence: maybe chatter
     ]
-    got = voice_learning.samples(items)
+    got = play_phrases.samples(items)
     assert [text for _, text in got] == ["truco", "truco", "quiero retruco"]
     # the words and 0.2 s either side: 0.3..1.2 s of the clip
     assert all(len(pcm) == int(0.9 * 16000) * 2 for pcm, _ in got)
     # heard after the others (its row in the store), though dated before them: learned last
     later = replace(phrase(0.5, t=9.0, text="quiero vale cuatro"), heard_id=1)
-    assert [text for _, text in voice_learning.samples([later, *items])][-1] == "quiero vale cuatro"
-    without_span = voice_learning.HeardPhrase(7.0, "accepted", None, "flor", {"confidence": 1.0}, None)
-    assert not voice_learning.learnable(without_span)
+    assert [text for _, text in play_phrases.samples([later, *items])][-1] == "quiero vale cuatro"
+    without_span = play_phrases.HeardPhrase(7.0, "accepted", None, "flor", {"confidence": 1.0}, None)
+    assert not play_phrases.learnable(without_span)
     # a sure "quiero" said with a doubtful "retruco": the phrase is not learned
     doubtful_word = phrase(9.0, text="quiero retruco")
     doubtful_word.extra["phrase_confidence"] = 0.3
-    assert voice_learning.learnable(phrase(9.0)) and not voice_learning.learnable(doubtful_word)
+    assert play_phrases.learnable(phrase(9.0)) and not play_phrases.learnable(doubtful_word)
     # an answer the table swapped for its opposite was misheard; one given to another seat was not
     swapped, flipped = phrase(10.0, text="quiero"), phrase(11.0, text="quiero")
     swapped.extra["changed"], flipped.extra["changed"] = "swap", "flip"
-    assert not voice_learning.learnable(swapped) and voice_learning.learnable(flipped)
+    assert not play_phrases.learnable(swapped) and play_phrases.learnable(flipped)
     # a doubtful «envido» confirmed as the «falta envido» it ended lost a word: misheard too
     longer = phrase(12.0, conf=0.3, text="envido",
-                    reason=f"{voice_learning.CONFIRMED}: era «falta envido»")
-    assert not voice_learning.learnable(longer)
+                    reason=f"{CONFIRMED}: era «falta envido»")
+    assert not play_phrases.learnable(longer)
     # so did the look-alike «mazo», heard surely, taken for the «me voy al mazo» it ended
     ended = phrase(13.0, conf=0.95, text="uno mazo",
-                   reason=f"{voice_learning.CONFIRMED}: era «me voy al mazo»")
-    assert not voice_learning.learnable(ended)
+                   reason=f"{CONFIRMED}: era «me voy al mazo»")
+    assert not play_phrases.learnable(ended)
 
 
 def test_only_the_clips_of_the_newest_phrases_learned_from_are_read(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A store of many evenings is not read whole each time the table is learned: the clips are
     asked for newest first, until the newest ``MAX_PHRASES`` phrases said alone are found."""
-    monkeypatch.setattr(voice_learning, "MAX_PHRASES", 3)
+    monkeypatch.setattr(play_phrases, "MAX_PHRASES", 3)
     items = [phrase(float(k), t=float(k), talk_before=k == 8) for k in range(10)]
     items = [replace(item, wav=None, clip_id=f"clip-{item.at:g}") for item in items]
     clips = {item.clip_id: phrase(0.0, talk_before=item.at == 8).wav for item in items}
     asked: list[str] = []
 
-    def clip(item: voice_learning.HeardPhrase) -> bytes | None:
+    def clip(item: play_phrases.HeardPhrase) -> bytes | None:
         asked.append(str(item.clip_id))
         return clips[item.clip_id]
 
-    got = voice_learning.samples(items, clip=clip)
+    got = play_phrases.samples(items, clip=clip)
     assert len(got) == 3 and asked == ["clip-9", "clip-8", "clip-7", "clip-6"]  # 8: talk before
 
 
@@ -240,14 +242,16 @@ def test_voices_learn_with_no_play_to_learn_from_says_so_and_changes_nothing(
         capsys: pytest.CaptureFixture[str]) -> None:
     """A table calibrated that has not played since: before, «Listo: aprendí de 0 frases del
     juego…», and the calibration fitted again on its own recordings."""
-    from referee.asr.adapt import PtmModel, Stats, save_calibration
+    from referee.asr.adapt import Stats
+    from referee.asr.calibration_folder import save_calibration
+    from referee.asr.ptm_model import PtmModel
 
     models = tmp_path / "models"
     (models / "sphinx").mkdir(parents=True)
     (models / "sphinx" / "acoustic_model").symlink_to(model)
     said = [(read_pcm(shared_dir / "speech" / r["file"]), r["text"]) for r in rows
             if (r["speed"], r["pitch"]) == PLAYED[0]]
-    voice_learning.save_prompts(models, [said])
+    kept_recordings.save_prompts(models, [said])
     ptm = PtmModel.load(model)
     means = save_calibration(models, models / "sphinx" / "acoustic_model", ptm.means,
                              Stats.empty(ptm), prompts=len(said), heard=0, learned_until=0.0)

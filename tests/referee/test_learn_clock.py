@@ -18,7 +18,9 @@ import pytest
 
 from referee import learning
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import Stats, calibration_dir, write_note
+from referee.asr import play_phrases
+from referee.asr.adapt import Stats
+from referee.asr.calibration_folder import calibration_dir, write_note
 from referee.learning import TableLearner, learn_from, phrases_to_learn
 from referee.learning_worker import Relearned
 from web_scoreboard.app import DB_NAME
@@ -147,7 +149,7 @@ def test_play_forgotten_with_the_clock_ahead_is_the_play_until_then(
 
 def test_the_newest_phrases_heard_are_learned_whatever_their_dates(
         clock: Clock, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(voice_learning, "MAX_PHRASES", 2)
+    monkeypatch.setattr(play_phrases, "MAX_PHRASES", 2)
     clock.now = AHEAD
     table.hear(2)
     clock.now = RIGHT

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from referee.asr import kept_recordings
 from referee.asr import learn as voice_learning
-from referee.asr.adapt import calibration_dir
+from referee.asr.calibration_folder import calibration_dir
 from referee.cli import main
 
 OLD = [[(b"\x01\x00" * 800, "truco"), (b"\x02\x00" * 800, "quiero")],
@@ -28,19 +29,19 @@ def _same(got: list[list[tuple[bytes, str]]], voices: list[list[tuple[bytes, str
 
 
 def test_new_recordings_replace_the_old_ones_whole(tmp_path: Path) -> None:
-    voice_learning.save_prompts(tmp_path, OLD)
-    voice_learning.save_prompts(tmp_path, NEW)
-    assert _same(voice_learning.saved_prompts(tmp_path), NEW)
+    kept_recordings.save_prompts(tmp_path, OLD)
+    kept_recordings.save_prompts(tmp_path, NEW)
+    assert _same(kept_recordings.saved_prompts(tmp_path), NEW)
     assert sorted(_kept(tmp_path)) == ["prompts/jugador-1/no_quiero-2.wav",
                                        "prompts/jugador-1/vale_cuatro-1.wav"]
 
 
 def test_recordings_that_fail_halfway_leave_the_old_ones_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    voice_learning.save_prompts(tmp_path, OLD)
+    kept_recordings.save_prompts(tmp_path, OLD)
     before = _kept(tmp_path)
     written: list[Path] = []
-    real = voice_learning.write_wav
+    real = kept_recordings.write_wav
 
     def fills_up(path: Path, pcm: bytes) -> None:  # the disk fills up at the second recording
         if written:
@@ -48,11 +49,11 @@ def test_recordings_that_fail_halfway_leave_the_old_ones_whole(
         written.append(path)
         real(path, pcm)
 
-    monkeypatch.setattr(voice_learning, "write_wav", fills_up)
+    monkeypatch.setattr(kept_recordings, "write_wav", fills_up)
     with pytest.raises(OSError):
-        voice_learning.save_prompts(tmp_path, NEW)
+        kept_recordings.save_prompts(tmp_path, NEW)
     assert _kept(tmp_path) == before  # before: the old recordings deleted, one new one kept
-    assert _same(voice_learning.saved_prompts(tmp_path), OLD)
+    assert _same(kept_recordings.saved_prompts(tmp_path), OLD)
     assert [p.name for p in calibration_dir(tmp_path).iterdir()] == ["prompts"]  # no half set
 
 
@@ -64,7 +65,7 @@ def test_forgetting_no_calibration_touches_nothing(
 
 
 def test_forgetting_twice_touches_nothing_the_second_time(tmp_path: Path) -> None:
-    voice_learning.save_prompts(tmp_path, OLD)
+    kept_recordings.save_prompts(tmp_path, OLD)
     assert voice_learning.forget(tmp_path)
     note = _kept(tmp_path)
     assert list(note) == ["info.json"]

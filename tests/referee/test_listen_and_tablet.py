@@ -17,7 +17,8 @@ from engine import Settings
 from referee.asr.base import Word
 from referee.audio import AudioChunk
 from referee.commands.listen_printer import Printer
-from referee.listener import Listener, Utterance
+from referee.listener import Listener
+from referee.utterance import Utterance
 from referee.voice import VoiceReferee
 from tests.referee.test_phrase_in_parts import ENVIDO_REAL_ENVIDO, PhraseScript, Said, listen
 from web_scoreboard import TableService, create_app

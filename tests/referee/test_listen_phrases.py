@@ -17,7 +17,7 @@ from referee.asr.base import Result, Word
 from referee.cli import main
 from referee.commands import listen
 from referee.commands.listen_printer import Printer
-from referee.listener import Utterance
+from referee.utterance import Utterance
 from tests.referee.two_front_ends import printed_lines
 
 

@@ -22,9 +22,10 @@ from referee.audio import AudioChunk
 from referee.cli import main
 from referee.commands import listen_printer
 from referee.evidence import EvidenceStore
-from referee.listener import HOLD_S, Listener, Utterance, can_grow, item_confidence
+from referee.listener import HOLD_S, Listener, can_grow
 from referee.misheard import DOUBTED_CONF
 from referee.phrases import parse
+from referee.utterance import Utterance, item_confidence
 from referee.wav import WavSource, read_wav
 
 
@@ -574,7 +575,7 @@ def test_the_voice_referee_takes_back_an_early_call_the_phrase_did_not_confirm()
 
 
 def test_a_revision_keeps_each_words_own_confidence() -> None:
-    from referee.listener import revise
+    from referee.utterance import revise
 
     early = Utterance("cero flor", (Word("cero", 0.8, 0.2, 0.5), Word("flor", 0.8, 0.5, 0.9)),
                       0.2, 0.9, 1.0, 0.8, None, True)
@@ -624,7 +625,7 @@ def test_an_early_call_the_whole_phrase_reads_in_a_longer_one_is_taken_back(firs
 
 
 def test_a_revision_confirms_a_call_the_whole_phrase_reads_alone() -> None:
-    from referee.listener import revise
+    from referee.utterance import revise
 
     early = Utterance("quiero", (Word("quiero", 0.8, 0.5, 0.9),), 0.5, 0.9, 1.0, 0.8, None, True)
     for said in (("bueno", "quiero"), ("quiero", "no"), ("quiero", "retruco")):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.asr import learn as voice_learning
+from referee.asr import kept_recordings
 from referee.cli import main
 from referee.commands import voices
 from referee.names import clean_name, name_key, same_name
@@ -31,16 +31,16 @@ def test_the_two_forms_are_typed_differently_and_are_one_name() -> None:
 
 
 def test_a_name_typed_decomposed_is_kept_composed_and_refused_as_a_second_player() -> None:
-    assert voice_learning.player_name(DECOMPOSED) == COMPOSED  # before: kept decomposed
+    assert kept_recordings.player_name(DECOMPOSED) == COMPOSED  # before: kept decomposed
     with pytest.raises(ValueError, match=f"ya hay un jugador que se llama {COMPOSED}"):
-        voice_learning.player_name(DECOMPOSED, [COMPOSED])  # before: a second «Martín Ñandú»
+        kept_recordings.player_name(DECOMPOSED, [COMPOSED])  # before: a second «Martín Ñandú»
     with pytest.raises(ValueError, match="ya hay un jugador que se llama"):
-        voice_learning.player_name(COMPOSED.lower(), [DECOMPOSED])
+        kept_recordings.player_name(COMPOSED.lower(), [DECOMPOSED])
 
 
 def test_a_name_as_long_as_kept_is_counted_in_letters_not_in_the_keyboard_s_parts() -> None:
-    name = "Martín Ñandú de la Cañada Pérez"[:voice_learning.NAME_MAX]
-    assert voice_learning.player_name(unicodedata.normalize("NFD", name)) == name  # before: too long
+    name = "Martín Ñandú de la Cañada Pérez"[:kept_recordings.NAME_MAX]
+    assert kept_recordings.player_name(unicodedata.normalize("NFD", name)) == name  # before: too long
 
 
 @pytest.mark.parametrize("said", [DECOMPOSED, DECOMPOSED.upper(), f" {COMPOSED.lower()} "])
@@ -51,7 +51,7 @@ def test_voices_picks_a_player_by_a_name_typed_in_the_other_form(
     assert voices.kept_player(models, said) == 2  # as «forget --player» picks them; before: None
     argv = ["voices", "name", "--player", said, "--name", "Tincho", "--models-dir", str(models)]
     assert main(argv) == 0, capsys.readouterr().err  # before: «No hay un solo jugador que se…»
-    assert voice_learning.player_names(models) == ["Ana", "Tincho"]
+    assert kept_recordings.player_names(models) == ["Ana", "Tincho"]
 
 
 def test_voices_name_refuses_another_player_s_name_typed_in_the_other_form(
@@ -61,17 +61,17 @@ def test_voices_name_refuses_another_player_s_name_typed_in_the_other_form(
     argv = ["voices", "name", "--player", "1", "--name", DECOMPOSED, "--models-dir", str(models)]
     assert main(argv) == 2
     assert f"ya hay un jugador que se llama {COMPOSED}" in capsys.readouterr().err
-    assert voice_learning.player_names(models) == ["Ana", COMPOSED]
+    assert kept_recordings.player_names(models) == ["Ana", COMPOSED]
 
 
 def test_a_name_kept_decomposed_is_read_composed(tmp_path: Path) -> None:
     """A name kept by a version before, as it was typed, is read as the name it is."""
     keep_players(tmp_path, ["Ana", "Beto"])
-    folder = voice_learning.kept_players(tmp_path)[1].folder
-    (folder / voice_learning.NAME_FILE).write_text(DECOMPOSED + "\n", encoding="utf-8")
-    assert voice_learning.player_names(tmp_path) == ["Ana", COMPOSED]
+    folder = kept_recordings.kept_players(tmp_path)[1].folder
+    (folder / kept_recordings.NAME_FILE).write_text(DECOMPOSED + "\n", encoding="utf-8")
+    assert kept_recordings.player_names(tmp_path) == ["Ana", COMPOSED]
     with pytest.raises(ValueError, match="ya hay un jugador que se llama"):
-        voice_learning.name_player(tmp_path, 1, COMPOSED)
+        kept_recordings.name_player(tmp_path, 1, COMPOSED)
 
 
 def test_the_tablet_refuses_a_name_typed_in_the_other_form_as_a_second_player(

@@ -14,7 +14,8 @@ import pytest
 from referee.asr.base import Result, Word
 from referee.audio import AudioChunk
 from referee.commands.listen_printer import Printer
-from referee.listener import Listener, Utterance
+from referee.listener import Listener
+from referee.utterance import Utterance
 
 Said = tuple[str, float, float, float]  # a word, its start and end, its confidence in the end
 

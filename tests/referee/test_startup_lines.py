@@ -462,7 +462,7 @@ class Calibrated(Adaptable):
 def test_a_narrow_microphone_the_voices_were_calibrated_through_is_shown_fine_until_forgotten(
         tmp_path: Path, line: str) -> None:
     from benchmarks.speech_corpus import through_line
-    from referee.asr.learn import save_prompts
+    from referee.asr.kept_recordings import save_prompts
     from referee.audio import to_pcm
     from referee.device_status import NARROW_CALIBRATED, NARROW_LINE
     from referee.microphone import MicSource

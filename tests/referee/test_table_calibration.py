@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from benchmarks.speech_corpus import through_line
-from referee.asr.adapt import find_calibration
+from referee.asr.calibration_folder import find_calibration
 from referee.audio import AudioChunk, to_chunk
 from referee.calibration_prompts import PROMPTS
 from referee.device_status import NARROW_CALIBRATION
@@ -98,9 +98,9 @@ def fake_fit(models_dir: Path, model_dir: Path, voices: Any, names: Any = ()) ->
 
 def keeping_fit(models_dir: Path, model_dir: Path, voices: Any, names: Any) -> tuple[Path, Any]:
     """``fake_fit`` that keeps the recordings and names, as ``calibrate_prompts`` does."""
-    from referee.asr import learn
+    from referee.asr import kept_recordings
 
-    learn.save_prompts(models_dir, voices, names)
+    kept_recordings.save_prompts(models_dir, voices, names)
     return fake_fit(models_dir, model_dir, voices)
 
 
@@ -201,7 +201,7 @@ def test_a_calibration_the_table_has_is_forgotten_from_the_tablet(tmp_path: Path
 def test_a_player_who_sits_down_later_is_added_to_the_players_kept(tmp_path: Path) -> None:
     """Only the new player says the prompts; the calibration is fitted again on everyone's, the
     recordings kept and theirs, and keeps them all for the next one."""
-    from referee.asr import learn
+    from referee.asr import kept_recordings
 
     log: list[str] = []
     recognizer = Recognizer(tmp_path / "model")
@@ -227,7 +227,7 @@ def test_a_player_who_sits_down_later_is_added_to_the_players_kept(tmp_path: Pat
     said = [sorted(text for _, text in voice) for voice in fake_fit.voices]  # type: ignore[attr-defined]
     assert said == [["quiero", "truco"], ["quiero", "truco"], ["truco"]]
     assert state["message"].startswith("Listo: 1 frases y las de 2 jugadores ya calibrados")
-    assert state["kept"] == 3 == learn.kept_voices(tmp_path) and not state["adding"]
+    assert state["kept"] == 3 == kept_recordings.kept_voices(tmp_path) and not state["adding"]
     assert recognizer.used == [tmp_path / "means", tmp_path / "means"]
 
     calibration.act("start", 1)  # the whole table again: the kept ones are not fitted with
@@ -239,7 +239,7 @@ def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Pa
     """Their recordings are deleted and the calibration fitted on the others'; the last one
     removed forgets the calibration.  The table hears each kept player's voice to tell who is
     who, in the order they were calibrated."""
-    from referee.asr import learn
+    from referee.asr import kept_recordings, learn
 
     log: list[str] = []
     recognizer = Recognizer(tmp_path / "model")
@@ -258,10 +258,10 @@ def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Pa
     calibration.act("skip")
     wait_for(calibration, "done")
     calibration.act("close")
-    assert learn.voice_sample(tmp_path, 4) is None and calibration.voice_sample(0) is None
+    assert kept_recordings.voice_sample(tmp_path, 4) is None and calibration.voice_sample(0) is None
     sample = calibration.voice_sample(1)
     assert sample is not None and sample[:4] == b"RIFF"
-    first = [pcm for pcm, _ in learn.saved_prompts(tmp_path)[0]]
+    first = [pcm for pcm, _ in kept_recordings.saved_prompts(tmp_path)[0]]
     with wave.open(io.BytesIO(sample)) as w:  # both phrases, with 0.3 s between them
         assert w.getframerate() == 16000
         assert w.readframes(w.getnframes()) == bytes(9600).join(first)
@@ -283,11 +283,11 @@ def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Pa
     assert state["message"].endswith(" De lo jugado hasta ahora ya no aprendo: ahí está su voz, y "
                                      "no distingo una voz de otra. Ya escucho con la calibración.")
     assert learn.note(tmp_path)["forgotten_at"] >= removed_at
-    assert state["kept"] == 2 == learn.kept_voices(tmp_path)
-    assert [[text for _, text in v] for v in learn.saved_prompts(tmp_path)] == said
+    assert state["kept"] == 2 == kept_recordings.kept_voices(tmp_path)
+    assert [[text for _, text in v] for v in kept_recordings.saved_prompts(tmp_path)] == said
     assert recognizer.used == [tmp_path / "means"] * 2
 
-    learn.save_prompts(tmp_path, learn.saved_prompts(tmp_path)[:1])  # one removed from a terminal
+    kept_recordings.save_prompts(tmp_path, kept_recordings.saved_prompts(tmp_path)[:1])  # one removed from a terminal
     calibration.act("remove", index=2)
     state = wait_for(calibration, "failed")
     assert state["message"] == ("No pude calibrar: las voces guardadas cambiaron: quedan 1; fijate "
@@ -295,13 +295,13 @@ def test_a_player_who_leaves_is_removed_and_the_others_fitted_again(tmp_path: Pa
     calibration.act("remove", index=1)  # the last one: nobody's calibration is left
     assert calibration.state() | {"last": ""} == calibration.state() | {
         "state": "idle", "calibrated": False, "kept": 0, "last": ""}
-    assert recognizer.used[-1] is None and learn.kept_voices(tmp_path) == 0
+    assert recognizer.used[-1] is None and kept_recordings.kept_voices(tmp_path) == 0
 
 
 def test_a_kept_player_is_named_and_their_name_follows_them(tmp_path: Path) -> None:
     """A name given to a kept player stays with their recordings: through another player added
     and one removed before them, and in what the table is told."""
-    from referee.asr import learn
+    from referee.asr import kept_recordings
 
     log: list[str] = []
     recognizer = Recognizer(tmp_path / "model")
@@ -327,7 +327,7 @@ def test_a_kept_player_is_named_and_their_name_follows_them(tmp_path: Path) -> N
     calibration.act("rename", index=2, name="")
     assert calibration.state()["names"] == ["", ""]
     calibration.act("rename", index=2, kept=2, name="  Ana   María\n")
-    assert calibration.state()["names"] == ["", "Ana María"] == learn.player_names(tmp_path)
+    assert calibration.state()["names"] == ["", "Ana María"] == kept_recordings.player_names(tmp_path)
     assert log[-1] == "escucha: la voz del jugador 2 es la de Ana María"
     with pytest.raises(ValueError, match="la lista de voces cambió"):
         calibration.act("rename", index=1, kept=3, name="Juan")
@@ -344,20 +344,20 @@ def test_a_kept_player_is_named_and_their_name_follows_them(tmp_path: Path) -> N
     assert calibration.state()["message"] == "Saco la voz de Juan y calibro con las de los demás…"
     state = wait_for(calibration, "done")
     assert state["message"].startswith("Listo: saqué la voz de Juan; quedan 2 jugadores")
-    assert state["names"] == ["Ana María", ""] == learn.player_names(tmp_path)
-    assert [p.name for p in learn.kept_players(tmp_path)] == ["Ana María", ""]
+    assert state["names"] == ["Ana María", ""] == kept_recordings.player_names(tmp_path)
+    assert [p.name for p in kept_recordings.kept_players(tmp_path)] == ["Ana María", ""]
     calibration.act("rename", index=1, name="")  # a name taken away
     assert calibration.state()["names"] == ["", ""] and log[-1].endswith("ya no tiene nombre")
-    assert not (learn.prompts_dir(tmp_path) / "jugador-1" / learn.NAME_FILE).exists()
+    assert not (kept_recordings.prompts_dir(tmp_path) / "jugador-1" / kept_recordings.NAME_FILE).exists()
 
 
 def test_the_players_kept_keep_the_order_they_were_calibrated_in(tmp_path: Path) -> None:
-    from referee.asr import learn
+    from referee.asr import kept_recordings
 
     voices = [[(bytes([k, 0]) * 800, "truco"), (bytes([k, 1]) * 800, "quiero")] for k in range(12)]
-    learn.save_prompts(tmp_path, voices)
-    assert [v[0][0][:2] for v in learn.saved_prompts(tmp_path)] == [bytes([k, 0]) for k in range(12)]
-    sample = learn.voice_sample(tmp_path, 11, phrases=1)
+    kept_recordings.save_prompts(tmp_path, voices)
+    assert [v[0][0][:2] for v in kept_recordings.saved_prompts(tmp_path)] == [bytes([k, 0]) for k in range(12)]
+    sample = kept_recordings.voice_sample(tmp_path, 11, phrases=1)
     assert sample is not None
     with wave.open(io.BytesIO(sample)) as w:
         assert w.readframes(800) == bytes([10, 0]) * 800
@@ -408,7 +408,7 @@ def test_a_player_taken_out_leaving_too_little_to_calibrate_on_takes_the_calibra
         tmp_path: Path) -> None:
     """Their recordings go whatever is left: with too little of the others' to fit on, the
     calibration is forgotten, and the table told so (not «No pude calibrar», their voice kept)."""
-    from referee.asr import learn
+    from referee.asr import kept_recordings, learn
 
     recognizer = Recognizer(tmp_path / "model")
     calibration = TableCalibration(lambda _: None, tmp_path, recognizer, lambda _: None,
@@ -420,13 +420,13 @@ def test_a_player_taken_out_leaving_too_little_to_calibrate_on_takes_the_calibra
     calibration.act("skip")
     wait_for(calibration, "done")
     calibration.act("close")
-    assert learn.kept_voices(tmp_path) == 2
+    assert kept_recordings.kept_voices(tmp_path) == 2
     calibration.act("remove", index=1, kept=2)  # the one who said both: one phrase is left
     state = wait_for(calibration, "done")
     assert state["message"].startswith("Saqué la voz del jugador 1, pero con las grabaciones de "
                                        "los demás no alcanza para calibrar: muy poca voz")
     assert "Ya escucho con la calibración" not in state["message"]
-    assert state["calibrated"] is False and state["kept"] == 0 == learn.kept_voices(tmp_path)
+    assert state["calibrated"] is False and state["kept"] == 0 == kept_recordings.kept_voices(tmp_path)
     assert recognizer.used[-1] is None and "means" not in learn.note(tmp_path)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from models.paths import user_data_dir
-from referee import mic_lag, mics
+from referee import mic_choice, mic_lag, mics
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import listen
 from referee.mics import TeamMics
@@ -316,18 +316,18 @@ def test_the_lag_is_kept_for_the_next_session_in_the_data_folder(tmp_path: Path)
     voice = phrases(4.0, [(1.0, 2.5)], seed=5)
     a, b = b_slower(voice, 0.15)
     said: list[str] = []
-    heard_in_turn(a, b, mics.Devices(**mics.lag_options(["mesa A", "mesa B"], None, said.append)))
+    heard_in_turn(a, b, mics.Devices(**mic_choice.lag_options(["mesa A", "mesa B"], None, said.append)))
     assert list(tmp_path.iterdir()) == []
-    first = mics.Devices(**mics.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
+    first = mics.Devices(**mic_choice.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
     heard_in_turn(a, b, first)
     lag = first.mics.lag
     assert lag is not None and lag == pytest.approx(0.15, abs=0.002)
     assert said == [mic_lag.in_step(lag)] * 2
     said.clear()
-    devices = mics.Devices(**mics.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
+    devices = mics.Devices(**mic_choice.lag_options(["mesa A", "mesa B"], tmp_path, said.append))
     assert devices.mics.lag == pytest.approx(lag, abs=1e-4)
     assert said == [f"como la última vez, {mic_lag.apart(lag)}"]
-    assert mics.Devices(**mics.lag_options(["mesa B", "mesa A"], tmp_path, said.append)).mics.lag is None
+    assert mics.Devices(**mic_choice.lag_options(["mesa B", "mesa A"], tmp_path, said.append)).mics.lag is None
 
 
 def test_sounds_only_one_microphone_hears_never_move_its_sound() -> None:
@@ -363,7 +363,7 @@ def test_listen_takes_a_microphone_per_team_as_serve_does(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Two devices, team A's first, with the lag `serve` kept for them in its data folder: the
     default one, or another given with ``--data-dir``."""
-    monkeypatch.setattr(mics, "MicSource", lambda spec, **options: [spec])
+    monkeypatch.setattr(mic_choice, "MicSource", lambda spec, **options: [spec])
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     keep_lag(lag_file(user_data_dir(), "mesa A", "mesa B"), 0.2)
     keep_lag(lag_file(tmp_path / "datos", "mesa A", "mesa B"), -0.1)

@@ -12,9 +12,12 @@ from typing import Any
 
 import pytest
 
-from referee import mics
-from referee.asr import learn as voice_learning
-from referee.asr.adapt import Aligner, PtmModel, accumulate, calibration_dir, spoken
+from referee import mic_choice
+from referee.asr import kept_recordings
+from referee.asr.adapt import accumulate
+from referee.asr.alignment import Aligner, spoken
+from referee.asr.calibration_folder import calibration_dir
+from referee.asr.ptm_model import PtmModel
 from referee.audio import AudioError
 from referee.calibration_prompts import unfitted
 from referee.cli import INTERRUPTED, main
@@ -56,12 +59,12 @@ def test_a_calibration_stopped_half_way_says_what_is_left_and_that_the_next_star
     sphinx_model(shared_dir, models)
     keep_players(models, ["Ana", "Beto"])
     (calibration_dir(models) / "means").write_bytes(b"")  # the table's calibration, kept
-    monkeypatch.setattr(mics, "MicSource", CtrlCMic)
+    monkeypatch.setattr(mic_choice, "MicSource", CtrlCMic)
     assert main(["voices", "calibrate", "--models-dir", str(models)]) == INTERRUPTED
     err = capsys.readouterr().err  # before: «no guardé nada.», nothing of what is left
     assert "no guardé nada de lo grabado ahora: sigue la calibración de antes, de 2 jugadores" in err
     assert "empieza de nuevo, desde la primera frase del primer jugador" in err
-    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+    assert kept_recordings.player_names(models) == ["Ana", "Beto"]
     shutil.rmtree(calibration_dir(models))
     assert main(["voices", "calibrate", "--models-dir", str(models)]) == INTERRUPTED
     assert "no guardé nada de lo grabado ahora: no hay calibración" in capsys.readouterr().err

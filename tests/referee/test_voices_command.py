@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from models.catalog import SPHINX_ES
-from referee import mics
-from referee.asr import learn as voice_learning
+from referee import mic_choice
+from referee.asr import kept_recordings
 from referee.audio import AudioChunk, to_chunk
 from referee.cli import INTERRUPTED, main
 from referee.commands import voices_mic
@@ -136,7 +136,7 @@ class NoisyMic:
 
 def test_a_prompt_held_by_noise_says_so_and_goes_on(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(mics, "MicSource", NoisyMic)
+    monkeypatch.setattr(mic_choice, "MicSource", NoisyMic)
     [captured] = voices_mic.from_mic(None)
     lines = capsys.readouterr().out.splitlines()
     first = lines.index(f"[1/{len(voices_mic.PROMPTS)}] Decí: «truco»")
@@ -155,7 +155,7 @@ def test_a_calibration_that_heard_nothing_says_so_and_saves_nothing(
         shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     sphinx_model(shared_dir, tmp_path / "models")
-    monkeypatch.setattr(mics, "MicSource", QuietMic)
+    monkeypatch.setattr(mic_choice, "MicSource", QuietMic)
     assert main(["voices", "calibrate", "--models-dir", str(tmp_path / "models")]) == 2
     assert "no te oí decir ninguna frase" in capsys.readouterr().err
     assert not (tmp_path / "models" / "voice-calibration").exists()
@@ -177,7 +177,7 @@ def keep_players(models: Path, names: list[str]) -> None:
     """A calibration's recordings kept for these players (a short tone each, as «truco»), as
     'voices calibrate' keeps them."""
     tone = (3000 * np.sin(np.arange(8000) * 0.3)).astype("<i2").tobytes()
-    voice_learning.save_prompts(models, [[(tone, "truco")] for _ in names], names)
+    kept_recordings.save_prompts(models, [[(tone, "truco")] for _ in names], names)
 
 
 @pytest.mark.parametrize(("argv", "said"), [
@@ -201,7 +201,7 @@ def test_options_that_do_not_go_with_the_action_are_refused_and_nobody_is_forgot
     keep_players(models, ["Ana", "Beto"])
     assert main(["voices", *argv, "--models-dir", str(models)]) == 2  # before: both forgotten
     assert said in capsys.readouterr().err
-    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+    assert kept_recordings.player_names(models) == ["Ana", "Beto"]
 
 
 @pytest.mark.parametrize("argv", [["forget", "--player", "²"],
@@ -212,7 +212,7 @@ def test_a_digit_that_is_no_number_is_taken_for_a_name(
     keep_players(models, ["Ana", "Beto"])
     assert main(["voices", *argv, "--models-dir", str(models)]) == 2  # before: a traceback
     assert "No hay un solo jugador que se llame «²»" in capsys.readouterr().err
-    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+    assert kept_recordings.player_names(models) == ["Ana", "Beto"]
 
 
 @pytest.mark.parametrize(("player", "name", "said"), [
@@ -227,11 +227,11 @@ def test_a_name_that_would_pick_another_player_is_refused(
     argv = ["voices", "name", "--player", player, "--name", name, "--models-dir", str(models)]
     assert main(argv) == 2
     assert said in capsys.readouterr().err
-    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+    assert kept_recordings.player_names(models) == ["Ana", "Beto"]
     # a player's own name, in another case, is theirs
     assert main(["voices", "name", "--player", "ana", "--name", "ANA", "--models-dir",
                  str(models)]) == 0
-    assert voice_learning.player_names(models) == ["ANA", "Beto"]
+    assert kept_recordings.player_names(models) == ["ANA", "Beto"]
 
 
 @pytest.mark.parametrize(("argv", "said"), [
@@ -250,7 +250,7 @@ def test_calibrate_refuses_names_that_would_not_pick_one_player_before_recording
     assert main(["voices", "calibrate", *argv, *wavs, "--models-dir", str(models)]) == 2
     err = capsys.readouterr().err
     assert said in err and "no encuentro la carpeta" not in err
-    assert voice_learning.player_names(models) == ["Ana", "Beto"]
+    assert kept_recordings.player_names(models) == ["Ana", "Beto"]
 
 
 class CtrlCMic(NoisyMic):
@@ -264,7 +264,7 @@ def test_a_calibration_stopped_with_ctrl_c_exits_as_every_command_does(
         shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     sphinx_model(shared_dir, tmp_path / "models")
-    monkeypatch.setattr(mics, "MicSource", CtrlCMic)
+    monkeypatch.setattr(mic_choice, "MicSource", CtrlCMic)
     assert main(["voices", "calibrate", "--models-dir", str(tmp_path / "models")]) == INTERRUPTED
     assert "Calibración cancelada; no guardé nada de lo grabado ahora: no hay calibración." in (
         capsys.readouterr().err)

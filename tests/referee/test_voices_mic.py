@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from referee import mics
+from referee import mic_choice, mics
 from referee.asr.adapt import calibrate
 from referee.audio import AudioChunk, AudioError, to_chunk
 from referee.commands import voices_mic
@@ -66,7 +66,7 @@ def prompts_said(shared_dir: Path) -> dict[str, Path]:
 def test_calibration_prompts_are_cut_from_the_microphone(shared_dir: Path, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     said = prompts_said(shared_dir)
-    monkeypatch.setattr(mics, "MicSource", CorpusMic)
+    monkeypatch.setattr(mic_choice, "MicSource", CorpusMic)
 
     CorpusMic.drops = 0
     [captured] = voices_mic.from_mic(None, players=1)
@@ -110,10 +110,10 @@ class TeamCorpusMic(CorpusMic):
 def test_calibration_with_a_microphone_per_team_hears_each_player_on_the_louder(
         shared_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     said = prompts_said(shared_dir)
-    monkeypatch.setattr(mics, "MicSource", TeamCorpusMic)
+    monkeypatch.setattr(mic_choice, "MicSource", TeamCorpusMic)
     TeamCorpusMic.opened = None
     # the two microphones placed in time by a clock as fast as they are
-    monkeypatch.setattr(mics, "TeamMics", partial(mics.TeamMics, clock=lambda: 10 * time.monotonic()))
+    monkeypatch.setattr(mic_choice, "TeamMics", partial(mics.TeamMics, clock=lambda: 10 * time.monotonic()))
     [captured] = voices_mic.from_mic(["mesa B", "mesa A"], data_dir=tmp_path)
     assert [text for _, text in captured] == [t for t in voices_mic.PROMPTS if t != SILENT]
     # the two in step (the same sound), as `serve` will find them

@@ -17,7 +17,7 @@ from typing import Any
 from engine import Settings
 from referee.asr.base import Word
 from referee.commands.listen_printer import Printer
-from referee.listener import Utterance
+from referee.utterance import Utterance
 from referee.voice import VoiceReferee
 from web_scoreboard import ActionError, TableService, create_app
 from web_scoreboard.store import Store

@@ -7,13 +7,12 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from referee.vision import detect
+from referee.vision import detect, overlap
 from referee.vision.detect import (
     DetectorSettings,
     _edges,
     _margin_share,
     _paper,
-    _square_cell,
     _where_none,
     candidates,
     find_cards,
@@ -22,6 +21,7 @@ from referee.vision.faces import Face
 from referee.vision.geometry import CARD_ASPECT, shared_area
 from referee.vision.lines import frame_edges, line_quads, onto_outer_edges, segments
 from referee.vision.recognize import Recognizer
+from referee.vision.regions import _square_cell
 from referee.vision.scenes import SceneOptions, random_scene, render
 
 CLEAR = SceneOptions(max_tilt=30, finger_rate=0.0, overlap_rate=0.0, empty_rate=0.0)
@@ -187,8 +187,8 @@ def test_outlines_sharing_a_corner_cover_each_other_as_much_as_they_do() -> None
                   [295.19537, 251.97533]], np.float32)
     b = np.array([[165.11446, 136.44312], [208.89383, 51.353027], [366.8475, 170.04004],
                   [304.45642, 250.47284]], np.float32)
-    assert detect.covered(a, b) > 0.9 and detect.covered(b, a) > 0.9
-    assert detect.keep_best([a, b], [0.7, 0.69]) == [0]
+    assert overlap.covered(a, b) > 0.9 and overlap.covered(b, a) > 0.9
+    assert overlap.keep_best([a, b], [0.7, 0.69]) == [0]
 
 
 def test_the_area_two_quads_share_is_the_area_of_the_pixels_they_share() -> None:

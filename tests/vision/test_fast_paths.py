@@ -32,12 +32,6 @@ from referee.vision.detect import (
     _edge_support,
     _paper,
     _percentile,
-    apart,
-    bounds,
-    covered,
-    fewest_points,
-    keep_best,
-    overlaps,
 )
 from referee.vision.emblems import holds_coin, holds_cup
 from referee.vision.faces import CANON_H, CANON_W, Face
@@ -54,6 +48,7 @@ from referee.vision.geometry import (
     side_lengths,
 )
 from referee.vision.lines import _corners, _length
+from referee.vision.overlap import apart, bounds, covered, keep_best, overlaps
 from referee.vision.pintas import BAND, SPAN, _far_end, _near_end, agreed, pintas_on
 from referee.vision.pips import (
     HUES,
@@ -67,6 +62,7 @@ from referee.vision.pips import (
 )
 from referee.vision.reading import Reading
 from referee.vision.recognize import Recognizer
+from referee.vision.regions import fewest_points
 from referee.vision.scenes import SceneOptions, random_scene
 from referee.vision.snapping import _line, _median, _snap_sides
 

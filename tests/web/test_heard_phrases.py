@@ -10,8 +10,8 @@ from fastapi import FastAPI
 
 from engine import Settings
 from referee.asr.base import Word
-from referee.listener import Utterance
 from referee.phrases import confidence_needed, parse
+from referee.utterance import Utterance
 from referee.voice import VoiceReferee
 from web_scoreboard import ActionError, TableService
 

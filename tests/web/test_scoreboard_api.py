@@ -812,7 +812,7 @@ def test_a_call_set_aside_by_hand_offers_no_longer_call(
 def test_a_doubtful_call_is_confirmed_as_the_longer_call_it_ended(
         app: FastAPI, client: TestClient, post: Post) -> None:
     from referee.asr.base import Word
-    from referee.listener import Utterance
+    from referee.utterance import Utterance
     from referee.voice import VoiceReferee
 
     referee = VoiceReferee(app.state.service, lambda _: None)
@@ -847,7 +847,7 @@ def test_a_look_alike_that_ends_a_call_is_taken_for_it_with_one_tap(
     the tablet offers «me voy al mazo» beside it while the rules take it; «turco» offers nothing
     (no call ends with it); a refused «cuatro» offers «vale cuatro»."""
     from referee.asr.base import Word
-    from referee.listener import Utterance
+    from referee.utterance import Utterance
     from referee.voice import VoiceReferee
 
     referee = VoiceReferee(app.state.service, lambda _: None)
@@ -911,7 +911,7 @@ def test_a_call_applied_early_is_taken_back_when_the_phrase_does_not_confirm_it(
 def test_each_call_of_a_phrase_is_judged_on_its_own_words(
         app: FastAPI, client: TestClient, post: Post) -> None:
     from referee.asr.base import Word
-    from referee.listener import Utterance
+    from referee.utterance import Utterance
     from referee.voice import VoiceReferee
 
     referee = VoiceReferee(app.state.service, lambda _: None)
@@ -1104,7 +1104,7 @@ def test_a_call_heard_after_the_hand_ended_deals_the_next_hand(app: FastAPI, cli
 def test_a_flor_needs_a_surer_hearing_than_other_calls(
         app: FastAPI, client: TestClient, post: Post) -> None:
     from referee.asr.base import Word
-    from referee.listener import Utterance
+    from referee.utterance import Utterance
     from referee.voice import VoiceReferee
 
     client.post("/api/games", json={"settings": {"flor": True}}, headers=AUTH)
@@ -1140,7 +1140,7 @@ def test_a_flor_needs_a_surer_hearing_than_other_calls(
 def early(text: str, start: float, conf: float, team: str = "A") -> Any:
     """A call handed over early (from a partial result), or its revision by the whole phrase."""
     from referee.asr.base import Word
-    from referee.listener import Utterance
+    from referee.utterance import Utterance
 
     return Utterance(text, (Word(text, conf, start, start + 0.4),), start, start + 0.4,
                      start + 0.6, conf, team, True)

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from referee.logline import parse_line
-from web_scoreboard.routes import describe_errors
+from web_scoreboard.message_errors import describe_errors
 
 PIN = "2468"
 AUTH = {"X-Table-PIN": PIN}
