@@ -26,9 +26,10 @@ COLUMNS = ("n", "fecha y hora", "de", "equipo", "oído", "estado", "anotado", "m
 # a clip's or picture's file, by its type
 EXTENSION = {clip_codec.WAV: "wav", clip_codec.FLAC: "flac", "image/jpeg": "jpg"}
 WHEN = "%d/%m/%Y %H:%M:%S"  # a heard item's date and time, as read in the Río de la Plata
-# What starts a formula in a spreadsheet cell (Excel, LibreOffice): such a text cell is kept as
-# text with a leading «'» (OWASP's «CSV injection»), a number as is.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# What starts a formula in a spreadsheet cell (Excel, LibreOffice): = + - @, also after blanks
+# a spreadsheet trims, or a tab or CR itself. Such a text cell is kept as text with a leading «'»
+# (OWASP's «CSV injection»), a number as is.
+FORMULA_START = re.compile(r"[\t\r]|[ \t\r\n]*[=+\-@]")
 NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
@@ -127,8 +128,9 @@ def _source(item: HeardRow) -> str:
 
 def _cell(value: str) -> str:
     """A cell of ``oido.csv`` that a spreadsheet shows as written: text that would start a
-    formula (``=``, ``+``, ``-``, ``@``) gets a leading ``'``; a number (``-0.5``) stays one."""
-    if value.startswith(FORMULA_START) and not NUMBER.fullmatch(value):
+    formula (``=``, ``+``, ``-``, ``@``, even after spaces, tabs or line breaks) gets a leading
+    ``'``; a number (``-0.5``) stays one."""
+    if FORMULA_START.match(value) and not NUMBER.fullmatch(value):
         return "'" + value
     return value
 

@@ -81,6 +81,17 @@ def test_a_cell_that_would_be_a_formula_stays_text_and_numbers_stay_numbers() ->
         assert "+54 11 truco" in cells and "@Ellos" in cells and "\tquiero" in cells
 
 
+def test_a_formula_after_blanks_a_spreadsheet_trims_stays_text_too() -> None:
+    """« =HYPERLINK(...)»: LibreOffice and Excel trim the blanks and run what follows, so spaces,
+    tabs or line breaks before = + - @ get the «'» too; plain text after a space does not."""
+    said = [' =HYPERLINK("http://x.example","ganamos")', "\t\t+54 11 truco", "\n@Ellos",
+            "\r\n-1+1", "\rquiero", "  quiero", "\nvale cuatro"]
+    items = [heard(n, text, clip=False) for n, text in enumerate(said, 1)]
+    with unzipped(items) as zf:
+        assert [row[4] for row in csv_rows(zf)[1:]] == [
+            "'" + text for text in said[:5]] + said[5:]
+
+
 def test_each_thing_heard_says_its_day_and_time() -> None:
     """A game past midnight, or a zip looked at weeks later: dd/mm/aaaa HH:MM:SS, in the CSV and
     the page."""
