@@ -9,6 +9,7 @@ import re
 import struct
 import sys
 import threading
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,7 @@ MAX_PIXELS = max(NEEDED_PIXELS, 4608 * 3456)
 MAX_WHOLE_PIXELS = 100_000_000
 
 JPEG_START, PNG_START = b"\xff\xd8", b"\x89PNG\r\n\x1a\n"
+JPEG_END, PNG_END = b"\xff\xd9", b"\0\0\0\0IEND\xaeB`\x82"  # PNG's: the IEND chunk, with its CRC
 TIFF_STARTS = (b"II*\x00", b"MM\x00*")
 _STANDALONE = {0x01, *range(0xD0, 0xD8)}  # markers with no length after them (RSTn, TEM)
 _FRAMES = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOFn: they say the image's size
@@ -54,6 +56,7 @@ class Photo:
 class _Layout:
     whole: bool  # the file holds the whole image (its end marker, chunk or whatever is not known)
     size: tuple[int, int] | None = None  # width, height, if the header says
+    damaged: bool = False  # a chunk's data that its CRC says was changed (a PNG's)
 
 
 def _jpeg(data: bytes) -> _Layout:
@@ -89,15 +92,23 @@ def _jpeg(data: bytes) -> _Layout:
 
 
 def _png(data: bytes) -> _Layout:
-    """Walk a PNG's chunks to its IEND chunk."""
-    i, n, size = len(PNG_START), len(data), None
+    """Walk a PNG's chunks to its IEND chunk, checking the CRC of each critical one (IHDR, PLTE,
+    IDAT): libpng refuses the image for a wrong one, but only warns and skips an ancillary chunk
+    (a note, a colour profile) whose CRC is wrong, the image whole."""
+    i, n, size, view = len(PNG_START), len(data), None, memoryview(data)
     while i + 8 <= n:
         length, kind = struct.unpack_from(">I4s", data, i)
         if kind == b"IHDR" and i + 16 <= n:
             size = struct.unpack_from(">II", data, i + 8)
         if kind == b"IEND":
             return _Layout(True, size)
-        i += 12 + length
+        end = i + 8 + length
+        if end + 4 > n:
+            break
+        critical = not kind[0] & 0x20  # its type's first letter in capitals
+        if critical and zlib.crc32(view[i + 4:end]) != struct.unpack_from(">I", data, end)[0]:
+            return _Layout(True, size, damaged=True)
+        i = end + 4
     return _Layout(False, size)
 
 
@@ -162,8 +173,10 @@ def read_photo(path: Path, max_pixels: int = MAX_PIXELS,
     not a photo is a ``VisionError`` saying so."""
     path = Path(path)
     data = _file(path)
-    layout, jpeg = _layout(data), data.startswith(JPEG_START)
-    if not layout.whole and jpeg and data.endswith(b"\xff\xd9"):  # a marker its data made up
+    layout, jpeg, png = _layout(data), data.startswith(JPEG_START), data.startswith(PNG_START)
+    made_up = not layout.whole and (jpeg and data.endswith(JPEG_END)  # a marker its data made up
+                                    or png and data.endswith(PNG_END))  # or a chunk's length
+    if layout.damaged or made_up:
         raise _damaged(path)
     if not layout.whole:
         raise VisionError("photo-cut", f"la foto {path} está cortada: el archivo se termina antes "
@@ -177,6 +190,8 @@ def read_photo(path: Path, max_pixels: int = MAX_PIXELS,
         image, said = _decoded(data, _REDUCED[reduction])
     except cv2.error as err:  # more pixels than OpenCV reads (a giant scan, a decompression bomb)
         raise too_big from err
+    if image is None and png and _PNG_DAMAGED.search(said):  # its CRCs right, its pixels not
+        raise _damaged(path)
     if image is None:
         raise VisionError("bad-image", f"no puedo leer la foto {path}")
     if jpeg and _DAMAGED.search(said):
@@ -209,6 +224,9 @@ def _file(path: Path) -> bytes:
 # cameras pad with).
 _DAMAGED = re.compile(r"Corrupt JPEG data: (?!bad ICC|\d+ extraneous bytes before marker 0xd9)"
                       r"|Premature end of JPEG file")
+# What libpng says of a PNG it refuses (its CRCs right): its compressed data broken («incorrect data
+# check», «Not enough image data», «bad adaptive filter value»), not memory it lacked.
+_PNG_DAMAGED = re.compile(r"libpng error: (?!.*memory)", re.IGNORECASE)
 _STDERR = threading.Lock()  # file descriptor 2 is the process's: one decode has it at a time
 
 

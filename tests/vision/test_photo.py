@@ -158,6 +158,47 @@ def _png_chunk(kind: bytes, data: bytes, crc: int | None = None) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc & 0xFFFFFFFF)
 
 
+def _png_damaged(data: bytes, where: float, *, crc: bool = False) -> bytes:
+    """``data``, a PNG, with a byte of its first IDAT chunk's data ``where`` along it changed;
+    with ``crc``, the chunk's CRC made right again (its compressed data still broken)."""
+    start = data.index(b"IDAT")
+    (length,) = struct.unpack_from(">I", data, start - 4)
+    at = start + 4 + round((length - 1) * where)
+    changed = bytearray(data)
+    changed[at] ^= 0x5A
+    if crc:
+        changed[start + 4 + length:start + 8 + length] = struct.pack(
+            ">I", zlib.crc32(changed[start:start + 4 + length]))
+    return bytes(changed)
+
+
+@pytest.mark.parametrize("crc", [False, True])
+@pytest.mark.parametrize("where", [0.0, 0.5, 1.0])
+def test_a_damaged_png_is_refused_without_libpngs_english(
+        where: float, crc: bool, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "dañada.png"
+    path.write_bytes(_png_damaged(_encoded(".png"), where, crc=crc))
+    # before: «no puedo leer la foto», and «libpng error: IDAT: CRC error» (or «incorrect data
+    # check») was caught off the terminal
+    with pytest.raises(VisionError) as refused:
+        read_photo(path)
+    assert refused.value.code == "photo-damaged"
+    assert refused.value.message == DAMAGED.format(path)
+    assert capfd.readouterr() == ("", "")
+
+
+def test_a_made_up_length_in_a_pngs_chunk_is_no_cut(tmp_path: Path) -> None:
+    """An IDAT chunk's length changed to run past the file's end: the walk to IEND is lost, but
+    the file ends with it, as a cut one does not."""
+    data = _encoded(".png")
+    at = data.index(b"IDAT") - 4
+    path = tmp_path / "dañada.png"
+    path.write_bytes(data[:at] + b"\x7f" + data[at + 1:])
+    with pytest.raises(VisionError) as refused:
+        read_photo(path)
+    assert refused.value.code == "photo-damaged"  # before: "photo-cut", «está cortada»
+
+
 def test_a_png_far_bigger_than_a_camera_photo_is_refused_unread(tmp_path: Path) -> None:
     path = tmp_path / "enorme.png"
     path.write_bytes(PNG_START + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", 30_000, 30_000, 8, 0,
