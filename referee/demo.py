@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from rich.markup import escape
 
-from referee.commands.serve_terminal import ORIGINS, Terminal
+from referee.commands.serve_terminal import ORIGINS, Terminal, in_words
 from referee.wav import read_pcm, read_wav
 
 if TYPE_CHECKING:
@@ -255,8 +255,12 @@ class DemoTerminal(Terminal):
             self._hands += 1
             super().log(f"[bold]— mano {self._hands} —[/bold]")
             return
-        what = (f"[green]✓[/green] [bold]{escape(held.line)}[/bold]" if held.action == "apply"
-                else f"[yellow]↶ deshecho: {escape(held.line)}[/yellow]")
+        said = in_words(held.line)  # «A1 juega 7o», not the log's «A1 plays 7o»
+        if held.line == "hand" and self._hands:  # a deal undone after its header was shown:
+            said = f"{said} {self._hands}"  # «mano 2», as the header said; dealt again, the
+            self._hands -= 1  # hand is «— mano 2 —» again
+        what = (f"[green]✓[/green] [bold]{escape(said)}[/bold]" if held.action == "apply"
+                else f"[yellow]↶ deshecho: {escape(said)}[/yellow]")
         who = ("" if held.origin == "voice"
                else f"  [dim]({escape(ORIGINS.get(held.origin, held.origin))})[/dim]")
         shown = ""

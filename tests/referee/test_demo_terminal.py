@@ -130,3 +130,26 @@ def test_with_no_recording_heard_it_does_not_say_it_waits() -> None:
     terminal.parts([Part("reconocedor", False, "no hay modelo; se anota con los botones")])
     terminal.ready("http://127.0.0.1:18700/")
     assert "Esperando" not in out.getvalue() and "Ctrl+C para terminar" in out.getvalue()
+
+
+def test_an_undo_of_a_deal_already_shown_reads_as_the_table_says_it() -> None:
+    """The log's «hand» is the table's «mano», with its header's number (dealt again, it is the
+    same hand), and «A1 plays 7o» is «A1 juega 7o»."""
+    terminal, out, clock = _terminal()
+    terminal.stored("apply", "hand", "voice", None)
+    terminal.stored("apply", "A1 plays 7o", "camera", {"A": 0, "B": 0})
+    terminal.stored("apply", "B1: mazo", "voice", {"A": 1, "B": 0})
+    terminal.stored("apply", "hand", "voice", None)
+    clock.now += HOLD_S
+    terminal.show_due()
+    terminal.stored("undo", "hand", "page", {"A": 1, "B": 0})
+    terminal.stored("apply", "hand", "voice", None)
+    terminal.close()
+    assert out.getvalue().splitlines() == [
+        "— mano 1 —",
+        "          ✓ A1 juega 7o  (cámara)",  # before: «✓ A1 plays 7o»
+        "          ✓ B1: mazo   → A 1 — B 0",
+        "— mano 2 —",
+        "          ↶ deshecho: mano 2  (tablet)",  # before: «↶ deshecho: hand»
+        "— mano 2 —",  # before: «— mano 3 —», a hand that never was
+    ]
