@@ -20,7 +20,7 @@ from referee.audio import AudioError
 from referee.calibration_prompts import NOTHING_HEARD, PLAY_FORGOTTEN, unfitted
 from referee.cli import INTERRUPTED
 from referee.commands import values
-from referee.commands.voices_mic import from_mic
+from referee.commands.voices_mic import PlayersStopped, from_mic, player_label
 from referee.commands.voices_players import forget
 from referee.commands.voices_wav import from_wav_dir
 from referee.device_status import NARROW_CALIBRATION
@@ -72,10 +72,21 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
         print(f"Ojo: esto reemplaza la calibración de {_players(replaced)}; con --add, los que "
               "se calibran ahora se suman a ellos.", flush=True)
 
+    stopped: list[int] = []  # Ctrl-C in a later player's turn: how many had finished, kept
+
     def recorded() -> list[list[tuple[bytes, str]]]:
-        voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
-                  else from_mic(args.mic, heard, args.channels, args.data_dir or user_data_dir(),
-                                names))
+        try:
+            voices = ([from_wav_dir(Path(d)) for d in args.wav_dir] if args.wav_dir
+                      else from_mic(args.mic, heard, args.channels,
+                                    args.data_dir or user_data_dir(), names))
+        except PlayersStopped as stop:
+            if not any(stop.finished):  # nobody finished, or said a phrase: nothing to keep
+                raise
+            voices = stop.finished
+            stopped.append(len(voices))
+            print(f"Ctrl-C en el turno de {player_label(len(voices) + 1, names)}: guardo sólo las "
+                  f"voces de los que terminaron ({_labels(range(1, len(voices) + 1), names)}); "
+                  "otro Ctrl-C y no guardo nada.", flush=True)
         said = sum(len(v) for v in voices)
         if not said:  # every prompt silent or noise: nothing to calibrate with
             raise AudioError("nothing-heard", NOTHING_HEARD)
@@ -85,10 +96,31 @@ def calibrate_from_recordings(args: argparse.Namespace, root: Path, model_dir: P
         return [*kept, *voices]
 
     instead = f" en lugar de la de {_players(replaced)}" if replaced else ""
-    return fit_and_keep(root, model_dir, recorded, [*kept_names, *names],
-                        lambda path, seconds: f"Listo: {seconds:.0f} s de voz. Guardé la "
-                        f"calibración en {path}{instead}; {users} la usan solos ('voices forget' "
-                        "la borra).")
+
+    def done(path: Path, seconds: float) -> str:
+        left = f" {_left_out(stopped[0], heard, names)}" if stopped else ""
+        return (f"Listo: {seconds:.0f} s de voz. Guardé la calibración en {path}{instead}; {users} "
+                f"la usan solos ('voices forget' la borra).{left}")
+
+    code = fit_and_keep(root, model_dir, recorded, [*kept_names, *names], done)
+    return INTERRUPTED if stopped and code == 0 else code
+
+
+def _left_out(finished: int, players: int, names: list[str]) -> str:
+    """Who a calibration stopped with Ctrl-C kept (the ``finished`` first of the ``players``),
+    who not, and how to add them."""
+    rest = players - finished
+    others = _labels(range(finished + 2, players + 1), names)
+    add = "'voices calibrate --add" + (f" --players {rest}' las suma" if rest > 1 else "' la suma")
+    return (f"Guardé las voces de {_labels(range(1, finished + 1), names)}, que dijeron todas sus "
+            f"frases; la de {player_label(finished + 1, names)} no (lo que grabó hasta el Ctrl-C "
+            f"no lo guardé){f', ni la de {others}' if others else ''}: {add}.")
+
+
+def _labels(players: Iterable[int], names: list[str]) -> str:
+    """«Ana», «Ana y Jugador 2», «Ana, Jugador 2 y Jugador 3»."""
+    said = [player_label(player, names) for player in players]
+    return ", ".join(said[:-1]) + f" y {said[-1]}" if len(said) > 1 else "".join(said)
 
 
 def players_named(given: Iterable[str], kept: list[str]) -> list[str] | None:

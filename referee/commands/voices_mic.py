@@ -11,6 +11,21 @@ from referee.calibration_prompts import PHRASE_MAX_S, PROMPT_TIMEOUT_S, PROMPTS,
 from referee.mic_choice import table_mics
 
 
+class PlayersStopped(KeyboardInterrupt):
+    """Ctrl-C while the players were being recorded: the recordings of those who had said every
+    prompt before it (``finished``, one list each, in order); the one being asked has none."""
+
+    def __init__(self, finished: list[list[tuple[bytes, str]]]) -> None:
+        super().__init__()
+        self.finished = finished
+
+
+def player_label(player: int, names: list[str] | None) -> str:
+    """How the prompts call the ``player``-th (from 1): their name, or «Jugador N»."""
+    name = (names or [])[player - 1:player]
+    return name[0] if name else f"Jugador {player}"
+
+
 def capture_one(chunks: Iterator[AudioChunk], timeout_s: float = PROMPT_TIMEOUT_S,
                 longest_s: float = PHRASE_MAX_S) -> tuple[bytes | None, str]:
     """The next spoken phrase on the stream (``PhraseCapture``), or None and why not."""
@@ -30,7 +45,8 @@ def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1,
 
     The microphone is opened before the first prompt, and a missing or lost one is an AudioError,
     not a retry: nobody is asked to speak to a microphone that is not there.  Two devices' lag is
-    kept in ``data_dir`` for `serve` (``mic_choice.lag_options``)."""
+    kept in ``data_dir`` for `serve` (``mic_choice.lag_options``).  Ctrl-C is ``PlayersStopped``, with
+    the players who had finished."""
     mic = table_mics(specs, channels, keep_trying=False, data_dir=data_dir)
     chunks = iter(mic)
     voices: list[list[tuple[bytes, str]]] = []
@@ -39,10 +55,9 @@ def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1,
         print("Hablá como en la mesa, a la distancia de siempre y con el ruido de siempre: "
               "calibrá donde juegan. Si no te oigo, sigo con la próxima.")
         for player in range(1, players + 1):
-            name = (names or [])[player - 1:player]
-            if players > 1 or name:
-                who = name[0] if name else f"Jugador {player}"
-                _wait_for(f"{who} ({player} de {players}): cuando estés listo, apretá Enter.")
+            if players > 1 or (names or [])[player - 1:player]:
+                _wait_for(f"{player_label(player, names)} ({player} de {players}): cuando estés "
+                          "listo, apretá Enter.")
             out: list[tuple[bytes, str]] = []
             for k, text in enumerate(PROMPTS, 1):
                 print(f"[{k}/{len(PROMPTS)}] Decí: «{text}»", flush=True)
@@ -53,6 +68,8 @@ def from_mic(specs: list[str] | None, players: int = 1, channels: int = 1,
                     continue
                 out.append((pcm, text))
             voices.append(out)
+    except KeyboardInterrupt as stop:
+        raise PlayersStopped(voices) from stop
     finally:
         mic.stop()
     return voices

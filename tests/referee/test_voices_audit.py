@@ -1,11 +1,13 @@
 """`voices` at a table's hands: a folder of WAVs with several broken files names them all at
-once, a calibration stopped half-way says what is left, names typed in another Unicode form pick
-the same player, and prompts that do not sound like what they should say are told."""
+once, a calibration stopped half-way says what is left (and keeps the players who had finished),
+names typed in another Unicode form pick the same player, and prompts that do not sound like what
+they should say are told."""
 
 from __future__ import annotations
 
 import shutil
 import wave
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -18,14 +20,15 @@ from referee.asr.adapt import accumulate
 from referee.asr.alignment import Aligner, spoken
 from referee.asr.calibration_folder import calibration_dir
 from referee.asr.ptm_model import PtmModel
-from referee.audio import AudioError
-from referee.calibration_prompts import unfitted
+from referee.audio import AudioChunk, AudioError
+from referee.calibration_prompts import PROMPTS, unfitted
 from referee.cli import INTERRUPTED, main
 from referee.commands.voices_wav import from_wav_dir
 from referee.table_calibration import TableCalibration
 from referee.wav import read_pcm
 from tests.referee.test_table_calibration import Recognizer, wait_for
 from tests.referee.test_voices_command import CtrlCMic, keep_players, sphinx_model
+from tests.referee.test_voices_mic import SILENT, CorpusMic, prompts_said
 
 
 def _recording(path: Path, seconds: float = 0.5) -> None:
@@ -101,3 +104,34 @@ def test_the_tablet_says_what_a_fit_left_out(tmp_path: Path) -> None:
     state = wait_for(calibration, "done", "failed", seconds=10)
     assert state["state"] == "done" and "Ya escucho con la calibración." in state["message"]
     assert "de 3 frases, 2 no sonaban a lo que tenían que decir" in state["message"]  # before: not said
+
+
+class SecondPlayerStopsMic(CorpusMic):
+    """The first player says every prompt; the second says a few and presses Ctrl-C."""
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        yield from super().__iter__()
+        for chunk in super().__iter__():
+            if chunk.t > 8.0:
+                raise KeyboardInterrupt
+            yield chunk
+
+
+def test_ctrl_c_in_a_later_players_turn_keeps_the_players_who_had_finished(
+        shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "models"
+    sphinx_model(shared_dir, models)
+    prompts_said(shared_dir)
+    monkeypatch.setattr(mic_choice, "MicSource", SecondPlayerStopsMic)
+    argv = ["voices", "calibrate", "--players", "3", "--name", "Ana", "--name", "Beto"]
+    assert main([*argv, "--models-dir", str(models)]) == INTERRUPTED
+    out = capsys.readouterr().out  # before: «no guardé nada de lo grabado ahora», Ana's lost too
+    assert "Ctrl-C en el turno de Beto: guardo sólo las voces de los que terminaron (Ana)" in out
+    assert ("Guardé las voces de Ana, que dijeron todas sus frases; la de Beto no (lo que grabó "
+            "hasta el Ctrl-C no lo guardé), ni la de Jugador 3: 'voices calibrate --add "
+            "--players 2' las suma.") in out
+    assert (calibration_dir(models) / "means").is_file()  # saved as a finished calibration is
+    kept, names = kept_recordings.saved_players(models)
+    assert names == ["Ana"]
+    assert [text for _, text in kept[0]] == [t for t in PROMPTS if t != SILENT]
