@@ -21,6 +21,7 @@ from referee.asr import learn as voice_learning
 from referee.asr import play_phrases
 from referee.asr.adapt import Stats
 from referee.asr.calibration_folder import calibration_dir, write_note
+from referee.doubt import CONFIRMED
 from referee.learning import TableLearner, learn_from, phrases_to_learn
 from referee.learning_worker import Relearned
 from web_scoreboard.app import DB_NAME
@@ -197,3 +198,15 @@ def test_the_note_says_what_was_learned_in_heard_rows(clock: Clock, table: Table
     note = json.loads((calibration_dir(table.models) / "info.json").read_text(encoding="utf-8"))
     assert note["learned_until_heard"] == 3 and note["heard"] == 3
     assert learning.heard_phrases(table.store, after=2)[0].text == "truco 3"
+
+
+def test_a_doubtful_call_confirmed_after_a_relearning_is_learned_at_the_next(
+        clock: Clock, table: Table) -> None:
+    doubtful = table.store.add_heard(table.game, "unsure", "quiero", clip_id=table.clip_id,
+                                     extra={"t": 0.5, "confidence": 0.4, "speech": [0.5, 1.0]})
+    first = table.hear(2)
+    assert table.learner.step() and table.learned == [first]  # the doubtful one not yet
+    table.store.set_heard_status(doubtful.id, "accepted", CONFIRMED)  # tapped after the relearning
+    later = table.hear(2)
+    assert table.learner.step()  # counted by what was heard since; learned with all the play
+    assert table.learned[-1] == ["quiero", *first, *later]
