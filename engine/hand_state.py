@@ -167,9 +167,14 @@ class HandState(abc.ABC):
         return self.settings.envido_credit == "hand-end"
 
     def require_cards_not_elsewhere(self, seat: str, cards: tuple[Card, ...], what: str) -> None:
+        """Cards shown can be the seat's: none played by another seat, and with the ones it
+        played no more than the three it was dealt."""
         played_by_others = {c for r in self.rounds for s, c in r.plays if s != seat}
         clash = [str(c) for c in cards if c in played_by_others]
         self.require(not clash, f"{what}: {' '.join(clash)} la jugó otro")
+        played = [c for r in self.rounds for s, c in r.plays if s == seat and c not in cards]
+        self.require(len(cards) + len(played) <= 3,
+                     f"{what}: con {' '.join(map(str, played))}, que ya jugó, serían más de tres cartas")
 
     def give_away(self, category: str, why: str) -> None:
         """Move this hand's points of a category to the other team (a false declaration)."""

@@ -26,9 +26,9 @@ def test_a_correction_that_reopens_the_game_gives_back_the_truco_the_target_kept
 
 def test_a_correction_and_a_false_show_give_the_same_score_in_either_order() -> None:
     shown_first = envido_then_truco_lost(28, 20)
-    steps(shown_first, "A1 shows 7o 5o", "points A -1", expect=(27, 24))
+    steps(shown_first, "A1 shows 4o 5o", "points A -1", expect=(27, 24))
     corrected_first = envido_then_truco_lost(28, 20)
-    steps(corrected_first, "points A -1", "A1 shows 7o 5o", expect=(27, 24))
+    steps(corrected_first, "points A -1", "A1 shows 4o 5o", expect=(27, 24))
     for game in (shown_first, corrected_first):
         assert hand_points(game, "envido") == (0, 2) and hand_points(game, "truco") == (0, 2)
 
@@ -65,7 +65,7 @@ def test_the_points_given_back_are_recorded_with_the_event_that_gave_them() -> N
 
 def test_the_points_a_false_show_gives_back_are_recorded_with_the_show() -> None:
     game = envido_then_truco_lost(28, 20)
-    steps(game, "A1 shows 7o 5o", "points A -1")
+    steps(game, "A1 shows 4o 5o", "points A -1")
     show = len(game.events) - 2
     assert game.hand is not None and game.hand.scored_later == [("truco", "B", 2, show)]
 

@@ -117,7 +117,7 @@ def test_a_true_declaration_shown_is_confirmed() -> None:
 def test_a_false_declaration_shown_gives_the_points_away() -> None:
     game = accepted_envido()
     steps(game, "A1: 31", "B1: son buenas", expect=(2, 0))
-    steps(game, "A1 plays 4c", "B1 plays 5c", "B1 plays 6c", "A1 plays 1e")
+    steps(game, "A1 plays 4c", "B1 plays 5c", "B1 plays 6c", "A1 plays 1o")
     step(game, "A1 shows 7o 1o 4c", expect=(0, 2))   # makes 28, not 31
     assert hand_points(game, "envido") == (0, 2)
     assert game.hand is not None and game.hand.envido_winner == "B"
@@ -141,6 +141,17 @@ def test_shown_cards_played_by_another_seat_are_refused() -> None:
     game = accepted_envido()
     steps(game, "A1: 28", "B1: son buenas", "A1 plays 4c", "B1 plays 7o")
     refused(game, "A1 shows 7o 1o", "7o la jugó otro")
+
+
+def test_shown_cards_that_with_the_ones_played_make_more_than_three_are_refused() -> None:
+    """A seat holds three cards: after 4c and 5e, 7o 6o cannot be its cards, and a 33 it did not
+    have is not confirmed by them."""
+    game = accepted_envido()
+    steps(game, "A1: 33", "B1: son buenas", "A1 plays 4c", "B1 plays 5c", "B1 plays 6c",
+          "A1 plays 5e")
+    refused(game, "A1 shows 7o 6o", "con 4c 5e, que ya jugó, serían más de tres cartas")
+    refused(game, "A1 shows 7o 6o 5o", "serían más de tres cartas")
+    step(game, "A1 shows 4c 5e", expect=(0, 3))   # its own cards: 9, not 33
 
 
 def test_singing_less_than_one_has_is_not_a_lie() -> None:

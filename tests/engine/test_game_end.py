@@ -165,7 +165,7 @@ def test_a_false_envido_shown_after_the_hand_gives_back_the_truco_the_target_kep
     steps(game, "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", "B1: truco", "A1: quiero")
     steps(game, "A1 plays 4c", "B1 plays 1e", "B1 plays 1b", "A1 plays 4o", expect=(30, 20))
     assert game.winner == "A" and hand_points(game, "truco") == (0, 0)
-    step(game, "A1 shows 7o 5o", expect=(28, 24))
+    step(game, "A1 shows 4o 5o", expect=(28, 24))
     assert not game.over
     assert hand_points(game, "envido") == (0, 2) and hand_points(game, "truco") == (0, 2)
     step(game, "hand")

@@ -11,7 +11,8 @@ from referee.replay import replay
 
 LEFT_OUT = "se anotan los puntos que la partida había dejado afuera"
 
-# Credited at hand end, A's envido (a false 33) takes A to 30, and B's truco (2) is left out.
+# Credited at hand end, A's envido (a false 33: A1 shows 4o 5o, 29) takes A to 30, and B's truco
+# (2) is left out.
 ENVIDO_THEN_TRUCO_LEFT_OUT = [
     "set tantos hand-end", "puntos A +28", "puntos B +20", "mano",
     "A1: envido", "B1: quiero", "A1: 33", "B1: son buenas", "B1: truco", "A1: quiero",
@@ -35,7 +36,7 @@ def test_the_points_a_correction_gives_back_are_said_with_the_correction() -> No
 
 
 def test_the_points_a_false_show_gives_back_are_said_after_the_show() -> None:
-    assert summary_lines("A1 muestra 7o 5o")[2:] == [
+    assert summary_lines("A1 muestra 4o 5o")[2:] == [
         f"mano 1 (es mano A1): envido B+2; tras la muestra de A1, {LEFT_OUT}: truco B+2",
         "tanteador: A 28 — B 24; la partida sigue"]
 
@@ -47,7 +48,7 @@ def test_a_correction_that_gives_nothing_back_is_said_as_before() -> None:
 
 
 @pytest.mark.parametrize(("more", "after"), [(("puntos A -1",), "points A -1"),
-                                             (("A1 muestra 7o 5o",), "A1 shows 7o 5o")])
+                                             (("A1 muestra 4o 5o",), "A1 shows 4o 5o")])
 def test_the_json_says_which_points_were_given_back_and_by_what(more: tuple[str, ...],
                                                                  after: str) -> None:
     data = replay(ENVIDO_THEN_TRUCO_LEFT_OUT + list(more)).to_dict()
