@@ -36,6 +36,7 @@ class ReplayResult:
                        "scored_later": [{**later, "after": snap["log"][later["event"]]}
                                         for later in h["scored_later"]],
                        "notes": h["notes"]} for h in snap["hands"]],
+            "set_aside": snap["set_aside"],
             "rejected": [vars(r) for r in self.rejected],
             "log": snap["log"],
         }

@@ -15,8 +15,7 @@ import errno
 import json
 import re
 import sys
-from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from engine import Adjust, Event, Show, Team
 from referee.commands import values
@@ -41,6 +40,7 @@ OPEN_ERRORS: dict[int, str] = {
     **values.SYSTEM_ERRORS,
     errno.ENOENT: "no existe",
     errno.EACCES: "no tengo permiso para leerlo",
+    errno.EBADF: "está cerrada",
 }
 
 
@@ -53,6 +53,8 @@ class NotText(ValueError):
 
 
 UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+ZIP_SIGNATURES = (b"PK\x03\x04", b"PK\x05\x06")  # a ZIP with files, an empty one
+HEAD_SIZE = 1 << 16  # what is read first to tell a file that is no log
 # What no text log has: the control characters but tab, line feed, form feed and carriage return.
 NOT_TEXT = r"[\x00-\x08\x0b\x0e-\x1f\x7f]"
 NOT_TEXT_BYTES = re.compile(NOT_TEXT.encode())
@@ -62,25 +64,39 @@ CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 PAST_ASCII_CONTROLS = re.compile(r"[\x7f-\x9f]")  # those ``json.dumps`` writes as they are
 
 
-def read_text(data: bytes) -> list[str]:
-    """A log's lines: each in UTF-8, else Latin-1 (a line added by an older editor: one such line
-    does not turn the «veintidós» of the others into «veintidÃ³s»); no byte-order mark (two logs
-    pasted together carry one inside).
+def read_text(file: BinaryIO) -> list[str]:
+    """A log's lines: each in UTF-8, else Windows-1252 (Latin-1 and the quotes and dashes of
+    Windows, a line added by an older editor: one such line does not turn the «veintidós» of
+    the others into «veintidÃ³s»); no byte-order mark (two logs pasted together carry one inside).
 
     Latin-1 reads any byte, so a control character no text log has (a NUL, an escape) is what
-    gives away a UTF-16 or binary file: raises ``NotText`` for those rather than replay garbage.
+    gives away a UTF-16 or binary file: raises ``NotText`` for those rather than replay garbage,
+    from the file's first block when it is there (a photo or the evidence ZIP is not read whole).
     """
-    if NOT_TEXT_BYTES.search(data):
-        raise NotText("está en UTF-16: guardalo como UTF-8" if is_utf16(data)
-                      else "no parece un registro de texto")
+    head = file.read(HEAD_SIZE)
+    not_text(head)
+    data = head + file.read()
+    not_text(data)
     return [decoded(line).replace("\ufeff", "") for line in data.splitlines()]
 
 
+def not_text(data: bytes) -> None:
+    """Raises ``NotText`` when ``data`` is no text log, saying what it is where it can."""
+    if data.startswith(ZIP_SIGNATURES):
+        raise NotText("es un ZIP (la evidencia de la tablet trae adentro el registro, "
+                      "partida-N.txt): descomprimilo y pasá ese archivo")
+    if NOT_TEXT_BYTES.search(data):
+        raise NotText("está en UTF-16: guardalo como UTF-8" if is_utf16(data)
+                      else "no parece un registro de texto")
+
+
 def decoded(line: bytes) -> str:
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError:
-        return line.decode("latin-1")
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return line.decode(encoding)
+        except UnicodeDecodeError:
+            pass
+    return line.decode("latin-1")  # the 5 bytes Windows-1252 leaves out
 
 
 def is_utf16(data: bytes) -> bool:
@@ -94,10 +110,13 @@ def is_utf16(data: bytes) -> bool:
 def read_log(name: str) -> list[str]:
     """The lines of a log file (``-`` for stdin)."""
     if name != "-":
-        return read_text(Path(name).read_bytes())
+        with open(name, "rb") as file:
+            return read_text(file)
+    if sys.stdin is None:  # started with its standard input closed
+        raise OSError(errno.EBADF, "standard input closed")
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer:
-        return read_text(buffer.read())
+        return read_text(buffer)
     text = sys.stdin.read()
     if re.search(NOT_TEXT, text):
         raise NotText("no parece un registro de texto")
@@ -105,14 +124,13 @@ def read_log(name: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    name = "la entrada estándar" if args.file == "-" else shown(args.file)
     try:
         lines = read_log(args.file)
     except OSError as err:
-        why = values.said(err, OPEN_ERRORS)
-        print(f"no puedo abrir {shown(args.file)}: {why}", file=sys.stderr)
+        print(f"no puedo abrir {name}: {values.said(err, OPEN_ERRORS)}", file=sys.stderr)
         return 1
     except NotText as err:
-        name = "la entrada estándar" if args.file == "-" else shown(args.file)
         print(f"{name} {err.why}", file=sys.stderr)
         return 1
     result = replay(lines)
@@ -154,6 +172,7 @@ def summary(result: ReplayResult) -> str:
                      + "".join(show_part(events[i], later[i]) for i in shows))
         lines += [correction_line(adjust, later.get(i, [])) for dealt, i, adjust in corrections
                   if dealt == number]
+    lines += [aside_line(aside, data["settings"]["players"]) for aside in data["set_aside"]]
     lines += [rejected_line(r) for r in result.rejected]
     winner = data["winner"]
     chicos = data["chicos"] if data["settings"].get("match") else None
@@ -177,6 +196,16 @@ def hand_line(hand: dict[str, Any], mazo: dict[Team, int]) -> str:
                        for team, pts in by_team.items() if pts)
     who = f"es mano {hand['mano']}" if hand["mano"] else "pica-pica"
     return f"mano {hand['number']} ({who}): {points or 'sin puntos'}"
+
+
+def aside_line(aside: dict[str, Any], players: int) -> str:
+    """«mano 1: los tantos del envido no se oyeron; falta decir quién lo ganó («envido A» o
+    «envido B»)»: points the score does not hold yet."""
+    duel = f" {aside['seats'][0]}" if len(aside["seats"]) < players else ""  # pica-pica
+    told = " o ".join(f"«envido {team}{duel}»" for team in TEAMS)
+    what = "de la flor no se oyeron; falta decir quién la ganó" if aside["contest"] == "flor" \
+        else "del envido no se oyeron; falta decir quién lo ganó"
+    return f"mano {aside['hand']}: los tantos {what} ({told})"
 
 
 def given_back(points: list[tuple[str, Team, int]]) -> str:

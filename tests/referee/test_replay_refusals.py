@@ -111,8 +111,8 @@ def test_tabs_form_feeds_and_line_ends_are_text(tmp_path: Path,
 
 def test_a_control_character_of_a_line_is_not_echoed(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    """A Latin-1 line can hold C1 controls (0x9b starts a terminal's command as ESC [ does)."""
-    data = b"hand\nA1: \x9b2Jtruco\n"
+    """A line can hold C1 controls (U+009B starts a terminal's command as ESC [ does)."""
+    data = b"hand\nA1: \xc2\x9b2Jtruco\n"
     code, out, _ = replay_cli(tmp_path, data, capsys)
     assert code == 0 and not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out), out
     assert "«A1: \ufffd2Jtruco»" in out
