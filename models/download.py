@@ -80,21 +80,24 @@ def _range_start(response: http.client.HTTPResponse) -> int | None:
 def _copy(response: http.client.HTTPResponse, fh: BinaryIO, done: int, total: int | None,
           progress: Progress | None) -> int:
     """Write the response's body after ``done`` bytes; a cut keeps what arrived and says so.
-    ``read1`` hands over what came without waiting for a whole block (progress, Ctrl-C)."""
-    try:
-        for block in iter(lambda: response.read1(CHUNK), b""):
-            fh.write(block)
-            done += len(block)
-            if progress:
-                progress(done, total)
-    except (TimeoutError, ConnectionError, urllib.error.URLError,
-            http.client.HTTPException) as err:
-        raise FetchError(
-            "interrupted",
-            f"se cortó la descarga en {done} bytes ({brief(err)}); "
-            "volvé a correr el comando y sigue desde ahí",
-        ) from err
-    return done
+    ``read1`` hands over what came without waiting for a whole block (progress, Ctrl-C).  Any
+    error reading is the network's (a TLS connection cut short is an ``ssl.SSLError``, not a
+    ``ConnectionError``); one writing is the disk's, and is left to the caller."""
+    while True:
+        try:
+            block = response.read1(CHUNK)
+        except (OSError, http.client.HTTPException) as err:
+            raise FetchError(
+                "interrupted",
+                f"se cortó la descarga en {done} bytes ({brief(err)}); "
+                "volvé a correr el comando y sigue desde ahí",
+            ) from err
+        if not block:
+            return done
+        fh.write(block)
+        done += len(block)
+        if progress:
+            progress(done, total)
 
 
 def _open(url: str, have: int, timeout: float) -> http.client.HTTPResponse | None:

@@ -72,6 +72,8 @@ def unpack(archive: Path, dest: Path) -> None:
         entries = list(staging.iterdir())
         root = entries[0] if len(entries) == 1 and entries[0].is_dir() else staging
         replace_folder(root, dest)
+    except tarfile.FilterError as err:  # before TarError: the safety filter refused a member
+        raise unsafe(name, err.tarinfo.name, FILTER_REFUSALS.get(type(err), brief(err))) from err
     except (EOFError, tarfile.ReadError) as err:
         if isinstance(err, EOFError) or "unexpected end" in str(err):
             raise FetchError("incomplete-download", f"{name} llegó incompleto "
@@ -93,15 +95,43 @@ def _starts_like_an_archive(path: Path) -> bool:
 
 
 def _extract(archive: Path, staging: Path) -> None:
+    """Every member into ``staging``; an archive with a member whose path would land outside it
+    is refused whole (zipfile would only trim such a path, and put the file somewhere else)."""
     if zipfile.is_zipfile(archive):
         with zipfile.ZipFile(archive) as zf:
+            _refuse_escapes(archive, zf.namelist())
             bad = zf.testzip()
             if bad is not None:
                 raise zipfile.BadZipFile(f"{bad} no pasa la prueba de CRC")
             zf.extractall(staging)
     else:
         with tarfile.open(archive, "r:*") as tf:
-            tf.extractall(staging, filter="data")
+            _refuse_escapes(archive, tf.getnames())
+            tf.extractall(staging, filter="data")  # also refuses links out and device files
+
+
+ESCAPES = "una ruta que se sale de la carpeta del modelo"
+# What tarfile's "data" filter refuses, in words.
+FILTER_REFUSALS: dict[type[Exception], str] = {
+    tarfile.AbsolutePathError: ESCAPES,
+    tarfile.OutsideDestinationError: ESCAPES,
+    tarfile.AbsoluteLinkError: "un enlace a algo fuera de la carpeta del modelo",
+    tarfile.LinkOutsideDestinationError: "un enlace a algo fuera de la carpeta del modelo",
+    tarfile.SpecialFileError: "un archivo especial (un dispositivo o una tubería)",
+}
+
+
+def _refuse_escapes(archive: Path, names: list[str]) -> None:
+    """An archive with an absolute member path, or one that climbs out with ``..``, is refused."""
+    for member in names:
+        parts = member.replace("\\", "/").split("/")
+        if member.startswith(("/", "\\")) or ".." in parts:
+            raise unsafe(archive_name(archive), member, ESCAPES)
+
+
+def unsafe(name: str, member: str, why: str) -> FetchError:
+    """An archive refused for what one member would do if unpacked."""
+    return FetchError("unsafe-archive", f"{name} trae {member!r}, {why}: no lo desarmo")
 
 
 def cut_faces(sheet: Path, dest: Path) -> None:

@@ -54,16 +54,24 @@ def shell_word(text: str) -> str:
     return f'"{text}"'
 
 
+NO_ENTRY = "no tengo permiso para entrar"
+
+
+def _cannot_look(path: Path, why: str) -> str:
+    return f"no puedo mirar la carpeta de modelos {path}: {why}; elegí otra con --models-dir"
+
+
 def models_dir_problem(explicit: str | os.PathLike[str] | None = None) -> str | None:
     """Why the models directory cannot be one (a file, or a link to nothing, is where it goes),
     naming where it came from; None when it can."""
     path = models_dir(explicit)
     try:
-        if path.is_dir() or not (path.exists() or path.is_symlink()):
+        if path.is_dir():  # and one this user may enter and read (not another's, of mode 700)
+            return None if os.access(path, os.R_OK | os.X_OK) else _cannot_look(path, NO_ENTRY)
+        if not (path.exists() or path.is_symlink()):
             return None
     except OSError as err:  # a folder on the way this user may not enter (another's home)
-        why = "no tengo permiso para entrar" if isinstance(err, PermissionError) else said(err)
-        return f"no puedo mirar la carpeta de modelos {path}: {why}; elegí otra con --models-dir"
+        return _cannot_look(path, NO_ENTRY if isinstance(err, PermissionError) else said(err))
     what = "un archivo" if path.exists() else "un enlace a algo que no existe"
     if explicit:
         return f"--models-dir {path}: es {what}, no una carpeta"

@@ -197,11 +197,15 @@ READ_INSTEAD = {"mixture_weights": "sendump"}  # pocketsphinx reads a sendump wh
 
 def acoustic_dir(root: Path, depth: int = 3) -> Path | None:
     """The first folder under ``root`` (depth-limited) with a Sphinx model definition (``mdef``)."""
-    if (root / "mdef").is_file():
-        return root
-    if depth == 0 or not root.is_dir():
-        return None
-    for child in sorted(p for p in root.iterdir() if p.is_dir()):
+    try:
+        if (root / "mdef").is_file():
+            return root
+        if depth == 0 or not root.is_dir():
+            return None
+        children = sorted(p for p in root.iterdir() if p.is_dir())
+    except PermissionError:
+        return None  # a folder this user may not enter holds no model it could load
+    for child in children:
         found = acoustic_dir(child, depth - 1)
         if found:
             return found
@@ -235,7 +239,16 @@ def inspect(kind: str, folder: Path) -> tuple[Path, list[str]]:
 
 def judge(kind: str, folder: Path) -> tuple[Path, list[str]]:
     """``inspect``, plus every file gone or changed size since the fetch recorded it: the one
-    judgement of 'models check' and the recognizer finder.  Each problem is told once."""
+    judgement of 'models check' and the recognizer finder.  Each problem is told once; a file
+    this user may not read is one (a model it cannot load), not an error."""
+    try:
+        return _judge(kind, folder)
+    except OSError as err:
+        why = "no tengo permiso" if isinstance(err, PermissionError) else err.strerror or str(err)
+        return folder, [f"no puedo leer {err.filename or folder}: {why}"]
+
+
+def _judge(kind: str, folder: Path) -> tuple[Path, list[str]]:
     path, problems = inspect(kind, folder)
     home = fetched_home(path)
     if home is None:

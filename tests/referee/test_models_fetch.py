@@ -328,7 +328,7 @@ def test_find_model_order(tmp_path: Path, shared_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("kind, code", [("damaged", "corrupt-archive"), ("html", "not-an-archive"),
-                                        ("unsafe", "corrupt-archive"),
+                                        ("unsafe", "unsafe-archive"),
                                         ("partial", "incomplete-model")])
 def test_a_download_that_fails_to_unpack_is_deleted_and_the_next_run_starts_over(
         server: str, tmp_path: Path, kind: str, code: str) -> None:
