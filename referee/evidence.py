@@ -95,6 +95,7 @@ class EvidenceStore:
         self._clips_bytes = 0  # the clips in the folder, as of the last look plus those kept since
         self._trim_at = max_bytes  # past this many, look again and let go of old sessions
         self._told_over = False
+        self._told: set[tuple[str, str]] = set()  # what the disk refused, and why: said once
         if max_bytes:
             with self._lock:
                 self._trim()
@@ -162,6 +163,12 @@ class EvidenceStore:
             self._tell(what, err)
 
     def _tell(self, what: str, err: OSError) -> None:
+        """Say once what the disk refused (each thing, each reason): a read-only folder refuses
+        the clip and the record of every call, which must not fill the terminal."""
+        told = (what, said(err))
+        if told in self._told:
+            return
+        self._told.add(told)
         self.on_trouble(f"no pude guardar {what} como evidencia en {self.dir}: {said(err)}; "
                         "el árbitro sigue escuchando sin guardarlo")
 
@@ -286,7 +293,11 @@ def _file_on_the_way(path: Path) -> Path | None:
 
 def write_wav(path: Path | BinaryIO, pcm: bytes, rate: int = SAMPLE_RATE) -> None:
     """16-bit mono ``pcm`` as a WAV file, at ``path`` or into an open binary file."""
-    with wave.open(str(path) if isinstance(path, Path) else path, "wb") as wav:
+    if isinstance(path, Path):  # opened here: ``wave`` given a name it cannot open prints a
+        with path.open("wb") as fh:  # traceback as it goes (Python 3.11's ``Wave_write.__del__``)
+            write_wav(fh, pcm, rate)
+        return
+    with wave.open(path, "wb") as wav:
         wav.setnchannels(1)
         wav.setsampwidth(2)
         wav.setframerate(rate)

@@ -1,11 +1,12 @@
 """WAV files as 16 kHz audio: read whatever their rate and width, resampled, whole or as a
-stream of chunks (``audio.AudioChunk``)."""
+stream of chunks (``audio.AudioChunk``).  The file is mapped, not read: a stream of a long
+recording holds in memory only the stretch it is at."""
 
 from __future__ import annotations
 
+import mmap
 import struct
 import time
-import wave
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ from referee.resampling import resample, resample_span, resampled_length
 from referee.sound_check import SoundCheck
 
 MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz), and a margin
-# WAV format tags: read (what ``wave`` refuses, by hand) and named when refused.
+# WAV format tags: those read, and those named when refused.
 WAVE_FORMAT_PCM, WAVE_FORMAT_IEEE_FLOAT, WAVE_FORMAT_EXTENSIBLE = 1, 3, 0xFFFE
 FORMAT_NAMES = {2: "ADPCM", 6: "A-law", 7: "µ-law", 17: "IMA ADPCM", 85: "MP3"}
 # The data sizes a recorder leaves when it is stopped before it closes the file (killed, or
@@ -27,12 +28,14 @@ CUT_S = 0.1  # a file shorter than its header says by less than this lost no wor
 
 
 class Stored:
-    """A WAV's samples as the file keeps them (frames × channels), made -1..1 floats a stretch at
-    a time: an hour of recording is held in its own size, not eight times it as floats."""
+    """A WAV's samples as the file keeps them (frames × channels; × 3 bytes for 24-bit ones,
+    ``packed``), mapped from the file and made -1..1 floats a stretch at a time: a two-hour
+    recording is not read into memory, neither whole nor as floats."""
 
     def __init__(self, data: np.ndarray, offset: float = 0.0, scale: float = 1.0,
-                 floating: bool = False) -> None:
+                 floating: bool = False, packed: bool = False) -> None:
         self.data, self.offset, self.scale, self.floating = data, offset, scale, floating
+        self.packed = packed
         self.declared: int | None = None  # the frames the header says it has; None: it does not say
 
     def __len__(self) -> int:
@@ -44,7 +47,12 @@ class Stored:
 
     def floats(self, start: int, stop: int) -> np.ndarray:
         """Frames ``start`` to ``stop`` as floats, -1..1 (a float file's NaN as silence)."""
-        block = self.data[start:stop].astype(np.float64)
+        block = self.data[start:stop]
+        if self.packed:  # 24-bit samples, three bytes each, made integers a stretch at a time
+            b = block.astype(np.int32)
+            ints = b[..., 0] | (b[..., 1] << 8) | (b[..., 2] << 16)
+            block = np.where(ints >= 1 << 23, ints - (1 << 24), ints)
+        block = block.astype(np.float64)
         if self.floating:
             return np.nan_to_num(block, nan=0.0, posinf=1.0, neginf=-1.0)
         return (block - self.offset) / self.scale
@@ -58,30 +66,11 @@ def read_wav(path: str | Path) -> np.ndarray:
 
 def read_stored(path: Path) -> tuple[int, Stored]:
     """A WAV file's rate and samples, as many as it has (``Stored.declared``: as many as its header
-    says); what ``wave`` refuses, or a header that does not say how long the audio is, is read
-    (or explained) by hand."""
+    says), mapped from the file; what it cannot be read as is explained."""
     with _plain_os_errors(path):
-        try:
-            read = _read_wave(path)
-        except (wave.Error, EOFError):
-            read = None
-        rate, stored = read or _read_riff(path.read_bytes(), path)
+        rate, stored = _read_riff(_mapped(path), path)
     if not MIN_RATE <= rate <= MAX_RATE:  # 0 would divide; 1 Hz makes days of sound of a minute
         raise AudioError("wav-rate", f"{path} dice que su audio va a {rate} Hz: está dañado")
-    return rate, stored
-
-
-def _read_wave(path: Path) -> tuple[int, Stored] | None:
-    """A WAV file read by ``wave``; None when its header does not say how long it is
-    (``UNKNOWN_SIZES``): ``wave`` would read nothing, or trust a size the file cannot have."""
-    with wave.open(str(path), "rb") as wav:
-        rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
-        declared = wav.getnframes()  # ``wave`` refuses a file without channels or width
-        if declared in (size // (width * channels) for size in UNKNOWN_SIZES):
-            return None
-        raw = wav.readframes(declared)
-    stored = _stored(raw, width, channels, path)
-    stored.declared = declared
     return rate, stored
 
 
@@ -99,9 +88,19 @@ def _plain_os_errors(path: Path) -> Iterator[None]:
         raise AudioError("wav-unreadable", f"no puedo abrir {path}: {err.strerror or err}") from err
 
 
-def _read_riff(blob: bytes, path: Path) -> tuple[int, Stored]:
-    """A WAV that ``wave`` refuses: 32- or 64-bit floats and WAVE_FORMAT_EXTENSIBLE are read; for
-    anything else, an AudioError that says what is wrong with it."""
+def _mapped(path: Path) -> bytes | mmap.mmap:
+    """A file's bytes as a map of it (read as they are used), or read whole where it cannot be
+    mapped (an empty file, a pipe)."""
+    with path.open("rb") as fh:
+        try:
+            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except (ValueError, OSError):
+            return fh.read()
+
+
+def _read_riff(blob: bytes | mmap.mmap, path: Path) -> tuple[int, Stored]:
+    """A WAV file: integer PCM of 8 to 32 bits, 32- or 64-bit floats, and WAVE_FORMAT_EXTENSIBLE
+    are read; for anything else, an AudioError that says what is wrong with it."""
     if not blob:
         raise _unreadable(path, "está vacío")
     if blob[:4] != b"RIFF" or blob[8:12] != b"WAVE":
@@ -123,7 +122,7 @@ def _read_riff(blob: bytes, path: Path) -> tuple[int, Stored]:
     return rate, stored
 
 
-def _riff_chunks(blob: bytes) -> dict[bytes, tuple[memoryview, int | None]]:
+def _riff_chunks(blob: bytes | mmap.mmap) -> dict[bytes, tuple[memoryview, int | None]]:
     """The chunks of a RIFF file by id (the first of each) and the size each says it has; a chunk
     cut short, as far as it goes.  A ``data`` chunk that does not say its size (``UNKNOWN_SIZES``)
     goes to the end of the file (None for its size), unless a chunk follows an empty one."""
@@ -139,7 +138,7 @@ def _riff_chunks(blob: bytes) -> dict[bytes, tuple[memoryview, int | None]]:
     return chunks
 
 
-def _chunk_at(blob: bytes, pos: int) -> bool:
+def _chunk_at(blob: bytes | mmap.mmap, pos: int) -> bool:
     """Whether a RIFF chunk starts at ``pos``: a four-letter id and a size that fits the file
     (else what is there is audio); nothing at all there is an empty chunk's end too."""
     if pos >= len(blob):
@@ -166,7 +165,7 @@ def _stored(raw: bytes | memoryview, width: int, channels: int, path: Path,
     if stored is None:
         what = "coma flotante" if floating else "enteros"
         raise _unsupported(path, f"{what} de {8 * width} bits")
-    stored.data = stored.data.reshape(-1, channels)
+    stored.data = stored.data.reshape(-1, channels, *stored.data.shape[1:])
     return stored
 
 
@@ -184,9 +183,8 @@ def _integers(raw: memoryview, width: int) -> Stored | None:
     if width == 2:
         return Stored(np.frombuffer(raw, dtype="<i2"), scale=32768.0)
     if width == 3:
-        b = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3).astype(np.int32)
-        ints = b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)
-        return Stored(np.where(ints >= 1 << 23, ints - (1 << 24), ints), scale=float(1 << 23))
+        return Stored(np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3), scale=float(1 << 23),
+                      packed=True)
     if width == 4:
         return Stored(np.frombuffer(raw, dtype="<i4"), scale=float(1 << 31))
     return None
