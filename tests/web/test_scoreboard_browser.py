@@ -447,6 +447,11 @@ def test_four_players_with_flor(server: LiveServer, page: Any) -> None:
     wait_seq(page, snap["seq"])
     assert text(page, '[data-score="B"]') == "6" and strokes(page, "B") == 6
     assert "para Ellos (+6)" in text(page, '[data-fact="flor"]')
+    snap = server.api.put("/api/names", json={"A": "Los Pibes", "B": "Las Chicas"}).json()
+    wait_seq(page, snap["seq"])  # «Los Pibes 1» at a line's end goes to the next one whole
+    assert text(page, "#hand-head").endswith("le toca jugar a Los Pibes 1")
+    seats = page.locator("#hand-head .t-A").all()
+    assert len(seats) == 2 and all(s.evaluate("e => e.getClientRects().length") == 1 for s in seats)
 
 
 def test_a_flor_goes_to_the_partner_who_sang_it_with_one_tap(server: LiveServer, page: Any) -> None:
@@ -572,6 +577,7 @@ def test_points_flip_and_undo_from_the_page(server: LiveServer, page: Any) -> No
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'A1: no quiero'")
     page.click("#btn-undo2")
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'B1: truco'")
+    page.wait_for_selector("#toast:has-text('Deshecho: Nosotros dice no quiero')")  # no redo: said
     page.wait_for_timeout(ONE_TAP_MS)  # a second undo, not a double tap
     page.click("#btn-undo2")
     page.wait_for_function("window.scoreboard.snapshot.log.slice(-1)[0] === 'hand'")
@@ -651,7 +657,7 @@ def test_a_heard_reason_reads_as_the_toast(server: LiveServer, page: Any) -> Non
     toasted = page.evaluate("(m) => Render.refusal(window.scoreboard.snapshot, 'passed', m)", passed)
     assert toasted == HEARD_REASONS[1][1].removeprefix("dudoso: ")
     assert page.evaluate("Words.reason(window.scoreboard.snapshot, 'A1: <b>: x')") == (
-        "No vale el «&lt;b&gt;» de <span class=\"t-A\">Nosotros</span>: x")
+        "No vale el «&lt;b&gt;» de <span class=\"t-A seat\">Nosotros</span>: x")
 
 
 def test_a_refusal_says_what_was_refused_and_why(server: LiveServer, page: Any) -> None:
@@ -1116,7 +1122,7 @@ def test_the_points_a_finished_game_left_out_are_shown_where_they_were_given_bac
     said = "se anotan los puntos que la partida había dejado afuera: truco Ellos +2"
     for last, column, expected in (
             (("points A -1",), 6, f"Nosotros −1 · {said}"),
-            (("A1 shows 7o 5o",), 7, f"tras la muestra de Nosotros, {said}")):
+            (("A1 shows 4o 5o",), 7, f"tras la muestra de Nosotros, {said}")):
         server.api.post("/api/games", json={"settings": {"envido_credit": "hand-end"}}).raise_for_status()
         snap = server.post(*TRUCO_LEFT_OUT, *last)
         assert snap["hands"][0]["scored_later"][0]["points"] == 2
@@ -1300,7 +1306,8 @@ def test_a_double_tap_does_once_what_a_tap_does(server: LiveServer, page: Any) -
     assert took < ONE_TAP_MS, took
     page.wait_for_timeout(ONE_TAP_MS)
     assert server.api.get("/api/state").json()["log"] == ["points A +1", "points A +1"]
-    assert page.locator("#toast:not([hidden])").count() == 0  # ignored, not refused
+    # the second tap ignored, not refused: the toast says the one undo done
+    assert text(page, "#toast.info:not([hidden])") == "Deshecho: mano nueva"
     page.click("#btn-undo")  # later, a tap of its own
     page.wait_for_function("window.scoreboard.snapshot.score.A === 1")
     page.click(".empty-hand [data-line='hand']")

@@ -224,9 +224,13 @@ const BUTTONS = {
   "#btn-warnings-close": () => { state.dismissedWarnings = `${state.snap.boot}:${state.snap.game_id}`; renderWarnings(state.snap); },
 };
 
-/* «Deshacer», at the top or among the controls: one tap takes back one line. */
+/* «Deshacer», at the top or among the controls: one tap takes back one line, said in words (there
+   is no redo: a tap by mistake is written down again from what the toast says). */
 function undo() {
-  return oneTap("undo", () => send("POST", seen("/api/undo")));
+  const line = state.snap.last_line, before = state.snap;
+  return oneTap("undo", () => send("POST", seen("/api/undo")).then((done) => {
+    if (done && line) toast(`Deshecho: ${Words.logText(before, line)}`, true);
+  }));
 }
 
 function wire() {

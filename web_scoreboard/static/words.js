@@ -34,8 +34,9 @@ const Words = (() => {
     return seats.length > 2 ? `${name} ${String(seat).slice(1)}` : name;
   }
 
-  const tag = (snap, team, text) => `<span class="t-${team === "B" ? "B" : "A"}">${esc(text ?? teamName(snap, team))}</span>`;
-  const seatTag = (snap, seat) => tag(snap, teamOf(seat), seatName(snap, seat));
+  const tag = (snap, team, text, kind = "") => `<span class="t-${team === "B" ? "B" : "A"}${kind}">${esc(text ?? teamName(snap, team))}</span>`;
+  /* A seat named in running text, kept whole on its line: «Nosotros 2», not «Nosotros» then «2». */
+  const seatTag = (snap, seat) => tag(snap, teamOf(seat), seatName(snap, seat), " seat");
 
   function cardText(text) {
     const m = /^(\d+)([ocebOCEB])$/.exec(String(text || ""));
