@@ -122,7 +122,7 @@ class Settings:
         """A copy with one rule changed from its log text (``set flor on``, ``set players 4``)."""
         key = rule_named(name)
         if key is None:
-            raise InvalidEvent(f"no conozco la regla {name!r}")
+            raise InvalidEvent(f"no conozco la regla «{name}»")
         return replace(self, **{key: _parse_value(name, value, type(getattr(self, key)))})
 
 
@@ -140,10 +140,10 @@ def _parse_value(name: str, text: str, kind: type) -> Any:
             return True
         if text in ("off", "no", "false", "0"):
             return False
-        raise InvalidEvent(f"valor inválido {text!r} para {name}: se escribe on u off")
+        raise InvalidEvent(f"valor inválido «{text}» para {name}: se escribe on u off")
     if kind is int:
         try:
             return int(text)
         except ValueError:
-            raise InvalidEvent(f"valor inválido {text!r} para {name}: va un número") from None
+            raise InvalidEvent(f"valor inválido «{text}» para {name}: va un número") from None
     return text

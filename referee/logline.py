@@ -135,7 +135,7 @@ def _seat(words: list[str]) -> str | None:
 
 
 def _hand(args: list[str]) -> Event:
-    if not args:
+    if not args or (len(args) == 1 and args[0].lower() in NEW):
         return NewHand()
     return HandResult(_team(args[0]), _seat(args[1:]))  # type: ignore[arg-type]
 
@@ -193,6 +193,8 @@ def _undo(args: list[str]) -> Event:
 
 
 ASIDE = ("aside", "aparte")
+# The word after «mano» that still says a deal, as the tablet's button and history name it.
+NEW = ("nueva",)
 _TABLE_ACTIONS = {"hand": _hand, "mano": _hand, "round": _round, "vuelta": _round,
                   "envido": _envido, "points": _points, "puntos": _points, "set": _set,
                   "undo": _undo, "deshacer": _undo, "deshacé": _undo}

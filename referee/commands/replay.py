@@ -1,7 +1,7 @@
 """Aplica un registro escrito de la mesa, línea por línea, y muestra el resultado.
 
-Cada línea es un evento: «set flor sí» o «set a 15» (una regla), «mano» (se reparte),
-«A1: envido», «B1: quiero», «A1: veintiocho», «A1 juega 7o», «vuelta B» o «vuelta parda»,
+Cada línea es un evento: «set flor sí» o «set a 15» (una regla), «mano» o «mano nueva» (se
+reparte), «A1: envido», «B1: quiero», «A1: veintiocho», «A1 juega 7o», «vuelta B» o «vuelta parda»,
 «mano A», «envido A», «A1 muestra 7o 1o», «puntos A +2», «A1: me voy al mazo».  También se leen
 en inglés («hand», «A1 plays 7o», «round B», «set points 15»).  Lo dicho pasa por la misma
 interpretación que usa el micrófono: «turco» no es truco.  Una línea rechazada no cambia nada y se sigue con la próxima.
@@ -107,6 +107,15 @@ def is_utf16(data: bytes) -> bool:
     return (data[1::2].count(0) > half) != (data[::2].count(0) > half)
 
 
+TYPING_HINT = "Escribí las líneas del registro, una por renglón; terminá con Ctrl-D."
+
+
+def at_a_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (a stand-in without ``isatty`` is not)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
 def read_log(name: str) -> list[str]:
     """The lines of a log file (``-`` for stdin)."""
     if name != "-":
@@ -114,6 +123,8 @@ def read_log(name: str) -> list[str]:
             return read_text(file)
     if sys.stdin is None:  # started with its standard input closed
         raise OSError(errno.EBADF, "standard input closed")
+    if at_a_terminal(sys.stdin):  # not piped: someone is to type the log, and is told how
+        print(TYPING_HINT, file=sys.stderr)
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer:
         return read_text(buffer)

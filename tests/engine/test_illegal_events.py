@@ -91,7 +91,7 @@ def test_undo_with_nothing_to_undo() -> None:
 def test_an_unknown_rule_is_named_whatever_the_moment(before: tuple[str, ...]) -> None:
     game = new_game(hand=False)
     steps(game, *before)
-    reason = refused(game, SetRule("nonsense", "7"), "no conozco la regla 'nonsense'")
+    reason = refused(game, SetRule("nonsense", "7"), "no conozco la regla «nonsense»")
     assert reason.startswith("set nonsense 7: ")  # before, in a hand: «se cambian entre manos»
 
 

@@ -6,7 +6,7 @@ from dataclasses import fields
 
 import pytest
 
-from engine import Settings
+from engine import InvalidEvent, Settings
 from engine.settings import RULE_NAMES, rule_named
 
 
@@ -30,3 +30,15 @@ def test_no_name_stands_for_two_rules() -> None:
 def test_a_spanish_name_changes_its_rule(name: str, value: str, changed: dict[str, object]) -> None:
     # before: «no conozco la regla 'jugadores'»
     assert Settings().with_rule(name, value) == Settings(**changed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("name", "value", "said"), [
+    ("flor", "quizás", "valor inválido «quizás» para flor: se escribe on u off"),
+    ("jugadores", "cuatro", "valor inválido «cuatro» para jugadores: va un número"),
+    ("nada", "7", "no conozco la regla «nada»"),
+])
+def test_a_bad_rule_or_value_is_quoted_like_every_message(name: str, value: str, said: str) -> None:
+    # before: «valor inválido 'quizás' para flor: …», Python's quotes
+    with pytest.raises(InvalidEvent) as err:
+        Settings().with_rule(name, value)
+    assert err.value.reason == said

@@ -1,5 +1,6 @@
 """``truco-referee replay`` on what a player hands it by mistake (the tablet's evidence ZIP, a
-closed standard input, a log from a Windows editor) and on a log that leaves an envido aside."""
+closed standard input or one at a terminal, a log from a Windows editor) and on a log that
+leaves an envido aside."""
 
 from __future__ import annotations
 
@@ -45,6 +46,33 @@ def test_a_file_that_is_no_log_is_refused_from_its_start(
     monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=EndlessBinary()))
     assert main(["replay", "-"]) == 1  # before: read whole first (forever, from /dev/zero)
     assert capsys.readouterr().err == "la entrada estándar no parece un registro de texto\n"
+
+
+class Keyboard(io.TextIOWrapper):
+    """Standard input at a terminal, with what the player typed before Ctrl-D."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+TYPED = b"hand\nA1: truco\nB1: quiero\nhand A\n"
+
+
+def test_a_log_typed_at_the_terminal_is_asked_for_once(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", Keyboard(io.BytesIO(TYPED), encoding="utf-8"))
+    assert main(["replay", "-"]) == 0  # before: a silent wait for what to type
+    out, err = capsys.readouterr()
+    assert err == "Escribí las líneas del registro, una por renglón; terminá con Ctrl-D.\n"
+    assert "tanteador: A 2 — B 0" in out
+
+
+def test_a_piped_log_is_not_asked_for(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TYPED), encoding="utf-8"))
+    assert main(["replay", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "tanteador: A 2 — B 0" in out
 
 
 def test_a_line_from_a_windows_editor_keeps_its_quotes_and_dashes(

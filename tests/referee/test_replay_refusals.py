@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from engine import NewHand
 from referee.cli import main
+from referee.logline import parse_line
 from referee.replay import replay
 from tests.referee.test_replay import replay_cli
 
@@ -47,6 +49,15 @@ def refusal(*lines: str) -> str:
 ])
 def test_a_line_written_wrong_says_what_is_wrong(lines: list[str], said: str) -> None:
     assert said in refusal(*lines)
+
+
+@pytest.mark.parametrize("line", ["mano nueva", "Mano Nueva", "MANO NUEVA"])
+def test_a_deal_is_taken_as_the_tablet_names_it(line: str) -> None:
+    # before: ««mano nueva»: «nueva» no es un equipo: se escribe «A» o «B»»
+    assert parse_line(line) == parse_line("mano") == NewHand()
+    result = replay(["mano", "A1: truco", "B1: quiero", "mano A", line]).to_dict()
+    assert result["rejected"] == [] and len(result["hands"]) == 2
+    assert result["log"][-1] == "hand"
 
 
 def test_a_card_after_an_unknown_verb_is_still_taught_as_a_card() -> None:
