@@ -18,6 +18,10 @@ from typing import BinaryIO
 # slow server gets to answer and to send each part.
 CONNECT_TIMEOUT_S = 10.0
 
+# A download cut on the way: what arrived is kept, and the next fetch goes on from it (the
+# caller, which knows the command, says how).
+CUT = ("truncated", "interrupted")
+
 Progress = Callable[[int, int | None], None]
 Tell = Callable[[str], None]  # a note for the person while the fetch goes on
 CHUNK = 1 << 16
@@ -36,9 +40,9 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
              tell: Tell | None = None) -> int:
     """Fetch ``url`` into ``dest``, resuming a partial file; return the final size in bytes.
 
-    A cut keeps what arrived (the next run resumes it); disk errors are left to the caller.  A
-    resumed answer that does not go on from where ``dest`` ends is not appended: ``dest`` starts
-    over, and ``tell`` says so."""
+    A cut keeps what arrived (the next run resumes it; its codes are ``CUT``); disk errors are
+    left to the caller.  A resumed answer that does not go on from where ``dest`` ends is not
+    appended: ``dest`` starts over, and ``tell`` says so."""
     have = dest.stat().st_size if dest.exists() else 0
     response = _open(url, have, timeout)
     if response is None:
@@ -58,8 +62,7 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
         with dest.open("ab" if resumed else "wb") as fh:
             done = _copy(response, fh, done, total, progress)
     if total is not None and done != total:
-        raise FetchError("truncated", f"llegaron {done} de {total} bytes; volvé a correr el comando "
-                         "y sigue desde ahí")
+        raise FetchError("truncated", f"llegaron {done} de {total} bytes")
     return done
 
 
@@ -87,11 +90,8 @@ def _copy(response: http.client.HTTPResponse, fh: BinaryIO, done: int, total: in
         try:
             block = response.read1(CHUNK)
         except (OSError, http.client.HTTPException) as err:
-            raise FetchError(
-                "interrupted",
-                f"se cortó la descarga en {done} bytes ({brief(err)}); "
-                "volvé a correr el comando y sigue desde ahí",
-            ) from err
+            raise FetchError("interrupted",
+                             f"se cortó la descarga en {done} bytes ({brief(err)})") from err
         if not block:
             return done
         fh.write(block)

@@ -20,7 +20,7 @@ import zlib
 from pathlib import Path
 
 from models.catalog import ModelSpec
-from models.download import FetchError, Progress, Tell, brief, download
+from models.download import CUT, FetchError, Progress, Tell, brief, download
 from models.folders import replace_folder
 from models.lock import Busy, held
 from models.paths import fetch_command
@@ -198,6 +198,11 @@ def _fetch_locked(spec: ModelSpec, partial: Path, target: Path, progress: Progre
                              "borré lo bajado a medias") from err
         raise system_error(spec, err, partial.parent, "no pude guardar la descarga",
                          "lo ya bajado se retoma" if partial.is_file() else "") from err
+    except FetchError as err:
+        if err.code not in CUT:
+            raise
+        raise FetchError(err.code, f"{err.message}; volvé a correr "
+                         f"'{fetch_command(partial.parent, spec.name)}' y sigue desde ahí") from err
     try:
         install(spec, partial, target, grew=after > before or before == 0)
     except OSError as err:  # the archive is whole: only the disk stands in the way

@@ -5,6 +5,7 @@ recording holds in memory only the stretch it is at."""
 from __future__ import annotations
 
 import mmap
+import re
 import struct
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from models.paths import shell_word
 from referee.audio import CHUNK_S, SAMPLE_RATE, AudioChunk, AudioError, Channels, to_chunk, to_pcm
 from referee.resampling import resample, resample_span, resampled_length
 from referee.sound_check import SoundCheck
@@ -21,6 +23,21 @@ MIN_RATE, MAX_RATE = 1000, 768_000  # the rates a recording can be made at (Hz),
 # WAV format tags: those read, and those named when refused.
 WAVE_FORMAT_PCM, WAVE_FORMAT_IEEE_FLOAT, WAVE_FORMAT_EXTENSIBLE = 1, 3, 0xFFFE
 FORMAT_NAMES = {2: "ADPCM", 6: "A-law", 7: "µ-law", 17: "IMA ADPCM", 85: "MP3"}
+# What a file that does not start as a WAV is, by how it starts (the first that matches names it).
+NOT_WAV = (
+    (rb"ID3", "un MP3"),  # tags, then the audio
+    (rb"\xff[\xf0\xf1\xf8\xf9]", "un AAC"),  # an ADTS frame: an MPEG sync with layer 0
+    (rb"\xff[\xe0-\xff]", "un MP3"),  # an MPEG audio frame's sync
+    (rb"OggS", "un OGG"),
+    (rb"fLaC", "un FLAC"),
+    (rb"....ftyp", "un M4A o MP4"),  # what phones record
+    (rb"\x1a\x45\xdf\xa3", "un WebM o MKV"),  # what browsers record
+    (rb"#!AMR", "un AMR"),
+    (rb"RF64", "un RF64"),
+    (rb"riff\x2e\x91\xcf\x11", "un Wave64"),
+    (rb"RIFF....AVI ", "un video AVI"),
+    (rb"RIFF", "un RIFF de otro tipo"),
+)
 # The data sizes a recorder leaves when it is stopped before it closes the file (killed, or
 # writing to a pipe): the header does not say how long the audio is, the file's end does.
 UNKNOWN_SIZES = (0, 0xFFFFFFFF)
@@ -104,7 +121,7 @@ def _read_riff(blob: bytes | mmap.mmap, path: Path) -> tuple[int, Stored]:
     if not blob:
         raise _unreadable(path, "está vacío")
     if blob[:4] != b"RIFF" or blob[8:12] != b"WAVE":
-        raise _unreadable(path, "no empieza como un WAV")
+        raise _not_a_wav(path, bytes(blob[:16]))
     chunks = _riff_chunks(blob)
     fmt, (data, size) = chunks.get(b"fmt ", (b"", None))[0], chunks.get(b"data", (None, None))
     if len(fmt) < 16 or data is None:
@@ -149,6 +166,17 @@ def _chunk_at(blob: bytes | mmap.mmap, pos: int) -> bool:
 
 def _unreadable(path: Path, why: str) -> AudioError:
     return AudioError("wav-unreadable", f"{path} no es un WAV que pueda leer: {why}")
+
+
+def _not_a_wav(path: Path, start: bytes) -> AudioError:
+    """A file that does not start as a WAV: what it is, if its start says, and how to make a WAV
+    of it."""
+    for pattern, what in NOT_WAV:
+        if re.match(pattern, start, re.DOTALL):
+            return AudioError("wav-unreadable", f"{path} es {what}, no un WAV: convertilo a WAV PCM "
+                              f"de 16 bits, p. ej. con 'ffmpeg -i {shell_word(str(path))} "
+                              "-ar 16000 salida.wav'")
+    return _unreadable(path, "no empieza como un WAV")
 
 
 def _unsupported(path: Path, what: str) -> AudioError:

@@ -119,6 +119,14 @@ def _folder_line(root: Path) -> str:
     return f"Carpeta de modelos: {root}{'' if root.is_dir() else ' (no existe)'}"
 
 
+def _size(size: int) -> str:
+    """A download's size in words: in MB, in KB under a megabyte, in bytes under a kilobyte."""
+    if size < 1000:
+        return f"{size} bytes"
+    kb = round(size / 1000)
+    return f"{kb} KB" if kb < 1000 else f"{size / 1e6:.1f} MB"
+
+
 def do_list(root: Path) -> int:
     print(_folder_line(root))
     marks = {"ok": "✓", "missing": "·", "broken": "✗"}
@@ -131,10 +139,10 @@ def do_list(root: Path) -> int:
             print(f"      {status.message}")
         partial = partial_path(spec, root)
         if not status.ok and busy(lock_path(spec, root)):
-            got = partial.stat().st_size / 1e6 if partial.is_file() else 0.0
-            print(f"      bajándose ahora, en otra 'models fetch' ({got:.1f} MB hasta acá)")
+            got = partial.stat().st_size if partial.is_file() else 0
+            print(f"      bajándose ahora, en otra 'models fetch' ({_size(got)} hasta acá)")
         elif not status.ok and partial.is_file():
-            print(f"      a medio bajar ({partial.stat().st_size / 1e6:.1f} MB); "
+            print(f"      a medio bajar ({_size(partial.stat().st_size)}); "
                   f"'{fetch_command(root, spec.name)}' sigue desde ahí")
     try:
         choice = find_model(root)

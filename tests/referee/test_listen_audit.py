@@ -1,5 +1,6 @@
-"""What `listen` does with what a user hands it: a long recording is not read into memory, and a
-folder that refuses the evidence is said once, without a Python traceback."""
+"""What `listen` does with what a user hands it: a long recording is not read into memory, a file
+that is not a WAV is named with how to make one of it, and a folder that refuses the evidence is
+said once, without a Python traceback."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from referee.audio import AudioError
+from referee.cli import main
 from referee.evidence import EvidenceStore, write_wav
 from referee.wav import WavSource, read_wav
 
@@ -47,6 +50,47 @@ def test_a_long_recording_is_mapped_not_read_into_memory(tmp_path: Path, width: 
 def test_a_24_bit_recording_reads_as_its_16_bit_copy(tmp_path: Path) -> None:
     assert np.allclose(read_wav(_wav(tmp_path / "a.wav", 3, 1)),
                        read_wav(_wav(tmp_path / "b.wav", 2, 1)))
+
+
+# How files that are not WAVs start, and what they are said to be.
+NOT_WAVS = [
+    (b"ID3\x04\x00\x00\x00\x00\x00\x00", "un MP3"),
+    (b"\xff\xfb\x90\x64\x00", "un MP3"),  # an MPEG frame without tags
+    (b"\xff\xf1\x50\x80\x02", "un AAC"),
+    (b"OggS\x00\x02\x00\x00", "un OGG"),
+    (b"fLaC\x00\x00\x00\x22", "un FLAC"),
+    (b"\x00\x00\x00\x1cftypM4A \x00\x00", "un M4A o MP4"),
+    (b"\x1a\x45\xdf\xa3\x9f\x42\x86\x81", "un WebM o MKV"),
+    (b"#!AMR\n\x3c\x91", "un AMR"),
+    (b"RF64\xff\xff\xff\xffWAVEds64", "un RF64"),
+    (b"riff\x2e\x91\xcf\x11\xa5\xd6\x28\xdb\x04\xc1\x00\x00", "un Wave64"),
+    (b"RIFF\x00\x10\x00\x00AVI LIST", "un video AVI"),
+    (b"RIFF\x00\x10\x00\x00WEBPVP8 ", "un RIFF de otro tipo"),
+]
+
+
+@pytest.mark.parametrize("start, what", NOT_WAVS, ids=[
+    "mp3-id3", "mp3-frame", "aac", "ogg", "flac", "m4a", "webm", "amr", "rf64", "w64", "avi", "webp"])
+def test_a_file_that_is_not_a_wav_is_named_with_how_to_make_one(tmp_path: Path, start: bytes,
+                                                                 what: str) -> None:
+    path = tmp_path / "grabacion.wav"
+    path.write_bytes(start + bytes(64))
+    with pytest.raises(AudioError) as err:
+        WavSource(path)
+    assert err.value.code == "wav-unreadable"
+    # before: «no es un WAV que pueda leer: no empieza como un WAV», whatever it was
+    assert err.value.message == (f"{path} es {what}, no un WAV: convertilo a WAV PCM de 16 bits, "
+                                 f"p. ej. con 'ffmpeg -i {path} -ar 16000 salida.wav'")
+
+
+def test_listen_names_an_mp3_and_the_command_quotes_its_path(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mi grabación.mp3"
+    path.write_bytes(b"ID3\x04" + bytes(64))
+    assert main(["listen", "--wav", str(path), "--no-evidence"]) == 2
+    assert capsys.readouterr().err == (f"Problema con el audio: {path} es un MP3, no un WAV: "
+                                       "convertilo a WAV PCM de 16 bits, p. ej. con "
+                                       f"'ffmpeg -i \"{path}\" -ar 16000 salida.wav'\n")
 
 
 def test_a_clip_that_cannot_be_opened_leaves_no_traceback(

@@ -107,7 +107,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         Handler.requests[kind] = Handler.requests.get(kind, 0) + 1
         special = {"garbage": self._garbage, "chunkcut": self._chunk_cut,
                    "interrupt": self._interrupt, "held": self._held, "short": self._short,
-                   "slow": self._slow}.get(kind)
+                   "slow": self._slow, "cut": self._first_part}.get(kind)
         if special and Handler.requests[kind] == 1:
             special()
             return
@@ -368,6 +368,21 @@ def test_a_cut_download_is_kept_and_resumed(server: str, tmp_path: Path) -> None
     assert kept >= 30_000
     fetch(spec, tmp_path)
     assert Handler.ranges == ["", f"bytes={kept}-"]
+    assert check(spec, tmp_path).ok
+
+
+def test_a_download_that_ends_before_its_length_names_the_command_that_resumes_it(
+        server: str, tmp_path: Path) -> None:
+    spec = _spec(_at(server, "cut"))
+    with pytest.raises(FetchError) as err:
+        fetch(spec, tmp_path)
+    assert err.value.code == "truncated"
+    # before: «volvé a correr el comando», without saying which (nor its --models-dir)
+    assert err.value.message == (f"llegaron 20000 de {len(ARCHIVE)} bytes; volvé a correr "
+                                 f"'truco-referee models fetch vosk-es --models-dir {tmp_path}' "
+                                 "y sigue desde ahí")
+    fetch(spec, tmp_path)
+    assert Handler.ranges == ["", "bytes=20000-"]
     assert check(spec, tmp_path).ok
 
 

@@ -111,6 +111,22 @@ def test_list_tells_a_download_under_way_in_another_fetch(tmp_path: Path,
     assert "sigue desde ahí" not in out
 
 
+@pytest.mark.parametrize("size, said", [(40_000, "40 KB"), (999_600, "1.0 MB"), (300, "300 bytes")],
+                         ids=["kb", "mb", "bytes"])
+def test_list_tells_a_small_download_in_kb_not_as_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], size: int, said: str) -> None:
+    from models.fetch import lock_path
+    from models.lock import held
+
+    (tmp_path / f"{VOSK_ES.archive}.part").write_bytes(b"\0" * size)
+    assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
+    with held(lock_path(VOSK_ES, tmp_path)):
+        assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"a medio bajar ({said}); " in out  # before: «(0.0 MB)» under 50 KB
+    assert f"bajándose ahora, en otra 'models fetch' ({said} hasta acá)" in out
+
+
 MODELS_COMMANDS = [["models", "list"], ["models", "check"], ["models", "fetch"],
                    ["voices", "forget"]]
 
