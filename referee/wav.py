@@ -1,13 +1,15 @@
 """WAV files as 16 kHz audio: read whatever their rate and width, resampled, whole or as a
-stream of chunks (``audio.AudioChunk``).  The file is mapped, not read: a stream of a long
-recording holds in memory only the stretch it is at."""
+stream of chunks (``audio.AudioChunk``).  A file's samples are read a stretch at a time as they
+are heard: a stream of a long recording holds in memory only the stretch it is at."""
 
 from __future__ import annotations
 
 import mmap
+import os
 import re
 import struct
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,12 +46,43 @@ UNKNOWN_SIZES = (0, 0xFFFFFFFF)
 CUT_S = 0.1  # a file shorter than its header says by less than this lost no word: not told
 
 
+class FileSamples:
+    """A WAV's samples (frames × channels, × 3 bytes for 24-bit ones) read from its file when a
+    stretch is asked for, not mapped: a file cut short or gone while it is heard (a USB stick
+    pulled out) is an AudioError then, where a page of a map no longer there kills the program
+    (SIGBUS)."""
+
+    def __init__(self, path: Path, start: int, size: int, dtype: np.dtype, frame: tuple[int, ...],
+                 ) -> None:
+        self.path, self.start, self.dtype, self.frame = path, start, dtype, frame
+        self.frame_bytes = dtype.itemsize * int(np.prod(frame))
+        self.shape = (size // self.frame_bytes, *frame)
+        self._fd = os.open(path, os.O_RDONLY)
+        weakref.finalize(self, os.close, self._fd)
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, span: slice) -> np.ndarray:
+        start, stop, _ = span.indices(len(self))
+        want = max(0, stop - start) * self.frame_bytes
+        try:
+            raw = os.pread(self._fd, want, self.start + start * self.frame_bytes) if want else b""
+        except OSError as err:
+            raise AudioError("wav-unreadable", f"no puedo seguir leyendo {self.path}: "
+                             f"{err.strerror or err}") from err
+        if len(raw) < want:
+            raise AudioError("wav-cut", f"{self.path} se achicó mientras lo escuchaba (¿lo "
+                             "cortó otro programa, o se desconectó el disco?): dejo de escucharlo")
+        return np.frombuffer(raw, dtype=self.dtype).reshape(-1, *self.frame)
+
+
 class Stored:
     """A WAV's samples as the file keeps them (frames × channels; × 3 bytes for 24-bit ones,
-    ``packed``), mapped from the file and made -1..1 floats a stretch at a time: a two-hour
-    recording is not read into memory, neither whole nor as floats."""
+    ``packed``), made -1..1 floats a stretch at a time: a two-hour recording is not read into
+    memory, neither whole nor as floats."""
 
-    def __init__(self, data: np.ndarray, offset: float = 0.0, scale: float = 1.0,
+    def __init__(self, data: np.ndarray | FileSamples, offset: float = 0.0, scale: float = 1.0,
                  floating: bool = False, packed: bool = False) -> None:
         self.data, self.offset, self.scale, self.floating = data, offset, scale, floating
         self.packed = packed
@@ -83,9 +116,9 @@ def read_wav(path: str | Path) -> np.ndarray:
 
 def read_stored(path: Path) -> tuple[int, Stored]:
     """A WAV file's rate and samples, as many as it has (``Stored.declared``: as many as its header
-    says), mapped from the file; what it cannot be read as is explained."""
+    says); what it cannot be read as is explained."""
     with _plain_os_errors(path):
-        rate, stored = _read_riff(_mapped(path), path)
+        rate, stored = _read_file(path)
     if not MIN_RATE <= rate <= MAX_RATE:  # 0 would divide; 1 Hz makes days of sound of a minute
         raise AudioError("wav-rate", f"{path} dice que su audio va a {rate} Hz: está dañado")
     return rate, stored
@@ -105,17 +138,20 @@ def _plain_os_errors(path: Path) -> Iterator[None]:
         raise AudioError("wav-unreadable", f"no puedo abrir {path}: {err.strerror or err}") from err
 
 
-def _mapped(path: Path) -> bytes | mmap.mmap:
-    """A file's bytes as a map of it (read as they are used), or read whole where it cannot be
-    mapped (an empty file, a pipe)."""
+def _read_file(path: Path) -> tuple[int, Stored]:
+    """A WAV file's header read through a map of the file, the map let go before any sample is
+    read; the samples read from the file as they are asked for (``FileSamples``), or kept in
+    memory where the file cannot be mapped (an empty file, a pipe)."""
     with path.open("rb") as fh:
         try:
-            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            blob = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         except (ValueError, OSError):
-            return fh.read()
+            return _read_riff(fh.read(), path, in_memory=True)
+    with blob:
+        return _read_riff(blob, path, in_memory=False)
 
 
-def _read_riff(blob: bytes | mmap.mmap, path: Path) -> tuple[int, Stored]:
+def _read_riff(blob: bytes | mmap.mmap, path: Path, in_memory: bool) -> tuple[int, Stored]:
     """A WAV file: integer PCM of 8 to 32 bits, 32- or 64-bit floats, and WAVE_FORMAT_EXTENSIBLE
     are read; for anything else, an AudioError that says what is wrong with it."""
     if not blob:
@@ -123,8 +159,9 @@ def _read_riff(blob: bytes | mmap.mmap, path: Path) -> tuple[int, Stored]:
     if blob[:4] != b"RIFF" or blob[8:12] != b"WAVE":
         raise _not_a_wav(path, bytes(blob[:16]))
     chunks = _riff_chunks(blob)
-    fmt, (data, size) = chunks.get(b"fmt ", (b"", None))[0], chunks.get(b"data", (None, None))
-    if len(fmt) < 16 or data is None:
+    fmt_at, fmt_size, _ = chunks.get(b"fmt ", (0, 0, None))
+    fmt = bytes(blob[fmt_at : fmt_at + fmt_size])
+    if len(fmt) < 16 or b"data" not in chunks:
         raise _unreadable(path, "está cortado (le falta el formato o el audio)")
     tag, channels, rate, _, _, bits = struct.unpack_from("<HHIIHH", fmt)
     if tag == WAVE_FORMAT_EXTENSIBLE and len(fmt) >= 26:
@@ -133,24 +170,48 @@ def _read_riff(blob: bytes | mmap.mmap, path: Path) -> tuple[int, Stored]:
         raise _unsupported(path, FORMAT_NAMES.get(tag, f"formato número {tag}"))
     if channels == 0 or bits == 0:
         raise _unreadable(path, "dice que no tiene canales o muestras: está dañado")
-    width = (bits + 7) // 8
-    stored = _stored(data, width, channels, path, tag == WAVE_FORMAT_IEEE_FLOAT)
-    stored.declared = None if size is None else size // (width * channels)
+    width, floating = (bits + 7) // 8, tag == WAVE_FORMAT_IEEE_FLOAT
+    if (width, floating) not in SAMPLES:
+        what = "coma flotante" if floating else "enteros"
+        raise _unsupported(path, f"{what} de {8 * width} bits")
+    at, size, said = chunks[b"data"]
+    size = min(size, len(blob) - at)  # a file cut short: as far as it goes
+    size -= size % (width * channels)  # ... and not in the middle of a frame
+    dtype, silence, scale = SAMPLES[width, floating]
+    frame = (channels, 3) if width == 3 else (channels,)  # 24-bit: three bytes, put together later
+    data = (np.frombuffer(blob, np.dtype(dtype), size // np.dtype(dtype).itemsize, at)
+            .reshape(-1, *frame) if in_memory
+            else FileSamples(path, at, size, np.dtype(dtype), frame))
+    stored = Stored(data, silence, scale, floating, packed=width == 3)
+    stored.declared = None if said is None else said // (width * channels)
     return rate, stored
 
 
-def _riff_chunks(blob: bytes | mmap.mmap) -> dict[bytes, tuple[memoryview, int | None]]:
-    """The chunks of a RIFF file by id (the first of each) and the size each says it has; a chunk
-    cut short, as far as it goes.  A ``data`` chunk that does not say its size (``UNKNOWN_SIZES``)
-    goes to the end of the file (None for its size), unless a chunk follows an empty one."""
-    chunks: dict[bytes, tuple[memoryview, int | None]] = {}
-    view, pos = memoryview(blob), 12
+# How the samples of each width (bytes) and kind (floats or not) are kept: their type as stored,
+# the value of silence, and full scale.
+SAMPLES = {
+    (1, False): ("u1", 128.0, 128.0),
+    (2, False): ("<i2", 0.0, 32768.0),
+    (3, False): ("u1", 0.0, float(1 << 23)),  # three bytes each
+    (4, False): ("<i4", 0.0, float(1 << 31)),
+    (4, True): ("<f4", 0.0, 1.0),
+    (8, True): ("<f8", 0.0, 1.0),
+}
+
+
+def _riff_chunks(blob: bytes | mmap.mmap) -> dict[bytes, tuple[int, int, int | None]]:
+    """The chunks of a RIFF file by id (the first of each): where its data starts, its size as
+    far as the file goes, and the size it says it has.  A ``data`` chunk that does not say its
+    size (``UNKNOWN_SIZES``) goes to the end of the file (None for its size), unless a chunk
+    follows an empty one."""
+    chunks: dict[bytes, tuple[int, int, int | None]] = {}
+    pos = 12
     while pos + 8 <= len(blob):
-        ident, size = blob[pos : pos + 4], struct.unpack_from("<I", blob, pos + 4)[0]
+        ident, size = bytes(blob[pos : pos + 4]), struct.unpack_from("<I", blob, pos + 4)[0]
         said: int | None = size
         if ident == b"data" and size in UNKNOWN_SIZES and not _chunk_at(blob, pos + 8):
             size, said = len(blob) - pos - 8, None
-        chunks.setdefault(ident, (view[pos + 8 : pos + 8 + size], said))
+        chunks.setdefault(ident, (pos + 8, min(size, len(blob) - pos - 8), said))
         pos += 8 + size + size % 2  # chunks are padded to an even length
     return chunks
 
@@ -182,40 +243,6 @@ def _not_a_wav(path: Path, start: bytes) -> AudioError:
 def _unsupported(path: Path, what: str) -> AudioError:
     return AudioError("wav-format", f"{path} está en un formato que no leo ({what}): "
                       "exportalo como WAV PCM de 16 bits")
-
-
-def _stored(raw: bytes | memoryview, width: int, channels: int, path: Path,
-            floating: bool = False) -> Stored:
-    """Little-endian samples (frames × channels) as the file keeps them."""
-    # A file cut in the middle of a sample (an odd byte at the end): drop the partial frame.
-    whole = memoryview(raw)[: len(raw) - len(raw) % (width * channels)]
-    stored = _floats(whole, width) if floating else _integers(whole, width)
-    if stored is None:
-        what = "coma flotante" if floating else "enteros"
-        raise _unsupported(path, f"{what} de {8 * width} bits")
-    stored.data = stored.data.reshape(-1, channels, *stored.data.shape[1:])
-    return stored
-
-
-def _floats(raw: memoryview, width: int) -> Stored | None:
-    """IEEE float samples; None for a width other than 4 or 8 bytes."""
-    if width not in (4, 8):
-        return None
-    return Stored(np.frombuffer(raw, dtype=f"<f{width}"), floating=True)
-
-
-def _integers(raw: memoryview, width: int) -> Stored | None:
-    """PCM integer samples (8-bit unsigned, 16/24/32-bit signed) and their scale; None otherwise."""
-    if width == 1:
-        return Stored(np.frombuffer(raw, dtype=np.uint8), 128.0, 128.0)
-    if width == 2:
-        return Stored(np.frombuffer(raw, dtype="<i2"), scale=32768.0)
-    if width == 3:
-        return Stored(np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3), scale=float(1 << 23),
-                      packed=True)
-    if width == 4:
-        return Stored(np.frombuffer(raw, dtype="<i4"), scale=float(1 << 31))
-    return None
 
 
 def read_pcm(path: str | Path) -> bytes:

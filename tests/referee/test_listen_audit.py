@@ -1,9 +1,11 @@
-"""What `listen` does with what a user hands it: a long recording is not read into memory, a file
+"""What `listen` does with what a user hands it: a long recording is not read into memory (and one
+cut short while it is heard is said, not a crash), a file
 that is not a WAV is named with how to make one of it, and a folder that refuses the evidence is
 said once, without a Python traceback."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import tracemalloc
 import wave
@@ -32,7 +34,7 @@ def _wav(path: Path, width: int, seconds: int = SECONDS) -> Path:
 
 
 @pytest.mark.parametrize("width", [2, 3])
-def test_a_long_recording_is_mapped_not_read_into_memory(tmp_path: Path, width: int) -> None:
+def test_a_long_recording_is_not_read_into_memory(tmp_path: Path, width: int) -> None:
     path = _wav(tmp_path / "larga.wav", width)
     tracemalloc.start()
     try:
@@ -114,3 +116,29 @@ def test_a_folder_that_refuses_every_clip_and_record_is_said_once(tmp_path: Path
     assert len(told) == 2  # before: 6, the clip's and the record's alternating at every call
     assert told[0].startswith(f"no pude guardar el audio como evidencia en {tmp_path}: ")
     assert told[1].startswith(f"no pude guardar lo oído como evidencia en {tmp_path}: ")
+
+
+CUT_WHILE_HEARD = """
+import os, sys
+from referee.audio import AudioError
+from referee.wav import WavSource
+source = WavSource(sys.argv[1])
+source.STRETCH_S = 1.0
+chunks = iter(source)
+next(chunks)
+os.truncate(sys.argv[1], 20000)  # another program cuts it, or its disk is gone
+try:
+    for _ in chunks:
+        pass
+except AudioError as err:
+    print(err.code, err.message)
+"""
+
+
+def test_a_recording_cut_short_while_it_is_heard_is_said_not_a_crash(tmp_path: Path) -> None:
+    """A file whose samples were mapped died of SIGBUS when its end went away under the map."""
+    path = _wav(tmp_path / "larga.wav", 2, seconds=5)
+    run = subprocess.run([sys.executable, "-c", CUT_WHILE_HEARD, str(path)], capture_output=True,
+                         text=True, check=False, timeout=60)
+    assert run.returncode == 0, run.stderr  # before: -7, the program killed by SIGBUS
+    assert run.stdout.startswith(f"wav-cut {path} se achicó mientras lo escuchaba")
