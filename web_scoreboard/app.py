@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from web_scoreboard.access import Lockout, PinGuard, RateLimit, RateLimiter
@@ -105,6 +106,22 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def invalid(_: Request, err: RequestValidationError) -> JSONResponse:
         error = describe_errors(list(err.errors()))
         return JSONResponse(error.to_dict(), status_code=error.status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, err: HTTPException) -> JSONResponse:
+        """The framework's own refusals (an address or method that is not there, a body it
+        could not parse) said in Spanish like the others, not as an English ``detail``."""
+        code, message = _HTTP_REFUSALS.get(err.status_code, ("refused", "pedido rechazado"))
+        error = ActionError(code, message.format(method=request.method, path=request.url.path),
+                            err.status_code)
+        return JSONResponse(error.to_dict(), status_code=err.status_code, headers=err.headers)
+
+
+_HTTP_REFUSALS = {
+    400: ("malformed-json", "el mensaje no es JSON válido"),  # nested too deep to read, say
+    404: ("not-found", "no hay nada en {path}"),
+    405: ("wrong-method", "{path} no se pide con {method}"),
+}
 
 
 class BodyLimit:

@@ -42,11 +42,18 @@ class Subscriber:
             self.dropped += 1
         self.wake.set()
 
-    def reply(self, text: str) -> None:
-        """Queue an answer meant for this page only (never dropped)."""
-        if not self.closed:
-            self.pending.append(text)
+    def reply(self, text: str) -> bool:
+        """Queue an answer meant for this page only (never dropped); False, and the page given
+        up, once it has left ``max_pending`` messages unread: it sends and never reads."""
+        if self.closed:
+            return False
+        if len(self.pending) >= self.max_pending:
+            self.closed = True
             self.wake.set()
+            return False
+        self.pending.append(text)
+        self.wake.set()
+        return True
 
     async def run(self) -> None:
         """Send queued messages until the page goes away (or its connection breaks)."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import re
 import sqlite3
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -101,29 +103,58 @@ def _read_routes(router: APIRouter, service: TableService, guard: PinGuard,
         return service.heard_history()
 
     @router.get("/api/clips/{clip_id}")
-    def clip(clip_id: str) -> Any:
+    def clip(clip_id: str, request: Request) -> Any:
         found = service.clip(clip_id)
         if found is None:
             raise ActionError("no-such-clip", f"no hay audio ni foto con el id {clip_id!r}", 404)
         data, mime = found
         kind = record.EXTENSION.get(mime, "bin")
-        return Response(data, media_type=mime,
-                        headers={"Content-Disposition": f'inline; filename="{clip_id}.{kind}"'})
+        return _media(request, data, mime, f"{clip_id}.{kind}")
 
     @router.get("/api/calibration/voices/{player}")
-    def voice_sample(player: int) -> Any:
+    def voice_sample(player: int, request: Request) -> Any:
         wav = service.voice_sample(player)
         if wav is None:
             raise ActionError("no-such-voice", f"no hay un jugador {player} entre las voces "
                               "calibradas guardadas", 404)
-        return Response(wav, media_type="audio/wav",
-                        headers={"Content-Disposition": f'inline; filename="jugador-{player}.wav"'})
+        return _media(request, wav, "audio/wav", f"jugador-{player}.wav")
 
     @router.get("/api/pin")
     def host_pin(request: Request) -> Any:
         if _client(request) not in host_addresses:
             raise ActionError("host-only", "el PIN sólo se muestra en la máquina que sirve", 403)
         return {"pin": guard.pin}
+
+
+def _media(request: Request, data: bytes, mime: str, name: str) -> Response:
+    """A clip, a picture or a voice, whole or the one byte range asked for: Safari plays audio
+    only from a server that answers ``Range: bytes=0-1`` with a 206."""
+    headers = {"Content-Disposition": f'inline; filename="{name}"', "Accept-Ranges": "bytes"}
+    span = _byte_range(request.headers.get("range", ""), len(data))
+    if span is None:  # none asked, several, or malformed: all of it
+        return Response(data, media_type=mime, headers=headers)
+    start, end = span
+    if start > end:
+        error = ActionError("bad-range", f"el rango pedido cae fuera del archivo, que tiene "
+                            f"{len(data)} bytes", 416)
+        return JSONResponse(error.to_dict(), status_code=416,
+                            headers={"Content-Range": f"bytes */{len(data)}"})
+    headers["Content-Range"] = f"bytes {start}-{end}/{len(data)}"
+    return Response(data[start:end + 1], status_code=206, media_type=mime, headers=headers)
+
+
+def _byte_range(header: str, size: int) -> tuple[int, int] | None:
+    """The first and last byte of one ``bytes=a-b``, ``a-`` or ``-n`` range (first > last when
+    it starts past the end); None for anything else, which is then ignored."""
+    found = re.fullmatch(r"bytes=(\d*)-(\d*)", header.strip())
+    if found is None or found.groups() == ("", ""):
+        return None
+    first, last = found.groups()
+    if not first:
+        return max(size - int(last), 0), size - 1
+    if last and int(last) < int(first):
+        return None
+    return int(first), min(int(last), size - 1) if last else size - 1
 
 
 def _snap(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
@@ -238,7 +269,11 @@ async def _serve_page(ws: WebSocket, service: TableService, hub: Hub, handler: M
                 raw = message.get("bytes") or b""
             reply = await handler.handle(raw, key, _client(ws))
             reply.pop("status", None)
-            sub.reply(json.dumps(reply, ensure_ascii=False))
+            if not sub.reply(json.dumps(reply, ensure_ascii=False)):
+                # it sends and never reads (or is gone): its answers would pile up unbounded
+                with contextlib.suppress(RuntimeError, OSError):
+                    await ws.close(1008, "la página no lee lo que se le manda")
+                break
     finally:
         hub.unsubscribe(sub)
         limiter.forget(key)
